@@ -1,0 +1,2 @@
+//! The `phux` binary.
+fn main() {}

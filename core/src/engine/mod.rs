@@ -1,0 +1,1 @@
+//! The libghostty-vt binding.

@@ -1,0 +1,1 @@
+//! phux-encoders: cast → frames (replayed through the engine) → raster → GIF / APNG.

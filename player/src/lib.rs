@@ -1,0 +1,1 @@
+//! phux-player: paced playback of a cast into a pane.

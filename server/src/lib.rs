@@ -1,0 +1,1 @@
+//! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane actors, event bus, flight recorder.

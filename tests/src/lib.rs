@@ -1,0 +1,1 @@
+//! The testkit: a real `phux` binary, a temporary data dir, and bounded waits.
