@@ -61,6 +61,8 @@ pub enum CastErrorKind {
     IdleTimeLimit(String),
     #[error("event is not JSON ({0})")]
     EventNotJson(String),
+    #[error("comment lines (starting with #) are only allowed in v3 casts, and this one is v2")]
+    CommentInV2,
     #[error("event is not a [time, code, data] array of a number and two strings")]
     EventShape,
     #[error("last line is incomplete (no newline at the end and not valid JSON): the recording was probably interrupted")]
@@ -103,6 +105,7 @@ impl CastErrorKind {
             Self::EventNotJson(_) | Self::EventShape => {
                 "fix or delete that line; every event line must look like [1.5, \"o\", \"text\"]"
             }
+            Self::CommentInV2 => "delete that line, or convert the cast to v3",
             Self::Truncated => {
                 "the lines before it are intact: delete the last line to keep everything recorded up to it"
             }

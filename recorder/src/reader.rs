@@ -157,6 +157,9 @@ impl<R: BufRead> CastReader<R> {
         let value: Value = match serde_json::from_str(&line.text) {
             Ok(value) => value,
             Err(_) if !line.complete => return Err(CastErrorKind::Truncated),
+            Err(_) if line.text.trim_start().starts_with('#') => {
+                return Err(CastErrorKind::CommentInV2)
+            }
             Err(e) => return Err(CastErrorKind::EventNotJson(json_problem(&e))),
         };
         let (time, code, data) = event_parts(value).ok_or(CastErrorKind::EventShape)?;
