@@ -3,6 +3,9 @@
 //! An expected file holds either the error's `Display` line and its remedy, or, for a cast that
 //! reads fine, `ok: N events` and one `TIME CODE DATA` line per event.
 
+// Test code: a panic is how a failure is reported.
+#![allow(clippy::unwrap_used)]
+
 use std::fmt::Write as _;
 use std::fs::{self, File};
 use std::io::BufReader;
