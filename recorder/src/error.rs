@@ -140,6 +140,8 @@ pub enum RecorderError {
     OutOfOrder { time: f64, previous: f64 },
     #[error("event time {0} is not a finite number of seconds from 0")]
     InvalidTime(f64),
+    #[error("resize to {cols}x{rows}: a terminal is at least 1x1")]
+    InvalidResize { cols: u16, rows: u16 },
     #[error("input events are never written into a recording")]
     InputRefused,
     #[error("playback speed {0} is not a positive number")]
@@ -168,6 +170,9 @@ impl RecorderError {
             }
             Self::OutOfOrder { .. } | Self::InvalidTime(_) => {
                 "this is a bug in the caller: events must be written in time order from 0"
+            }
+            Self::InvalidResize { .. } => {
+                "this is a bug in the caller: drop resizes to a zero size"
             }
             Self::InputRefused => {
                 "drop input events before writing; phux never records typed input"

@@ -81,10 +81,15 @@ impl<W: Write> CastWriter<W> {
         Ok(this)
     }
 
-    /// Appends one event. Input events are refused: phux never records typed input.
+    /// Appends one event. Input events are refused: phux never records typed input. So is
+    /// anything the reader would refuse, so that whatever is written can be read back.
     pub fn write_event(&mut self, event: &Event) -> Result<(), RecorderError> {
-        if matches!(event.kind, EventKind::Input(_)) {
-            return Err(RecorderError::InputRefused);
+        match event.kind {
+            EventKind::Input(_) => return Err(RecorderError::InputRefused),
+            EventKind::Resize { cols, rows } if cols == 0 || rows == 0 => {
+                return Err(RecorderError::InvalidResize { cols, rows })
+            }
+            _ => {}
         }
         let time = event.time;
         if !(time.is_finite() && time >= 0.0) {
@@ -219,6 +224,11 @@ mod tests {
         assert!(matches!(
             w.write_event(&Event::output(f64::NAN, "y")),
             Err(RecorderError::InvalidTime(_))
+        ));
+        let flat = Event::new(3.0, EventKind::Resize { cols: 80, rows: 0 });
+        assert!(matches!(
+            w.write_event(&flat),
+            Err(RecorderError::InvalidResize { cols: 80, rows: 0 })
         ));
         let zero = Header::new(CastVersion::V3, 0, 24);
         assert!(matches!(

@@ -21,6 +21,7 @@ const ASCIINEMA2: &str = r#"{"version": 2, "width": 213, "height": 58, "timestam
 [1.902001, "o", "l"]
 [2.007317, "o", "s\r\n"]
 [2.104000, "o", "Cargo.toml  src\r\n$ "]
+[2.200000, "o", "\ud83d\ude00 caf\u00e9"]
 "#;
 
 /// asciinema 3.2 with `-f asciicast-v2`: compact header, marker, resize and an `x` last line.
@@ -59,7 +60,9 @@ fn asciinema2_cast_reads_with_absolute_times_and_term_from_env() {
         header.env.get("SHELL").map(String::as_str),
         Some("/bin/zsh")
     );
-    assert_eq!(events.len(), 5);
+    assert_eq!(events.len(), 6);
+    // Escaped UTF-16 surrogate pairs, as an ASCII-only JSON encoder writes them, decode to one char.
+    assert_eq!(events[5], Event::output(2.2, "😀 café"));
     assert_eq!(events[4], Event::output(2.104, "Cargo.toml  src\r\n$ "));
     assert_eq!(
         events[0].kind,
