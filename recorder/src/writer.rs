@@ -1,0 +1,239 @@
+//! Writing casts line by line, so that a writer killed at any moment leaves a readable prefix.
+//!
+//! Every line (header or event) goes out in one `write_all` of the complete line, newline
+//! included, straight to the sink, then the sink is flushed. `create` writes to the `File`
+//! itself, never through a buffer that could hold a line back.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::error::RecorderError;
+use crate::event::{Event, EventKind};
+use crate::header::{CastVersion, Header};
+
+/// Writes one cast, in the version its header names.
+///
+/// Times are given absolute (seconds since the start) and must not go backwards. v2 stores them
+/// with 6 decimals; v3 stores intervals in whole milliseconds, each interval chosen so that the
+/// sum written so far is the event's time rounded to the millisecond: the rounding error is
+/// carried forward and the cumulative drift never exceeds 0.5 ms.
+pub struct CastWriter<W: Write = File> {
+    sink: W,
+    path: Option<PathBuf>,
+    version: CastVersion,
+    last_time: f64,
+    /// v3: sum of the intervals written so far, in milliseconds.
+    written_ms: u64,
+    events: u64,
+    bytes: u64,
+}
+
+impl CastWriter<File> {
+    /// Creates the file at `path` and writes the header. An existing file is refused with
+    /// `RecorderError::Exists` unless `overwrite`.
+    pub fn create(
+        path: impl AsRef<Path>,
+        header: &Header,
+        overwrite: bool,
+    ) -> Result<Self, RecorderError> {
+        let path = path.as_ref();
+        header.validate()?;
+        let mut options = OpenOptions::new();
+        options.write(true);
+        if overwrite {
+            options.create(true).truncate(true);
+        } else {
+            options.create_new(true);
+        }
+        let file = options.open(path).map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => RecorderError::Exists {
+                path: path.to_owned(),
+            },
+            _ => RecorderError::io(Some(path.to_owned()), e),
+        })?;
+        Self::start(file, Some(path.to_owned()), header)
+    }
+}
+
+impl<W: Write> CastWriter<W> {
+    /// Writes the header to `sink`; for tests and in-memory casts.
+    pub fn from_writer(sink: W, header: &Header) -> Result<Self, RecorderError> {
+        header.validate()?;
+        Self::start(sink, None, header)
+    }
+
+    fn start(sink: W, path: Option<PathBuf>, header: &Header) -> Result<Self, RecorderError> {
+        let mut this = Self {
+            sink,
+            path,
+            version: header.version,
+            last_time: 0.0,
+            written_ms: 0,
+            events: 0,
+            bytes: 0,
+        };
+        let mut line = header.to_json_line();
+        line.push('\n');
+        this.write_line(&line)?;
+        Ok(this)
+    }
+
+    /// Appends one event. Input events are refused: phux never records typed input. So is
+    /// anything the reader would refuse, so that whatever is written can be read back.
+    pub fn write_event(&mut self, event: &Event) -> Result<(), RecorderError> {
+        match event.kind {
+            EventKind::Input(_) => return Err(RecorderError::InputRefused),
+            EventKind::Resize { cols, rows } if cols == 0 || rows == 0 => {
+                return Err(RecorderError::InvalidResize { cols, rows })
+            }
+            _ => {}
+        }
+        let time = event.time;
+        if !(time.is_finite() && time >= 0.0) {
+            return Err(RecorderError::InvalidTime(time));
+        }
+        if time < self.last_time {
+            let previous = self.last_time;
+            return Err(RecorderError::OutOfOrder { time, previous });
+        }
+        let stamp = self.time_field(time);
+        let line = format!(
+            "[{stamp}, {}, {}]\n",
+            Value::from(event.kind.code()),
+            Value::from(event.kind.data())
+        );
+        self.write_line(&line)?;
+        self.last_time = time;
+        self.events += 1;
+        Ok(())
+    }
+
+    /// The time field for an event at absolute `time`; advances the v3 millisecond sum.
+    fn time_field(&mut self, time: f64) -> String {
+        match self.version {
+            CastVersion::V2 => format!("{time:.6}"),
+            CastVersion::V3 => {
+                // Saturating float→int cast is the intent for absurdly long recordings.
+                let target_ms = (time * 1000.0).round() as u64;
+                let interval = target_ms.saturating_sub(self.written_ms);
+                self.written_ms += interval;
+                format!("{}.{:03}", interval / 1000, interval % 1000)
+            }
+        }
+    }
+
+    fn write_line(&mut self, line: &str) -> Result<(), RecorderError> {
+        let result = self
+            .sink
+            .write_all(line.as_bytes())
+            .and_then(|()| self.sink.flush());
+        result.map_err(|e| RecorderError::io(self.path.clone(), e))?;
+        self.bytes += line.len() as u64;
+        Ok(())
+    }
+
+    /// Events written so far (the header is not an event).
+    pub fn events_written(&self) -> u64 {
+        self.events
+    }
+
+    /// Bytes written so far, header included.
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Flushes and hands back the sink. Every line is already written; this only makes the end
+    /// of the recording explicit.
+    pub fn finish(mut self) -> Result<W, RecorderError> {
+        self.sink
+            .flush()
+            .map_err(|e| RecorderError::io(self.path.clone(), e))?;
+        Ok(self.sink)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v3_lines(times: &[f64]) -> Vec<String> {
+        let mut w =
+            CastWriter::from_writer(Vec::new(), &Header::new(CastVersion::V3, 80, 24)).unwrap();
+        for &t in times {
+            w.write_event(&Event::output(t, "")).unwrap();
+        }
+        let text = String::from_utf8(w.finish().unwrap()).unwrap();
+        text.lines().skip(1).map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn v3_carries_rounding_error_forward() {
+        // 0.4 ms three times: naive per-interval rounding would write 0.000 three times.
+        let lines = v3_lines(&[0.0004, 0.0008, 0.0012]);
+        assert_eq!(
+            lines,
+            [
+                r#"[0.000, "o", ""]"#,
+                r#"[0.001, "o", ""]"#,
+                r#"[0.000, "o", ""]"#
+            ]
+        );
+    }
+
+    #[test]
+    fn v2_writes_absolute_times_with_six_decimals() {
+        let mut w =
+            CastWriter::from_writer(Vec::new(), &Header::new(CastVersion::V2, 80, 24)).unwrap();
+        w.write_event(&Event::output(1.25, "a\u{1b}[0m\n")).unwrap();
+        w.write_event(&Event::new(
+            2.0,
+            EventKind::Resize {
+                cols: 100,
+                rows: 30,
+            },
+        ))
+        .unwrap();
+        let text = String::from_utf8(w.finish().unwrap()).unwrap();
+        let lines: Vec<_> = text.lines().skip(1).collect();
+        assert_eq!(
+            lines,
+            [
+                r#"[1.250000, "o", "a\u001b[0m\n"]"#,
+                r#"[2.000000, "r", "100x30"]"#
+            ]
+        );
+    }
+
+    #[test]
+    fn writer_refuses_input_backwards_time_and_bad_headers() {
+        let mut w =
+            CastWriter::from_writer(Vec::new(), &Header::new(CastVersion::V2, 80, 24)).unwrap();
+        let input = Event::new(0.0, EventKind::Input("ls\r".into()));
+        assert!(matches!(
+            w.write_event(&input),
+            Err(RecorderError::InputRefused)
+        ));
+        w.write_event(&Event::output(2.0, "x")).unwrap();
+        assert!(matches!(
+            w.write_event(&Event::output(1.0, "y")),
+            Err(RecorderError::OutOfOrder { .. })
+        ));
+        assert!(matches!(
+            w.write_event(&Event::output(f64::NAN, "y")),
+            Err(RecorderError::InvalidTime(_))
+        ));
+        let flat = Event::new(3.0, EventKind::Resize { cols: 80, rows: 0 });
+        assert!(matches!(
+            w.write_event(&flat),
+            Err(RecorderError::InvalidResize { cols: 80, rows: 0 })
+        ));
+        let zero = Header::new(CastVersion::V3, 0, 24);
+        assert!(matches!(
+            CastWriter::from_writer(Vec::new(), &zero),
+            Err(RecorderError::InvalidHeader(_))
+        ));
+    }
+}
