@@ -3,6 +3,8 @@
 //!
 //! Run: `cargo bench -p phux-core --bench engine_throughput`
 
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
 use phux_core::engine::Terminal;
 use std::time::Instant;
 
@@ -28,9 +30,23 @@ fn plain() -> Vec<u8> {
 fn sgr_heavy() -> Vec<u8> {
     let mut unit = Vec::new();
     for i in 0..100u32 {
-        for word in ["error", "warning", "note", "src/main.rs:12", "ok", "passed", "failed"] {
+        for word in [
+            "error",
+            "warning",
+            "note",
+            "src/main.rs:12",
+            "ok",
+            "passed",
+            "failed",
+        ] {
             let colour = 31 + (i + word.len() as u32) % 7;
-            unit.extend_from_slice(format!("\x1b[1;{colour}m{word}\x1b[0m \x1b[38;5;{}m|\x1b[0m ", i % 256).as_bytes());
+            unit.extend_from_slice(
+                format!(
+                    "\x1b[1;{colour}m{word}\x1b[0m \x1b[38;5;{}m|\x1b[0m ",
+                    i % 256
+                )
+                .as_bytes(),
+            );
         }
         unit.extend_from_slice(b"\r\n");
     }
@@ -41,8 +57,12 @@ fn full_screen_redraw() -> Vec<u8> {
     let mut unit = Vec::new();
     for frame in 0..4u32 {
         for row in 1..=50u32 {
-            unit.extend_from_slice(format!("\x1b[{row};1H\x1b[{}m", 30 + (row + frame) % 8).as_bytes());
-            let line: String = (0..200u32).map(|c| char::from(b'a' + ((c + row + frame) % 26) as u8)).collect();
+            unit.extend_from_slice(
+                format!("\x1b[{row};1H\x1b[{}m", 30 + (row + frame) % 8).as_bytes(),
+            );
+            let line: String = (0..200u32)
+                .map(|c| char::from(b'a' + ((c + row + frame) % 26) as u8))
+                .collect();
             unit.extend_from_slice(line.as_bytes());
         }
     }
@@ -52,7 +72,9 @@ fn full_screen_redraw() -> Vec<u8> {
 fn cjk_emoji() -> Vec<u8> {
     let mut unit = Vec::new();
     for _ in 0..50 {
-        unit.extend_from_slice("日本語のテキストと中文字符和한국어 텍스트 🎉🚀✨ emoji ✓ Ωmega ẞ\r\n".as_bytes());
+        unit.extend_from_slice(
+            "日本語のテキストと中文字符和한국어 텍스트 🎉🚀✨ emoji ✓ Ωmega ẞ\r\n".as_bytes(),
+        );
     }
     repeat_to_size(&unit)
 }
@@ -85,6 +107,9 @@ fn main() {
         ("full-screen redraw", full_screen_redraw(), "~140"),
         ("CJK + emoji", cjk_emoji(), "85-95"),
     ] {
-        println!("{name:<22} {:>10.1} {reference:>18}", megabytes_per_second(&input));
+        println!(
+            "{name:<22} {:>10.1} {reference:>18}",
+            megabytes_per_second(&input)
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! The loader and installer: every path tried is named, a wrong hash is refused with both
 //! hashes, a corrupted layout or enum value is refused, and an install is atomic.
 
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
 use phux_core::engine::{
     engine, install, load_existing, verify_layout, EngineError, InstallError, LoaderConfig,
     LIBRARY_FILE, LIBRARY_SHA256,

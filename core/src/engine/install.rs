@@ -115,8 +115,7 @@ fn download_wheel(dir: &Path) -> Result<PathBuf, InstallError> {
         let stderr = String::from_utf8_lossy(&output.stderr);
         let detail = stderr
             .lines()
-            .filter(|l| !l.trim().is_empty())
-            .last()
+            .rfind(|l| !l.trim().is_empty())
             .unwrap_or("pip failed")
             .trim()
             .to_string();
