@@ -14,3 +14,4 @@ pub mod resolve;
 pub mod selector;
 pub mod split;
 pub mod state_view;
+pub mod wire;
