@@ -3,4 +3,15 @@
 //! `core` depends on nothing of ours and does no I/O beyond finding, installing and loading the
 //! engine library.
 
+pub mod docs;
 pub mod engine;
+pub mod error_code;
+pub mod error_doc;
+pub mod exit_code;
+pub mod ids;
+pub mod keys;
+pub mod resolve;
+pub mod selector;
+pub mod split;
+pub mod state_view;
+pub mod wire;

@@ -1,0 +1,37 @@
+//! The versioned `--json` documents of the CLI contract, one file per document.
+
+pub mod ask;
+mod cell_width;
+pub mod new;
+pub mod play;
+pub mod rec;
+pub mod resize;
+pub mod run_result;
+pub mod screen_projection;
+pub mod screen_state;
+pub mod session_list;
+pub mod spatial_edit;
+pub mod spawn;
+pub mod status;
+pub mod tag;
+pub mod watch_event;
+
+pub use ask::AskJson;
+pub use new::NewJson;
+pub use play::PlayJson;
+pub use rec::{RecFormat, RecJson};
+pub use resize::{GridSize, ResizeJson};
+pub use run_result::RunResult;
+pub use screen_projection::{TAIL_ALL_CAP, TAIL_DEFAULT};
+pub use screen_state::{CellColor, CellInfo, CellStyle, Cursor, ScreenState, Semantic, SoftWrap};
+pub use session_list::{SessionEntry, SessionListJson};
+pub use spatial_edit::{SpatialEdit, SpatialEditJson};
+pub use spawn::SpawnJson;
+pub use status::{StatusJson, StatusLogs, StatusProtocol, StatusSession};
+pub use tag::{TagJson, TagRow};
+pub use watch_event::{UnknownEventName, WatchEvent, WatchEventKind, WatchEventName};
+
+/// serde helper: skip a `false` flag so an unset flag serializes like the older shape.
+pub(crate) fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,29 @@
+//! `phux rec --json`: the finished recording (§4.14).
+
+use serde::{Deserialize, Serialize};
+
+pub const REC_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecFormat {
+    Cast,
+    Gif,
+    Apng,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecJson {
+    pub schema_version: u32,
+    pub path: String,
+    pub format: RecFormat,
+    pub bytes: u64,
+    /// The recording's own timeline after the idle clamp.
+    pub duration_ms: u64,
+    /// Encoded frames; for `cast`, the cast's event count.
+    pub frames: u64,
+    pub cols: u16,
+    pub rows: u16,
+    /// Encoding stopped at `--max-bytes`; the file is still complete and playable.
+    pub truncated: bool,
+}

@@ -1,0 +1,63 @@
+//! `phux status --json`: whether a server runs, and what it holds (printed even with no server).
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::TerminalAddr;
+
+pub const STATUS_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusProtocol {
+    pub major: u32,
+    pub minor: u32,
+    pub patch: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusSession {
+    pub name: String,
+    pub windows: u32,
+    pub attached_clients: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct StatusLogs {
+    pub server: Option<String>,
+    pub client_dir: Option<String>,
+}
+
+/// Every key is always present; what a stopped server cannot say is `null` or empty.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusJson {
+    pub schema_version: u32,
+    pub running: bool,
+    pub pid: Option<u32>,
+    pub socket: String,
+    pub since_unix_secs: Option<u64>,
+    pub protocol: Option<StatusProtocol>,
+    pub clients: u32,
+    pub sessions: Vec<StatusSession>,
+    /// Terminals reached through satellites, as `host/@N`.
+    pub satellite_terminals: Vec<TerminalAddr>,
+    pub unreachable: Vec<String>,
+    pub logs: StatusLogs,
+}
+
+impl StatusJson {
+    /// The document for a socket nothing answers on.
+    pub fn not_running(socket: impl Into<String>, logs: StatusLogs) -> Self {
+        StatusJson {
+            schema_version: STATUS_SCHEMA_VERSION,
+            running: false,
+            pid: None,
+            socket: socket.into(),
+            since_unix_secs: None,
+            protocol: None,
+            clients: 0,
+            sessions: Vec::new(),
+            satellite_terminals: Vec::new(),
+            unreachable: Vec::new(),
+            logs,
+        }
+    }
+}

@@ -1,0 +1,420 @@
+//! tmux-style key specs (`Enter`, `C-c`, `M-x`, `C-Up`, literals) and the input actions they become.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error_code::ErrorCode;
+use crate::error_doc::ContractError;
+
+/// What the server writes to a pane for one step of a key batch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "data", rename_all = "snake_case")]
+pub enum InputAction {
+    /// Bytes typed as they are.
+    Bytes(Vec<u8>),
+    /// Text delivered as one paste (bracketed if the pane enabled mode 2004).
+    Paste(String),
+}
+
+/// Terminal modes that change what a key sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct KeyModes {
+    /// DECCKM (application cursor keys): unmodified arrows, Home and End use SS3.
+    pub app_cursor: bool,
+}
+
+/// A key argument that looks like a key but would not send the key the caller meant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid key spec {spec:?}: {reason}")]
+pub struct KeySpecError {
+    pub spec: String,
+    pub reason: &'static str,
+}
+
+impl ContractError for KeySpecError {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidKeySpec
+    }
+    fn remedy(&self) -> String {
+        "use a key name (Enter, Tab, Escape, Up, F5, ...), a modified key (C-c, M-x, C-M-a, S-Tab, C-Up), \
+         or literal text; nothing was sent"
+            .to_owned()
+    }
+}
+
+/// One parsed key argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeySpec {
+    /// An unmodified Enter/Return: the key that submits a pasted literal run.
+    Enter,
+    /// A key with its modifiers.
+    Key { key: NamedKey, mods: Modifiers },
+    /// A character with modifiers (`C-a`, `M-x`, `S-a`).
+    Char { c: char, mods: Modifiers },
+    /// Anything that is not a key: typed as text.
+    Literal(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Modifiers {
+    pub ctrl: bool,
+    pub meta: bool,
+    pub shift: bool,
+}
+
+impl Modifiers {
+    fn any(self) -> bool {
+        self.ctrl || self.meta || self.shift
+    }
+
+    /// The xterm modifier parameter: 1 + shift + 2·alt + 4·ctrl.
+    fn xterm_param(self) -> u8 {
+        1 + u8::from(self.shift) + 2 * u8::from(self.meta) + 4 * u8::from(self.ctrl)
+    }
+}
+
+/// The keys that have a name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NamedKey {
+    Enter,
+    Tab,
+    BTab,
+    Escape,
+    Space,
+    BSpace,
+    Up,
+    Down,
+    Left,
+    Right,
+    Home,
+    End,
+    PageUp,
+    PageDown,
+    Insert,
+    Delete,
+    F(u8),
+}
+
+fn named_key(name: &str) -> Option<NamedKey> {
+    use NamedKey::*;
+    Some(match name {
+        "Enter" | "Return" => Enter,
+        "Tab" => Tab,
+        "BTab" => BTab,
+        "Escape" | "Esc" => Escape,
+        "Space" => Space,
+        "BSpace" => BSpace,
+        "Up" => Up,
+        "Down" => Down,
+        "Left" => Left,
+        "Right" => Right,
+        "Home" => Home,
+        "End" => End,
+        "PageUp" | "PgUp" | "PPage" => PageUp,
+        "PageDown" | "PgDn" | "NPage" => PageDown,
+        "IC" | "Insert" => Insert,
+        "DC" | "Delete" => Delete,
+        _ => {
+            let digits = name.strip_prefix('F')?;
+            if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            let n: u8 = digits.parse().ok()?;
+            if (1..=12).contains(&n) {
+                F(n)
+            } else {
+                return None;
+            }
+        }
+    })
+}
+
+fn bad(spec: &str, reason: &'static str) -> KeySpecError {
+    KeySpecError {
+        spec: spec.to_owned(),
+        reason,
+    }
+}
+
+/// Splits leading `C-` / `M-` / `S-` prefixes off a spec. Key names are case-sensitive so a
+/// literal word like `home` or `s-expr` stays text.
+fn split_modifiers(spec: &str) -> Result<(Modifiers, &str), KeySpecError> {
+    let mut mods = Modifiers::default();
+    let mut rest = spec;
+    loop {
+        let flag = match rest.as_bytes() {
+            [b'C', b'-', ..] => &mut mods.ctrl,
+            [b'M', b'-', ..] => &mut mods.meta,
+            [b'S', b'-', ..] => &mut mods.shift,
+            _ => return Ok((mods, rest)),
+        };
+        // `C--` is Ctrl plus the '-' key, not a second, empty modifier.
+        if rest == "C--" || rest == "M--" || rest == "S--" {
+            if *flag {
+                return Err(bad(spec, "modifier repeated"));
+            }
+            *flag = true;
+            return Ok((mods, "-"));
+        }
+        if *flag {
+            return Err(bad(spec, "modifier repeated"));
+        }
+        *flag = true;
+        rest = &rest[2..];
+    }
+}
+
+impl KeySpec {
+    /// Parses one key argument.
+    pub fn parse(spec: &str) -> Result<KeySpec, KeySpecError> {
+        if spec == "S-Tab" {
+            return Ok(KeySpec::Key {
+                key: NamedKey::BTab,
+                mods: Modifiers::default(),
+            });
+        }
+        let (mods, rest) = split_modifiers(spec)?;
+        if !mods.any() {
+            return Ok(match named_key(spec) {
+                Some(NamedKey::Enter) => KeySpec::Enter,
+                Some(key) => KeySpec::Key { key, mods },
+                None => KeySpec::Literal(spec.to_owned()),
+            });
+        }
+        if rest.is_empty() {
+            return Err(bad(spec, "a modifier needs a key after it"));
+        }
+        if let Some(key) = named_key(rest) {
+            return Ok(KeySpec::Key { key, mods });
+        }
+        let mut chars = rest.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(KeySpec::Char { c, mods }),
+            _ => Err(bad(
+                spec,
+                "a modifier applies to one key name or one character",
+            )),
+        }
+    }
+
+    /// The bytes this key sends when typed (a literal is its UTF-8 text).
+    pub fn encode(&self, modes: KeyModes) -> Result<Vec<u8>, KeySpecError> {
+        match self {
+            KeySpec::Enter => Ok(b"\r".to_vec()),
+            KeySpec::Literal(text) => Ok(text.as_bytes().to_vec()),
+            KeySpec::Key { key, mods } => encode_named(*key, *mods, modes),
+            KeySpec::Char { c, mods } => encode_char(*c, *mods),
+        }
+    }
+}
+
+fn spec_name(key: NamedKey, mods: Modifiers) -> String {
+    let mut s = String::new();
+    for (on, p) in [(mods.ctrl, "C-"), (mods.meta, "M-"), (mods.shift, "S-")] {
+        if on {
+            s.push_str(p);
+        }
+    }
+    s.push_str(&format!("{key:?}"));
+    s
+}
+
+/// CSI/SS3 sequences; modified cursor and function keys use xterm's `CSI 1;m X` form.
+fn encode_named(key: NamedKey, mods: Modifiers, modes: KeyModes) -> Result<Vec<u8>, KeySpecError> {
+    use NamedKey::*;
+    let letter = |c: u8| -> Vec<u8> {
+        if mods.any() {
+            format!("\x1b[1;{}{}", mods.xterm_param(), c as char).into_bytes()
+        } else if modes.app_cursor {
+            vec![0x1b, b'O', c]
+        } else {
+            vec![0x1b, b'[', c]
+        }
+    };
+    let tilde = |n: u8| -> Vec<u8> {
+        if mods.any() {
+            format!("\x1b[{n};{}~", mods.xterm_param()).into_bytes()
+        } else {
+            format!("\x1b[{n}~").into_bytes()
+        }
+    };
+    let plain = |bytes: &[u8]| -> Result<Vec<u8>, KeySpecError> {
+        // Only Meta composes with these: it is an ESC prefix. Ctrl/Shift have no encoding.
+        if mods.ctrl || mods.shift {
+            return Err(bad(
+                &spec_name(key, mods),
+                "this key takes only the M- modifier",
+            ));
+        }
+        let mut out = if mods.meta { vec![0x1b] } else { Vec::new() };
+        out.extend_from_slice(bytes);
+        Ok(out)
+    };
+    Ok(match key {
+        Enter => plain(b"\r")?,
+        Tab if mods.shift && !mods.ctrl && !mods.meta => b"\x1b[Z".to_vec(),
+        Tab => plain(b"\t")?,
+        BTab => plain(b"\x1b[Z")?,
+        Escape => plain(b"\x1b")?,
+        Space if mods.ctrl => {
+            let mut out = if mods.meta { vec![0x1b] } else { Vec::new() };
+            if mods.shift {
+                return Err(bad(&spec_name(key, mods), "S- has no encoding on Space"));
+            }
+            out.push(0);
+            out
+        }
+        Space => plain(b" ")?,
+        BSpace => plain(b"\x7f")?,
+        Up => letter(b'A'),
+        Down => letter(b'B'),
+        Right => letter(b'C'),
+        Left => letter(b'D'),
+        Home => letter(b'H'),
+        End => letter(b'F'),
+        Insert => tilde(2),
+        Delete => tilde(3),
+        PageUp => tilde(5),
+        PageDown => tilde(6),
+        F(n @ 1..=4) => {
+            let c = b"PQRS"[usize::from(n - 1)];
+            if mods.any() {
+                format!("\x1b[1;{}{}", mods.xterm_param(), c as char).into_bytes()
+            } else {
+                vec![0x1b, b'O', c]
+            }
+        }
+        F(n) => {
+            const CODES: [u8; 8] = [15, 17, 18, 19, 20, 21, 23, 24];
+            let code = usize::from(n)
+                .checked_sub(5)
+                .and_then(|i| CODES.get(i))
+                .copied()
+                .ok_or_else(|| bad(&spec_name(key, mods), "no such function key"))?;
+            tilde(code)
+        }
+    })
+}
+
+/// The C0 control a `C-x` produces, for the characters that have one.
+fn control_of(c: char) -> Option<u8> {
+    match c {
+        'a'..='z' | 'A'..='Z' => Some((c as u8) & 0x1f),
+        '@' | ' ' => Some(0x00),
+        '[' => Some(0x1b),
+        '\\' => Some(0x1c),
+        ']' => Some(0x1d),
+        '^' => Some(0x1e),
+        '_' => Some(0x1f),
+        '?' => Some(0x7f),
+        _ => None,
+    }
+}
+
+fn encode_char(c: char, mods: Modifiers) -> Result<Vec<u8>, KeySpecError> {
+    let spec = || {
+        let mut s = String::new();
+        for (on, p) in [(mods.ctrl, "C-"), (mods.meta, "M-"), (mods.shift, "S-")] {
+            if on {
+                s.push_str(p);
+            }
+        }
+        s.push(c);
+        s
+    };
+    let mut out = if mods.meta { vec![0x1b] } else { Vec::new() };
+    if mods.ctrl {
+        if mods.shift {
+            return Err(bad(&spec(), "C-S- has no encoding on a character"));
+        }
+        let byte =
+            control_of(c).ok_or_else(|| bad(&spec(), "no control character for this key"))?;
+        out.push(byte);
+        return Ok(out);
+    }
+    let c = if mods.shift {
+        if !c.is_ascii_lowercase() {
+            return Err(bad(&spec(), "S- applies to a lowercase letter or Tab"));
+        }
+        c.to_ascii_uppercase()
+    } else {
+        c
+    };
+    let mut buf = [0u8; 4];
+    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    Ok(out)
+}
+
+/// Turns a batch of key arguments into input actions.
+///
+/// A literal run right before an unmodified Enter/Return goes as one paste, then a real Enter,
+/// so a shell's line editor cannot mangle it; every other literal is typed. Adjacent typed
+/// bytes are merged. The whole batch is checked before anything is returned (all or nothing).
+pub fn plan_keys<S: AsRef<str>>(
+    specs: &[S],
+    modes: KeyModes,
+) -> Result<Vec<InputAction>, KeySpecError> {
+    let parsed = specs
+        .iter()
+        .map(|s| KeySpec::parse(s.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut plan = Planner::default();
+    let mut literal_run = String::new();
+    for spec in &parsed {
+        match spec {
+            KeySpec::Literal(text) => literal_run.push_str(text),
+            KeySpec::Enter => {
+                if !literal_run.is_empty() {
+                    plan.flush_bytes();
+                    plan.actions
+                        .push(InputAction::Paste(std::mem::take(&mut literal_run)));
+                }
+                plan.bytes.push(b'\r');
+            }
+            other => {
+                plan.bytes.extend_from_slice(literal_run.as_bytes());
+                literal_run.clear();
+                plan.bytes.extend(other.encode(modes)?);
+            }
+        }
+    }
+    plan.bytes.extend_from_slice(literal_run.as_bytes());
+    plan.flush_bytes();
+    Ok(plan.actions)
+}
+
+#[derive(Default)]
+struct Planner {
+    actions: Vec<InputAction>,
+    bytes: Vec<u8>,
+}
+
+impl Planner {
+    fn flush_bytes(&mut self) {
+        if !self.bytes.is_empty() {
+            self.actions
+                .push(InputAction::Bytes(std::mem::take(&mut self.bytes)));
+        }
+    }
+}
+
+const PASTE_START: &str = "\x1b[200~";
+const PASTE_END: &str = "\x1b[201~";
+
+/// The bytes of a paste. With mode 2004 on, the text is wrapped in `ESC[200~ … ESC[201~` and
+/// every paste marker inside it is removed first, so the text cannot end the paste early and
+/// have the rest run as typed input.
+pub fn bracketed_paste(text: &str, enabled: bool) -> Vec<u8> {
+    if !enabled {
+        return text.as_bytes().to_vec();
+    }
+    let mut body = text.to_owned();
+    // Removing one marker can join its neighbours into a new one, so repeat until none is left.
+    while body.contains(PASTE_END) || body.contains(PASTE_START) {
+        body = body.replace(PASTE_END, "").replace(PASTE_START, "");
+    }
+    let mut out = Vec::with_capacity(body.len() + PASTE_START.len() + PASTE_END.len());
+    out.extend_from_slice(PASTE_START.as_bytes());
+    out.extend_from_slice(body.as_bytes());
+    out.extend_from_slice(PASTE_END.as_bytes());
+    out
+}

@@ -1,0 +1,92 @@
+//! The server's state as clients see it (the `get_state` payload): sessions, windows, panes, focus.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{PaneId, SessionId, WindowId};
+
+/// One pane of a window. Its index in `name:W.P` is its position in [`WindowView::panes`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaneView {
+    pub id: PaneId,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub cols: u16,
+    pub rows: u16,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WindowView {
+    pub id: WindowId,
+    pub index: u32,
+    pub name: String,
+    pub panes: Vec<PaneView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionView {
+    pub id: SessionId,
+    pub name: String,
+    pub windows: Vec<WindowView>,
+    #[serde(default)]
+    pub attached_clients: u32,
+}
+
+/// Everything a selector is resolved against. Snapshot order is sessions, then windows, then
+/// panes, each in the order given here.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct StateView {
+    pub sessions: Vec<SessionView>,
+    /// Panes, most recently active first. Its first live entry is the headless `.`.
+    #[serde(default)]
+    pub focus_order: Vec<PaneId>,
+    /// Satellites that contributed nothing to this view: a miss against a non-empty list is a
+    /// partial view, not an absence.
+    #[serde(default)]
+    pub unreachable: Vec<String>,
+}
+
+impl StateView {
+    /// Every pane in snapshot order.
+    pub fn panes(&self) -> impl Iterator<Item = &PaneView> {
+        self.sessions
+            .iter()
+            .flat_map(|s| s.windows.iter())
+            .flat_map(|w| w.panes.iter())
+    }
+
+    pub fn contains(&self, pane: PaneId) -> bool {
+        self.panes().any(|p| p.id == pane)
+    }
+
+    /// The most recently active pane that still exists.
+    pub fn focused(&self) -> Option<PaneId> {
+        self.focus_order.iter().copied().find(|&p| self.contains(p))
+    }
+
+    pub fn session(&self, name: &str) -> Option<&SessionView> {
+        self.sessions.iter().find(|s| s.name == name)
+    }
+
+    /// The session holding `pane`.
+    pub fn session_of(&self, pane: PaneId) -> Option<&SessionView> {
+        self.sessions.iter().find(|s| {
+            s.windows
+                .iter()
+                .any(|w| w.panes.iter().any(|p| p.id == pane))
+        })
+    }
+}
+
+impl SessionView {
+    pub fn pane_ids(&self) -> impl Iterator<Item = PaneId> + '_ {
+        self.windows.iter().flat_map(WindowView::pane_ids)
+    }
+}
+
+impl WindowView {
+    pub fn pane_ids(&self) -> impl Iterator<Item = PaneId> + '_ {
+        self.panes.iter().map(|p| p.id)
+    }
+}

@@ -1,0 +1,272 @@
+//! Messages a client sends: the `hello` and the requests, each carrying an `id` for its response.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{PaneId, WindowId};
+use crate::keys::InputAction;
+use crate::split::SplitDirection;
+use crate::wire::handshake::Hello;
+
+/// Every client→server JSON message, tagged by `type`. An unknown type decodes to `Unknown` so
+/// the server can answer instead of dropping the connection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    Hello(Hello),
+    GetState(IdOnly),
+    Status(IdOnly),
+    NewSession(NewSession),
+    Spawn(Spawn),
+    Kill(Kill),
+    KillWindow(KillWindow),
+    KillSession(KillSession),
+    KillServer(IdOnly),
+    RenameSession(RenameSession),
+    Resize(Resize),
+    Signal(Signal),
+    TagsGet(Tags),
+    TagsAdd(Tags),
+    TagsRemove(Tags),
+    Input(Input),
+    Paste(Paste),
+    GetScreen(GetScreen),
+    Subscribe(Subscribe),
+    Observe(Observe),
+    InsertPane(InsertPane),
+    MovePane(MovePane),
+    SwapPane(SwapPane),
+    ReportAsked(ReportAsked),
+    #[serde(other)]
+    Unknown,
+}
+
+impl ClientMessage {
+    /// The request id, for everything but `hello` and unknown messages.
+    pub fn id(&self) -> Option<u64> {
+        use ClientMessage::*;
+        Some(match self {
+            Hello(_) | Unknown => return None,
+            GetState(m) | Status(m) | KillServer(m) => m.id,
+            NewSession(m) => m.id,
+            Spawn(m) => m.id,
+            Kill(m) => m.id,
+            KillWindow(m) => m.id,
+            KillSession(m) => m.id,
+            RenameSession(m) => m.id,
+            Resize(m) => m.id,
+            Signal(m) => m.id,
+            TagsGet(m) | TagsAdd(m) | TagsRemove(m) => m.id,
+            Input(m) => m.id,
+            Paste(m) => m.id,
+            GetScreen(m) => m.id,
+            Subscribe(m) => m.id,
+            Observe(m) => m.id,
+            InsertPane(m) => m.id,
+            MovePane(m) => m.id,
+            SwapPane(m) => m.id,
+            ReportAsked(m) => m.id,
+        })
+    }
+}
+
+/// A request with no arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdOnly {
+    pub id: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewSession {
+    pub id: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// `[[key, value], ...]`, applied in order.
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
+    /// argv; the default shell when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cols: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u16>,
+}
+
+/// Where a spawned pane goes: next to a pane, or into a session (by name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SpawnTarget {
+    Pane(PaneId),
+    Session(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Spawn {
+    pub id: u64,
+    /// The most recently active session when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<SpawnTarget>,
+    pub split: SplitDirection,
+    pub ratio: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    #[serde(default)]
+    pub env: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cols: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u16>,
+}
+
+/// Kills the panes as one group, under one lock.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Kill {
+    pub id: u64,
+    pub panes: Vec<PaneId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KillWindow {
+    pub id: u64,
+    pub window: WindowId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KillSession {
+    pub id: u64,
+    pub session: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenameSession {
+    pub id: u64,
+    pub from: String,
+    pub to: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resize {
+    pub id: u64,
+    pub pane: PaneId,
+    pub cols: u16,
+    pub rows: u16,
+}
+
+/// The signals `phux signal` may send to a pane's process group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SignalName {
+    Interrupt,
+    Freeze,
+    Resume,
+    Terminate,
+    Kill,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Signal {
+    pub id: u64,
+    pub pane: PaneId,
+    pub signal: SignalName,
+}
+
+/// `tags_get` ignores `tags`; `tags_add` / `tags_remove` apply them to every pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tags {
+    pub id: u64,
+    pub panes: Vec<PaneId>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Input {
+    pub id: u64,
+    pub pane: PaneId,
+    pub actions: Vec<InputAction>,
+}
+
+/// Inserted as one (bracketed, if the pane asked for it) paste; never submitted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paste {
+    pub id: u64,
+    pub pane: PaneId,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GetScreen {
+    pub id: u64,
+    pub pane: PaneId,
+    /// None: viewport only; Some(0): all retained history; Some(n): the last n rows.
+    #[serde(default)]
+    pub scrollback: Option<u32>,
+    #[serde(default)]
+    pub cells: bool,
+}
+
+/// `events` are watch event names; the server refuses unknown ones with
+/// `unknown_event_name` (kept as strings so a newer name is a refusal, not a decode failure).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscribe {
+    pub id: u64,
+    /// Every pane when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pane: Option<PaneId>,
+    #[serde(default)]
+    pub events: Vec<String>,
+}
+
+/// Starts a recorder stream: the server answers with [`crate::wire::ObserveStart`], then sends
+/// output chunks, the first of which is the engine's repaint of the screen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observe {
+    pub id: u64,
+    pub pane: PaneId,
+    /// Replay this much already-recorded output from the flight recorder first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_ms: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InsertPane {
+    pub id: u64,
+    pub target: PaneId,
+    pub new_pane: PaneId,
+    pub split: SplitDirection,
+    pub ratio: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MovePane {
+    pub id: u64,
+    pub source: PaneId,
+    pub target: PaneId,
+    pub split: SplitDirection,
+    pub ratio: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwapPane {
+    pub id: u64,
+    pub first: PaneId,
+    pub second: PaneId,
+}
+
+/// An ask raised on a pane (`phux ask`); `ask_id` is the caller's id for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportAsked {
+    pub id: u64,
+    pub pane: PaneId,
+    #[serde(default)]
+    pub ask_id: String,
+    pub question: String,
+    #[serde(default)]
+    pub suggestions: Vec<String>,
+    #[serde(default)]
+    pub elapsed_seconds: Option<u64>,
+}

@@ -1,0 +1,15 @@
+//! The client↔server protocol over the Unix socket: frames, handshake and messages.
+
+pub mod client_msg;
+pub mod error;
+pub mod frame;
+pub mod handshake;
+pub mod server_msg;
+
+pub use client_msg::*;
+pub use error::WireError;
+pub use frame::{
+    Frame, FrameReader, FrameWriter, OutputChunk, KIND_JSON, KIND_OUTPUT, MAX_FRAME_LEN,
+};
+pub use handshake::{check_welcome, negotiate, Hello, ProtocolVersion, Refused, Welcome, PROTOCOL};
+pub use server_msg::*;

@@ -1,0 +1,120 @@
+//! Messages a server sends: the handshake answer, responses, pushed events, and lag notices.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::docs::WatchEventKind;
+use crate::error_code::ErrorCode;
+use crate::ids::PaneId;
+use crate::wire::error::WireError;
+use crate::wire::handshake::{Refused, Welcome};
+
+/// Every server→client JSON message, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    Welcome(Welcome),
+    Refused(Refused),
+    Response(Response),
+    Event(Event),
+    ObserverLagged(ObserverLagged),
+    #[serde(other)]
+    Unknown,
+}
+
+/// The error half of a response. `code` stays a string so a newer server's code still decodes;
+/// [`WireErrorBody::error_code`] maps it into the closed vocabulary.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireErrorBody {
+    pub code: String,
+    pub message: String,
+    pub remedy: String,
+}
+
+impl WireErrorBody {
+    pub fn new(code: ErrorCode, message: impl Into<String>, remedy: impl Into<String>) -> Self {
+        WireErrorBody {
+            code: code.as_str().to_owned(),
+            message: message.into(),
+            remedy: remedy.into(),
+        }
+    }
+
+    /// The code, if this build knows it.
+    pub fn error_code(&self) -> Option<ErrorCode> {
+        self.code.parse().ok()
+    }
+}
+
+/// `ok` with the request's payload, or `error`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Outcome {
+    #[serde(rename = "ok")]
+    Ok(serde_json::Value),
+    #[serde(rename = "error")]
+    Error(WireErrorBody),
+}
+
+/// The answer to request `id`: `{id, ok: …}` or `{id, error: {code, message, remedy}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Response {
+    pub id: u64,
+    #[serde(flatten)]
+    pub outcome: Outcome,
+}
+
+impl Response {
+    /// A success carrying `payload`.
+    pub fn ok<T: Serialize>(id: u64, payload: &T) -> Result<Self, WireError> {
+        Ok(Response {
+            id,
+            outcome: Outcome::Ok(serde_json::to_value(payload)?),
+        })
+    }
+
+    pub fn error(id: u64, body: WireErrorBody) -> Self {
+        Response {
+            id,
+            outcome: Outcome::Error(body),
+        }
+    }
+
+    /// The payload as `T`, or the server's error.
+    pub fn into_result<T: DeserializeOwned>(self) -> Result<Result<T, WireErrorBody>, WireError> {
+        match self.outcome {
+            Outcome::Ok(value) => Ok(Ok(serde_json::from_value(value)?)),
+            Outcome::Error(body) => Ok(Err(body)),
+        }
+    }
+}
+
+/// The `ok` payload of a request that changes something and returns nothing more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Done {}
+
+/// The `ok` payload of `observe`: the grid the stream starts at. The output chunk with
+/// `seq == repaint_seq` is the engine's repaint; later ones are live output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObserveStart {
+    pub pane: PaneId,
+    pub cols: u16,
+    pub rows: u16,
+    pub repaint_seq: u64,
+}
+
+/// A pushed event of a subscription. `pane` is absent for server-scope events.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pane: Option<PaneId>,
+    pub event: WatchEventKind,
+    /// Monotonic server time of the event, in nanoseconds.
+    pub t_ns: u64,
+}
+
+/// An observer fell behind and the server dropped output instead of buffering without bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObserverLagged {
+    pub pane: PaneId,
+    pub dropped_bytes: u64,
+}

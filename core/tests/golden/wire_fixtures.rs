@@ -1,0 +1,348 @@
+//! The wire messages pinned by `golden.rs`: one of every client and server message.
+
+use phux_core::docs::WatchEventKind;
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::keys::InputAction;
+use phux_core::split::SplitDirection;
+use phux_core::state_view::{PaneView, SessionView, StateView, WindowView};
+use phux_core::wire::*;
+
+use super::screen_plain;
+
+fn state() -> StateView {
+    StateView {
+        sessions: vec![SessionView {
+            id: SessionId(1),
+            name: "work".into(),
+            attached_clients: 0,
+            windows: vec![WindowView {
+                id: WindowId(1),
+                index: 0,
+                name: "editor".into(),
+                panes: vec![PaneView {
+                    id: PaneId(3),
+                    tags: vec!["build".into()],
+                    title: Some("vim".into()),
+                    cols: 80,
+                    rows: 24,
+                }],
+            }],
+        }],
+        focus_order: vec![PaneId(3)],
+        unreachable: vec![],
+    }
+}
+
+pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
+    use ClientMessage as C;
+    vec![
+        (
+            "hello",
+            C::Hello(Hello {
+                protocol: PROTOCOL,
+                client: "phux-cli 0.1.0".into(),
+            }),
+        ),
+        ("get_state", C::GetState(IdOnly { id: 1 })),
+        ("status", C::Status(IdOnly { id: 2 })),
+        (
+            "new_session",
+            C::NewSession(NewSession {
+                id: 3,
+                name: Some("work".into()),
+                cwd: Some("/repo".into()),
+                env: vec![("K".into(), "a=b".into())],
+                command: Some(vec!["sh".into(), "-c".into(), "echo hi".into()]),
+                cols: Some(120),
+                rows: Some(40),
+            }),
+        ),
+        (
+            "new_session_minimal",
+            C::NewSession(NewSession {
+                id: 4,
+                name: None,
+                cwd: None,
+                env: vec![],
+                command: None,
+                cols: None,
+                rows: None,
+            }),
+        ),
+        (
+            "spawn_pane",
+            C::Spawn(Spawn {
+                id: 5,
+                target: Some(SpawnTarget::Pane(PaneId(3))),
+                split: SplitDirection::Vertical,
+                ratio: 0.3,
+                cwd: None,
+                command: None,
+                env: vec![],
+                cols: None,
+                rows: None,
+            }),
+        ),
+        (
+            "spawn_session",
+            C::Spawn(Spawn {
+                id: 6,
+                target: Some(SpawnTarget::Session("work".into())),
+                split: SplitDirection::Horizontal,
+                ratio: 0.5,
+                cwd: Some("/tmp".into()),
+                command: Some(vec!["htop".into()]),
+                env: vec![],
+                cols: Some(80),
+                rows: Some(24),
+            }),
+        ),
+        (
+            "kill",
+            C::Kill(Kill {
+                id: 7,
+                panes: vec![PaneId(3), PaneId(4)],
+            }),
+        ),
+        (
+            "kill_window",
+            C::KillWindow(KillWindow {
+                id: 8,
+                window: WindowId(2),
+            }),
+        ),
+        (
+            "kill_session",
+            C::KillSession(KillSession {
+                id: 9,
+                session: "work".into(),
+            }),
+        ),
+        ("kill_server", C::KillServer(IdOnly { id: 10 })),
+        (
+            "rename_session",
+            C::RenameSession(RenameSession {
+                id: 11,
+                from: "work".into(),
+                to: "play".into(),
+            }),
+        ),
+        (
+            "resize",
+            C::Resize(Resize {
+                id: 12,
+                pane: PaneId(3),
+                cols: 120,
+                rows: 40,
+            }),
+        ),
+        (
+            "signal",
+            C::Signal(Signal {
+                id: 13,
+                pane: PaneId(3),
+                signal: SignalName::Interrupt,
+            }),
+        ),
+        (
+            "tags_get",
+            C::TagsGet(Tags {
+                id: 14,
+                panes: vec![PaneId(3)],
+                tags: vec![],
+            }),
+        ),
+        (
+            "tags_add",
+            C::TagsAdd(Tags {
+                id: 15,
+                panes: vec![PaneId(3)],
+                tags: vec!["build".into()],
+            }),
+        ),
+        (
+            "tags_remove",
+            C::TagsRemove(Tags {
+                id: 16,
+                panes: vec![PaneId(3)],
+                tags: vec!["build".into()],
+            }),
+        ),
+        (
+            "input",
+            C::Input(Input {
+                id: 17,
+                pane: PaneId(3),
+                actions: vec![
+                    InputAction::Paste("cargo test".into()),
+                    InputAction::Bytes(b"\r".to_vec()),
+                ],
+            }),
+        ),
+        (
+            "paste",
+            C::Paste(Paste {
+                id: 18,
+                pane: PaneId(3),
+                text: "line 1\nline 2".into(),
+            }),
+        ),
+        (
+            "get_screen",
+            C::GetScreen(GetScreen {
+                id: 19,
+                pane: PaneId(3),
+                scrollback: Some(0),
+                cells: true,
+            }),
+        ),
+        (
+            "get_screen_viewport",
+            C::GetScreen(GetScreen {
+                id: 20,
+                pane: PaneId(3),
+                scrollback: None,
+                cells: false,
+            }),
+        ),
+        (
+            "subscribe",
+            C::Subscribe(Subscribe {
+                id: 21,
+                pane: Some(PaneId(3)),
+                events: vec!["bell".into(), "idle".into()],
+            }),
+        ),
+        (
+            "observe",
+            C::Observe(Observe {
+                id: 22,
+                pane: PaneId(3),
+                since_ms: Some(60_000),
+            }),
+        ),
+        (
+            "insert_pane",
+            C::InsertPane(InsertPane {
+                id: 23,
+                target: PaneId(3),
+                new_pane: PaneId(9),
+                split: SplitDirection::Vertical,
+                ratio: 0.3,
+            }),
+        ),
+        (
+            "move_pane",
+            C::MovePane(MovePane {
+                id: 24,
+                source: PaneId(9),
+                target: PaneId(3),
+                split: SplitDirection::Horizontal,
+                ratio: 0.5,
+            }),
+        ),
+        (
+            "swap_pane",
+            C::SwapPane(SwapPane {
+                id: 25,
+                first: PaneId(3),
+                second: PaneId(9),
+            }),
+        ),
+        (
+            "report_asked",
+            C::ReportAsked(ReportAsked {
+                id: 26,
+                pane: PaneId(3),
+                ask_id: "deploy".into(),
+                question: "Approve deploy?".into(),
+                suggestions: vec!["Yes".into(), "No".into()],
+                elapsed_seconds: Some(5),
+            }),
+        ),
+    ]
+}
+
+pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
+    use ServerMessage as S;
+    vec![
+        (
+            "welcome",
+            S::Welcome(Welcome {
+                protocol: PROTOCOL,
+                server_version: "0.1.0".into(),
+                pid: 4242,
+            }),
+        ),
+        (
+            "refused",
+            S::Refused(Refused {
+                reason: "protocol major version mismatch".into(),
+            }),
+        ),
+        (
+            "response_state",
+            S::Response(Response::ok(1, &state()).unwrap()),
+        ),
+        (
+            "response_screen",
+            S::Response(Response::ok(19, &screen_plain()).unwrap()),
+        ),
+        (
+            "response_done",
+            S::Response(Response::ok(7, &Done {}).unwrap()),
+        ),
+        (
+            "response_observe",
+            S::Response(
+                Response::ok(
+                    22,
+                    &ObserveStart {
+                        pane: PaneId(3),
+                        cols: 80,
+                        rows: 24,
+                        repaint_seq: 0,
+                    },
+                )
+                .unwrap(),
+            ),
+        ),
+        (
+            "response_error",
+            S::Response(Response::error(
+                12,
+                WireErrorBody::new(
+                    ErrorCode::NoSuchTarget,
+                    "no such target: @99",
+                    "list panes with `phux ls --json`",
+                ),
+            )),
+        ),
+        (
+            "event",
+            S::Event(Event {
+                pane: Some(PaneId(3)),
+                event: WatchEventKind::TitleChanged {
+                    title: "vim".into(),
+                },
+                t_ns: 123_456_789,
+            }),
+        ),
+        (
+            "event_server_scope",
+            S::Event(Event {
+                pane: None,
+                event: WatchEventKind::PaneSpawned,
+                t_ns: 5,
+            }),
+        ),
+        (
+            "observer_lagged",
+            S::ObserverLagged(ObserverLagged {
+                pane: PaneId(3),
+                dropped_bytes: 65536,
+            }),
+        ),
+    ]
+}

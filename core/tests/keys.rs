@@ -1,0 +1,213 @@
+//! Key specs to bytes, the literal-before-Enter paste rule, and bracketed paste.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
+
+use phux_core::error_code::ErrorCode;
+use phux_core::error_doc::ContractError;
+use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes};
+use proptest::prelude::*;
+
+const NORMAL: KeyModes = KeyModes { app_cursor: false };
+const APP: KeyModes = KeyModes { app_cursor: true };
+
+fn bytes(spec: &str, modes: KeyModes) -> Vec<u8> {
+    match plan_keys(&[spec], modes)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+        .as_slice()
+    {
+        [InputAction::Bytes(b)] => b.clone(),
+        other => panic!("{spec}: {other:?}"),
+    }
+}
+
+#[test]
+fn named_keys() {
+    let table: &[(&str, &[u8])] = &[
+        ("Enter", b"\r"),
+        ("Return", b"\r"),
+        ("Tab", b"\t"),
+        ("BTab", b"\x1b[Z"),
+        ("S-Tab", b"\x1b[Z"),
+        ("Escape", b"\x1b"),
+        ("Esc", b"\x1b"),
+        ("Space", b" "),
+        ("BSpace", b"\x7f"),
+        ("Up", b"\x1b[A"),
+        ("Down", b"\x1b[B"),
+        ("Right", b"\x1b[C"),
+        ("Left", b"\x1b[D"),
+        ("Home", b"\x1b[H"),
+        ("End", b"\x1b[F"),
+        ("PageUp", b"\x1b[5~"),
+        ("PgUp", b"\x1b[5~"),
+        ("PPage", b"\x1b[5~"),
+        ("PageDown", b"\x1b[6~"),
+        ("PgDn", b"\x1b[6~"),
+        ("NPage", b"\x1b[6~"),
+        ("IC", b"\x1b[2~"),
+        ("Insert", b"\x1b[2~"),
+        ("DC", b"\x1b[3~"),
+        ("Delete", b"\x1b[3~"),
+        ("F1", b"\x1bOP"),
+        ("F4", b"\x1bOS"),
+        ("F5", b"\x1b[15~"),
+        ("F6", b"\x1b[17~"),
+        ("F10", b"\x1b[21~"),
+        ("F11", b"\x1b[23~"),
+        ("F12", b"\x1b[24~"),
+    ];
+    for (spec, want) in table {
+        assert_eq!(bytes(spec, NORMAL), *want, "{spec}");
+    }
+}
+
+#[test]
+fn application_cursor_mode_uses_ss3_for_unmodified_cursor_keys() {
+    assert_eq!(bytes("Up", APP), b"\x1bOA");
+    assert_eq!(bytes("Left", APP), b"\x1bOD");
+    assert_eq!(bytes("Home", APP), b"\x1bOH");
+    assert_eq!(bytes("C-Up", APP), b"\x1b[1;5A", "modified keys stay CSI");
+    assert_eq!(bytes("PageUp", APP), b"\x1b[5~");
+}
+
+#[test]
+fn control_and_meta() {
+    let table: &[(&str, &[u8])] = &[
+        ("C-a", b"\x01"),
+        ("C-c", b"\x03"),
+        ("C-z", b"\x1a"),
+        ("C-A", b"\x01"),
+        ("C-@", b"\x00"),
+        ("C-Space", b"\x00"),
+        ("C-[", b"\x1b"),
+        ("C-\\", b"\x1c"),
+        ("C-]", b"\x1d"),
+        ("C-^", b"\x1e"),
+        ("C-_", b"\x1f"),
+        ("C-?", b"\x7f"),
+        ("M-x", b"\x1bx"),
+        ("M-Enter", b"\x1b\r"),
+        ("M-BSpace", b"\x1b\x7f"),
+        ("C-M-x", b"\x1b\x18"),
+        ("M-C-x", b"\x1b\x18"),
+        ("S-a", b"A"),
+        ("M--", b"\x1b-"),
+    ];
+    for (spec, want) in table {
+        assert_eq!(bytes(spec, NORMAL), *want, "{spec}");
+    }
+}
+
+#[test]
+fn modifiers_on_cursor_and_function_keys_use_xterm_parameters() {
+    let table: &[(&str, &[u8])] = &[
+        ("S-Up", b"\x1b[1;2A"),
+        ("M-Up", b"\x1b[1;3A"),
+        ("C-Up", b"\x1b[1;5A"),
+        ("C-S-Left", b"\x1b[1;6D"),
+        ("C-M-Right", b"\x1b[1;7C"),
+        ("C-Home", b"\x1b[1;5H"),
+        ("S-End", b"\x1b[1;2F"),
+        ("C-PageUp", b"\x1b[5;5~"),
+        ("S-Delete", b"\x1b[3;2~"),
+        ("C-F1", b"\x1b[1;5P"),
+        ("S-F5", b"\x1b[15;2~"),
+        ("C-M-F12", b"\x1b[24;7~"),
+    ];
+    for (spec, want) in table {
+        assert_eq!(bytes(spec, NORMAL), *want, "{spec}");
+    }
+}
+
+#[test]
+fn a_literal_run_before_enter_is_one_paste_then_a_real_enter() {
+    let plan = plan_keys(&["echo", " hi", "Enter"], NORMAL).unwrap();
+    assert_eq!(
+        plan,
+        vec![
+            InputAction::Paste("echo hi".into()),
+            InputAction::Bytes(b"\r".to_vec())
+        ]
+    );
+    let plan = plan_keys(&["C-c", "cargo test", "Return", "q"], NORMAL).unwrap();
+    assert_eq!(
+        plan,
+        vec![
+            InputAction::Bytes(b"\x03".to_vec()),
+            InputAction::Paste("cargo test".into()),
+            InputAction::Bytes(b"\rq".to_vec()),
+        ]
+    );
+}
+
+#[test]
+fn other_literals_are_typed_and_bytes_merge() {
+    assert_eq!(
+        plan_keys(&["ls", "Tab", "-l"], NORMAL).unwrap(),
+        vec![InputAction::Bytes(b"ls\t-l".to_vec())]
+    );
+    // Key names are case-sensitive, so words stay words.
+    assert_eq!(
+        plan_keys(&["home", "enter"], NORMAL).unwrap(),
+        vec![InputAction::Bytes(b"homeenter".to_vec())]
+    );
+    assert_eq!(
+        plan_keys(&["Enter"], NORMAL).unwrap(),
+        vec![InputAction::Bytes(b"\r".to_vec())]
+    );
+    assert_eq!(
+        plan_keys(&["F13", "héllo"], NORMAL).unwrap(),
+        vec![InputAction::Bytes("F13héllo".as_bytes().to_vec())]
+    );
+    assert!(plan_keys::<&str>(&[], NORMAL).unwrap().is_empty());
+}
+
+#[test]
+fn keys_that_cannot_mean_what_they_say_are_invalid_key_spec() {
+    for bad in [
+        "C-", "M-", "C-M-", "S-", "C-C-a", "C-foo", "C-1", "C-Enter", "C-Tab", "S-1", "C-S-a",
+        "S-Enter",
+    ] {
+        let err = plan_keys(&["ok", bad], NORMAL).expect_err(bad);
+        assert_eq!(err.code(), ErrorCode::InvalidKeySpec, "{bad}");
+        assert_eq!(err.exit_code(), 2);
+    }
+}
+
+#[test]
+fn bracketed_paste_wraps_only_when_enabled() {
+    assert_eq!(bracketed_paste("a\nb", false), b"a\nb");
+    assert_eq!(bracketed_paste("a\nb", true), b"\x1b[200~a\nb\x1b[201~");
+}
+
+#[test]
+fn bracketed_paste_cannot_be_escaped_by_its_own_text() {
+    let evil = "x\x1b[201~rm -rf ~\r\x1b[20\x1b[201~1~y";
+    let out = bracketed_paste(evil, true);
+    let inner = &out[6..out.len() - 6];
+    assert!(
+        !inner.windows(6).any(|w| w == b"\x1b[201~"),
+        "{:?}",
+        String::from_utf8_lossy(&out)
+    );
+    assert!(out.ends_with(b"\x1b[201~"));
+}
+
+proptest! {
+    #[test]
+    fn planner_never_panics(specs in proptest::collection::vec(any::<String>(), 0..6), app in any::<bool>()) {
+        let _ = plan_keys(&specs, KeyModes { app_cursor: app });
+    }
+
+    #[test]
+    fn key_shaped_specs_never_panic(spec in "(C-|M-|S-){0,3}[A-Za-z0-9@\\[\\]^_?\\- ]{0,6}") {
+        let _ = plan_keys(&[spec], NORMAL);
+    }
+
+    #[test]
+    fn bracketed_paste_body_never_holds_an_end_marker(text in "(\x1b|\\[|2|0|1|~|a){0,40}") {
+        let out = bracketed_paste(&text, true);
+        let inner = &out[6..out.len() - 6];
+        prop_assert!(!inner.windows(6).any(|w| w == b"\x1b[201~"));
+    }
+}
