@@ -12,6 +12,7 @@ pub mod ids;
 pub mod keys;
 pub mod resolve;
 pub mod selector;
+pub mod socket_path;
 pub mod split;
 pub mod state_view;
 pub mod wire;

@@ -183,11 +183,17 @@ pub struct Tags {
     pub tags: Vec<String>,
 }
 
+/// Input for a pane: `actions` already planned by the client, or `keys` (tmux key specs, which
+/// the client has validated) planned by the server against the pane's current modes, so arrow
+/// keys follow application-cursor mode and pastes are bracketed when the pane asked for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Input {
     pub id: u64,
     pub pane: PaneId,
+    #[serde(default)]
     pub actions: Vec<InputAction>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<String>,
 }
 
 /// Inserted as one (bracketed, if the pane asked for it) paste; never submitted.

@@ -4,6 +4,7 @@ pub mod client_msg;
 pub mod error;
 pub mod frame;
 pub mod handshake;
+pub mod payloads;
 pub mod server_msg;
 
 pub use client_msg::*;
@@ -12,4 +13,5 @@ pub use frame::{
     Frame, FrameReader, FrameWriter, OutputChunk, KIND_JSON, KIND_OUTPUT, MAX_FRAME_LEN,
 };
 pub use handshake::{check_welcome, negotiate, Hello, ProtocolVersion, Refused, Welcome, PROTOCOL};
+pub use payloads::*;
 pub use server_msg::*;

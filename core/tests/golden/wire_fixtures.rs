@@ -178,6 +178,16 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                     InputAction::Paste("cargo test".into()),
                     InputAction::Bytes(b"\r".to_vec()),
                 ],
+                keys: vec![],
+            }),
+        ),
+        (
+            "input_keys",
+            C::Input(Input {
+                id: 18,
+                pane: PaneId(3),
+                actions: vec![],
+                keys: vec!["Up".into(), "echo hi".into(), "Enter".into()],
             }),
         ),
         (

@@ -1,0 +1,53 @@
+//! The `ok` payloads of responses whose answer is more than `Done`. Requests not listed here
+//! answer: `get_state` → `StateView`, `get_screen` → `ScreenState`, `observe` → `ObserveStart`,
+//! `insert_pane` / `move_pane` / `swap_pane` → `SpatialEditJson`, everything else → `Done`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ids::{PaneId, SessionId};
+use crate::wire::handshake::ProtocolVersion;
+
+/// `new_session`: the session created and its seed pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewSessionOk {
+    pub session: String,
+    pub session_id: SessionId,
+    pub pane: PaneId,
+}
+
+/// `spawn`: the pane created and the session it joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpawnOk {
+    pub pane: PaneId,
+    pub session: String,
+}
+
+/// `resize`: the size the server holds afterwards, read back from the pane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResizeOk {
+    pub cols: u16,
+    pub rows: u16,
+}
+
+/// `tags_get` / `tags_add` / `tags_remove`: each pane's complete tag list after the request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TagsOk {
+    pub panes: Vec<PaneTags>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaneTags {
+    pub pane: PaneId,
+    pub tags: Vec<String>,
+}
+
+/// `status`: facts only the server knows; the client adds the session list from `get_state`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusOk {
+    pub pid: u32,
+    pub socket: String,
+    pub since_unix_secs: u64,
+    pub protocol: ProtocolVersion,
+    pub clients: u32,
+    pub log: Option<String>,
+}
