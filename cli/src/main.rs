@@ -5,6 +5,7 @@ mod commands;
 mod output;
 
 use clap::Parser;
+use std::path::PathBuf;
 
 #[derive(Parser)]
 #[command(
@@ -13,6 +14,10 @@ use clap::Parser;
     about = "A terminal multiplexer built to record, replay and observe terminals"
 )]
 struct Cli {
+    /// The server's socket (default: $PHUX_SOCKET, else $XDG_RUNTIME_DIR/phux/phux.sock, else
+    /// /tmp/phux-$UID/phux.sock)
+    #[arg(long, global = true)]
+    socket: Option<PathBuf>,
     #[command(subcommand)]
     command: commands::Command,
 }
@@ -20,6 +25,6 @@ struct Cli {
 fn main() {
     output::ignore_sigpipe();
     let cli = Cli::parse();
-    let code = commands::run(cli.command);
+    let code = commands::run(cli.command, cli.socket);
     std::process::exit(code);
 }

@@ -120,6 +120,18 @@ error_codes! {
     AgentKindMismatch => "agent_kind_mismatch", USAGE;
     // watch
     UnknownEventName => "unknown_event_name", USAGE;
+    // phux's own additions (the engine, recordings, and server-side failures the upstream
+    // vocabulary has no word for); additive, like every key under this contract
+    EngineUnavailable => "engine_unavailable", FAILURE;
+    InvalidArgument => "invalid_argument", USAGE;
+    SessionExists => "session_exists", FAILURE;
+    SpawnFailed => "spawn_failed", FAILURE;
+    SignalFailed => "signal_failed", FAILURE;
+    CastInvalid => "cast_invalid", FAILURE;
+    UnsupportedFormat => "unsupported_format", FAILURE;
+    OutputExists => "output_exists", FAILURE;
+    EncodeFailed => "encode_failed", FAILURE;
+    RecordFailed => "record_failed", FAILURE;
 }
 
 /// A string that is not in the vocabulary.

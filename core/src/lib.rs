@@ -11,6 +11,7 @@ pub mod exit_code;
 pub mod ids;
 pub mod keys;
 pub mod resolve;
+pub mod screen_capture;
 pub mod selector;
 pub mod socket_path;
 pub mod split;

@@ -1,1 +1,136 @@
-//! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane actors, event bus, flight recorder.
+//! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane actors, event bus.
+//!
+//! Threads, not an async runtime: one per client connection, and per pane an actor (which owns
+//! the engine terminal), a PTY reader, a PTY writer and a waiter. Engine calls only ever run on
+//! a pane's actor thread.
+
+pub mod bus;
+pub mod config;
+mod connection;
+mod handlers;
+pub mod layout;
+pub mod log;
+pub mod pane;
+pub mod pty;
+pub mod registry;
+mod request_error;
+pub mod shared;
+pub mod shim;
+pub mod socket;
+mod streams;
+
+pub use config::ServerConfig;
+pub use socket::SocketError;
+
+use crossbeam_channel::{bounded, RecvTimeoutError};
+use shared::Shared;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Socket(#[from] SocketError),
+    #[error("cannot start the first session: {0}")]
+    Seed(String),
+    #[error("the terminal engine is unavailable: {0}")]
+    Engine(#[from] phux_core::engine::EngineError),
+}
+
+/// Runs a server until `kill --server`, its last pane exiting, or its idle limit.
+pub fn run(config: ServerConfig) -> Result<(), ServerError> {
+    // Load (or install) the engine before taking the socket, so a broken engine is reported to
+    // whoever started us instead of surfacing as failed panes.
+    phux_core::engine::engine()?;
+    let bound = socket::bind(&config.socket)?;
+    let (shutdown_tx, shutdown_rx) = bounded(1);
+    let shared = Arc::new(Shared::new(config, shutdown_tx));
+    log::line(&format!("listening on {}", bound.path().display()));
+    let listener = bound.listener.try_clone().map_err(|e| SocketError::Io {
+        path: bound.path().into(),
+        source: e,
+    })?;
+    let accept_shared = Arc::clone(&shared);
+    std::thread::Builder::new()
+        .name("accept".into())
+        .spawn(move || accept_loop(&listener, &accept_shared))
+        .map_err(|e| SocketError::Io {
+            path: shared.config.socket.clone(),
+            source: e,
+        })?;
+    if shared.config.seed_session {
+        seed(&shared)?;
+    }
+    wait_for_shutdown(&shared, &shutdown_rx);
+    close_everything(&shared);
+    drop(bound);
+    log::line("stopped");
+    Ok(())
+}
+
+fn accept_loop(listener: &std::os::unix::net::UnixListener, shared: &Arc<Shared>) {
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else { continue };
+        if !socket::peer_is_us(&stream) {
+            log::line("refused a connection from another user");
+            continue;
+        }
+        let shared = Arc::clone(shared);
+        let spawned = std::thread::Builder::new()
+            .name("client".into())
+            .spawn(move || connection::serve(stream, shared));
+        if let Err(e) = spawned {
+            log::line(&format!("cannot serve a client: {e}"));
+        }
+    }
+}
+
+fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
+    let request = phux_core::wire::NewSession {
+        id: 0,
+        name: Some("default".into()),
+        cwd: None,
+        env: Vec::new(),
+        command: None,
+        cols: None,
+        rows: None,
+    };
+    handlers::dispatch(shared, phux_core::wire::ClientMessage::NewSession(request))
+        .map(|_| ())
+        .map_err(|e| ServerError::Seed(e.to_string()))
+}
+
+fn wait_for_shutdown(shared: &Shared, shutdown: &crossbeam_channel::Receiver<()>) {
+    let mut idle_since: Option<Instant> = None;
+    loop {
+        match shutdown.recv_timeout(Duration::from_millis(250)) {
+            Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        let Some(limit) = shared.config.exit_after_idle else {
+            continue;
+        };
+        let idle = shared.registry().panes.is_empty() && shared.client_count() == 0;
+        idle_since = if idle {
+            idle_since.or(Some(Instant::now()))
+        } else {
+            None
+        };
+        if idle_since.is_some_and(|since| since.elapsed() >= limit) {
+            log::line("idle limit reached");
+            return;
+        }
+    }
+}
+
+fn close_everything(shared: &Shared) {
+    let handles: Vec<pane::PaneHandle> = shared
+        .registry()
+        .panes
+        .values()
+        .map(|e| e.handle.clone())
+        .collect();
+    for handle in handles {
+        pty::signal_group(handle.pid, rustix::process::Signal::HUP);
+    }
+}

@@ -18,6 +18,8 @@ pub enum ServerMessage {
     Response(Response),
     Event(Event),
     ObserverLagged(ObserverLagged),
+    Resized(Resized),
+    ScreenChanged(ScreenChanged),
     #[serde(other)]
     Unknown,
 }
@@ -117,4 +119,21 @@ pub struct Event {
 pub struct ObserverLagged {
     pub pane: PaneId,
     pub dropped_bytes: u64,
+}
+
+/// On an observer stream: the pane's grid changed size at `t_ns` (between the output chunks
+/// around it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resized {
+    pub pane: PaneId,
+    pub cols: u16,
+    pub rows: u16,
+    pub t_ns: u64,
+}
+
+/// On a `screen_changed` subscription: the pane's screen changed since the last notice; read it
+/// again. Notices are coalesced, so one may stand for many changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScreenChanged {
+    pub pane: PaneId,
 }

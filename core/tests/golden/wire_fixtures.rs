@@ -354,5 +354,18 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                 dropped_bytes: 65536,
             }),
         ),
+        (
+            "resized",
+            S::Resized(Resized {
+                pane: PaneId(3),
+                cols: 120,
+                rows: 40,
+                t_ns: 1_500_000_000,
+            }),
+        ),
+        (
+            "screen_changed",
+            S::ScreenChanged(ScreenChanged { pane: PaneId(3) }),
+        ),
     ]
 }

@@ -1,0 +1,61 @@
+//! `phux server`: run the server in the foreground (or, with `--detach-stdio`, as the
+//! background server a client starts on demand).
+
+use crate::output::print_error;
+use phux_server::{ServerConfig, ServerError, SocketError};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Exit once no pane and no client has existed for this many seconds (1..=86400)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    exit_after_idle: Option<u64>,
+    /// Start without the `default` session a foreground server normally seeds
+    #[arg(long)]
+    no_seed: bool,
+    /// Run as a background server started by a client: no seed session, output to a log file
+    /// beside the socket, and a quiet exit when another server already owns the socket
+    #[arg(long, hide = true)]
+    detach_stdio: bool,
+}
+
+pub fn run(args: Args, socket: Option<PathBuf>) -> i32 {
+    let socket = phux_core::socket_path::resolve(socket.as_deref());
+    let shim = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
+    let mut config = ServerConfig::new(socket.clone(), shim);
+    config.seed_session = !args.no_seed && !args.detach_stdio;
+    let idle = args.exit_after_idle.or_else(|| {
+        std::env::var("PHUX_AUTO_SPAWN_EXIT_AFTER_IDLE")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&s| (1..=86_400).contains(&s))
+    });
+    config.exit_after_idle = idle.map(Duration::from_secs);
+    if args.detach_stdio {
+        // A client-started server with nothing to do should not linger forever.
+        config.exit_after_idle = config.exit_after_idle.or(Some(Duration::from_secs(30)));
+        config.log_path = Some(socket.with_extension("log"));
+    }
+    match phux_server::run(config) {
+        Ok(()) => 0,
+        Err(ServerError::Socket(SocketError::AlreadyRunning { .. })) if args.detach_stdio => 0,
+        Err(error) => {
+            print_error(&error.to_string(), &remedy(&error));
+            1
+        }
+    }
+}
+
+fn remedy(error: &ServerError) -> String {
+    match error {
+        ServerError::Socket(SocketError::AlreadyRunning { .. }) => {
+            "use the running server, or stop it with `phux kill --server`".into()
+        }
+        ServerError::Socket(SocketError::UnsafeDirectory { path, .. }) => {
+            format!("run `chmod 700 {}`", path.display())
+        }
+        ServerError::Engine(e) => e.remedy(),
+        _ => "check the socket path (--socket or PHUX_SOCKET) and retry".into(),
+    }
+}

@@ -1,0 +1,134 @@
+//! The per-pane event bus: what a pane actor publishes (watch events, output with the time the
+//! server read it, resizes, screen changes) and the subscribers that receive it. Every
+//! subscriber has a bounded queue; one that cannot keep up is dropped (watchers, observers) or
+//! coalesced (change listeners), so no subscriber can make the server's memory grow.
+
+use crossbeam_channel::{Sender, TrySendError};
+use phux_core::docs::{WatchEventKind, WatchEventName};
+use phux_core::ids::PaneId;
+use std::sync::Arc;
+
+/// Queue length of a watch subscription before it is dropped as too slow.
+pub const WATCH_QUEUE: usize = 4096;
+/// Output chunks an observer (recorder) may have queued before it is told it lagged and dropped.
+pub const OBSERVER_QUEUE: usize = 4096;
+
+/// One thing that happened in a pane.
+#[derive(Debug, Clone)]
+pub enum BusEvent {
+    /// A watch event (bell, title, command start/finish, dirty/idle, spawn/close, cwd, ask).
+    Watch {
+        pane: PaneId,
+        kind: WatchEventKind,
+        t_ns: u64,
+    },
+    /// Program output exactly as read, stamped with the monotonic read time.
+    Output {
+        pane: PaneId,
+        seq: u64,
+        t_ns: u64,
+        bytes: Arc<[u8]>,
+    },
+    /// The grid changed size.
+    Resized {
+        pane: PaneId,
+        cols: u16,
+        rows: u16,
+        t_ns: u64,
+    },
+    /// The screen changed; re-read it (coalesced: at most one is ever queued).
+    Changed { pane: PaneId },
+    /// The observer fell behind and was dropped after this many queued chunks.
+    Lagged { pane: PaneId, dropped: u64 },
+}
+
+/// What a subscriber wants.
+#[derive(Debug, Clone)]
+pub enum Interest {
+    /// Watch events of these names (all when empty).
+    Watch(Vec<WatchEventName>),
+    /// Output and resizes (a recorder).
+    Observe,
+    /// Screen-changed notifications plus every watch event (wait / run).
+    Changes,
+}
+
+pub struct Subscriber {
+    pub interest: Interest,
+    pub tx: Sender<BusEvent>,
+}
+
+impl Subscriber {
+    fn wants(&self, event: &BusEvent) -> bool {
+        match (&self.interest, event) {
+            (Interest::Watch(names), BusEvent::Watch { kind, .. }) => {
+                names.is_empty() || names.iter().any(|n| n.as_str() == kind.name())
+            }
+            (Interest::Observe, BusEvent::Output { .. } | BusEvent::Resized { .. }) => true,
+            (
+                Interest::Observe,
+                BusEvent::Watch {
+                    kind: WatchEventKind::PaneClosed { .. },
+                    ..
+                },
+            ) => true,
+            (Interest::Changes, BusEvent::Changed { .. } | BusEvent::Watch { .. }) => true,
+            _ => false,
+        }
+    }
+
+    /// Delivers `event`; false when this subscriber must be removed.
+    fn deliver(&self, event: &BusEvent) -> bool {
+        if !self.wants(event) {
+            return true;
+        }
+        match self.tx.try_send(event.clone()) {
+            Ok(()) => true,
+            // A pending `Changed` already says "re-read": coalescing loses nothing.
+            Err(TrySendError::Full(_)) if matches!(event, BusEvent::Changed { .. }) => true,
+            Err(TrySendError::Full(_)) => {
+                if let BusEvent::Output { pane, .. } = event {
+                    // The queue is full; this notice may not fit either, and the drop itself
+                    // (the channel disconnecting) is the signal of last resort.
+                    let _ = self.tx.try_send(BusEvent::Lagged {
+                        pane: *pane,
+                        dropped: OBSERVER_QUEUE as u64,
+                    });
+                }
+                false
+            }
+            Err(TrySendError::Disconnected(_)) => false,
+        }
+    }
+}
+
+/// A list of subscribers.
+#[derive(Default)]
+pub struct Bus {
+    subscribers: Vec<Subscriber>,
+}
+
+impl Bus {
+    pub fn add(&mut self, subscriber: Subscriber) {
+        self.subscribers.push(subscriber);
+    }
+
+    pub fn publish(&mut self, event: &BusEvent) {
+        self.subscribers.retain(|s| s.deliver(event));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.subscribers.is_empty()
+    }
+
+    pub fn has_changes_listener(&self) -> bool {
+        self.subscribers
+            .iter()
+            .any(|s| matches!(s.interest, Interest::Changes))
+    }
+}
+
+/// Monotonic nanoseconds since the server started; every PTY read is stamped with it.
+pub fn now_ns(epoch: std::time::Instant) -> u64 {
+    epoch.elapsed().as_nanos() as u64
+}

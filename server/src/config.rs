@@ -1,0 +1,43 @@
+//! How a server runs: where its socket is, what panes start with, and when it exits on its own.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    pub socket: PathBuf,
+    /// The `phux` executable, re-run as `phux __pane-exec` to start each pane's program.
+    pub shim_exe: PathBuf,
+    /// Rows of history each pane keeps.
+    pub scrollback_rows: usize,
+    /// Exit once no pane and no client has existed for this long.
+    pub exit_after_idle: Option<Duration>,
+    /// Start with a session named `default` running the shell (a foreground `phux server`).
+    pub seed_session: bool,
+    /// The program a pane runs when none is given.
+    pub default_shell: String,
+    /// Where a detached server's stderr goes.
+    pub log_path: Option<PathBuf>,
+}
+
+impl ServerConfig {
+    pub fn new(socket: PathBuf, shim_exe: PathBuf) -> Self {
+        Self {
+            socket,
+            shim_exe,
+            scrollback_rows: 10_000,
+            exit_after_idle: None,
+            seed_session: false,
+            default_shell: default_shell(),
+            log_path: None,
+        }
+    }
+}
+
+/// `$SHELL`, else `/bin/sh`.
+pub fn default_shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "/bin/sh".into())
+}

@@ -1,0 +1,260 @@
+//! Creating and destroying: `new_session`, `spawn`, `kill`, `kill_window`, `kill_session`,
+//! `kill_server`, `rename_session`.
+
+use crate::pane::{self, PaneCommand, PaneHandle};
+use crate::pty::SpawnSpec;
+use crate::registry::PaneEntry;
+use crate::request_error::RequestError;
+use crate::shared::Shared;
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::split::check_ratio;
+use phux_core::wire::{self, Done, NewSessionOk, SpawnOk, SpawnTarget};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+const DEFAULT_COLS: u16 = 80;
+const DEFAULT_ROWS: u16 = 24;
+
+/// The environment every pane starts with, before the caller's own entries.
+fn pane_env(shared: &Shared, id: PaneId, extra: &[(String, String)]) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("TERM".to_string(), "xterm-256color".to_string()),
+        ("COLORTERM".to_string(), "truecolor".to_string()),
+        (
+            "PHUX_SOCKET".to_string(),
+            shared.config.socket.display().to_string(),
+        ),
+        ("PHUX_PANE".to_string(), id.to_string()),
+    ];
+    env.extend(extra.iter().cloned());
+    env
+}
+
+struct PaneRequest<'a> {
+    command: &'a Option<Vec<String>>,
+    cwd: Option<PathBuf>,
+    env: &'a [(String, String)],
+    cols: Option<u16>,
+    rows: Option<u16>,
+}
+
+fn start_pane(
+    shared: &Arc<Shared>,
+    id: PaneId,
+    request: &PaneRequest<'_>,
+) -> Result<PaneHandle, RequestError> {
+    let argv = match request.command {
+        Some(argv) if !argv.is_empty() => argv.clone(),
+        _ => vec![shared.config.default_shell.clone()],
+    };
+    if let Some(cwd) = &request.cwd {
+        if !cwd.is_dir() {
+            return Err(RequestError::Spawn(format!(
+                "{} is not a directory",
+                cwd.display()
+            )));
+        }
+    }
+    let spec = SpawnSpec {
+        argv,
+        cwd: request.cwd.clone(),
+        env: pane_env(shared, id, request.env),
+        cols: request.cols.unwrap_or(DEFAULT_COLS).max(1),
+        rows: request.rows.unwrap_or(DEFAULT_ROWS).max(1),
+    };
+    pane::spawn(id, &spec, shared).map_err(|e| RequestError::Spawn(e.to_string()))
+}
+
+fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry {
+    PaneEntry {
+        handle,
+        session: SessionId(0),
+        window: WindowId(0),
+        tags: Vec::new(),
+        title: None,
+        cols: cols.unwrap_or(DEFAULT_COLS).max(1),
+        rows: rows.unwrap_or(DEFAULT_ROWS).max(1),
+    }
+}
+
+pub fn new_session(
+    shared: &Arc<Shared>,
+    request: wire::NewSession,
+) -> Result<NewSessionOk, RequestError> {
+    let mut registry = shared.registry();
+    let name = registry
+        .session_name(request.name.as_deref())
+        .map_err(RequestError::SessionExists)?;
+    let id = registry.allocate_pane_id();
+    let pane_request = PaneRequest {
+        command: &request.command,
+        cwd: request.cwd.map(PathBuf::from),
+        env: &request.env,
+        cols: request.cols,
+        rows: request.rows,
+    };
+    let handle = start_pane(shared, id, &pane_request)?;
+    let pane_entry = entry(handle, request.cols, request.rows);
+    let session_id = registry.add_session(name.clone(), |session, window| PaneEntry {
+        session,
+        window,
+        ..pane_entry
+    });
+    Ok(NewSessionOk {
+        session: name,
+        session_id,
+        pane: id,
+    })
+}
+
+pub fn spawn(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, RequestError> {
+    let ratio = check_ratio(request.ratio).map_err(|e| {
+        RequestError::refused(
+            ErrorCode::InvalidRatio,
+            e.to_string(),
+            "use a ratio strictly between 0 and 1",
+        )
+    })?;
+    let mut registry = shared.registry();
+    let anchor = match &request.target {
+        Some(SpawnTarget::Pane(pane)) => registry
+            .panes
+            .contains_key(pane)
+            .then_some(*pane)
+            .ok_or_else(|| RequestError::NoSuchTarget(pane.to_string()))?,
+        Some(SpawnTarget::Session(name)) => {
+            let session = registry
+                .session(name)
+                .map(|s| s.id)
+                .ok_or_else(|| RequestError::NoSuchTarget(name.clone()))?;
+            registry
+                .recent_pane(Some(session))
+                .ok_or_else(|| RequestError::NoSuchTarget(name.clone()))?
+        }
+        None => registry
+            .recent_pane(None)
+            .ok_or_else(|| RequestError::NoSuchTarget("no session exists".into()))?,
+    };
+    let cwd = request
+        .cwd
+        .map(PathBuf::from)
+        .or_else(|| pane_cwd(&registry.panes[&anchor].handle));
+    let id = registry.allocate_pane_id();
+    let pane_request = PaneRequest {
+        command: &request.command,
+        cwd,
+        env: &request.env,
+        cols: request.cols,
+        rows: request.rows,
+    };
+    let handle = start_pane(shared, id, &pane_request)?;
+    registry.add_beside(
+        anchor,
+        entry(handle, request.cols, request.rows),
+        request.split,
+        ratio,
+    );
+    let session = registry
+        .panes
+        .get(&id)
+        .and_then(|e| registry.session_by_id(e.session))
+        .map(|s| s.name.clone());
+    Ok(SpawnOk {
+        pane: id,
+        session: session.unwrap_or_default(),
+    })
+}
+
+/// New panes start where the pane they join is (the reference's `inherit-focused`).
+fn pane_cwd(handle: &PaneHandle) -> Option<PathBuf> {
+    std::fs::read_link(format!("/proc/{}/cwd", handle.pid)).ok()
+}
+
+/// Removes panes from the registry at once and tells their actors to end their programs.
+pub fn kill_panes(shared: &Shared, panes: &[PaneId]) -> Result<Done, RequestError> {
+    let mut registry = shared.registry();
+    if let Some(missing) = panes.iter().find(|p| !registry.panes.contains_key(p)) {
+        return Err(RequestError::NoSuchTarget(missing.to_string()));
+    }
+    let handles: Vec<PaneHandle> = panes
+        .iter()
+        .filter_map(|p| registry.remove_pane(*p))
+        .map(|e| e.handle)
+        .collect();
+    let now_empty = registry.panes.is_empty();
+    drop(registry);
+    for handle in handles {
+        let _ = handle.send(PaneCommand::Close);
+    }
+    if now_empty {
+        crate::log::line("the last pane was killed");
+    }
+    Ok(Done {})
+}
+
+pub fn kill_window(shared: &Shared, window: WindowId) -> Result<Done, RequestError> {
+    let panes: Vec<PaneId> = {
+        let registry = shared.registry();
+        registry
+            .panes
+            .iter()
+            .filter(|(_, e)| e.window == window)
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    if panes.is_empty() {
+        return Err(RequestError::NoSuchTarget(format!("window {}", window.0)));
+    }
+    kill_panes(shared, &panes)
+}
+
+pub fn kill_session(shared: &Shared, name: &str) -> Result<Done, RequestError> {
+    let panes: Vec<PaneId> = {
+        let registry = shared.registry();
+        let session = registry
+            .session(name)
+            .map(|s| s.id)
+            .ok_or_else(|| RequestError::NoSuchTarget(name.into()))?;
+        registry
+            .panes
+            .iter()
+            .filter(|(_, e)| e.session == session)
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    kill_panes(shared, &panes)
+}
+
+pub fn rename_session(shared: &Shared, from: &str, to: &str) -> Result<Done, RequestError> {
+    let mut registry = shared.registry();
+    if registry.session(from).is_none() {
+        return Err(RequestError::refused(
+            ErrorCode::NoSuchTarget,
+            format!("no session named {from}"),
+            "list sessions with `phux ls`",
+        ));
+    }
+    if from != to && registry.session(to).is_some() {
+        return Err(RequestError::refused(
+            ErrorCode::SessionExists,
+            format!("a session named {to} already exists"),
+            "pick another name",
+        ));
+    }
+    if to.is_empty()
+        || to
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || ":.@#/".contains(c))
+    {
+        return Err(RequestError::refused(
+            ErrorCode::InvalidArgument,
+            format!("{to:?} is not a usable session name"),
+            "use letters, digits, - and _",
+        ));
+    }
+    if let Some(session) = registry.sessions.iter_mut().find(|s| s.name == from) {
+        session.name = to.to_string();
+    }
+    Ok(Done {})
+}

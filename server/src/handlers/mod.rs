@@ -1,0 +1,74 @@
+//! Answers one request. Streaming requests (`subscribe`, `observe`) are set up here and then
+//! served by the connection (see `connection.rs`).
+
+mod lifecycle;
+pub mod pane_ops;
+mod spatial;
+
+use crate::request_error::RequestError;
+use crate::shared::Shared;
+use phux_core::wire::{ClientMessage, Done, StatusOk, PROTOCOL};
+use serde::Serialize;
+use serde_json::Value;
+use std::sync::Arc;
+
+fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestError> {
+    value.and_then(|v| {
+        serde_json::to_value(v).map_err(|e| {
+            RequestError::refused(
+                phux_core::error_code::ErrorCode::JsonSerialize,
+                e.to_string(),
+                "report this bug",
+            )
+        })
+    })
+}
+
+/// The `ok` payload for `message`, or why not.
+pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
+    use ClientMessage as M;
+    match message {
+        M::GetState(_) => json(Ok(shared.registry().state_view())),
+        M::Status(_) => json(Ok(status(shared))),
+        M::NewSession(m) => json(lifecycle::new_session(shared, m)),
+        M::Spawn(m) => json(lifecycle::spawn(shared, m)),
+        M::Kill(m) => json(lifecycle::kill_panes(shared, &m.panes)),
+        M::KillWindow(m) => json(lifecycle::kill_window(shared, m.window)),
+        M::KillSession(m) => json(lifecycle::kill_session(shared, &m.session)),
+        M::KillServer(_) => {
+            shared.shut_down();
+            json(Ok(Done {}))
+        }
+        M::RenameSession(m) => json(lifecycle::rename_session(shared, &m.from, &m.to)),
+        M::Resize(m) => json(pane_ops::resize(shared, &m)),
+        M::Signal(m) => json(pane_ops::signal(shared, &m)),
+        M::TagsGet(m) => json(pane_ops::tags(shared, &m, None)),
+        M::TagsAdd(m) => json(pane_ops::tags(shared, &m, Some(true))),
+        M::TagsRemove(m) => json(pane_ops::tags(shared, &m, Some(false))),
+        M::Input(m) => json(pane_ops::input(shared, m)),
+        M::Paste(m) => json(pane_ops::paste(shared, m)),
+        M::GetScreen(m) => json(pane_ops::get_screen(shared, &m)),
+        M::InsertPane(m) => json(spatial::insert_pane(shared, &m)),
+        M::MovePane(m) => json(spatial::move_pane(shared, &m)),
+        M::SwapPane(m) => json(spatial::swap_pane(shared, &m)),
+        M::ReportAsked(m) => json(crate::streams::report_asked(shared, m)),
+        M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::Unknown => {
+            Err(RequestError::UnknownRequest)
+        }
+    }
+}
+
+fn status(shared: &Shared) -> StatusOk {
+    StatusOk {
+        pid: std::process::id(),
+        socket: shared.config.socket.display().to_string(),
+        since_unix_secs: shared.started_unix,
+        protocol: PROTOCOL,
+        clients: shared.client_count(),
+        log: shared
+            .config
+            .log_path
+            .as_ref()
+            .map(|p| p.display().to_string()),
+    }
+}

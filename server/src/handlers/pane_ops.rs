@@ -1,0 +1,131 @@
+//! Requests aimed at one pane's actor: `get_screen`, `input`, `paste`, `resize`, `signal`, and
+//! the tag requests, which only touch the registry.
+
+use crate::pane::{PaneCommand, PaneHandle};
+use crate::request_error::RequestError;
+use crate::shared::Shared;
+use phux_core::docs::ScreenState;
+use phux_core::ids::PaneId;
+use phux_core::screen_capture::CaptureRequest;
+use phux_core::wire::{self, Done, PaneTags, ResizeOk, TagsOk};
+
+pub fn handle(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
+    let mut registry = shared.registry();
+    let handle = registry
+        .panes
+        .get(&pane)
+        .map(|e| e.handle.clone())
+        .ok_or_else(|| RequestError::NoSuchTarget(pane.to_string()))?;
+    registry.touch(pane);
+    Ok(handle)
+}
+
+/// Like `handle`, but a read does not change which pane is most recently active.
+fn handle_for_read(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
+    let registry = shared.registry();
+    registry
+        .panes
+        .get(&pane)
+        .map(|e| e.handle.clone())
+        .ok_or_else(|| RequestError::NoSuchTarget(pane.to_string()))
+}
+
+pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenState, RequestError> {
+    let capture = CaptureRequest {
+        scrollback: request.scrollback,
+        cells: request.cells,
+    };
+    Ok(
+        handle_for_read(shared, request.pane)?.ask(|reply| PaneCommand::Screen {
+            request: capture,
+            reply,
+        })?,
+    )
+}
+
+pub fn input(shared: &Shared, request: wire::Input) -> Result<Done, RequestError> {
+    let pane = handle(shared, request.pane)?;
+    pane.ask(|reply| PaneCommand::Input {
+        actions: request.actions,
+        keys: request.keys,
+        reply,
+    })??;
+    Ok(Done {})
+}
+
+pub fn paste(shared: &Shared, request: wire::Paste) -> Result<Done, RequestError> {
+    let pane = handle(shared, request.pane)?;
+    pane.ask(|reply| PaneCommand::Paste {
+        text: request.text,
+        reply,
+    })??;
+    Ok(Done {})
+}
+
+pub fn resize(shared: &Shared, request: &wire::Resize) -> Result<ResizeOk, RequestError> {
+    let pane = handle_for_read(shared, request.pane)?;
+    let (cols, rows) = pane.ask(|reply| PaneCommand::Resize {
+        cols: request.cols,
+        rows: request.rows,
+        reply,
+    })?;
+    Ok(ResizeOk { cols, rows })
+}
+
+pub fn signal(shared: &Shared, request: &wire::Signal) -> Result<Done, RequestError> {
+    let pane = handle_for_read(shared, request.pane)?;
+    pane.ask(|reply| PaneCommand::Signal {
+        signal: request.signal,
+        reply,
+    })??;
+    Ok(Done {})
+}
+
+fn normalize_tag(tag: &str) -> String {
+    tag.trim_start_matches('#').to_string()
+}
+
+/// `tags_get`, `tags_add` (`add = Some(true)`), `tags_remove` (`Some(false)`); every answer is
+/// read back from the registry after the change.
+pub fn tags(
+    shared: &Shared,
+    request: &wire::Tags,
+    add: Option<bool>,
+) -> Result<TagsOk, RequestError> {
+    let mut registry = shared.registry();
+    if let Some(missing) = request
+        .panes
+        .iter()
+        .find(|p| !registry.panes.contains_key(p))
+    {
+        return Err(RequestError::NoSuchTarget(missing.to_string()));
+    }
+    let wanted: Vec<String> = request
+        .tags
+        .iter()
+        .map(|t| normalize_tag(t))
+        .filter(|t| !t.is_empty())
+        .collect();
+    let mut panes = Vec::new();
+    for id in &request.panes {
+        let Some(entry) = registry.panes.get_mut(id) else {
+            continue;
+        };
+        match add {
+            Some(true) => {
+                for tag in &wanted {
+                    if !entry.tags.contains(tag) {
+                        entry.tags.push(tag.clone());
+                    }
+                }
+            }
+            Some(false) => entry.tags.retain(|t| !wanted.contains(t)),
+            None => {}
+        }
+        panes.push(PaneTags {
+            pane: *id,
+            tags: entry.tags.clone(),
+        });
+    }
+    Ok(TagsOk { panes })
+}

@@ -1,0 +1,164 @@
+//! Spatial layout edits: `insert_pane` and `move_pane` (take a pane out of its place and split
+//! another pane's space with it; a move may cross sessions, keeping the process, its
+//! scrollback and its id) and `swap_pane`.
+
+use crate::registry::Registry;
+use crate::request_error::RequestError;
+use crate::shared::Shared;
+use phux_core::docs::{SpatialEdit, SpatialEditJson};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::split::{check_ratio, SplitDirection};
+use phux_core::wire;
+
+fn locate(registry: &Registry, pane: PaneId) -> Result<(SessionId, WindowId), RequestError> {
+    registry
+        .panes
+        .get(&pane)
+        .map(|e| (e.session, e.window))
+        .ok_or_else(|| {
+            RequestError::refused(
+                ErrorCode::SelectorMiss,
+                format!("no pane {pane}"),
+                "list panes with `phux ls --json`",
+            )
+        })
+}
+
+fn refuse_same(a: PaneId, b: PaneId) -> Result<(), RequestError> {
+    if a == b {
+        return Err(RequestError::refused(
+            ErrorCode::SamePane,
+            format!("{a} cannot be placed relative to itself"),
+            "name two different panes",
+        ));
+    }
+    Ok(())
+}
+
+/// Moves `source` next to `target`; returns (destination session, source session).
+fn relocate(
+    registry: &mut Registry,
+    source: PaneId,
+    target: PaneId,
+    split: SplitDirection,
+    ratio: f64,
+) -> Result<(SessionId, SessionId), RequestError> {
+    refuse_same(source, target)?;
+    let ratio = check_ratio(ratio).map_err(|e| {
+        RequestError::refused(
+            ErrorCode::InvalidRatio,
+            e.to_string(),
+            "use a ratio strictly between 0 and 1",
+        )
+    })?;
+    let (from_session, from_window) = locate(registry, source)?;
+    let (to_session, to_window) = locate(registry, target)?;
+    registry.detach_from_layout(source, from_session, from_window);
+    let inserted = registry
+        .window_mut(to_session, to_window)
+        .is_some_and(|w| w.layout.insert(target, source, split, ratio));
+    if !inserted {
+        return Err(RequestError::refused(
+            ErrorCode::DestinationLayoutFailed,
+            format!("{target}'s window could not take {source}"),
+            "list panes with `phux ls --json` and retry",
+        ));
+    }
+    if let Some(entry) = registry.panes.get_mut(&source) {
+        entry.session = to_session;
+        entry.window = to_window;
+    }
+    Ok((to_session, from_session))
+}
+
+pub fn insert_pane(
+    shared: &Shared,
+    request: &wire::InsertPane,
+) -> Result<SpatialEditJson, RequestError> {
+    let mut registry = shared.registry();
+    let (source_session, _) = locate(&registry, request.new_pane)?;
+    let (target_session, _) = locate(&registry, request.target)?;
+    if source_session != target_session {
+        return Err(RequestError::refused(
+            ErrorCode::CrossSession,
+            format!(
+                "{} and {} are in different sessions",
+                request.new_pane, request.target
+            ),
+            "use `phux move-pane` to move a pane across sessions",
+        ));
+    }
+    let (session_id, _) = relocate(
+        &mut registry,
+        request.new_pane,
+        request.target,
+        request.split,
+        request.ratio,
+    )?;
+    Ok(SpatialEditJson::new(SpatialEdit::Insert {
+        session_id,
+        target_terminal_id: request.target,
+        new_terminal_id: request.new_pane,
+        direction: request.split,
+        ratio: request.ratio,
+    }))
+}
+
+pub fn move_pane(
+    shared: &Shared,
+    request: &wire::MovePane,
+) -> Result<SpatialEditJson, RequestError> {
+    let mut registry = shared.registry();
+    let (to, from) = relocate(
+        &mut registry,
+        request.source,
+        request.target,
+        request.split,
+        request.ratio,
+    )?;
+    Ok(SpatialEditJson::moved(
+        to,
+        request.source,
+        request.target,
+        request.split,
+        request.ratio,
+        Some(from),
+    ))
+}
+
+pub fn swap_pane(
+    shared: &Shared,
+    request: &wire::SwapPane,
+) -> Result<SpatialEditJson, RequestError> {
+    refuse_same(request.first, request.second)?;
+    let mut registry = shared.registry();
+    let (first_session, first_window) = locate(&registry, request.first)?;
+    let (second_session, second_window) = locate(&registry, request.second)?;
+    if first_window == second_window {
+        if let Some(window) = registry.window_mut(first_session, first_window) {
+            window.layout.swap(request.first, request.second);
+        }
+    } else {
+        if let Some(window) = registry.window_mut(first_session, first_window) {
+            window.layout.swap(request.first, request.second);
+        }
+        if let Some(window) = registry.window_mut(second_session, second_window) {
+            window.layout.swap(request.first, request.second);
+        }
+        for (pane, session, window) in [
+            (request.first, second_session, second_window),
+            (request.second, first_session, first_window),
+        ] {
+            if let Some(entry) = registry.panes.get_mut(&pane) {
+                entry.session = session;
+                entry.window = window;
+            }
+        }
+    }
+    Ok(SpatialEditJson::new(SpatialEdit::Swap {
+        session_id: first_session,
+        first_terminal_id: request.first,
+        second_terminal_id: request.second,
+    }))
+}

@@ -1,0 +1,143 @@
+//! A window's split layout: a binary tree whose leaves are panes and whose inner nodes carry a
+//! direction (as the user names it: `vertical` = side by side, `horizontal` = stacked) and the
+//! share of the space the first child keeps.
+
+use phux_core::ids::PaneId;
+use phux_core::split::SplitDirection;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Layout {
+    Pane(PaneId),
+    Split {
+        direction: SplitDirection,
+        ratio: f64,
+        first: Box<Layout>,
+        second: Box<Layout>,
+    },
+}
+
+impl Layout {
+    /// Panes in reading order (first child before second).
+    pub fn panes(&self) -> Vec<PaneId> {
+        let mut out = Vec::new();
+        self.collect(&mut out);
+        out
+    }
+
+    fn collect(&self, out: &mut Vec<PaneId>) {
+        match self {
+            Layout::Pane(id) => out.push(*id),
+            Layout::Split { first, second, .. } => {
+                first.collect(out);
+                second.collect(out);
+            }
+        }
+    }
+
+    pub fn contains(&self, pane: PaneId) -> bool {
+        match self {
+            Layout::Pane(id) => *id == pane,
+            Layout::Split { first, second, .. } => first.contains(pane) || second.contains(pane),
+        }
+    }
+
+    /// Splits `target`'s space: `new` gets `ratio` of it, after `target`. False when `target`
+    /// is not here.
+    pub fn insert(
+        &mut self,
+        target: PaneId,
+        new: PaneId,
+        direction: SplitDirection,
+        ratio: f64,
+    ) -> bool {
+        match self {
+            Layout::Pane(id) if *id == target => {
+                let old = Layout::Pane(target);
+                *self = Layout::Split {
+                    direction,
+                    ratio: 1.0 - ratio,
+                    first: Box::new(old),
+                    second: Box::new(Layout::Pane(new)),
+                };
+                true
+            }
+            Layout::Pane(_) => false,
+            Layout::Split { first, second, .. } => {
+                first.insert(target, new, direction, ratio)
+                    || second.insert(target, new, direction, ratio)
+            }
+        }
+    }
+
+    /// Removes `pane`, giving its space to its sibling. Returns the layout left (None when it
+    /// was the only pane).
+    pub fn remove(self, pane: PaneId) -> Option<Layout> {
+        match self {
+            Layout::Pane(id) if id == pane => None,
+            Layout::Pane(_) => Some(self),
+            Layout::Split {
+                direction,
+                ratio,
+                first,
+                second,
+            } => match (first.remove(pane), second.remove(pane)) {
+                (Some(a), Some(b)) => Some(Layout::Split {
+                    direction,
+                    ratio,
+                    first: Box::new(a),
+                    second: Box::new(b),
+                }),
+                (Some(only), None) | (None, Some(only)) => Some(only),
+                (None, None) => None,
+            },
+        }
+    }
+
+    /// Exchanges the positions of two panes of this layout.
+    pub fn swap(&mut self, a: PaneId, b: PaneId) {
+        match self {
+            Layout::Pane(id) if *id == a => *id = b,
+            Layout::Pane(id) if *id == b => *id = a,
+            Layout::Pane(_) => {}
+            Layout::Split { first, second, .. } => {
+                first.swap(a, b);
+                second.swap(a, b);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const A: PaneId = PaneId(1);
+    const B: PaneId = PaneId(2);
+    const C: PaneId = PaneId(3);
+
+    #[test]
+    fn insert_remove_swap_keep_reading_order() {
+        let mut layout = Layout::Pane(A);
+        assert!(layout.insert(A, B, SplitDirection::Vertical, 0.3));
+        assert!(layout.insert(B, C, SplitDirection::Horizontal, 0.5));
+        assert_eq!(layout.panes(), vec![A, B, C]);
+        assert!(!layout.insert(PaneId(9), C, SplitDirection::Vertical, 0.5));
+        layout.swap(A, C);
+        assert_eq!(layout.panes(), vec![C, B, A]);
+        let layout = layout.remove(B).unwrap();
+        assert_eq!(layout.panes(), vec![C, A]);
+        let layout = layout.remove(C).unwrap();
+        assert_eq!(layout, Layout::Pane(A));
+        assert!(layout.remove(A).is_none());
+    }
+
+    #[test]
+    fn the_new_pane_gets_the_requested_share() {
+        let mut layout = Layout::Pane(A);
+        layout.insert(A, B, SplitDirection::Vertical, 0.3);
+        let Layout::Split { ratio, .. } = layout else {
+            panic!("split expected")
+        };
+        assert!((ratio - 0.7).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,320 @@
+//! The pane actor: the one thread that owns a pane's engine `Terminal`. It feeds every PTY read
+//! to the engine, writes the engine's query answers back to the PTY, publishes events, and
+//! answers the server's requests in the order they arrive.
+
+use super::ask::parse_title;
+use super::osc_scan::{Mark, OscScanner};
+use super::{ObserveStart, PaneCommand, PaneError};
+use crate::bus::{now_ns, Bus, BusEvent, Subscriber};
+use crate::pty;
+use crate::shared::Shared;
+use crossbeam_channel::{never, select, Receiver, Sender, TrySendError};
+use phux_core::docs::WatchEventKind;
+use phux_core::engine::Terminal;
+use phux_core::ids::PaneId;
+use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes};
+use phux_core::screen_capture::capture;
+use phux_core::wire::SignalName;
+use rustix::fd::OwnedFd;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Quiet time after output before the pane is reported idle.
+const IDLE_SETTLE: Duration = Duration::from_millis(250);
+/// How long a closing pane's processes get after SIGHUP before SIGKILL.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+pub struct PaneActor {
+    id: PaneId,
+    terminal: Terminal,
+    master: OwnedFd,
+    pid: u32,
+    writer: Sender<Vec<u8>>,
+    bus: Bus,
+    scanner: OscScanner,
+    seq: u64,
+    dirty: bool,
+    last_output: Instant,
+    kill_at: Option<Instant>,
+    last_cwd: Option<String>,
+    shared: Arc<Shared>,
+}
+
+impl PaneActor {
+    pub fn new(
+        id: PaneId,
+        terminal: Terminal,
+        master: OwnedFd,
+        pid: u32,
+        writer: Sender<Vec<u8>>,
+        shared: Arc<Shared>,
+    ) -> Self {
+        let last_cwd = read_cwd(pid);
+        Self {
+            id,
+            terminal,
+            master,
+            pid,
+            writer,
+            bus: Bus::default(),
+            scanner: OscScanner::default(),
+            seq: 0,
+            dirty: false,
+            last_output: Instant::now(),
+            kill_at: None,
+            last_cwd,
+            shared,
+        }
+    }
+
+    pub fn run(
+        mut self,
+        commands: Receiver<PaneCommand>,
+        mut output: Receiver<super::io::Chunk>,
+        mut exited: Receiver<Option<i32>>,
+    ) {
+        self.watch(WatchEventKind::PaneSpawned);
+        let (mut reader_done, mut status) = (false, None);
+        while !(reader_done && status.is_some()) {
+            let timeout = self.next_deadline().map_or(Duration::from_secs(3600), |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            select! {
+                recv(output) -> chunk => match chunk {
+                    Ok(chunk) => self.on_output(chunk),
+                    Err(_) => { reader_done = true; output = never(); }
+                },
+                recv(exited) -> code => { status = Some(code.ok().flatten()); exited = never(); },
+                recv(commands) -> command => match command {
+                    Ok(command) => self.on_command(command),
+                    Err(_) => return,
+                },
+                default(timeout) => self.on_tick(),
+            }
+        }
+        let exit_status = status.flatten();
+        self.watch(WatchEventKind::PaneClosed { exit_status });
+        self.shared.pane_exited(self.id, exit_status);
+    }
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let idle = self.dirty.then(|| self.last_output + IDLE_SETTLE);
+        match (idle, self.kill_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn publish(&mut self, event: BusEvent) {
+        self.bus.publish(&event);
+        if let BusEvent::Watch { .. } = event {
+            self.shared.publish_global(&event);
+        }
+    }
+
+    fn watch(&mut self, kind: WatchEventKind) {
+        let t_ns = now_ns(self.shared.epoch);
+        self.publish(BusEvent::Watch {
+            pane: self.id,
+            kind,
+            t_ns,
+        });
+    }
+
+    fn on_output(&mut self, chunk: super::io::Chunk) {
+        self.terminal.write(&chunk.bytes);
+        let replies = self.terminal.take_replies();
+        if !replies.is_empty() {
+            let _ = self.writer.try_send(replies);
+        }
+        self.seq += 1;
+        self.last_output = Instant::now();
+        if !self.dirty {
+            self.dirty = true;
+            self.watch(WatchEventKind::Dirty);
+        }
+        for mark in self.scanner.feed(&chunk.bytes) {
+            self.on_mark(mark);
+        }
+        self.on_notifications();
+        let (id, seq) = (self.id, self.seq);
+        self.publish(BusEvent::Output {
+            pane: id,
+            seq,
+            t_ns: chunk.t_ns,
+            bytes: chunk.bytes,
+        });
+        self.publish(BusEvent::Changed { pane: id });
+    }
+
+    fn on_mark(&mut self, mark: Mark) {
+        match mark {
+            Mark::CommandStarted => self.watch(WatchEventKind::CommandStarted),
+            Mark::CommandFinished(exit_code) => {
+                self.watch(WatchEventKind::CommandFinished { exit_code });
+                self.check_cwd();
+            }
+            Mark::PromptStart | Mark::InputStart => {}
+        }
+    }
+
+    fn on_notifications(&mut self) {
+        let notes = self.terminal.take_notifications();
+        for _ in 0..notes.bells.min(16) {
+            self.watch(WatchEventKind::Bell);
+        }
+        if notes.title_changed {
+            let title = self.terminal.title().unwrap_or_default();
+            self.shared.set_title(self.id, &title);
+            if let Some(ask) = parse_title(&title) {
+                let kind = WatchEventKind::Asked {
+                    id: ask.id,
+                    question: ask.question,
+                    suggestions: ask.suggestions,
+                    elapsed_seconds: None,
+                };
+                self.watch(kind);
+            }
+            self.watch(WatchEventKind::TitleChanged { title });
+        }
+    }
+
+    fn on_tick(&mut self) {
+        if let Some(kill_at) = self.kill_at {
+            if Instant::now() >= kill_at {
+                pty::signal_group(self.pid, rustix::process::Signal::KILL);
+                self.kill_at = None;
+            }
+        }
+        if self.dirty && self.last_output.elapsed() >= IDLE_SETTLE {
+            self.dirty = false;
+            self.watch(WatchEventKind::Idle);
+            self.check_cwd();
+        }
+    }
+
+    fn check_cwd(&mut self) {
+        let cwd = read_cwd(self.pid);
+        if cwd.is_some() && cwd != self.last_cwd {
+            self.last_cwd.clone_from(&cwd);
+            self.watch(WatchEventKind::CwdChanged {
+                cwd: cwd.unwrap_or_default(),
+            });
+        }
+    }
+
+    fn on_command(&mut self, command: PaneCommand) {
+        match command {
+            PaneCommand::Screen { request, reply } => {
+                let _ = reply.send(capture(&self.terminal, self.id, request));
+            }
+            PaneCommand::Input {
+                actions,
+                keys,
+                reply,
+            } => {
+                let _ = reply.send(self.input(actions, &keys));
+            }
+            PaneCommand::Paste { text, reply } => {
+                let bytes = bracketed_paste(&text, self.terminal.bracketed_paste());
+                let _ = reply.send(self.write_pty(bytes));
+            }
+            PaneCommand::Resize { cols, rows, reply } => {
+                let _ = reply.send(self.resize(cols, rows));
+            }
+            PaneCommand::Signal { signal, reply } => {
+                let _ = reply.send(self.signal(signal));
+            }
+            PaneCommand::Subscribe(subscriber) => self.bus.add(subscriber),
+            PaneCommand::Observe { subscriber, reply } => self.observe(subscriber, &reply),
+            PaneCommand::Announce(kind) => self.watch(kind),
+            PaneCommand::Close => self.close(),
+        }
+    }
+
+    fn input(&mut self, mut actions: Vec<InputAction>, keys: &[String]) -> Result<(), PaneError> {
+        if !keys.is_empty() {
+            let modes = KeyModes {
+                app_cursor: self.terminal.application_cursor_keys(),
+            };
+            actions = plan_keys(keys, modes).map_err(|e| PaneError::KeySpec(e.to_string()))?;
+        }
+        let bracketed = self.terminal.bracketed_paste();
+        let mut bytes = Vec::new();
+        for action in actions {
+            match action {
+                InputAction::Bytes(b) => bytes.extend_from_slice(&b),
+                InputAction::Paste(text) => bytes.extend(bracketed_paste(&text, bracketed)),
+            }
+        }
+        self.write_pty(bytes)
+    }
+
+    fn write_pty(&mut self, bytes: Vec<u8>) -> Result<(), PaneError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        match self.writer.try_send(bytes) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(PaneError::InputQueueFull),
+            Err(TrySendError::Disconnected(_)) => Err(PaneError::Gone),
+        }
+    }
+
+    fn resize(&mut self, cols: u16, rows: u16) -> (u16, u16) {
+        if self.terminal.resize(cols, rows).is_ok() {
+            let _ = pty::resize(&self.master, cols, rows);
+        }
+        let (cols, rows) = self.terminal.size();
+        self.shared.set_size(self.id, cols, rows);
+        let t_ns = now_ns(self.shared.epoch);
+        self.publish(BusEvent::Resized {
+            pane: self.id,
+            cols,
+            rows,
+            t_ns,
+        });
+        self.publish(BusEvent::Changed { pane: self.id });
+        (cols, rows)
+    }
+
+    fn signal(&mut self, signal: SignalName) -> Result<(), PaneError> {
+        use rustix::process::Signal;
+        let signal = match signal {
+            SignalName::Interrupt => Signal::INT,
+            SignalName::Freeze => Signal::STOP,
+            SignalName::Resume => Signal::CONT,
+            SignalName::Terminate => Signal::TERM,
+            SignalName::Kill => Signal::KILL,
+        };
+        pty::signal_foreground(&self.master, self.pid, signal)
+            .map_err(|e| PaneError::Signal(e.to_string()))
+    }
+
+    fn observe(&mut self, subscriber: Subscriber, reply: &Sender<ObserveStart>) {
+        let (cols, rows) = self.terminal.size();
+        let start = ObserveStart {
+            cols,
+            rows,
+            repaint: self.terminal.vt_repaint(),
+            seq: self.seq,
+            t_ns: now_ns(self.shared.epoch),
+        };
+        if reply.send(start).is_ok() {
+            self.bus.add(subscriber);
+        }
+    }
+
+    fn close(&mut self) {
+        pty::signal_group(self.pid, rustix::process::Signal::HUP);
+        let _ = pty::signal_foreground(&self.master, self.pid, rustix::process::Signal::HUP);
+        pty::signal_group(self.pid, rustix::process::Signal::CONT);
+        self.kill_at = Some(Instant::now() + CLOSE_GRACE);
+    }
+}
+
+fn read_cwd(pid: u32) -> Option<String> {
+    std::fs::read_link(format!("/proc/{pid}/cwd"))
+        .ok()
+        .map(|p| p.display().to_string())
+}

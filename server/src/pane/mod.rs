@@ -1,0 +1,147 @@
+//! A pane: a program on a PTY whose screen lives in an engine `Terminal` owned by one actor
+//! thread. Everything else talks to the pane through its `PaneHandle`.
+
+mod actor;
+pub mod ask;
+mod io;
+pub mod osc_scan;
+
+use crate::bus::Subscriber;
+use crate::pty::{self, SpawnSpec};
+use crate::shared::Shared;
+use crossbeam_channel::{bounded, unbounded, Sender};
+use phux_core::docs::ScreenState;
+use phux_core::engine::{Terminal, TerminalOptions};
+use phux_core::ids::PaneId;
+use phux_core::keys::InputAction;
+use phux_core::screen_capture::CaptureRequest;
+use phux_core::wire::SignalName;
+use std::sync::Arc;
+
+/// PTY reads the actor may have queued before the reader waits (and the child with it).
+const OUTPUT_QUEUE: usize = 8;
+/// Writes (keystrokes, pastes, query answers) queued for the PTY before input is refused.
+const INPUT_QUEUE: usize = 1024;
+
+/// Why a pane could not do what was asked.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum PaneError {
+    #[error("the pane is gone")]
+    Gone,
+    #[error("the pane's input queue is full; nothing was written")]
+    InputQueueFull,
+    #[error("invalid key spec: {0}")]
+    KeySpec(String),
+    #[error("cannot signal the pane: {0}")]
+    Signal(String),
+}
+
+/// The start of an observer stream: the screen as it is now, and the sequence number its
+/// repaint stands at.
+pub struct ObserveStart {
+    pub cols: u16,
+    pub rows: u16,
+    pub repaint: Vec<u8>,
+    pub seq: u64,
+    pub t_ns: u64,
+}
+
+pub enum PaneCommand {
+    Screen {
+        request: CaptureRequest,
+        reply: Sender<ScreenState>,
+    },
+    Input {
+        actions: Vec<InputAction>,
+        keys: Vec<String>,
+        reply: Sender<Result<(), PaneError>>,
+    },
+    Paste {
+        text: String,
+        reply: Sender<Result<(), PaneError>>,
+    },
+    Resize {
+        cols: u16,
+        rows: u16,
+        reply: Sender<(u16, u16)>,
+    },
+    Signal {
+        signal: SignalName,
+        reply: Sender<Result<(), PaneError>>,
+    },
+    Subscribe(Subscriber),
+    Observe {
+        subscriber: Subscriber,
+        reply: Sender<ObserveStart>,
+    },
+    /// Publish an event raised from outside the pane (an ask reported with `phux ask`).
+    Announce(phux_core::docs::WatchEventKind),
+    Close,
+}
+
+/// How the rest of the server reaches a pane.
+#[derive(Clone)]
+pub struct PaneHandle {
+    pub id: PaneId,
+    pub pid: u32,
+    tx: Sender<PaneCommand>,
+}
+
+impl PaneHandle {
+    pub fn send(&self, command: PaneCommand) -> Result<(), PaneError> {
+        self.tx.send(command).map_err(|_| PaneError::Gone)
+    }
+
+    /// Sends a command built around a reply channel and waits for the answer.
+    pub fn ask<T>(&self, build: impl FnOnce(Sender<T>) -> PaneCommand) -> Result<T, PaneError> {
+        let (reply, answer) = bounded(1);
+        self.send(build(reply))?;
+        answer.recv().map_err(|_| PaneError::Gone)
+    }
+}
+
+/// Starts `spec` on a new PTY with its actor, reader, writer and waiter threads.
+pub fn spawn(id: PaneId, spec: &SpawnSpec, shared: &Arc<Shared>) -> std::io::Result<PaneHandle> {
+    let options = TerminalOptions::new(spec.cols, spec.rows, shared.config.scrollback_rows);
+    let terminal =
+        Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let process = pty::spawn(spec, &shared.config.shim_exe)?;
+    let pid = process.child.id();
+    let read_side = std::fs::File::from(process.master.try_clone()?);
+    let write_side = std::fs::File::from(process.master.try_clone()?);
+    let (out_tx, out_rx) = bounded(OUTPUT_QUEUE);
+    let (in_tx, in_rx) = bounded(INPUT_QUEUE);
+    let (cmd_tx, cmd_rx) = unbounded();
+    let (exit_tx, exit_rx) = bounded(1);
+    io::spawn_reader(
+        read_side,
+        out_tx,
+        shared.epoch,
+        format!("pane-{}-reader", id.0),
+    );
+    io::spawn_writer(write_side, in_rx, format!("pane-{}-writer", id.0));
+    let mut child = process.child;
+    std::thread::Builder::new()
+        .name(format!("pane-{}-waiter", id.0))
+        .spawn(move || {
+            let status = child.wait().ok().map(exit_code_of);
+            let _ = exit_tx.send(status);
+        })?;
+    let actor = actor::PaneActor::new(id, terminal, process.master, pid, in_tx, Arc::clone(shared));
+    std::thread::Builder::new()
+        .name(format!("pane-{}", id.0))
+        .spawn(move || actor.run(cmd_rx, out_rx, exit_rx))?;
+    Ok(PaneHandle {
+        id,
+        pid,
+        tx: cmd_tx,
+    })
+}
+
+/// A shell-style status: the exit code, or 128 + the signal that killed the process.
+fn exit_code_of(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+}

@@ -1,0 +1,144 @@
+//! Finds OSC 133 semantic-prompt marks in a raw PTY byte stream, however the stream is split
+//! into reads. The engine keeps the marks per cell; this scanner turns them into events
+//! (command started, command finished with its exit code) the moment they are read.
+
+/// An OSC 133 mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    PromptStart,
+    InputStart,
+    CommandStarted,
+    CommandFinished(Option<i32>),
+}
+
+/// Longest OSC payload kept; longer ones (titles, clipboard data) are skipped, not buffered.
+const MAX_PAYLOAD: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum State {
+    #[default]
+    Ground,
+    Escape,
+    Osc,
+    OscEscape,
+}
+
+#[derive(Debug, Default)]
+pub struct OscScanner {
+    state: State,
+    payload: Vec<u8>,
+    overflowed: bool,
+}
+
+impl OscScanner {
+    /// Feeds one read; returns the marks completed in it, in order.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Mark> {
+        let mut marks = Vec::new();
+        for &byte in bytes {
+            if let Some(mark) = self.step(byte) {
+                marks.push(mark);
+            }
+        }
+        marks
+    }
+
+    fn step(&mut self, byte: u8) -> Option<Mark> {
+        match (self.state, byte) {
+            (State::Ground, 0x1b) => self.state = State::Escape,
+            (State::Ground, _) => {}
+            (State::Escape, b']') => {
+                self.state = State::Osc;
+                self.payload.clear();
+                self.overflowed = false;
+            }
+            (State::Escape, 0x1b) => {}
+            (State::Escape, _) => self.state = State::Ground,
+            (State::Osc, 0x07) => return self.finish(),
+            (State::Osc, 0x1b) => self.state = State::OscEscape,
+            (State::Osc, 0x18 | 0x1a) => self.state = State::Ground,
+            (State::Osc, _) => self.push(byte),
+            (State::OscEscape, b'\\') => return self.finish(),
+            (State::OscEscape, b']') => {
+                // ESC ] inside an OSC aborts it and starts a new one.
+                self.state = State::Osc;
+                self.payload.clear();
+                self.overflowed = false;
+            }
+            (State::OscEscape, _) => self.state = State::Ground,
+        }
+        None
+    }
+
+    fn push(&mut self, byte: u8) {
+        if self.payload.len() < MAX_PAYLOAD {
+            self.payload.push(byte);
+        } else {
+            self.overflowed = true;
+        }
+    }
+
+    fn finish(&mut self) -> Option<Mark> {
+        self.state = State::Ground;
+        if self.overflowed {
+            return None;
+        }
+        parse_133(&self.payload)
+    }
+}
+
+fn parse_133(payload: &[u8]) -> Option<Mark> {
+    let rest = payload.strip_prefix(b"133;")?;
+    let text = std::str::from_utf8(rest).ok()?;
+    let mut fields = text.split(';');
+    match fields.next()? {
+        "A" => Some(Mark::PromptStart),
+        "B" => Some(Mark::InputStart),
+        "C" => Some(Mark::CommandStarted),
+        "D" => Some(Mark::CommandFinished(
+            fields.next().and_then(|code| code.trim().parse().ok()),
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const STREAM: &[u8] =
+        b"\x1b]133;A\x07$ \x1b]133;B\x1b\\ls\r\n\x1b]0;title\x07\x1b]133;C\x07out\x1b]133;D;42\x07";
+
+    #[test]
+    fn finds_every_mark_with_the_exit_code() {
+        let marks = OscScanner::default().feed(STREAM);
+        assert_eq!(
+            marks,
+            vec![
+                Mark::PromptStart,
+                Mark::InputStart,
+                Mark::CommandStarted,
+                Mark::CommandFinished(Some(42))
+            ]
+        );
+    }
+
+    #[test]
+    fn every_split_point_finds_the_same_marks() {
+        let whole = OscScanner::default().feed(STREAM);
+        for at in 0..=STREAM.len() {
+            let mut scanner = OscScanner::default();
+            let mut marks = scanner.feed(&STREAM[..at]);
+            marks.extend(scanner.feed(&STREAM[at..]));
+            assert_eq!(marks, whole, "split at {at}");
+        }
+    }
+
+    #[test]
+    fn finish_without_code_and_long_oscs_are_handled() {
+        let mut scanner = OscScanner::default();
+        let mut stream = b"\x1b]2;".to_vec();
+        stream.extend(std::iter::repeat_n(b'x', 10_000));
+        stream.extend_from_slice(b"\x07\x1b]133;D\x07");
+        assert_eq!(scanner.feed(&stream), vec![Mark::CommandFinished(None)]);
+    }
+}

@@ -1,0 +1,226 @@
+//! Sessions → windows → panes: names, ids stable for the server's life, split layouts, tags,
+//! titles, sizes and the most-recently-active order that `.` resolves against.
+
+use crate::layout::Layout;
+use crate::pane::PaneHandle;
+use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::state_view::{PaneView, SessionView, StateView, WindowView};
+use std::collections::BTreeMap;
+
+pub struct PaneEntry {
+    pub handle: PaneHandle,
+    pub session: SessionId,
+    pub window: WindowId,
+    pub tags: Vec<String>,
+    pub title: Option<String>,
+    pub cols: u16,
+    pub rows: u16,
+}
+
+pub struct Window {
+    pub id: WindowId,
+    pub index: u32,
+    pub name: String,
+    pub layout: Layout,
+}
+
+pub struct Session {
+    pub id: SessionId,
+    pub name: String,
+    pub windows: Vec<Window>,
+}
+
+#[derive(Default)]
+pub struct Registry {
+    pub sessions: Vec<Session>,
+    pub panes: BTreeMap<PaneId, PaneEntry>,
+    /// Most recently active first.
+    focus_order: Vec<PaneId>,
+    next_pane: u32,
+    next_session: u32,
+    next_window: u32,
+    pub ever_had_panes: bool,
+}
+
+impl Registry {
+    pub fn allocate_pane_id(&mut self) -> PaneId {
+        self.next_pane += 1;
+        PaneId(self.next_pane)
+    }
+
+    /// A free session name: the requested one, or the lowest unused number.
+    pub fn session_name(&self, requested: Option<&str>) -> Result<String, String> {
+        if let Some(name) = requested {
+            return if self.session(name).is_some() {
+                Err(name.to_string())
+            } else {
+                Ok(name.to_string())
+            };
+        }
+        Ok((0..)
+            .map(|n: u32| n.to_string())
+            .find(|n| self.session(n).is_none())
+            .unwrap_or_default())
+    }
+
+    pub fn session(&self, name: &str) -> Option<&Session> {
+        self.sessions.iter().find(|s| s.name == name)
+    }
+
+    pub fn session_by_id(&self, id: SessionId) -> Option<&Session> {
+        self.sessions.iter().find(|s| s.id == id)
+    }
+
+    fn session_mut(&mut self, id: SessionId) -> Option<&mut Session> {
+        self.sessions.iter_mut().find(|s| s.id == id)
+    }
+
+    /// Adds a new session whose first window holds `pane`.
+    pub fn add_session(
+        &mut self,
+        name: String,
+        entry_for: impl FnOnce(SessionId, WindowId) -> PaneEntry,
+    ) -> SessionId {
+        self.next_session += 1;
+        self.next_window += 1;
+        let (session, window) = (SessionId(self.next_session), WindowId(self.next_window));
+        let entry = entry_for(session, window);
+        let pane = entry.handle.id;
+        let layout = Layout::Pane(pane);
+        self.sessions.push(Session {
+            id: session,
+            name,
+            windows: vec![Window {
+                id: window,
+                index: 0,
+                name: "0".into(),
+                layout,
+            }],
+        });
+        self.add_entry(entry);
+        session
+    }
+
+    fn add_entry(&mut self, entry: PaneEntry) {
+        let id = entry.handle.id;
+        self.panes.insert(id, entry);
+        self.touch(id);
+        self.ever_had_panes = true;
+    }
+
+    /// Places `entry` next to `target` (same window).
+    pub fn add_beside(
+        &mut self,
+        target: PaneId,
+        mut entry: PaneEntry,
+        direction: phux_core::split::SplitDirection,
+        ratio: f64,
+    ) -> bool {
+        let Some(anchor) = self.panes.get(&target) else {
+            return false;
+        };
+        let (session, window) = (anchor.session, anchor.window);
+        entry.session = session;
+        entry.window = window;
+        let new = entry.handle.id;
+        let Some(win) = self.window_mut(session, window) else {
+            return false;
+        };
+        if !win.layout.insert(target, new, direction, ratio) {
+            return false;
+        }
+        self.add_entry(entry);
+        true
+    }
+
+    pub fn window_mut(&mut self, session: SessionId, window: WindowId) -> Option<&mut Window> {
+        self.session_mut(session)?
+            .windows
+            .iter_mut()
+            .find(|w| w.id == window)
+    }
+
+    /// Marks `pane` most recently active.
+    pub fn touch(&mut self, pane: PaneId) {
+        self.focus_order.retain(|&p| p != pane);
+        self.focus_order.insert(0, pane);
+    }
+
+    /// The most recently active pane of `session` (or of any session when None).
+    pub fn recent_pane(&self, session: Option<SessionId>) -> Option<PaneId> {
+        self.focus_order.iter().copied().find(|p| {
+            self.panes
+                .get(p)
+                .is_some_and(|e| session.is_none_or(|s| e.session == s))
+        })
+    }
+
+    /// Takes `pane` out of its window's layout and the registry; empty windows and sessions go
+    /// with it. Returns the entry.
+    pub fn remove_pane(&mut self, pane: PaneId) -> Option<PaneEntry> {
+        let entry = self.panes.remove(&pane)?;
+        self.focus_order.retain(|&p| p != pane);
+        self.detach_from_layout(pane, entry.session, entry.window);
+        Some(entry)
+    }
+
+    /// Removes `pane` from its window's layout (dropping the window, and then the session, when
+    /// it was the last pane there). The entry itself stays.
+    pub fn detach_from_layout(&mut self, pane: PaneId, session: SessionId, window: WindowId) {
+        let Some(s) = self.session_mut(session) else {
+            return;
+        };
+        if let Some(position) = s.windows.iter().position(|w| w.id == window) {
+            let win = s.windows.remove(position);
+            if let Some(layout) = win.layout.remove(pane) {
+                s.windows.insert(position, Window { layout, ..win });
+            }
+        }
+        if s.windows.is_empty() {
+            self.sessions.retain(|s| s.id != session);
+        }
+    }
+
+    /// The `get_state` payload.
+    pub fn state_view(&self) -> StateView {
+        let sessions = self
+            .sessions
+            .iter()
+            .map(|s| SessionView {
+                id: s.id,
+                name: s.name.clone(),
+                windows: s.windows.iter().map(|w| self.window_view(w)).collect(),
+                attached_clients: 0,
+            })
+            .collect();
+        StateView {
+            sessions,
+            focus_order: self.focus_order.clone(),
+            unreachable: Vec::new(),
+        }
+    }
+
+    fn window_view(&self, window: &Window) -> WindowView {
+        let panes = window
+            .layout
+            .panes()
+            .into_iter()
+            .filter_map(|id| {
+                let entry = self.panes.get(&id)?;
+                Some(PaneView {
+                    id,
+                    tags: entry.tags.clone(),
+                    title: entry.title.clone(),
+                    cols: entry.cols,
+                    rows: entry.rows,
+                })
+            })
+            .collect();
+        WindowView {
+            id: window.id,
+            index: window.index,
+            name: window.name.clone(),
+            panes,
+        }
+    }
+}

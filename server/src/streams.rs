@@ -1,0 +1,94 @@
+//! Streaming requests: `subscribe` (watch events of a pane or of every pane, or coalesced
+//! screen-changed notices) and `observe` (a recorder's stream: the screen's repaint, then
+//! every output chunk with the time the server read it, and resizes). Also `report_asked`,
+//! which raises an event on a pane's bus.
+
+use crate::bus::{BusEvent, Interest, Subscriber, OBSERVER_QUEUE, WATCH_QUEUE};
+use crate::handlers::pane_ops;
+use crate::pane::PaneCommand;
+use crate::request_error::RequestError;
+use crate::shared::Shared;
+use crossbeam_channel::{bounded, Receiver};
+use phux_core::docs::{WatchEventKind, WatchEventName};
+use phux_core::error_code::ErrorCode;
+use phux_core::error_doc::ContractError;
+use phux_core::wire::{self, Done, ObserveStart};
+
+/// The pseudo event name that asks for screen-changed notices instead of watch events.
+pub const SCREEN_CHANGED: &str = "screen_changed";
+
+/// A stream the connection now serves, and what to send first.
+pub struct Stream {
+    pub rx: Receiver<BusEvent>,
+    pub first_output: Option<(phux_core::ids::PaneId, u64, u64, Vec<u8>)>,
+}
+
+pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, RequestError> {
+    let interest = interest_of(&request.events)?;
+    let capacity = if matches!(interest, Interest::Changes) {
+        1
+    } else {
+        WATCH_QUEUE
+    };
+    let (tx, rx) = bounded(capacity);
+    let subscriber = Subscriber { interest, tx };
+    match request.pane {
+        Some(pane) => pane_ops::handle(shared, pane)?.send(PaneCommand::Subscribe(subscriber))?,
+        None => shared.global_bus().add(subscriber),
+    }
+    Ok(Stream {
+        rx,
+        first_output: None,
+    })
+}
+
+fn interest_of(events: &[String]) -> Result<Interest, RequestError> {
+    if events.iter().any(|e| e == SCREEN_CHANGED) {
+        return Ok(Interest::Changes);
+    }
+    let names = events
+        .iter()
+        .map(|e| WatchEventName::parse(e))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| {
+            RequestError::refused(ErrorCode::UnknownEventName, e.to_string(), e.remedy())
+        })?;
+    Ok(Interest::Watch(names))
+}
+
+pub fn observe(
+    shared: &Shared,
+    request: &wire::Observe,
+) -> Result<(ObserveStart, Stream), RequestError> {
+    let (tx, rx) = bounded(OBSERVER_QUEUE);
+    let subscriber = Subscriber {
+        interest: Interest::Observe,
+        tx,
+    };
+    let pane = pane_ops::handle(shared, request.pane)?;
+    let start = pane.ask(|reply| PaneCommand::Observe { subscriber, reply })?;
+    let first = ObserveStart {
+        pane: request.pane,
+        cols: start.cols,
+        rows: start.rows,
+        repaint_seq: start.seq,
+    };
+    Ok((
+        first,
+        Stream {
+            rx,
+            first_output: Some((request.pane, start.seq, start.t_ns, start.repaint)),
+        },
+    ))
+}
+
+pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done, RequestError> {
+    let kind = WatchEventKind::Asked {
+        id: request.ask_id,
+        question: request.question,
+        suggestions: request.suggestions,
+        elapsed_seconds: request.elapsed_seconds,
+    };
+    pane_ops::handle(shared, request.pane)?.send(PaneCommand::Announce(kind))?;
+    Ok(Done {})
+}
