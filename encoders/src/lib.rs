@@ -18,6 +18,9 @@
 //! # Ok(()) }
 //! ```
 
+// Tests may panic on the unexpected; library code may not (see the workspace lints).
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+
 mod animation_encoder;
 mod animator;
 mod apng_encoder;

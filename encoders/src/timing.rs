@@ -20,7 +20,7 @@ impl DelayClock {
 
     /// The delay, in units, of a frame shown from `start` to `end` seconds.
     pub fn peek(&self, start: f64, end: f64) -> u64 {
-        self.to_units(end).saturating_sub(self.to_units(start))
+        self.units_at(end).saturating_sub(self.units_at(start))
     }
 
     /// Records that a frame with `delay` units was written.
@@ -33,7 +33,7 @@ impl DelayClock {
         self.total
     }
 
-    fn to_units(&self, secs: f64) -> u64 {
+    fn units_at(&self, secs: f64) -> u64 {
         let v = (secs.max(0.0) * self.units_per_second).round();
         if v.is_finite() {
             v as u64

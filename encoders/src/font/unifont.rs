@@ -7,7 +7,8 @@ use super::{Glyph, GlyphKind, GLYPH_HEIGHT};
 /// Wraps the crate's page cache; the crate substitutes U+FFFD for missing code points, which we
 /// detect so the caller can draw its own replacement box instead.
 pub struct UnifontSource {
-    font: Unifont,
+    /// Boxed: the crate's page table is ~140 KB and would otherwise be copied on every move.
+    font: Box<Unifont>,
     replacement: Option<[u8; 32]>,
 }
 
@@ -27,7 +28,7 @@ impl UnifontSource {
     /// Opens the embedded font (only a small index is decompressed here).
     pub fn new() -> UnifontSource {
         UnifontSource {
-            font: Unifont::open(),
+            font: Box::new(Unifont::open()),
             replacement: None,
         }
     }
