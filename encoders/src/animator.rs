@@ -76,7 +76,8 @@ impl<S: FrameSink> Animator<S> {
         if open_screen == screen {
             return Ok(());
         }
-        if t < *start + self.min_gap {
+        // The tolerance keeps events exactly 1/fps apart (like i/30 s) from merging on float error.
+        if t < *start + self.min_gap - 1e-9 {
             open_screen.clone_from(screen);
             return Ok(());
         }

@@ -2,7 +2,7 @@
 //! the header written last so its global palette holds exactly the colours the frames use.
 
 use std::borrow::Cow;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use crate::animator::{FrameSink, SinkStatus};
@@ -158,6 +158,14 @@ impl FrameWriter for GifWriter {
         let flushed = file.flush();
         drop(file);
         flushed.map_err(|e| self.out.write_error(e))?;
+        // The byte limit relies on predicting sizes; refuse a file where the prediction was off.
+        let expected = header_bytes(self.palette.len()) + self.body_bytes + TRAILER;
+        let position = self.out.file().stream_position();
+        if position.map_err(|e| self.out.write_error(e))? != expected {
+            return Err(EncodeError::Internal(
+                "GIF size accounting disagrees with the file",
+            ));
+        }
         let frames = u32::try_from(self.frames.len()).unwrap_or(u32::MAX);
         let duration_ms = self.clock.total_units() * 10;
         let bytes = self.out.persist()?;
