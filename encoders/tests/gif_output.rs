@@ -56,16 +56,24 @@ fn frame_count_and_delays_follow_the_pushes() {
 #[test]
 fn a_sixty_second_recording_lasts_sixty_seconds() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("long.gif");
-    // Irregular event times (every 37 ms to 1.3 s) spread over exactly 60 s.
+    // A change every 1/30 s: each frame is 3.33 cs, so rounding each delay alone would lose 6 s.
+    let steady = typing(20, 4, 1800, 1.0 / 30.0);
+    let steady_path = dir.path().join("steady.gif");
+    let summary = encode(&steady_path, &steady, &EncodeOptions::default(), 30, 0.0);
+    let total = decode_gif(&steady_path).total_ms();
+    assert!(total.abs_diff(60_000) <= 10, "{total} ms");
+    assert_eq!(summary.duration_ms, total);
+    assert_eq!(summary.frames, 1801, "the blank start plus 1800 changes");
+
+    // Irregular event times (37 ms to 1.3 s apart) ending at exactly 60 s.
     let mut screens = Vec::new();
     let mut s = RenderScreen::blank(20, 4);
-    let mut t = 0.0;
-    let mut i = 0u32;
+    let (mut t, mut i) = (0.0, 0u32);
     while t < 60.0 {
+        let (x, y) = ((i % 20) as u16, ((i / 20) % 4) as u16);
         s.put_str(
-            (i % 20) as u16,
-            ((i / 20) % 4) as u16,
+            x,
+            y,
             "#",
             CellColor::Palette((i % 7) as u8),
             CellColor::Default,
@@ -76,10 +84,10 @@ fn a_sixty_second_recording_lasts_sixty_seconds() {
     }
     s.put_str(0, 0, "END", CellColor::Default, CellColor::Default);
     screens.push((60.0, s.clone()));
-    let summary = encode(&path, &screens, &EncodeOptions::default(), 30, 0.0);
+    let path = dir.path().join("irregular.gif");
+    encode(&path, &screens, &EncodeOptions::default(), 30, 0.0);
     let total = decode_gif(&path).total_ms();
     assert!(total.abs_diff(60_000) <= 10, "{total} ms");
-    assert_eq!(summary.duration_ms, total);
 }
 
 #[test]
