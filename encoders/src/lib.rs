@@ -1,1 +1,49 @@
-//! phux-encoders: cast → frames (replayed through the engine) → raster → GIF / APNG.
+//! phux-encoders: terminal screens → 1-bit raster → animated GIF / APNG.
+//!
+//! The flow is [`RenderScreen`] (filled from the engine by the caller) → [`Animator`] (frame
+//! rate and timing) → a [`FrameSink`] ([`GifEncoder`], [`ApngEncoder`] or
+//! [`AnimationEncoder`]), which rasterizes with [`Rasterizer`] and compresses on a second thread.
+//!
+//! ```no_run
+//! use phux_encoders::{AnimationEncoder, Animator, EncodeOptions, RenderScreen, CellColor};
+//! # fn main() -> Result<(), phux_encoders::EncodeError> {
+//! let encoder = AnimationEncoder::create("demo.gif".as_ref(), 80, 24, &EncodeOptions::default())?;
+//! let mut animator = Animator::new(encoder, 30);
+//! let mut screen = RenderScreen::blank(80, 24);
+//! animator.push(0.0, &screen)?;
+//! screen.put_str(0, 0, "hello", CellColor::Default, CellColor::Default);
+//! animator.push(0.5, &screen)?;
+//! let summary = animator.finish(3.0)?;
+//! println!("{} bytes, {} frames", summary.bytes, summary.frames);
+//! # Ok(()) }
+//! ```
+
+// Tests may panic on the unexpected; library code may not (see the workspace lints).
+#![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
+
+mod animation_encoder;
+mod animator;
+mod apng_encoder;
+mod error;
+pub mod font;
+mod format;
+mod gif_encoder;
+mod gif_palette;
+mod output_file;
+mod pipeline;
+mod raster;
+mod screen;
+mod summary;
+mod theme;
+mod timing;
+
+pub use animation_encoder::AnimationEncoder;
+pub use animator::{Animator, FrameSink, SinkStatus, DEFAULT_FPS, DEFAULT_LAST_FRAME_HOLD_SECS};
+pub use apng_encoder::ApngEncoder;
+pub use error::EncodeError;
+pub use format::{resolve_output, OutputFormat, ResolvedOutput};
+pub use gif_encoder::GifEncoder;
+pub use raster::{Canvas, Rasterizer, Rect, MAX_SCALE};
+pub use screen::{CellAttrs, CellColor, CellWidth, RenderCell, RenderCursor, RenderScreen};
+pub use summary::{EncodeOptions, EncodeSummary, DEFAULT_MAX_BYTES};
+pub use theme::{Rgb, Theme};

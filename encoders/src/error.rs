@@ -1,0 +1,93 @@
+//! The crate's error type: what went wrong while rasterizing or encoding, and whose input caused it.
+
+use std::path::PathBuf;
+
+/// Everything that can fail in phux-encoders.
+#[derive(Debug, thiserror::Error)]
+pub enum EncodeError {
+    /// Reading or writing a file failed.
+    #[error("{action} {path}: {source}")]
+    Io {
+        /// What was being done ("create temp file in", "write", "rename to", ...).
+        action: &'static str,
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The output path's extension names no format we write.
+    #[error(
+        "unknown output extension {extension:?} in {path}: supported are .gif, .png, .apng, .cast"
+    )]
+    UnknownExtension {
+        /// The extension as given.
+        extension: String,
+        /// The whole path.
+        path: PathBuf,
+    },
+    /// A `.cast` path was handed to an image encoder.
+    #[error("{0} is a cast, not an animation: the recorder writes casts")]
+    NotAnAnimation(PathBuf),
+    /// A colour string is not `#rrggbb` or `#rgb`.
+    #[error("bad colour {0:?}: expected #rrggbb")]
+    BadColor(String),
+    /// A cast theme's palette has neither 8 nor 16 entries.
+    #[error("a theme palette needs 8 or 16 colours, got {0}")]
+    BadPaletteLength(usize),
+    /// No built-in theme has this name.
+    #[error("unknown theme {name:?}: known themes are {known}")]
+    UnknownTheme {
+        /// The name asked for.
+        name: String,
+        /// The built-in names, comma-separated.
+        known: String,
+    },
+    /// The image would be larger than the format allows (or empty).
+    #[error("image of {width}x{height} px is not encodable: each side must be 1..={max} px")]
+    BadDimensions {
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+        /// The format's limit per side.
+        max: u64,
+    },
+    /// `--scale` must be at least 1 (and small enough to stay within the format's limits).
+    #[error("scale must be between 1 and 16, got {0}")]
+    BadScale(u8),
+    /// `finish` was called before any screen was pushed.
+    #[error("no frame to encode: no screen was pushed")]
+    NoFrames,
+    /// Even the first frame does not fit in the byte limit.
+    #[error("the first frame alone needs {needed} bytes, more than the limit of {max_bytes}")]
+    MaxBytesTooSmall {
+        /// The limit given.
+        max_bytes: u64,
+        /// What the smallest playable file would need.
+        needed: u64,
+    },
+    /// The `gif` crate refused what we gave it.
+    #[error("GIF encoding failed: {0}")]
+    Gif(#[from] gif::EncodingError),
+    /// The `png` crate refused what we gave it.
+    #[error("APNG encoding failed: {0}")]
+    Png(#[from] png::EncodingError),
+    /// A broken assumption about a dependency's output.
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+    /// The compression thread stopped without a result (it panicked).
+    #[error("the compression thread died")]
+    WorkerDied,
+}
+
+impl EncodeError {
+    /// Wraps an I/O error with what was being done and to which path.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        EncodeError::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Animated GIF output: changed rectangles only, exact palettes, LZW on the worker thread, and
+//! the header written last so its global palette holds exactly the colours the frames use.
+
+use std::borrow::Cow;
+use std::io::{BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use crate::animator::{FrameSink, SinkStatus};
+use crate::error::EncodeError;
+use crate::format::OutputFormat;
+use crate::gif_palette::GlobalPalette;
+use crate::output_file::OutputFile;
+use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
+use crate::raster::Rasterizer;
+use crate::screen::RenderScreen;
+use crate::summary::{EncodeOptions, EncodeSummary};
+use crate::timing::DelayClock;
+
+/// Bytes of everything but the palette in the header: screen descriptor and loop extension.
+const HEADER_FIXED: u64 = 13 + 19;
+/// Graphic control extension plus image descriptor, per frame.
+const FRAME_FIXED: u64 = 8 + 10;
+/// The trailer byte.
+const TRAILER: u64 = 1;
+
+/// Encodes screens as an animated GIF; feed it through an [`crate::Animator`].
+#[derive(Debug)]
+pub struct GifEncoder {
+    pipeline: FramePipeline,
+    path: PathBuf,
+}
+
+impl GifEncoder {
+    /// Prepares a `cols`×`rows` GIF at `path` (written to a temp file, renamed on finish).
+    pub fn create(
+        path: &Path,
+        cols: u16,
+        rows: u16,
+        options: &EncodeOptions,
+    ) -> Result<GifEncoder, EncodeError> {
+        let raster = Rasterizer::new(cols, rows, options.theme, options.scale)?;
+        let (w, h) = (raster.canvas().width, raster.canvas().height);
+        let too_big = || EncodeError::BadDimensions {
+            width: w.into(),
+            height: h.into(),
+            max: u64::from(u16::MAX),
+        };
+        let width = u16::try_from(w).map_err(|_| too_big())?;
+        let height = u16::try_from(h).map_err(|_| too_big())?;
+        let writer = GifWriter {
+            out: OutputFile::create(path)?,
+            width,
+            height,
+            max_bytes: options.max_bytes,
+            palette: GlobalPalette::default(),
+            frames: Vec::new(),
+            body_bytes: 0,
+            clock: DelayClock::new(100),
+        };
+        Ok(GifEncoder {
+            pipeline: FramePipeline::start(raster, writer)?,
+            path: path.to_path_buf(),
+        })
+    }
+}
+
+impl FrameSink for GifEncoder {
+    /// 50: GIF delays count hundredths, and browsers slow down delays under 2/100 s.
+    fn max_fps(&self) -> u32 {
+        50
+    }
+
+    fn add_frame(
+        &mut self,
+        start_secs: f64,
+        screen: &RenderScreen,
+    ) -> Result<SinkStatus, EncodeError> {
+        self.pipeline.add_frame(start_secs, screen)
+    }
+
+    fn finish(self, end_secs: f64) -> Result<EncodeSummary, EncodeError> {
+        let (width_px, height_px) = self.pipeline.size();
+        let (totals, truncated) = self.pipeline.finish(end_secs)?;
+        Ok(EncodeSummary {
+            path: self.path,
+            format: OutputFormat::Gif,
+            bytes: totals.bytes,
+            frames: totals.frames,
+            duration_ms: totals.duration_ms,
+            width_px,
+            height_px,
+            truncated,
+        })
+    }
+}
+
+/// The worker-side GIF writer: compressed frames wait in memory (bounded by `max_bytes`) until
+/// the palette is final.
+struct GifWriter {
+    out: OutputFile,
+    width: u16,
+    height: u16,
+    max_bytes: u64,
+    palette: GlobalPalette,
+    frames: Vec<gif::Frame<'static>>,
+    body_bytes: u64,
+    clock: DelayClock,
+}
+
+impl FrameWriter for GifWriter {
+    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError> {
+        let palette_before = self.palette.len();
+        let indexed = self.palette.index_frame(&patch.pixels);
+        let delay = self.clock.peek(start, end);
+        let mut frame = gif::Frame {
+            delay: u16::try_from(delay).unwrap_or(u16::MAX),
+            dispose: gif::DisposalMethod::Keep,
+            left: clamp_u16(patch.rect.x),
+            top: clamp_u16(patch.rect.y),
+            width: clamp_u16(patch.rect.width),
+            height: clamp_u16(patch.rect.height),
+            palette: indexed.local_palette,
+            buffer: Cow::Owned(indexed.indices),
+            ..gif::Frame::default()
+        };
+        frame.make_lzw_pre_encoded();
+        let size = frame_bytes(&frame);
+        let total = header_bytes(self.palette.len()) + self.body_bytes + size + TRAILER;
+        if total > self.max_bytes {
+            self.palette.truncate(palette_before);
+            if self.frames.is_empty() {
+                return Err(EncodeError::MaxBytesTooSmall {
+                    max_bytes: self.max_bytes,
+                    needed: total,
+                });
+            }
+            return Ok(Fit::WouldExceed);
+        }
+        self.clock.commit(u64::from(frame.delay));
+        self.body_bytes += size;
+        self.frames.push(frame);
+        Ok(Fit::Written)
+    }
+
+    fn finish(mut self) -> Result<WriterTotals, EncodeError> {
+        if self.frames.is_empty() {
+            return Err(EncodeError::NoFrames);
+        }
+        let palette = self.palette.rgb_bytes();
+        let (width, height) = (self.width, self.height);
+        let file = BufWriter::new(self.out.file());
+        let mut encoder = gif::Encoder::new(file, width, height, &palette)?;
+        encoder.set_repeat(gif::Repeat::Infinite)?;
+        for frame in &self.frames {
+            encoder.write_lzw_pre_encoded_frame(frame)?;
+        }
+        let mut file = encoder.into_inner()?;
+        let flushed = file.flush();
+        drop(file);
+        flushed.map_err(|e| self.out.write_error(e))?;
+        // The byte limit relies on predicting sizes; refuse a file where the prediction was off.
+        let expected = header_bytes(self.palette.len()) + self.body_bytes + TRAILER;
+        let position = self.out.file().stream_position();
+        if position.map_err(|e| self.out.write_error(e))? != expected {
+            return Err(EncodeError::Internal(
+                "GIF size accounting disagrees with the file",
+            ));
+        }
+        let frames = u32::try_from(self.frames.len()).unwrap_or(u32::MAX);
+        let duration_ms = self.clock.total_units() * 10;
+        let bytes = self.out.persist()?;
+        Ok(WriterTotals {
+            bytes,
+            frames,
+            duration_ms,
+        })
+    }
+}
+
+fn clamp_u16(v: u32) -> u16 {
+    u16::try_from(v).unwrap_or(u16::MAX)
+}
+
+/// Entries a colour table of `n` colours occupies once padded to a power of two (at least 2).
+fn table_entries(n: usize) -> u64 {
+    n.clamp(2, 256).next_power_of_two() as u64
+}
+
+/// Header bytes with a global palette of `n` colours.
+fn header_bytes(n: usize) -> u64 {
+    HEADER_FIXED + 3 * table_entries(n)
+}
+
+/// Bytes a pre-encoded frame takes in the file: its blocks, local palette and data sub-blocks.
+fn frame_bytes(frame: &gif::Frame<'_>) -> u64 {
+    let local = frame
+        .palette
+        .as_ref()
+        .map_or(0, |p| 3 * table_entries(p.len() / 3));
+    let data = frame.buffer.len().saturating_sub(1) as u64;
+    FRAME_FIXED + local + 1 + data + data.div_ceil(255) + 1
+}

@@ -1,0 +1,59 @@
+//! The temporary file an encoder writes into, renamed over the destination only on success.
+
+use std::path::{Path, PathBuf};
+
+use tempfile::NamedTempFile;
+
+use crate::error::EncodeError;
+
+/// A temp file in the destination's directory, so the final rename never crosses filesystems.
+#[derive(Debug)]
+pub struct OutputFile {
+    dest: PathBuf,
+    temp: NamedTempFile,
+}
+
+impl OutputFile {
+    /// Creates the temp file next to `dest`.
+    pub fn create(dest: &Path) -> Result<OutputFile, EncodeError> {
+        let dir = match dest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".phux-encode-")
+            .suffix(".tmp")
+            .tempfile_in(&dir)
+            .map_err(|e| EncodeError::io("create a temporary file in", &dir, e))?;
+        Ok(OutputFile {
+            dest: dest.to_path_buf(),
+            temp,
+        })
+    }
+
+    /// The open temp file.
+    pub fn file(&mut self) -> &mut std::fs::File {
+        self.temp.as_file_mut()
+    }
+
+    /// An I/O error on the temp file, phrased for the user.
+    pub fn write_error(&self, source: std::io::Error) -> EncodeError {
+        EncodeError::io("write", self.temp.path(), source)
+    }
+
+    /// Flushes to disk, renames over the destination and returns the final size.
+    pub fn persist(self) -> Result<u64, EncodeError> {
+        let file = self.temp.as_file();
+        file.sync_all()
+            .map_err(|e| EncodeError::io("sync", self.temp.path(), e))?;
+        let bytes = file
+            .metadata()
+            .map_err(|e| EncodeError::io("stat", self.temp.path(), e))?
+            .len();
+        let dest = self.dest;
+        self.temp
+            .persist(&dest)
+            .map_err(|e| EncodeError::io("rename into place as", &dest, e.error))?;
+        Ok(bytes)
+    }
+}

@@ -1,0 +1,183 @@
+//! Rasterizes on the caller's thread and compresses on a second one, so both cores work.
+//!
+//! The caller's side draws each screen, finds the changed rectangle and ships its pixels; the
+//! worker holds one frame back until the next one's start time gives it a delay, folds frames
+//! that changed no pixel into the previous one, and hands each to a [`FrameWriter`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use crate::animator::SinkStatus;
+use crate::error::EncodeError;
+use crate::raster::{Rasterizer, Rect};
+use crate::screen::RenderScreen;
+
+/// Frames in flight between the two threads; enough to keep the worker busy, small in memory.
+const QUEUE_DEPTH: usize = 4;
+
+/// A changed rectangle and its pixels (`0x00RRGGBB`, row-major).
+#[derive(Debug, Clone)]
+pub struct FramePatch {
+    /// Where the pixels go.
+    pub rect: Rect,
+    /// `rect.width * rect.height` pixels.
+    pub pixels: Vec<u32>,
+}
+
+/// Whether a frame made it into the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Written.
+    Written,
+    /// Not written: it would have pushed the file past the byte limit.
+    WouldExceed,
+}
+
+/// What a writer reports when closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WriterTotals {
+    /// File size.
+    pub bytes: u64,
+    /// Frames written.
+    pub frames: u32,
+    /// Sum of written delays, in ms.
+    pub duration_ms: u64,
+}
+
+/// A container format's encoder, run on the worker thread.
+pub trait FrameWriter: Send + 'static {
+    /// Encodes `patch`, shown from `start` to `end` seconds, unless it would exceed the limit.
+    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError>;
+    /// Closes the container and renames the file into place.
+    fn finish(self) -> Result<WriterTotals, EncodeError>;
+}
+
+enum Message {
+    Frame {
+        start: f64,
+        patch: Option<FramePatch>,
+    },
+    Finish {
+        end: f64,
+    },
+}
+
+/// What the worker returns: the writer's totals and whether frames were dropped.
+type WorkerResult = Result<(WriterTotals, bool), EncodeError>;
+
+/// The caller's half: the rasterizer and the channel to the worker.
+#[derive(Debug)]
+pub struct FramePipeline {
+    raster: Rasterizer,
+    tx: Option<SyncSender<Message>>,
+    worker: Option<JoinHandle<WorkerResult>>,
+    full: Arc<AtomicBool>,
+}
+
+impl FramePipeline {
+    /// Starts the worker thread around `writer`.
+    pub fn start<W: FrameWriter>(raster: Rasterizer, writer: W) -> Result<Self, EncodeError> {
+        let (tx, rx) = sync_channel(QUEUE_DEPTH);
+        let full = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&full);
+        let worker = std::thread::Builder::new()
+            .name("phux-encode".into())
+            .spawn(move || run_worker(writer, rx, &flag))
+            .map_err(|e| EncodeError::io("start the compression thread for", "", e))?;
+        Ok(FramePipeline {
+            raster,
+            tx: Some(tx),
+            worker: Some(worker),
+            full,
+        })
+    }
+
+    /// Image size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        let c = self.raster.canvas();
+        (c.width, c.height)
+    }
+
+    /// Draws `screen` and queues its changed rectangle, shown from `start` seconds.
+    pub fn add_frame(
+        &mut self,
+        start: f64,
+        screen: &RenderScreen,
+    ) -> Result<SinkStatus, EncodeError> {
+        if self.full.load(Ordering::Acquire) {
+            return Ok(SinkStatus::Full);
+        }
+        let patch = self.raster.draw(screen).map(|rect| FramePatch {
+            rect,
+            pixels: self.raster.canvas().extract(rect),
+        });
+        self.send(Message::Frame { start, patch })?;
+        Ok(if self.full.load(Ordering::Acquire) {
+            SinkStatus::Full
+        } else {
+            SinkStatus::Accepting
+        })
+    }
+
+    /// Ends the animation at `end` seconds; returns the totals and whether it was truncated.
+    pub fn finish(mut self, end: f64) -> Result<(WriterTotals, bool), EncodeError> {
+        self.send(Message::Finish { end })?;
+        self.tx = None;
+        self.join()
+    }
+
+    fn send(&mut self, message: Message) -> Result<(), EncodeError> {
+        let sent = self.tx.as_ref().map(|tx| tx.send(message));
+        match sent {
+            Some(Ok(())) => Ok(()),
+            // The worker hung up: it failed, and its error says why.
+            _ => {
+                self.tx = None;
+                self.join().and(Err(EncodeError::WorkerDied))
+            }
+        }
+    }
+
+    fn join(&mut self) -> WorkerResult {
+        let handle = self.worker.take().ok_or(EncodeError::WorkerDied)?;
+        handle.join().map_err(|_| EncodeError::WorkerDied)?
+    }
+}
+
+/// The worker loop: delays each frame until the next start is known, then writes it.
+fn run_worker<W: FrameWriter>(
+    mut writer: W,
+    rx: Receiver<Message>,
+    full: &AtomicBool,
+) -> WorkerResult {
+    let mut held: Option<(f64, FramePatch)> = None;
+    let mut truncated = false;
+    for message in rx {
+        match message {
+            Message::Frame {
+                start,
+                patch: Some(patch),
+            } if !truncated => {
+                if let Some((held_start, held_patch)) = held.take() {
+                    if writer.write(&held_patch, held_start, start)? == Fit::WouldExceed {
+                        truncated = true;
+                        full.store(true, Ordering::Release);
+                        continue;
+                    }
+                }
+                held = Some((start, patch));
+            }
+            // No pixel changed (the held frame simply lasts longer), or we are past the limit.
+            Message::Frame { .. } => {}
+            Message::Finish { end } => {
+                if let (Some((start, patch)), false) = (held.take(), truncated) {
+                    truncated = writer.write(&patch, start, end.max(start))? == Fit::WouldExceed;
+                }
+                return Ok((writer.finish()?, truncated));
+            }
+        }
+    }
+    Err(EncodeError::WorkerDied)
+}

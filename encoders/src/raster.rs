@@ -1,0 +1,301 @@
+//! Rasterizes screens into a persistent pixel canvas, redrawing only cells that changed and
+//! reporting the exact bounding box of the pixels that changed.
+
+use crate::error::EncodeError;
+use crate::font::{Glyph, GlyphCache, GlyphKind, CELL_WIDTH, GLYPH_HEIGHT};
+use crate::screen::{CellAttrs, CellWidth, RenderCell, RenderScreen};
+use crate::theme::{Rgb, Theme};
+
+/// Largest supported `--scale`.
+pub const MAX_SCALE: u8 = 16;
+
+/// A pixel rectangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rect {
+    /// Left edge.
+    pub x: u32,
+    /// Top edge.
+    pub y: u32,
+    /// Width, at least 1.
+    pub width: u32,
+    /// Height, at least 1.
+    pub height: u32,
+}
+
+/// The image as `0x00RRGGBB` pixels, row-major.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canvas {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height` pixels.
+    pub pixels: Vec<u32>,
+}
+
+/// A value no real pixel has, so the first frame counts as changed everywhere.
+const UNDRAWN: u32 = 0xFF00_0000;
+
+impl Canvas {
+    /// The pixel at (`x`, `y`) as a colour, or `None` outside the canvas.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<Rgb> {
+        if x >= self.width || y >= self.height {
+            return None;
+        }
+        let i = y as usize * self.width as usize + x as usize;
+        self.pixels.get(i).map(|p| Rgb::from_packed(*p))
+    }
+
+    /// Copies the pixels of `rect` (which must lie inside the canvas) row by row.
+    pub fn extract(&self, rect: Rect) -> Vec<u32> {
+        let mut out = Vec::with_capacity(rect.width as usize * rect.height as usize);
+        for y in rect.y..rect.y + rect.height {
+            let start = y as usize * self.width as usize + rect.x as usize;
+            if let Some(row) = self.pixels.get(start..start + rect.width as usize) {
+                out.extend_from_slice(row);
+            }
+        }
+        out
+    }
+}
+
+/// Everything that decides how one cell looks; a cell is redrawn only when this changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct CellLook {
+    text: char,
+    wide: bool,
+    fg: u32,
+    bg: u32,
+    attrs: CellAttrs,
+}
+
+/// The attributes that change a glyph's shape (colour-only ones are folded into fg/bg).
+const SHAPE_ATTRS: u16 = CellAttrs::BOLD.0
+    | CellAttrs::ITALIC.0
+    | CellAttrs::UNDERLINE.0
+    | CellAttrs::STRIKETHROUGH.0
+    | CellAttrs::OVERLINE.0;
+
+/// Accumulates the bounding box of changed pixels.
+#[derive(Debug, Default)]
+struct DirtyBox {
+    bounds: Option<(u32, u32, u32, u32)>,
+}
+
+impl DirtyBox {
+    fn add(&mut self, x0: u32, x1: u32, y: u32) {
+        self.bounds = Some(match self.bounds {
+            None => (x0, y, x1, y),
+            Some((a, b, c, d)) => (a.min(x0), b.min(y), c.max(x1), d.max(y)),
+        });
+    }
+
+    fn rect(&self) -> Option<Rect> {
+        self.bounds.map(|(x0, y0, x1, y1)| Rect {
+            x: x0,
+            y: y0,
+            width: x1 - x0 + 1,
+            height: y1 - y0 + 1,
+        })
+    }
+}
+
+/// Draws screens of a fixed grid size into one canvas.
+#[derive(Debug)]
+pub struct Rasterizer {
+    theme: Theme,
+    scale: u32,
+    cols: u16,
+    rows: u16,
+    canvas: Canvas,
+    drawn: Vec<Option<CellLook>>,
+    glyphs: GlyphCache,
+    row_buf: Vec<u32>,
+}
+
+impl Rasterizer {
+    /// A rasterizer for a `cols`×`rows` grid at integer `scale` (1..=16).
+    pub fn new(cols: u16, rows: u16, theme: Theme, scale: u8) -> Result<Rasterizer, EncodeError> {
+        if scale == 0 || scale > MAX_SCALE {
+            return Err(EncodeError::BadScale(scale));
+        }
+        let s = u32::from(scale);
+        let width = u32::from(cols) * CELL_WIDTH as u32 * s;
+        let height = u32::from(rows) * GLYPH_HEIGHT as u32 * s;
+        if width == 0 || height == 0 {
+            return Err(EncodeError::BadDimensions {
+                width: width.into(),
+                height: height.into(),
+                max: u64::from(u16::MAX),
+            });
+        }
+        Ok(Rasterizer {
+            theme,
+            scale: s,
+            cols,
+            rows,
+            canvas: Canvas {
+                width,
+                height,
+                pixels: vec![UNDRAWN; width as usize * height as usize],
+            },
+            drawn: vec![None; usize::from(cols) * usize::from(rows)],
+            glyphs: GlyphCache::new(),
+            row_buf: Vec::new(),
+        })
+    }
+
+    /// The current image.
+    pub fn canvas(&self) -> &Canvas {
+        &self.canvas
+    }
+
+    /// Draws `screen` over the previous one and returns the bounding box of the pixels that
+    /// changed, or `None` when the image is identical. Cells outside `screen` are blank.
+    pub fn draw(&mut self, screen: &RenderScreen) -> Option<Rect> {
+        let mut dirty = DirtyBox::default();
+        let cursor = cursor_head(screen);
+        for y in 0..self.rows {
+            let mut x = 0;
+            while x < self.cols {
+                let span = self.draw_cell(screen, x, y, cursor == Some((x, y)), &mut dirty);
+                x = x.saturating_add(span);
+            }
+        }
+        dirty.rect()
+    }
+
+    /// Draws cell (`x`, `y`) if its look changed; returns how many columns it covers.
+    fn draw_cell(
+        &mut self,
+        screen: &RenderScreen,
+        x: u16,
+        y: u16,
+        cursor: bool,
+        dirty: &mut DirtyBox,
+    ) -> u16 {
+        let blank = RenderCell::blank();
+        let cell = screen.cell(x, y).unwrap_or(&blank);
+        let wide = cell.wide == CellWidth::Wide && x + 1 < self.cols;
+        let look = self.look(cell, wide, cursor);
+        let index = usize::from(y) * usize::from(self.cols) + usize::from(x);
+        let span = if wide { 2 } else { 1 };
+        if self.drawn[index] != Some(look) {
+            self.paint(look, x, y, dirty);
+            self.drawn[index] = Some(look);
+            if wide {
+                // The spacer is painted by this cell; forget it so it repaints when uncovered.
+                self.drawn[index + 1] = None;
+            }
+        }
+        span
+    }
+
+    /// Resolves colours and attributes: inverse and the cursor swap, faint blends, invisible hides.
+    fn look(&self, cell: &RenderCell, wide: bool, cursor: bool) -> CellLook {
+        let mut fg = self.theme.resolve_fg(cell.fg);
+        let mut bg = self.theme.resolve_bg(cell.bg);
+        if cell.attrs.contains(CellAttrs::INVERSE) != cursor {
+            std::mem::swap(&mut fg, &mut bg);
+        }
+        if cell.attrs.contains(CellAttrs::FAINT) {
+            fg = fg.midpoint(bg);
+        }
+        if cell.attrs.contains(CellAttrs::INVISIBLE) {
+            fg = bg;
+        }
+        let text = match cell.wide {
+            CellWidth::SpacerTail => ' ',
+            _ => cell.text,
+        };
+        CellLook {
+            text,
+            wide,
+            fg: fg.packed(),
+            bg: bg.packed(),
+            attrs: CellAttrs(cell.attrs.0 & SHAPE_ATTRS),
+        }
+    }
+
+    /// Writes one cell's pixels into the canvas, recording which pixels changed.
+    fn paint(&mut self, look: CellLook, x: u16, y: u16, dirty: &mut DirtyBox) {
+        let glyph = styled_glyph(&mut self.glyphs, look);
+        let s = self.scale;
+        let gw = glyph.width() as u32;
+        let px0 = u32::from(x) * CELL_WIDTH as u32 * s;
+        let py0 = u32::from(y) * GLYPH_HEIGHT as u32 * s;
+        let mut row = std::mem::take(&mut self.row_buf);
+        for (gy, bits) in glyph.rows.iter().enumerate() {
+            row.clear();
+            for gx in 0..gw {
+                let on = bits & (0x8000 >> gx) != 0;
+                let color = if on { look.fg } else { look.bg };
+                row.extend(std::iter::repeat_n(color, s as usize));
+            }
+            for sy in 0..s {
+                self.write_row(px0, py0 + gy as u32 * s + sy, &row, dirty);
+            }
+        }
+        self.row_buf = row;
+    }
+
+    /// Overwrites a run of pixels starting at (`x`, `y`) and records the changed span.
+    fn write_row(&mut self, x: u32, y: u32, row: &[u32], dirty: &mut DirtyBox) {
+        let start = y as usize * self.canvas.width as usize + x as usize;
+        let Some(dst) = self.canvas.pixels.get_mut(start..start + row.len()) else {
+            return;
+        };
+        let first = dst.iter().zip(row).position(|(a, b)| a != b);
+        if let Some(first) = first {
+            let last = dst
+                .iter()
+                .zip(row)
+                .rposition(|(a, b)| a != b)
+                .unwrap_or(first);
+            dst.copy_from_slice(row);
+            dirty.add(x + first as u32, x + last as u32, y);
+        }
+    }
+}
+
+/// The cell the cursor is drawn on: the head of a wide glyph when it sits on the spacer.
+fn cursor_head(screen: &RenderScreen) -> Option<(u16, u16)> {
+    let c = screen.cursor.filter(|c| c.visible)?;
+    let on_tail = screen
+        .cell(c.x, c.y)
+        .is_some_and(|cell| cell.wide == CellWidth::SpacerTail);
+    if on_tail && c.x > 0 {
+        Some((c.x - 1, c.y))
+    } else {
+        Some((c.x, c.y))
+    }
+}
+
+/// The glyph for a look, with bold/italic applied to font glyphs and the lines drawn over it.
+fn styled_glyph(glyphs: &mut GlyphCache, look: CellLook) -> Glyph {
+    let mut g = if look.text == ' ' || look.text == '\0' {
+        Glyph::empty(look.wide, GlyphKind::Text)
+    } else {
+        glyphs.glyph(look.text, look.wide)
+    };
+    if g.kind == GlyphKind::Text {
+        if look.attrs.contains(CellAttrs::BOLD) {
+            g = g.emboldened();
+        }
+        if look.attrs.contains(CellAttrs::ITALIC) {
+            g = g.slanted();
+        }
+    }
+    let full: u16 = if g.wide { 0xFFFF } else { 0xFF00 };
+    let lines = [
+        (CellAttrs::OVERLINE, 0),
+        (CellAttrs::STRIKETHROUGH, 8),
+        (CellAttrs::UNDERLINE, 14),
+    ];
+    for (attr, row) in lines {
+        if look.attrs.contains(attr) {
+            g.rows[row] = full;
+        }
+    }
+    g
+}

@@ -1,0 +1,51 @@
+//! What an encoder reports when it is done, and the options every encoder takes.
+
+use std::path::PathBuf;
+
+use crate::format::OutputFormat;
+use crate::theme::Theme;
+
+/// The byte limit when the caller does not choose one: 8 MiB.
+pub const DEFAULT_MAX_BYTES: u64 = 8 * 1024 * 1024;
+
+/// The result of a finished encode; the fields `phux rec --json` reports come from here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeSummary {
+    /// Where the file was written.
+    pub path: PathBuf,
+    /// GIF or APNG.
+    pub format: OutputFormat,
+    /// Size of the file.
+    pub bytes: u64,
+    /// Animation frames written.
+    pub frames: u32,
+    /// Sum of the written frames' delays, in milliseconds.
+    pub duration_ms: u64,
+    /// Image width.
+    pub width_px: u32,
+    /// Image height.
+    pub height_px: u32,
+    /// True when the byte limit cut the animation short (the file still plays).
+    pub truncated: bool,
+}
+
+/// How to draw and how much to write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EncodeOptions {
+    /// Colours.
+    pub theme: Theme,
+    /// Integer pixel multiplier (1..=16): 1 gives 8×16 px cells.
+    pub scale: u8,
+    /// Stop before the file would exceed this many bytes.
+    pub max_bytes: u64,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions {
+            theme: Theme::default(),
+            scale: 1,
+            max_bytes: DEFAULT_MAX_BYTES,
+        }
+    }
+}
