@@ -16,6 +16,8 @@ pub struct ServerConfig {
     pub seed_session: bool,
     /// The program a pane runs when none is given.
     pub default_shell: String,
+    /// Memory each pane's flight recorder may use (0 turns it off).
+    pub flight_bytes: usize,
     /// Where a detached server's stderr goes.
     pub log_path: Option<PathBuf>,
 }
@@ -30,6 +32,7 @@ impl ServerConfig {
             seed_session: false,
             default_shell: default_shell(),
             log_path: None,
+            flight_bytes: crate::flight::DEFAULT_FLIGHT_BYTES,
         }
     }
 }

@@ -124,6 +124,9 @@ fn stream_after<T: serde::Serialize>(
             },
         )?;
     }
+    for event in stream.history {
+        forward(writer, event)?;
+    }
     loop {
         match stream.rx.recv_timeout(Duration::from_millis(500)) {
             Ok(event) => forward(writer, event)?,

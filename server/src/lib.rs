@@ -7,6 +7,7 @@
 pub mod bus;
 pub mod config;
 mod connection;
+pub mod flight;
 mod handlers;
 pub mod layout;
 pub mod log;

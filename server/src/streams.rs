@@ -21,6 +21,8 @@ pub const SCREEN_CHANGED: &str = "screen_changed";
 pub struct Stream {
     pub rx: Receiver<BusEvent>,
     pub first_output: Option<(phux_core::ids::PaneId, u64, u64, Vec<u8>)>,
+    /// Sent after `first_output`, before live events.
+    pub history: Vec<BusEvent>,
 }
 
 pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, RequestError> {
@@ -39,6 +41,7 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
     Ok(Stream {
         rx,
         first_output: None,
+        history: Vec::new(),
     })
 }
 
@@ -66,7 +69,8 @@ pub fn observe(
         tx,
     };
     let pane = pane_ops::handle(shared, request.pane)?;
-    let start = pane.ask(|reply| PaneCommand::Observe { subscriber, reply })?;
+    let since_ms = request.since_ms;
+    let start = pane.ask(|reply| PaneCommand::Observe { subscriber, since_ms, reply })?;
     let first = ObserveStart {
         pane: request.pane,
         cols: start.cols,
@@ -78,6 +82,7 @@ pub fn observe(
         Stream {
             rx,
             first_output: Some((request.pane, start.seq, start.t_ns, start.repaint)),
+            history: start.history,
         },
     ))
 }

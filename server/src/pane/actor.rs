@@ -6,6 +6,7 @@ use super::ask::parse_title;
 use super::osc_scan::{Mark, OscScanner};
 use super::{ObserveStart, PaneCommand, PaneError};
 use crate::bus::{now_ns, Bus, BusEvent, Subscriber};
+use crate::flight::{FlightEntry, FlightRecorder};
 use crate::pty;
 use crate::shared::Shared;
 use crossbeam_channel::{never, select, Receiver, Sender, TrySendError};
@@ -37,6 +38,7 @@ pub struct PaneActor {
     last_output: Instant,
     kill_at: Option<Instant>,
     last_cwd: Option<String>,
+    flight: FlightRecorder,
     shared: Arc<Shared>,
 }
 
@@ -63,6 +65,7 @@ impl PaneActor {
             last_output: Instant::now(),
             kill_at: None,
             last_cwd,
+            flight: FlightRecorder::new(shared.config.flight_bytes),
             shared,
         }
     }
@@ -137,6 +140,7 @@ impl PaneActor {
             self.on_mark(mark);
         }
         self.on_notifications();
+        self.record(chunk.t_ns, &chunk.bytes);
         let (id, seq) = (self.id, self.seq);
         self.publish(BusEvent::Output {
             pane: id,
@@ -145,6 +149,17 @@ impl PaneActor {
             bytes: chunk.bytes,
         });
         self.publish(BusEvent::Changed { pane: id });
+    }
+
+    fn record(&mut self, t_ns: u64, bytes: &Arc<[u8]>) {
+        if !self.flight.is_enabled() {
+            return;
+        }
+        self.flight.output(self.seq, t_ns, Arc::clone(bytes));
+        if self.flight.wants_keyframe(t_ns) {
+            let (cols, rows) = self.terminal.size();
+            self.flight.keyframe(self.seq, t_ns, cols, rows, self.terminal.vt_repaint());
+        }
     }
 
     fn on_mark(&mut self, mark: Mark) {
@@ -226,7 +241,7 @@ impl PaneActor {
                 let _ = reply.send(self.signal(signal));
             }
             PaneCommand::Subscribe(subscriber) => self.bus.add(subscriber),
-            PaneCommand::Observe { subscriber, reply } => self.observe(subscriber, &reply),
+            PaneCommand::Observe { subscriber, since_ms, reply } => self.observe(subscriber, since_ms, &reply),
             PaneCommand::Announce(kind) => self.watch(kind),
             PaneCommand::Close => self.close(),
         }
@@ -291,18 +306,36 @@ impl PaneActor {
             .map_err(|e| PaneError::Signal(e.to_string()))
     }
 
-    fn observe(&mut self, subscriber: Subscriber, reply: &Sender<ObserveStart>) {
-        let (cols, rows) = self.terminal.size();
-        let start = ObserveStart {
-            cols,
-            rows,
-            repaint: self.terminal.vt_repaint(),
-            seq: self.seq,
-            t_ns: now_ns(self.shared.epoch),
+    /// Starts an observer at the current screen, or `since_ms` in the past from the flight
+    /// recorder. Both happen on this thread, so no output falls between history and live.
+    fn observe(&mut self, subscriber: Subscriber, since_ms: Option<u64>, reply: &Sender<ObserveStart>) {
+        let now = now_ns(self.shared.epoch);
+        let mut history = since_ms.map(|ms| self.flight.since(now.saturating_sub(ms.saturating_mul(1_000_000)))).unwrap_or_default();
+        let start = match history.first().cloned() {
+            Some(FlightEntry::Keyframe { seq, t_ns, cols, rows, repaint }) => {
+                history.remove(0);
+                ObserveStart { cols, rows, repaint: repaint.to_vec(), seq, t_ns, history: self.replayed(history) }
+            }
+            _ => {
+                let (cols, rows) = self.terminal.size();
+                ObserveStart { cols, rows, repaint: self.terminal.vt_repaint(), seq: self.seq, t_ns: now, history: Vec::new() }
+            }
         };
         if reply.send(start).is_ok() {
             self.bus.add(subscriber);
         }
+    }
+
+    fn replayed(&self, entries: Vec<FlightEntry>) -> Vec<BusEvent> {
+        let pane = self.id;
+        entries
+            .into_iter()
+            .filter_map(|entry| match entry {
+                FlightEntry::Output { seq, t_ns, bytes } => Some(BusEvent::Output { pane, seq, t_ns, bytes }),
+                FlightEntry::Resize { t_ns, cols, rows } => Some(BusEvent::Resized { pane, cols, rows, t_ns }),
+                FlightEntry::Keyframe { .. } => None,
+            })
+            .collect()
     }
 
     fn close(&mut self) {

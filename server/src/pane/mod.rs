@@ -44,6 +44,8 @@ pub struct ObserveStart {
     pub repaint: Vec<u8>,
     pub seq: u64,
     pub t_ns: u64,
+    /// Recorded output and resizes after the repaint, when the stream starts in the past.
+    pub history: Vec<crate::bus::BusEvent>,
 }
 
 pub enum PaneCommand {
@@ -72,6 +74,7 @@ pub enum PaneCommand {
     Subscribe(Subscriber),
     Observe {
         subscriber: Subscriber,
+        since_ms: Option<u64>,
         reply: Sender<ObserveStart>,
     },
     /// Publish an event raised from outside the pane (an ask reported with `phux ask`).
