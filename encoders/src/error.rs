@@ -73,6 +73,12 @@ pub enum EncodeError {
     /// The `png` crate refused what we gave it.
     #[error("APNG encoding failed: {0}")]
     Png(#[from] png::EncodingError),
+    /// The terminal engine could not replay the recording.
+    #[error("the terminal engine could not replay the recording: {0}")]
+    Engine(String),
+    /// The speed or idle limit cannot make a timeline.
+    #[error("cannot time the recording: {0}")]
+    Timing(String),
     /// A broken assumption about a dependency's output.
     #[error("internal error: {0}")]
     Internal(&'static str),

@@ -13,9 +13,23 @@ pub const KEYFRAME_INTERVAL_NS: u64 = 5_000_000_000;
 
 #[derive(Debug, Clone)]
 pub enum FlightEntry {
-    Keyframe { seq: u64, t_ns: u64, cols: u16, rows: u16, repaint: Arc<[u8]> },
-    Output { seq: u64, t_ns: u64, bytes: Arc<[u8]> },
-    Resize { t_ns: u64, cols: u16, rows: u16 },
+    Keyframe {
+        seq: u64,
+        t_ns: u64,
+        cols: u16,
+        rows: u16,
+        repaint: Arc<[u8]>,
+    },
+    Output {
+        seq: u64,
+        t_ns: u64,
+        bytes: Arc<[u8]>,
+    },
+    Resize {
+        t_ns: u64,
+        cols: u16,
+        rows: u16,
+    },
 }
 
 impl FlightEntry {
@@ -31,9 +45,9 @@ impl FlightEntry {
 
     pub fn t_ns(&self) -> u64 {
         match self {
-            FlightEntry::Keyframe { t_ns, .. } | FlightEntry::Output { t_ns, .. } | FlightEntry::Resize { t_ns, .. } => {
-                *t_ns
-            }
+            FlightEntry::Keyframe { t_ns, .. }
+            | FlightEntry::Output { t_ns, .. }
+            | FlightEntry::Resize { t_ns, .. } => *t_ns,
         }
     }
 }
@@ -50,7 +64,14 @@ pub struct FlightRecorder {
 
 impl FlightRecorder {
     pub fn new(cap_bytes: usize) -> Self {
-        Self { cap_bytes, entries: VecDeque::new(), used: 0, keyframes: 0, last_keyframe_ns: None, since_keyframe: 0 }
+        Self {
+            cap_bytes,
+            entries: VecDeque::new(),
+            used: 0,
+            keyframes: 0,
+            last_keyframe_ns: None,
+            since_keyframe: 0,
+        }
     }
 
     /// Bytes currently held (data plus bookkeeping).
@@ -66,14 +87,22 @@ impl FlightRecorder {
     /// every few seconds, and after each quarter of the cap, so the ring can always drop whole
     /// keyframe-led segments and stay under its cap.
     pub fn wants_keyframe(&self, t_ns: u64) -> bool {
-        let timed = self.last_keyframe_ns.is_none_or(|last| t_ns.saturating_sub(last) >= KEYFRAME_INTERVAL_NS);
+        let timed = self
+            .last_keyframe_ns
+            .is_none_or(|last| t_ns.saturating_sub(last) >= KEYFRAME_INTERVAL_NS);
         self.is_enabled() && (timed || self.since_keyframe >= self.cap_bytes / 4)
     }
 
     pub fn keyframe(&mut self, seq: u64, t_ns: u64, cols: u16, rows: u16, repaint: Vec<u8>) {
         self.last_keyframe_ns = Some(t_ns);
         self.since_keyframe = 0;
-        self.push(FlightEntry::Keyframe { seq, t_ns, cols, rows, repaint: Arc::from(repaint) });
+        self.push(FlightEntry::Keyframe {
+            seq,
+            t_ns,
+            cols,
+            rows,
+            repaint: Arc::from(repaint),
+        });
     }
 
     pub fn output(&mut self, seq: u64, t_ns: u64, bytes: Arc<[u8]>) {
@@ -100,7 +129,10 @@ impl FlightRecorder {
     fn evict(&mut self) {
         while self.used > self.cap_bytes && self.keyframes > 1 {
             self.pop_front();
-            while !matches!(self.entries.front(), Some(FlightEntry::Keyframe { .. }) | None) {
+            while !matches!(
+                self.entries.front(),
+                Some(FlightEntry::Keyframe { .. }) | None
+            ) {
                 self.pop_front();
             }
         }
@@ -120,8 +152,14 @@ impl FlightRecorder {
             .entries
             .iter()
             .rposition(|e| matches!(e, FlightEntry::Keyframe { t_ns, .. } if *t_ns <= from_ns))
-            .or_else(|| self.entries.iter().position(|e| matches!(e, FlightEntry::Keyframe { .. })));
-        start.map(|i| self.entries.iter().skip(i).cloned().collect()).unwrap_or_default()
+            .or_else(|| {
+                self.entries
+                    .iter()
+                    .position(|e| matches!(e, FlightEntry::Keyframe { .. }))
+            });
+        start
+            .map(|i| self.entries.iter().skip(i).cloned().collect())
+            .unwrap_or_default()
     }
 }
 
@@ -156,7 +194,13 @@ mod tests {
         ring.keyframe(1, 6_000_000_000, 80, 24, b"k1".to_vec());
         ring.output(2, 7_000_000_000, bytes(1));
         let from = ring.since(6_500_000_000);
-        assert!(matches!(&from[0], FlightEntry::Keyframe { t_ns: 6_000_000_000, .. }));
+        assert!(matches!(
+            &from[0],
+            FlightEntry::Keyframe {
+                t_ns: 6_000_000_000,
+                ..
+            }
+        ));
         assert_eq!(from.len(), 2);
         assert_eq!(ring.since(10).len(), 4);
     }

@@ -70,7 +70,11 @@ pub fn observe(
     };
     let pane = pane_ops::handle(shared, request.pane)?;
     let since_ms = request.since_ms;
-    let start = pane.ask(|reply| PaneCommand::Observe { subscriber, since_ms, reply })?;
+    let start = pane.ask(|reply| PaneCommand::Observe {
+        subscriber,
+        since_ms,
+        reply,
+    })?;
     let first = ObserveStart {
         pane: request.pane,
         cols: start.cols,

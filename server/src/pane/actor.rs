@@ -158,7 +158,8 @@ impl PaneActor {
         self.flight.output(self.seq, t_ns, Arc::clone(bytes));
         if self.flight.wants_keyframe(t_ns) {
             let (cols, rows) = self.terminal.size();
-            self.flight.keyframe(self.seq, t_ns, cols, rows, self.terminal.vt_repaint());
+            self.flight
+                .keyframe(self.seq, t_ns, cols, rows, self.terminal.vt_repaint());
         }
     }
 
@@ -241,7 +242,11 @@ impl PaneActor {
                 let _ = reply.send(self.signal(signal));
             }
             PaneCommand::Subscribe(subscriber) => self.bus.add(subscriber),
-            PaneCommand::Observe { subscriber, since_ms, reply } => self.observe(subscriber, since_ms, &reply),
+            PaneCommand::Observe {
+                subscriber,
+                since_ms,
+                reply,
+            } => self.observe(subscriber, since_ms, &reply),
             PaneCommand::Announce(kind) => self.watch(kind),
             PaneCommand::Close => self.close(),
         }
@@ -308,17 +313,47 @@ impl PaneActor {
 
     /// Starts an observer at the current screen, or `since_ms` in the past from the flight
     /// recorder. Both happen on this thread, so no output falls between history and live.
-    fn observe(&mut self, subscriber: Subscriber, since_ms: Option<u64>, reply: &Sender<ObserveStart>) {
+    fn observe(
+        &mut self,
+        subscriber: Subscriber,
+        since_ms: Option<u64>,
+        reply: &Sender<ObserveStart>,
+    ) {
         let now = now_ns(self.shared.epoch);
-        let mut history = since_ms.map(|ms| self.flight.since(now.saturating_sub(ms.saturating_mul(1_000_000)))).unwrap_or_default();
+        let mut history = since_ms
+            .map(|ms| {
+                self.flight
+                    .since(now.saturating_sub(ms.saturating_mul(1_000_000)))
+            })
+            .unwrap_or_default();
         let start = match history.first().cloned() {
-            Some(FlightEntry::Keyframe { seq, t_ns, cols, rows, repaint }) => {
+            Some(FlightEntry::Keyframe {
+                seq,
+                t_ns,
+                cols,
+                rows,
+                repaint,
+            }) => {
                 history.remove(0);
-                ObserveStart { cols, rows, repaint: repaint.to_vec(), seq, t_ns, history: self.replayed(history) }
+                ObserveStart {
+                    cols,
+                    rows,
+                    repaint: repaint.to_vec(),
+                    seq,
+                    t_ns,
+                    history: self.replayed(history),
+                }
             }
             _ => {
                 let (cols, rows) = self.terminal.size();
-                ObserveStart { cols, rows, repaint: self.terminal.vt_repaint(), seq: self.seq, t_ns: now, history: Vec::new() }
+                ObserveStart {
+                    cols,
+                    rows,
+                    repaint: self.terminal.vt_repaint(),
+                    seq: self.seq,
+                    t_ns: now,
+                    history: Vec::new(),
+                }
             }
         };
         if reply.send(start).is_ok() {
@@ -331,8 +366,18 @@ impl PaneActor {
         entries
             .into_iter()
             .filter_map(|entry| match entry {
-                FlightEntry::Output { seq, t_ns, bytes } => Some(BusEvent::Output { pane, seq, t_ns, bytes }),
-                FlightEntry::Resize { t_ns, cols, rows } => Some(BusEvent::Resized { pane, cols, rows, t_ns }),
+                FlightEntry::Output { seq, t_ns, bytes } => Some(BusEvent::Output {
+                    pane,
+                    seq,
+                    t_ns,
+                    bytes,
+                }),
+                FlightEntry::Resize { t_ns, cols, rows } => Some(BusEvent::Resized {
+                    pane,
+                    cols,
+                    rows,
+                    t_ns,
+                }),
                 FlightEntry::Keyframe { .. } => None,
             })
             .collect()

@@ -1,0 +1,117 @@
+//! The live recording sink: turns an observer stream (output chunks stamped with the time the
+//! server read them, resizes, the pane's exit) into a `.cast`, one flushed line per event.
+//! Timing is kept raw; the stream's first chunk (the screen's repaint) is time zero.
+
+use crate::error::RecorderError;
+use crate::event::{Event, EventKind};
+use crate::header::Header;
+use crate::utf8_carry::Utf8Carry;
+use crate::writer::CastWriter;
+use std::fs::File;
+use std::path::Path;
+
+/// What a finished recording holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecordingSummary {
+    pub events: u64,
+    pub bytes: u64,
+    /// Raw duration in seconds (last event time).
+    pub duration: f64,
+    pub cols: u16,
+    pub rows: u16,
+}
+
+pub struct LiveSink {
+    writer: CastWriter<File>,
+    origin_ns: Option<u64>,
+    utf8: Utf8Carry,
+    last_time: f64,
+    cols: u16,
+    rows: u16,
+}
+
+impl LiveSink {
+    pub fn create(path: &Path, header: &Header, overwrite: bool) -> Result<Self, RecorderError> {
+        let writer = CastWriter::create(path, header, overwrite)?;
+        Ok(Self {
+            writer,
+            origin_ns: None,
+            utf8: Utf8Carry::default(),
+            last_time: 0.0,
+            cols: header.cols,
+            rows: header.rows,
+        })
+    }
+
+    /// Seconds since the first event, never going backwards.
+    fn time_of(&mut self, t_ns: u64) -> f64 {
+        let origin = *self.origin_ns.get_or_insert(t_ns);
+        let time = (t_ns.saturating_sub(origin) as f64 / 1e9).max(self.last_time);
+        self.last_time = time;
+        time
+    }
+
+    pub fn output(&mut self, t_ns: u64, bytes: &[u8]) -> Result<(), RecorderError> {
+        let time = self.time_of(t_ns);
+        let text = self.utf8.decode(bytes);
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.writer
+            .write_event(&Event::new(time, EventKind::Output(text)))
+    }
+
+    pub fn resize(&mut self, t_ns: u64, cols: u16, rows: u16) -> Result<(), RecorderError> {
+        let time = self.time_of(t_ns);
+        self.cols = cols;
+        self.rows = rows;
+        self.writer
+            .write_event(&Event::new(time, EventKind::Resize { cols, rows }))
+    }
+
+    pub fn marker(&mut self, t_ns: u64, label: &str) -> Result<(), RecorderError> {
+        let time = self.time_of(t_ns);
+        self.writer
+            .write_event(&Event::new(time, EventKind::Marker(label.to_string())))
+    }
+
+    /// The pane's program exited with `status`; written as an `x` event.
+    pub fn exit(&mut self, t_ns: u64, status: i32) -> Result<(), RecorderError> {
+        self.flush_text(t_ns)?;
+        let time = self.time_of(t_ns);
+        self.writer
+            .write_event(&Event::new(time, EventKind::Exit(status)))
+    }
+
+    fn flush_text(&mut self, t_ns: u64) -> Result<(), RecorderError> {
+        let rest = self.utf8.flush();
+        if rest.is_empty() {
+            return Ok(());
+        }
+        let time = self.time_of(t_ns);
+        self.writer
+            .write_event(&Event::new(time, EventKind::Output(rest)))
+    }
+
+    pub fn events(&self) -> u64 {
+        self.writer.events_written()
+    }
+
+    pub fn bytes(&self) -> u64 {
+        self.writer.bytes_written()
+    }
+
+    pub fn finish(mut self) -> Result<RecordingSummary, RecorderError> {
+        let end_ns = self.origin_ns.unwrap_or(0) + (self.last_time * 1e9) as u64;
+        self.flush_text(end_ns)?;
+        let summary = RecordingSummary {
+            events: self.writer.events_written(),
+            bytes: self.writer.bytes_written(),
+            duration: self.last_time,
+            cols: self.cols,
+            rows: self.rows,
+        };
+        self.writer.finish()?;
+        Ok(summary)
+    }
+}
