@@ -1,25 +1,10 @@
-//! The `phux` binary: parses the command line and hands each verb to its file under
-//! `commands/`.
-
-mod commands;
-mod output;
+//! The `phux` binary: parses the command line and hands the verb to its file under `commands/`.
 
 use clap::Parser;
-
-#[derive(Parser)]
-#[command(
-    name = "phux",
-    version,
-    about = "A terminal multiplexer built to record, replay and observe terminals"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: commands::Command,
-}
+use phux_cli::cli::Cli;
 
 fn main() {
-    output::ignore_sigpipe();
     let cli = Cli::parse();
-    let code = commands::run(cli.command);
+    let code = phux_cli::commands::run(cli.command, &cli.globals.context());
     std::process::exit(code);
 }
