@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = SplitArg::Horizontal)]
     pub split: SplitArg,
     /// NEW_PANE's share of the space, strictly between 0 and 1
-    #[arg(long, default_value_t = DEFAULT_RATIO)]
+    #[arg(long, default_value_t = DEFAULT_RATIO, allow_negative_numbers = true)]
     pub ratio: f64,
     /// Print a SpatialEditJson document
     #[arg(long)]

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use phux_core::exit_code::{FAILURE, SUCCESS};
 
+use crate::cli::Cli;
 use crate::client::lifecycle::{new_session, ProcessSpec};
 use crate::client::{ensure_server, ClientError};
 use crate::commands::values::parse_env;
@@ -16,7 +17,9 @@ use crate::output;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Session name (the same as -s); the server picks one when omitted
-    #[arg(value_name = "NAME", conflicts_with = "session")]
+    // Not `conflicts_with = "session"`: clap waives `--json`'s `requires = "session"` when an
+    // argument conflicting with it is present, so the conflict is checked in `run`.
+    #[arg(value_name = "NAME")]
     pub name: Option<String>,
     /// Session name
     #[arg(short = 's', long = "session", value_name = "NAME")]
@@ -36,6 +39,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
+    if args.name.is_some() && args.session.is_some() {
+        let error = <Cli as clap::CommandFactory>::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "NAME and -s/--session both name the session; pass only one",
+        );
+        let _ = error.print();
+        return error.exit_code();
+    }
     let json = args.json;
     conclude(json, execute(args, context))
 }

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = SplitArg::Horizontal)]
     pub split: SplitArg,
     /// The new pane's share of the space, strictly between 0 and 1
-    #[arg(long, default_value_t = DEFAULT_RATIO)]
+    #[arg(long, default_value_t = DEFAULT_RATIO, allow_negative_numbers = true)]
     pub ratio: f64,
     /// Directory the process starts in [default: the server's choice]
     #[arg(short = 'c', long, value_name = "DIR")]
