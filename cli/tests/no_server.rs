@@ -1,6 +1,8 @@
 //! The real binary against a socket nothing listens on: failures are reported per the
 //! contract, and refusals that need no server happen before connecting.
 
+#![allow(clippy::expect_used, clippy::unwrap_used)] // test helpers fail loudly by design
+
 mod support;
 
 use support::{error_doc, phux, stderr, stdout};
@@ -144,4 +146,24 @@ fn a_closed_stdout_is_not_an_error() {
         "exits with its own status, not a signal"
     );
     assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+}
+
+#[test]
+fn new_starts_a_server_and_reports_no_server_when_none_comes_up() {
+    // This branch's binary has no working `server` verb to start, so the started child exits
+    // at once; `new` must poll for the limit, then say so as `no_server`.
+    let (_dir, socket) = missing_socket();
+    let start = std::time::Instant::now();
+    let out = phux(&socket, &["new", "--json", "-s", "demo"], None);
+    assert!(start.elapsed() >= phux_cli::client::AUTOSTART_LIMIT);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let doc = error_doc(&out);
+    assert_eq!(doc["error"]["code"], "no_server");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("phux server")),
+        "{doc}"
+    );
 }

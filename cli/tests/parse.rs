@@ -1,5 +1,7 @@
 //! Argument parsing of every verb and its usage errors (clap `try_parse_from`, no server).
 
+#![allow(clippy::expect_used, clippy::unwrap_used)] // test helpers fail loudly by design
+
 use clap::error::ErrorKind;
 use clap::Parser;
 use phux_cli::cli::Cli;

@@ -2,6 +2,7 @@
 //! server on a temporary socket that records every request and answers from a handler.
 
 #![allow(dead_code)] // each test file uses part of it
+#![allow(clippy::expect_used, clippy::unwrap_used)] // test support fails loudly by design
 
 use std::io::Write;
 use std::os::unix::net::{UnixListener, UnixStream};
