@@ -1,30 +1,10 @@
-//! The `phux` binary: parses the command line and hands each verb to its file under
-//! `commands/`.
-
-mod commands;
-mod output;
+//! The `phux` binary: parses the command line and hands the verb to its file under `commands/`.
 
 use clap::Parser;
-use std::path::PathBuf;
-
-#[derive(Parser)]
-#[command(
-    name = "phux",
-    version,
-    about = "A terminal multiplexer built to record, replay and observe terminals"
-)]
-struct Cli {
-    /// The server's socket (default: $PHUX_SOCKET, else $XDG_RUNTIME_DIR/phux/phux.sock, else
-    /// /tmp/phux-$UID/phux.sock)
-    #[arg(long, global = true)]
-    socket: Option<PathBuf>,
-    #[command(subcommand)]
-    command: commands::Command,
-}
+use phux_cli::cli::Cli;
 
 fn main() {
-    output::ignore_sigpipe();
     let cli = Cli::parse();
-    let code = commands::run(cli.command, cli.socket);
+    let code = phux_cli::commands::run(cli.command, &cli.globals.context());
     std::process::exit(code);
 }

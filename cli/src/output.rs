@@ -1,26 +1,37 @@
-//! Writing to stdout and stderr: the document on stdout, everything else on stderr, and a
-//! closed pipe (`phux ... --json | head -1`) is not an error.
+//! Writing to stdout and stderr: the document on stdout, everything else on stderr. Every
+//! write ignores errors, so a closed pipe (`phux ls --json | head -c1`) ends nothing badly:
+//! the verb finishes and exits with its own status. (`println!` would panic on EPIPE, so
+//! verbs print only through here.)
 
 use std::io::Write;
-
-/// Restores the default SIGPIPE disposition so a closed stdout ends the process quietly
-/// instead of panicking inside `println!`.
-pub fn ignore_sigpipe() {
-    // SAFETY: setting a signal disposition to SIG_DFL at startup, before any thread exists.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
 
 /// Prints one JSON document and a newline on stdout.
 pub fn print_json<T: serde::Serialize>(document: &T) {
     let mut stdout = std::io::stdout().lock();
     let _ = serde_json::to_writer(&mut stdout, document);
     let _ = writeln!(stdout);
+    let _ = stdout.flush();
+}
+
+/// Prints one line on stdout.
+pub fn print_line(line: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{line}");
+    let _ = stdout.flush();
+}
+
+/// Prints one line on stderr.
+pub fn stderr_line(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// A prose warning on stderr; it may precede a document or an error line.
+pub fn warn(message: &str) {
+    stderr_line(&format!("phux: warning: {message}"));
 }
 
 /// Prints a failure in prose: the message, then an indented remedy.
 pub fn print_error(message: &str, remedy: &str) {
-    eprintln!("phux: {message}");
-    eprintln!("  {remedy}");
+    stderr_line(&format!("phux: {message}"));
+    stderr_line(&format!("  {remedy}"));
 }

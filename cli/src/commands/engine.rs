@@ -1,7 +1,7 @@
 //! `phux engine install` and `phux engine status`: put the pinned libghostty-vt in place, and
 //! say which library phux uses and whether it is the pinned one.
 
-use crate::output::{print_error, print_json};
+use crate::output::{print_error, print_json, print_line, stderr_line};
 use clap::Subcommand;
 use phux_core::engine::{self, data_dir, EngineError, LoaderConfig};
 use std::path::PathBuf;
@@ -52,11 +52,11 @@ fn install(wheel: Option<PathBuf>, json: bool) -> i32 {
                     "wheel_sha256": report.wheel_sha256,
                 }));
             } else {
-                println!(
+                print_line(&format!(
                     "installed {} (sha256 {})",
                     report.path.display(),
                     report.sha256
-                );
+                ));
             }
             0
         }
@@ -82,8 +82,8 @@ fn status(json: bool) -> i32 {
                     "wheel": engine::WHEEL_REQUIREMENT,
                 }));
             } else {
-                println!("engine: {}", info.path);
-                println!(
+                print_line(&format!("engine: {}", info.path));
+                print_line(&format!(
                     "sha256: {} ({})",
                     info.sha256,
                     if info.pinned {
@@ -91,8 +91,11 @@ fn status(json: bool) -> i32 {
                     } else {
                         "NOT the pinned build"
                     }
-                );
-                println!("build:  libghostty-vt {} ({})", info.version, info.optimize);
+                ));
+                print_line(&format!(
+                    "build:  libghostty-vt {} ({})",
+                    info.version, info.optimize
+                ));
             }
             0
         }
@@ -125,7 +128,7 @@ fn report_failure(error: &EngineError, json: bool) {
             "remedy": error.remedy(),
             "exit_code": 1,
         });
-        eprintln!("{line}");
+        stderr_line(&line.to_string());
     } else {
         print_error(&error.to_string(), &error.remedy());
     }

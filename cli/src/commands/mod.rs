@@ -1,14 +1,67 @@
-//! One module per verb; each holds its clap `Args` and its `run()`.
+//! One module per verb; each holds its clap `Args` and its `run()`, which returns the exit
+//! status. The work itself is in `crate::client`; a verb parses, calls it, and prints.
 
 pub mod engine;
+pub mod insert_pane;
+pub mod kill;
+pub mod ls;
+pub mod move_pane;
+pub mod new;
 pub mod pane_exec;
+pub mod paste;
+pub mod rename;
+pub mod resize;
+pub mod send_keys;
 pub mod server;
+pub mod signal;
+pub mod spawn;
+pub mod status;
+pub mod swap_pane;
+pub mod tag;
+pub mod values;
 
-use clap::Subcommand;
 use std::path::PathBuf;
 
+use clap::Subcommand;
+
+/// What every verb needs beyond its own arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Context {
+    /// The server's socket, already resolved (`--socket` > `$PHUX_SOCKET` > ...).
+    pub socket: PathBuf,
+}
+
+/// Not `Debug`: some verbs' `Args` (kept as their authors wrote them) are not.
 #[derive(Subcommand)]
 pub enum Command {
+    /// Create a session (starting a server if none runs) and print its first pane
+    New(new::Args),
+    /// List sessions
+    Ls(ls::Args),
+    /// Say whether a server runs, and what it holds
+    Status(status::Args),
+    /// Open a new pane next to a target pane or in a session
+    Spawn(spawn::Args),
+    /// Kill a pane, window, session or tagged set, or the server (--server)
+    Kill(kill::Args),
+    /// Rename a session
+    Rename(rename::Args),
+    /// Set a pane's grid size and print the size the server holds
+    Resize(resize::Args),
+    /// Send a signal to a pane's process group
+    Signal(signal::Args),
+    /// List, add or remove pane tags
+    Tag(tag::Args),
+    /// Type keys into a pane (tmux key names or literal text)
+    SendKeys(send_keys::Args),
+    /// Paste text into a pane without submitting it (stdin when TEXT is omitted)
+    Paste(paste::Args),
+    /// Place a pane next to a target pane
+    InsertPane(insert_pane::Args),
+    /// Move a pane next to another one, possibly in another session
+    MovePane(move_pane::Args),
+    /// Swap the places of two panes
+    SwapPane(swap_pane::Args),
     /// Install or inspect the terminal engine (libghostty-vt)
     Engine(engine::Args),
     /// Run the server in the foreground
@@ -17,11 +70,25 @@ pub enum Command {
     PaneExec(pane_exec::Args),
 }
 
-/// Runs a verb and returns the process exit code.
-pub fn run(command: Command, socket: Option<PathBuf>) -> i32 {
+/// Runs a verb and returns the process exit status.
+pub fn run(command: Command, context: &Context) -> i32 {
     match command {
+        Command::New(args) => new::run(args, context),
+        Command::Ls(args) => ls::run(args, context),
+        Command::Status(args) => status::run(args, context),
+        Command::Spawn(args) => spawn::run(args, context),
+        Command::Kill(args) => kill::run(args, context),
+        Command::Rename(args) => rename::run(args, context),
+        Command::Resize(args) => resize::run(args, context),
+        Command::Signal(args) => signal::run(args, context),
+        Command::Tag(args) => tag::run(args, context),
+        Command::SendKeys(args) => send_keys::run(args, context),
+        Command::Paste(args) => paste::run(args, context),
+        Command::InsertPane(args) => insert_pane::run(args, context),
+        Command::MovePane(args) => move_pane::run(args, context),
+        Command::SwapPane(args) => swap_pane::run(args, context),
         Command::Engine(args) => engine::run(args),
-        Command::Server(args) => server::run(args, socket),
+        Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),
     }
 }

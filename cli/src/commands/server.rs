@@ -20,8 +20,8 @@ pub struct Args {
     detach_stdio: bool,
 }
 
-pub fn run(args: Args, socket: Option<PathBuf>) -> i32 {
-    let socket = phux_core::socket_path::resolve(socket.as_deref());
+pub fn run(args: Args, context: &super::Context) -> i32 {
+    let socket = context.socket.clone();
     let shim = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
     let mut config = ServerConfig::new(socket.clone(), shim);
     config.seed_session = !args.no_seed && !args.detach_stdio;

@@ -1,0 +1,208 @@
+//! `Client`: one connection to the server's socket, past the handshake, sending requests with
+//! fresh ids and waiting for the response carrying the same id.
+
+use std::io::ErrorKind;
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+
+use phux_core::state_view::StateView;
+use phux_core::wire::{
+    check_welcome, ClientMessage, Frame, FrameReader, FrameWriter, Hello, IdOnly, ServerMessage,
+    Welcome, WireError, PROTOCOL,
+};
+
+use crate::client::error::ClientError;
+
+/// How long a request waits for its answer before it is a `transport` failure, so a wedged
+/// server fails a script instead of hanging it.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A connected, welcomed client.
+#[derive(Debug)]
+pub struct Client {
+    stream: UnixStream,
+    socket: PathBuf,
+    welcome: Welcome,
+    next_id: u64,
+}
+
+impl Client {
+    /// Connects to `socket` and does the handshake. Nothing listening there (no socket file, a
+    /// stale one) is [`ClientError::NoServer`]; another major version is
+    /// [`ClientError::VersionMismatch`].
+    pub fn connect(socket: &Path) -> Result<Client, ClientError> {
+        let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
+        let wire = |e| ClientError::from_wire(socket, e);
+        stream
+            .set_read_timeout(Some(DEFAULT_READ_TIMEOUT))
+            .map_err(|e| wire(WireError::Io(e)))?;
+        let hello = ClientMessage::Hello(Hello {
+            protocol: PROTOCOL,
+            client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
+        });
+        FrameWriter::new(&stream).send(&hello).map_err(wire)?;
+        let answer: ServerMessage = FrameReader::new(&stream).read_message().map_err(wire)?;
+        let welcome = check_welcome(answer).map_err(|e| match e {
+            WireError::Refused(reason) => ClientError::Transport {
+                socket: socket.to_path_buf(),
+                message: format!("the server refused the connection: {reason}"),
+            },
+            other => wire(other),
+        })?;
+        Ok(Client {
+            stream,
+            socket: socket.to_path_buf(),
+            welcome,
+            next_id: 1,
+        })
+    }
+
+    /// The server's handshake answer (its version and pid).
+    pub fn welcome(&self) -> &Welcome {
+        &self.welcome
+    }
+
+    pub fn socket(&self) -> &Path {
+        &self.socket
+    }
+
+    /// Changes how long a request waits for its answer (`None`: forever).
+    pub fn set_read_timeout(&mut self, timeout: Option<Duration>) -> Result<(), ClientError> {
+        self.stream
+            .set_read_timeout(timeout)
+            .map_err(|e| ClientError::from_wire(&self.socket, WireError::Io(e)))
+    }
+
+    /// Sends `message` with a fresh id (whatever id it carried is replaced) and returns the
+    /// response's `ok` payload as `T`, or the server's error. Events and output chunks that
+    /// arrive meanwhile are skipped.
+    pub fn request<T: DeserializeOwned>(
+        &mut self,
+        message: ClientMessage,
+    ) -> Result<T, ClientError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = with_id(message, id).ok_or_else(|| ClientError::Transport {
+            socket: self.socket.clone(),
+            message: "only requests can be sent with `request`".to_owned(),
+        })?;
+        let wire = |e| ClientError::from_wire(&self.socket, e);
+        FrameWriter::new(&self.stream)
+            .send(&message)
+            .map_err(wire)?;
+        let mut reader = FrameReader::new(&self.stream);
+        loop {
+            let frame = reader.read_frame().map_err(wire)?;
+            let Frame::Json(_) = frame else { continue };
+            match frame.decode::<ServerMessage>().map_err(wire)? {
+                ServerMessage::Response(response) if response.id == id => {
+                    return response
+                        .into_result::<T>()
+                        .map_err(wire)?
+                        .map_err(ClientError::from_body);
+                }
+                ServerMessage::Welcome(_) | ServerMessage::Refused(_) => {
+                    return Err(wire(WireError::Unexpected(
+                        "a handshake message in answer to a request",
+                    )))
+                }
+                // Another request's answer, pushed events, lag notices, newer message types.
+                _ => continue,
+            }
+        }
+    }
+
+    /// The server's state (`get_state`), which selectors are resolved against.
+    pub fn state(&mut self) -> Result<StateView, ClientError> {
+        self.request(ClientMessage::GetState(IdOnly { id: 0 }))
+    }
+}
+
+/// Nothing listening and no socket file are both "no server"; anything else (permissions, a
+/// path too long) is a transport failure worth its own message.
+fn connect_error(socket: &Path, error: std::io::Error) -> ClientError {
+    const ENOTDIR: i32 = 20;
+    let nothing_there = matches!(
+        error.kind(),
+        ErrorKind::NotFound | ErrorKind::ConnectionRefused
+    ) || error.raw_os_error() == Some(ENOTDIR);
+    if nothing_there {
+        ClientError::NoServer {
+            socket: socket.to_path_buf(),
+            detail: None,
+        }
+    } else {
+        ClientError::Transport {
+            socket: socket.to_path_buf(),
+            message: format!("cannot connect: {error}"),
+        }
+    }
+}
+
+/// `message` with its id set to `id`; `None` for messages that are not requests.
+fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
+    use ClientMessage::*;
+    let slot = match &mut message {
+        Hello(_) | Unknown => return None,
+        GetState(m) | Status(m) | KillServer(m) => &mut m.id,
+        NewSession(m) => &mut m.id,
+        Spawn(m) => &mut m.id,
+        Kill(m) => &mut m.id,
+        KillWindow(m) => &mut m.id,
+        KillSession(m) => &mut m.id,
+        RenameSession(m) => &mut m.id,
+        Resize(m) => &mut m.id,
+        Signal(m) => &mut m.id,
+        TagsGet(m) | TagsAdd(m) | TagsRemove(m) => &mut m.id,
+        Input(m) => &mut m.id,
+        Paste(m) => &mut m.id,
+        GetScreen(m) => &mut m.id,
+        Subscribe(m) => &mut m.id,
+        Observe(m) => &mut m.id,
+        InsertPane(m) => &mut m.id,
+        MovePane(m) => &mut m.id,
+        SwapPane(m) => &mut m.id,
+        ReportAsked(m) => &mut m.id,
+    };
+    *slot = id;
+    Some(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_id_replaces_the_id_of_a_request() {
+        let message = with_id(ClientMessage::GetState(IdOnly { id: 0 }), 9);
+        assert_eq!(message.and_then(|m| m.id()), Some(9));
+    }
+
+    #[test]
+    fn with_id_refuses_a_hello() {
+        let hello = ClientMessage::Hello(Hello {
+            protocol: PROTOCOL,
+            client: "t".into(),
+        });
+        assert!(with_id(hello, 1).is_none());
+    }
+
+    #[test]
+    fn missing_socket_file_is_no_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Client::connect(&dir.path().join("nope.sock")).unwrap_err();
+        assert!(matches!(err, ClientError::NoServer { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn stale_socket_file_is_no_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("stale.sock");
+        drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+        let err = Client::connect(&path).unwrap_err();
+        assert!(matches!(err, ClientError::NoServer { .. }), "{err:?}");
+    }
+}

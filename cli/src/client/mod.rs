@@ -1,0 +1,17 @@
+//! The client of the server's socket, as a library: connecting (and starting a server when a
+//! verb may), requests with ids, TARGET resolution, and one function per operation returning
+//! the verb's `--json` document. Nothing here prints; the CLI verbs and the future MCP adapter
+//! both call these functions and decide how to show the result.
+
+mod autostart;
+mod connection;
+mod error;
+pub mod layout;
+pub mod lifecycle;
+pub mod listing;
+pub mod pane;
+pub mod target;
+
+pub use autostart::{ensure_server, AUTOSTART_LIMIT, AUTOSTART_POLL};
+pub use connection::{Client, DEFAULT_READ_TIMEOUT};
+pub use error::ClientError;

@@ -1,0 +1,144 @@
+//! Acting on panes: `resize`, `signal`, `tag`, `send-keys` and `paste`.
+
+use phux_core::docs::{GridSize, ResizeJson, TagJson, TagRow};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::{PaneId, TerminalAddr};
+use phux_core::keys::{plan_keys, KeyModes};
+use phux_core::selector::Selector;
+use phux_core::wire::{
+    ClientMessage, Done, Input, Paste, Resize, ResizeOk, Signal, SignalName, Tags, TagsOk,
+};
+
+use crate::client::connection::Client;
+use crate::client::error::ClientError;
+
+/// `resize`: sets the pane's grid and reports the size the server holds afterwards, read back
+/// from the server, so `held` is false when something else owns the size.
+pub fn resize(
+    client: &mut Client,
+    pane: PaneId,
+    requested: GridSize,
+) -> Result<ResizeJson, ClientError> {
+    let applied: ResizeOk = client.request(ClientMessage::Resize(Resize {
+        id: 0,
+        pane,
+        cols: requested.cols,
+        rows: requested.rows,
+    }))?;
+    let applied = GridSize {
+        cols: applied.cols,
+        rows: applied.rows,
+    };
+    Ok(ResizeJson::new(pane, requested, applied))
+}
+
+/// `signal`: sends the signal to the pane's process group.
+pub fn signal(client: &mut Client, pane: PaneId, signal: SignalName) -> Result<(), ClientError> {
+    let Done {} = client.request(ClientMessage::Signal(Signal {
+        id: 0,
+        pane,
+        signal,
+    }))?;
+    Ok(())
+}
+
+/// What `tag` does to the resolved panes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TagAction {
+    List,
+    Add,
+    Remove,
+}
+
+/// A tag as typed (`#build` or `build`) without its `#`; refused (`invalid_selector`) when it
+/// could never be addressed back as `#tag`.
+pub fn normalize_tag(text: &str) -> Result<String, ClientError> {
+    let tag = text.strip_prefix('#').unwrap_or(text);
+    match Selector::parse(&format!("#{tag}")) {
+        Ok(Selector::Tag(tag)) => Ok(tag),
+        _ => Err(ClientError::preflight(
+            ErrorCode::InvalidSelector,
+            format!("invalid tag {text:?}: a tag is a non-empty name without spaces"),
+            "pass tags like `build` or `#build`",
+        )),
+    }
+}
+
+/// `tag ls|add|rm`: one request over every pane; the rows are each pane's complete tag list
+/// as the server holds it after the request, in the order of `panes`.
+pub fn tags(
+    client: &mut Client,
+    action: TagAction,
+    panes: Vec<PaneId>,
+    tags: Vec<String>,
+) -> Result<TagJson, ClientError> {
+    let request = Tags {
+        id: 0,
+        panes: panes.clone(),
+        tags,
+    };
+    let message = match action {
+        TagAction::List => ClientMessage::TagsGet(request),
+        TagAction::Add => ClientMessage::TagsAdd(request),
+        TagAction::Remove => ClientMessage::TagsRemove(request),
+    };
+    let ok: TagsOk = client.request(message)?;
+    let rows = panes
+        .into_iter()
+        .map(|pane| TagRow {
+            terminal: TerminalAddr::local(pane),
+            tags: ok
+                .panes
+                .iter()
+                .find(|row| row.pane == pane)
+                .map(|row| row.tags.clone())
+                .unwrap_or_default(),
+        })
+        .collect();
+    Ok(TagJson::new(rows))
+}
+
+/// Refuses a key batch that would not send what it says (`invalid_key_spec`), before any
+/// connection is opened, so the batch stays all or nothing.
+pub fn check_keys(keys: &[String]) -> Result<(), ClientError> {
+    plan_keys(keys, KeyModes::default())?;
+    Ok(())
+}
+
+/// `send-keys`: the key specs go as `keys`, planned by the server against the pane's modes.
+pub fn send_keys(client: &mut Client, pane: PaneId, keys: Vec<String>) -> Result<(), ClientError> {
+    check_keys(&keys)?;
+    let Done {} = client.request(ClientMessage::Input(Input {
+        id: 0,
+        pane,
+        actions: Vec::new(),
+        keys,
+    }))?;
+    Ok(())
+}
+
+/// `paste`: the text as one paste (bracketed when the pane asked for it), never submitted.
+pub fn paste(client: &mut Client, pane: PaneId, text: String) -> Result<(), ClientError> {
+    let Done {} = client.request(ClientMessage::Paste(Paste { id: 0, pane, text }))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_take_an_optional_hash() {
+        assert_eq!(normalize_tag("#build").unwrap(), "build");
+        assert_eq!(normalize_tag("build").unwrap(), "build");
+        assert!(normalize_tag("#").is_err());
+        assert!(normalize_tag("a b").is_err());
+        assert!(normalize_tag("##x").is_err());
+    }
+
+    #[test]
+    fn a_dangling_modifier_is_refused() {
+        assert!(check_keys(&["C-".to_owned()]).is_err());
+        assert!(check_keys(&["echo hi".to_owned(), "Enter".to_owned()]).is_ok());
+    }
+}

@@ -1,0 +1,73 @@
+//! `phux ls [--json]`: the sessions (`SessionListJson` v3 with `--json`, one line per session
+//! otherwise). Never starts a server: with none, `no_server`, exit 1.
+
+use phux_core::docs::SessionListJson;
+use phux_core::exit_code::SUCCESS;
+
+use crate::client::listing::list;
+use crate::commands::values::connect;
+use crate::commands::Context;
+use crate::failure::{conclude, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print a SessionListJson document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    let mut client = connect(context)?;
+    let listing = list(&mut client)?;
+    if !listing.unreachable.is_empty() {
+        output::warn(&format!(
+            "the list is partial: satellite(s) {} unreachable",
+            listing.unreachable.join(", ")
+        ));
+    }
+    if args.json {
+        output::print_json(&listing);
+    } else {
+        for line in prose_lines(&listing) {
+            output::print_line(&line);
+        }
+    }
+    Ok(SUCCESS)
+}
+
+/// `work: 3 windows (attached)`, one line per session, by name.
+pub fn prose_lines(listing: &SessionListJson) -> Vec<String> {
+    listing
+        .sessions
+        .iter()
+        .map(|s| {
+            let plural = if s.windows == 1 { "" } else { "s" };
+            let attached = if s.attached { " (attached)" } else { "" };
+            format!("{}: {} window{plural}{attached}", s.name, s.windows)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phux_core::docs::SessionEntry;
+
+    #[test]
+    fn one_line_per_session() {
+        let listing = SessionListJson::new(
+            vec![SessionEntry::new("b", 1, 0), SessionEntry::new("a", 3, 2)],
+            vec![],
+            vec![],
+        );
+        assert_eq!(
+            prose_lines(&listing),
+            ["a: 3 windows (attached)", "b: 1 window"]
+        );
+    }
+}

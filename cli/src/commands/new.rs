@@ -1,0 +1,78 @@
+//! `phux new [NAME] [-s NAME] [-c DIR] [-e K=V]... [--json] [-- CMD...]`: creates a session,
+//! starting a server if none runs, and prints its first pane (`@N`, or `NewJson` with `--json`).
+//! Create-only: a name already in use is exit 1.
+
+use std::path::PathBuf;
+
+use phux_core::exit_code::{FAILURE, SUCCESS};
+
+use crate::cli::Cli;
+use crate::client::lifecycle::{new_session, ProcessSpec};
+use crate::client::{ensure_server, ClientError};
+use crate::commands::values::parse_env;
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Session name (the same as -s); the server picks one when omitted
+    // Not `conflicts_with = "session"`: clap waives `--json`'s `requires = "session"` when an
+    // argument conflicting with it is present, so the conflict is checked in `run`.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Session name
+    #[arg(short = 's', long = "session", value_name = "NAME")]
+    pub session: Option<String>,
+    /// Directory the first process starts in [default: the current directory]
+    #[arg(short = 'c', long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+    /// Environment entry for the first process (repeatable; VALUE may contain '=')
+    #[arg(short = 'e', long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
+    pub env: Vec<(String, String)>,
+    /// Print a NewJson document instead of the pane id (requires -s)
+    #[arg(long, requires = "session")]
+    pub json: bool,
+    /// The command to run instead of the default shell
+    #[arg(last = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    if args.name.is_some() && args.session.is_some() {
+        let error = <Cli as clap::CommandFactory>::command().error(
+            clap::error::ErrorKind::ArgumentConflict,
+            "NAME and -s/--session both name the session; pass only one",
+        );
+        let _ = error.print();
+        return error.exit_code();
+    }
+    let json = args.json;
+    conclude(json, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let name = args.session.or(args.name);
+    let spec = ProcessSpec {
+        cwd: args.cwd,
+        env: args.env,
+        command: (!args.command.is_empty()).then_some(args.command),
+    };
+    let mut client = ensure_server(&context.socket)?;
+    // The server's refusals (a name in use, a bad directory) mean the verb failed: 1.
+    let created = new_session(&mut client, name, spec).map_err(|e| {
+        let refused = matches!(e, ClientError::Server { .. });
+        let failure = Failure::from(e);
+        if refused {
+            failure.with_exit_code(FAILURE)
+        } else {
+            failure
+        }
+    })?;
+    if args.json {
+        output::print_json(&created);
+    } else {
+        output::print_line(&created.terminal_id.to_string());
+    }
+    Ok(SUCCESS)
+}

@@ -1,0 +1,60 @@
+//! `phux paste TARGET [TEXT]`: inserts TEXT (or all of stdin) as one paste, bracketed when the
+//! pane asked for it, and never submits it (follow with `phux send-keys TARGET Enter`).
+
+use std::io::Read;
+
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+
+use crate::client::{pane, target};
+use crate::commands::values::{connect, warn_if_partial};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The pane
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// The text [default: read all of stdin]
+    #[arg(value_name = "TEXT", allow_hyphen_values = true)]
+    pub text: Option<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(false, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let selector = target::parse(&args.target)?;
+    let text = match args.text {
+        Some(text) => text,
+        None => read_stdin()?,
+    };
+    let mut client = connect(context)?;
+    let resolved = target::resolve_target(&mut client, &selector)
+        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    warn_if_partial(resolved.partial_warning());
+    pane::paste(&mut client, resolved.pane(), text)?;
+    Ok(SUCCESS)
+}
+
+/// All of stdin; bytes that are not UTF-8 become U+FFFD, with a warning.
+fn read_stdin() -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    std::io::stdin().read_to_end(&mut bytes).map_err(|e| {
+        Failure::new(
+            ErrorCode::Transport,
+            format!("cannot read the text from stdin: {e}"),
+            "pass the text as an argument: phux paste TARGET TEXT",
+        )
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(text),
+        Err(e) => {
+            output::warn("stdin is not UTF-8; invalid bytes were replaced with U+FFFD");
+            Ok(String::from_utf8_lossy(e.as_bytes()).into_owned())
+        }
+    }
+}

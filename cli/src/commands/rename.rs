@@ -1,0 +1,67 @@
+//! `phux rename SESSION NEW_NAME`. An unknown session and a taken name are both refusals
+//! (exit 2): session names are hub-local, so a miss here is a confident answer.
+
+use phux_core::exit_code::{SUCCESS, USAGE};
+use phux_core::selector::Selector;
+
+use crate::client::lifecycle::rename_session;
+use crate::client::ClientError;
+use crate::commands::values::connect;
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The session's current name
+    #[arg(value_name = "SESSION")]
+    pub session: String,
+    /// Its new name
+    #[arg(value_name = "NEW_NAME")]
+    pub new_name: String,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(false, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    check_session_name(&args.new_name)?;
+    let mut client = connect(context)?;
+    rename_session(&mut client, &args.session, &args.new_name).map_err(|e| {
+        let refused = matches!(e, ClientError::Server { .. });
+        let failure = Failure::from(e);
+        if refused {
+            failure.with_exit_code(USAGE)
+        } else {
+            failure
+        }
+    })?;
+    Ok(SUCCESS)
+}
+
+/// A name that would not parse back as a session TARGET could never be addressed.
+fn check_session_name(name: &str) -> Result<(), Failure> {
+    match Selector::parse(name) {
+        Ok(Selector::Session(parsed)) if parsed == name => Ok(()),
+        _ => Err(Failure::new(
+            phux_core::error_code::ErrorCode::InvalidSelector,
+            format!(
+                "{name:?} cannot be a session name: it would not address the session as a TARGET"
+            ),
+            "use a name without ':', whitespace, or a leading '@', '#', '%', '=' or '.'",
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_names_must_be_addressable() {
+        assert!(check_session_name("work").is_ok());
+        for bad in ["a:b", "@1", "#t", ".", "a b", "", "%x", "h/@1"] {
+            assert!(check_session_name(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! `phux resize TARGET COLSxROWS [--json]`: sets a pane's grid and reports the size the server
+//! holds afterwards. Exit 1 when it did not hold, and then the document is still printed.
+
+use phux_core::docs::GridSize;
+
+use crate::client::{pane, target};
+use crate::commands::values::{connect, parse_geometry, warn_if_partial};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print a ResizeJson document (also when the size did not hold)
+    #[arg(long)]
+    pub json: bool,
+    /// The pane
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// The grid, e.g. 120x40 (each at least 1)
+    #[arg(value_name = "COLSxROWS", value_parser = parse_geometry)]
+    pub geometry: GridSize,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(context)?;
+    let resolved = target::resolve_target(&mut client, &selector)
+        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    warn_if_partial(resolved.partial_warning());
+    let document = pane::resize(&mut client, resolved.pane(), args.geometry)?;
+    if args.json {
+        output::print_json(&document);
+    } else {
+        output::print_line(&format!(
+            "{}x{}",
+            document.applied.cols, document.applied.rows
+        ));
+    }
+    Ok(document.exit_code())
+}

@@ -1,0 +1,40 @@
+//! `phux send-keys TARGET KEYS...`: tmux key names (`Enter`, `C-c`, `Up`, ...) or literal text.
+//! The batch is checked before connecting (`invalid_key_spec`, exit 2, nothing sent); the
+//! server plans it against the pane's modes. Flags go before TARGET. Silent on success.
+
+use phux_core::exit_code::SUCCESS;
+
+use crate::client::{pane, target};
+use crate::commands::values::{connect, warn_if_partial};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The pane
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// Key names or literal text, in order
+    #[arg(
+        value_name = "KEYS",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub keys: Vec<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(false, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    pane::check_keys(&args.keys)?;
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(context)?;
+    let resolved = target::resolve_target(&mut client, &selector)
+        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    warn_if_partial(resolved.partial_warning());
+    pane::send_keys(&mut client, resolved.pane(), args.keys)?;
+    Ok(SUCCESS)
+}

@@ -1,0 +1,66 @@
+//! `phux status [--json]`: whether a server runs at the socket and what it holds. With no
+//! server the not-running document still goes to stdout (exit 1); never starts a server.
+
+use phux_core::docs::StatusJson;
+use phux_core::exit_code::{FAILURE, SUCCESS};
+
+use crate::client::listing::status;
+use crate::commands::Context;
+use crate::failure::{conclude, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print a StatusJson document (also when no server runs)
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    let document = status(&context.socket)?;
+    if args.json {
+        output::print_json(&document);
+    } else {
+        for line in prose_lines(&document) {
+            output::print_line(&line);
+        }
+    }
+    Ok(if document.running { SUCCESS } else { FAILURE })
+}
+
+/// The human summary of the document.
+pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
+    if !doc.running {
+        return vec![format!("no server running at {}", doc.socket)];
+    }
+    let mut lines = vec![format!(
+        "server running at {} (pid {})",
+        doc.socket,
+        doc.pid.map(|p| p.to_string()).unwrap_or_else(|| "?".into())
+    )];
+    if let Some(p) = doc.protocol {
+        lines.push(format!("protocol: {}.{}.{}", p.major, p.minor, p.patch));
+    }
+    lines.push(format!(
+        "clients: {}, sessions: {}",
+        doc.clients,
+        doc.sessions.len()
+    ));
+    for s in &doc.sessions {
+        lines.push(format!(
+            "  {}: {} windows, {} attached",
+            s.name, s.windows, s.attached_clients
+        ));
+    }
+    if let Some(log) = &doc.logs.server {
+        lines.push(format!("log: {log}"));
+    }
+    if !doc.unreachable.is_empty() {
+        lines.push(format!("unreachable: {}", doc.unreachable.join(", ")));
+    }
+    lines
+}

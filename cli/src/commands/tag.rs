@@ -1,0 +1,95 @@
+//! `phux tag ls|add|rm TARGET [TAGS...] [--json]`: a pane's tags, read back from the server
+//! after every write. `#` before a tag is optional. A miss is 1, or 3 against a partial fleet.
+
+use clap::Subcommand;
+use phux_core::docs::TagJson;
+use phux_core::exit_code::SUCCESS;
+
+use crate::client::pane::{normalize_tag, tags, TagAction};
+use crate::client::target;
+use crate::commands::values::{connect, warn_if_partial};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print a TagJson document
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Action {
+    /// Show the tags of every pane TARGET names [default: every pane]
+    #[command(visible_alias = "list")]
+    Ls {
+        #[arg(value_name = "TARGET")]
+        target: Option<String>,
+    },
+    /// Add tags to every pane TARGET names
+    Add {
+        #[arg(value_name = "TARGET")]
+        target: String,
+        #[arg(value_name = "TAGS", required = true)]
+        tags: Vec<String>,
+    },
+    /// Remove tags from every pane TARGET names
+    #[command(visible_alias = "remove")]
+    Rm {
+        #[arg(value_name = "TARGET")]
+        target: String,
+        #[arg(value_name = "TAGS", required = true)]
+        tags: Vec<String>,
+    },
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args.action, args.json, context))
+}
+
+fn execute(action: Action, json: bool, context: &Context) -> VerbResult {
+    let (action, target_text, tag_texts) = match action {
+        Action::Ls { target } => (TagAction::List, target, Vec::new()),
+        Action::Add { target, tags } => (TagAction::Add, Some(target), tags),
+        Action::Rm { target, tags } => (TagAction::Remove, Some(target), tags),
+    };
+    let tag_names = tag_texts
+        .iter()
+        .map(|t| normalize_tag(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let selector = target_text.as_deref().map(target::parse).transpose()?;
+    let mut client = connect(context)?;
+    let panes = match selector {
+        Some(selector) => {
+            let resolved = target::resolve_target(&mut client, &selector)?;
+            warn_if_partial(resolved.partial_warning());
+            resolved.panes().to_vec()
+        }
+        None => {
+            let state = client.state()?;
+            warn_if_partial(target::partial_warning(&state));
+            state.panes().map(|p| p.id).collect()
+        }
+    };
+    let document = tags(&mut client, action, panes, tag_names).map_err(Failure::from)?;
+    if json {
+        output::print_json(&document);
+    } else {
+        for line in prose_lines(&document) {
+            output::print_line(&line);
+        }
+    }
+    Ok(SUCCESS)
+}
+
+/// `@7<TAB>build ci`, one line per pane.
+pub fn prose_lines(document: &TagJson) -> Vec<String> {
+    document
+        .terminals
+        .iter()
+        .map(|row| format!("{}\t{}", row.terminal, row.tags.join(" ")))
+        .collect()
+}

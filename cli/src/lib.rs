@@ -1,0 +1,9 @@
+//! The `phux` command line as a library: the client of the server's socket (`client`, which
+//! prints nothing and is meant to be called by other front ends such as the future MCP
+//! adapter), the verbs (`commands`) and how they report (`output`, `failure`).
+
+pub mod cli;
+pub mod client;
+pub mod commands;
+pub mod failure;
+pub mod output;
