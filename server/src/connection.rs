@@ -33,9 +33,7 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
     let mut reader = FrameReader::new(stream.try_clone()?);
     let mut writer: Writer = FrameWriter::new(stream.try_clone()?);
     let ClientMessage::Hello(hello) = reader.read_message::<ClientMessage>()? else {
-        return Err(WireError::Unexpected(
-            "the first message must be hello",
-        ));
+        return Err(WireError::Unexpected("the first message must be hello"));
     };
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));

@@ -71,3 +71,133 @@ pub fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {}", stdout(output)))
 }
+
+/// A real `phux server` on a private socket, stopped (with its panes) when dropped.
+pub struct TestServer {
+    pub dir: tempfile::TempDir,
+    pub socket: PathBuf,
+    child: std::process::Child,
+}
+
+impl TestServer {
+    /// Starts a server with no seed session and waits (up to 10 s) until it answers.
+    pub fn start() -> TestServer {
+        Self::start_with(&[])
+    }
+
+    /// Like `start`, with extra `phux server` flags.
+    pub fn start_with(extra: &[&str]) -> TestServer {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let socket = dir.path().join("phux.sock");
+        let log = std::fs::File::create(dir.path().join("server.log")).expect("log file");
+        let child = Command::new(phux_bin())
+            .args(["server", "--no-seed", "--socket"])
+            .arg(&socket)
+            .args(extra)
+            .env("SHELL", "/bin/bash")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start phux server");
+        let server = TestServer { dir, socket, child };
+        wait_until("the server answers", Duration::from_secs(10), || {
+            server.socket.exists()
+                && run_with_deadline(&mut server.phux(&["status"]), Duration::from_secs(10))
+                    .status
+                    .success()
+        });
+        server
+    }
+
+    /// A `phux` invocation against this server.
+    pub fn phux(&self, args: &[&str]) -> Command {
+        let mut command = phux(args);
+        command
+            .env("PHUX_SOCKET", &self.socket)
+            .env("SHELL", "/bin/bash");
+        command
+    }
+
+    /// Runs `phux ARGS` against this server (15 s deadline) and returns its output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        run_with_deadline(&mut self.phux(args), Duration::from_secs(15))
+    }
+
+    /// Runs and parses stdout as one JSON document, failing the test if the verb failed.
+    pub fn json(&self, args: &[&str]) -> serde_json::Value {
+        let output = self.run(args);
+        assert!(
+            output.status.success(),
+            "phux {args:?} failed: {}",
+            stderr(&output)
+        );
+        json(&output)
+    }
+
+    /// Creates a session running `command` (bash when empty) and returns its pane, `@N`.
+    pub fn new_session(&self, name: &str, command: &[&str]) -> String {
+        let mut args = vec!["new", "-s", name, "--json"];
+        if !command.is_empty() {
+            args.push("--");
+            args.extend_from_slice(command);
+        }
+        let doc = self.json(&args);
+        format!("@{}", doc["terminal_id"])
+    }
+
+    /// The pane's viewport lines.
+    pub fn lines(&self, pane: &str) -> Vec<String> {
+        let doc = self.json(&["snapshot", "--json", pane]);
+        doc["lines"]
+            .as_array()
+            .map(|l| {
+                l.iter()
+                    .map(|v| v.as_str().unwrap_or("").to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn server_pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Waits (up to `limit`) for the server process to end; true when it did.
+    pub fn wait_exit(&mut self, limit: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.child.try_wait().ok().flatten().is_some() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        let _ = run_with_deadline(
+            &mut self.phux(&["kill", "--server"]),
+            Duration::from_secs(5),
+        );
+        if !self.wait_exit(Duration::from_secs(3)) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Polls `predicate` every 10 ms until it holds, failing the test with `description` after
+/// `limit`.
+pub fn wait_until(description: &str, limit: Duration, mut predicate: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !predicate() {
+        assert!(
+            start.elapsed() < limit,
+            "timed out after {limit:?} waiting until {description}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
