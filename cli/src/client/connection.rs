@@ -116,6 +116,14 @@ impl Client {
     }
 
     /// The server's state (`get_state`), which selectors are resolved against.
+    /// Reads the next frame of a stream (after `subscribe` or `observe` was answered). Blocks
+    /// up to the read timeout; call it from a thread of its own to wait on other things too.
+    pub fn read_frame(&mut self) -> Result<Frame, ClientError> {
+        FrameReader::new(&self.stream)
+            .read_frame()
+            .map_err(|e| ClientError::from_wire(&self.socket, e))
+    }
+
     pub fn state(&mut self) -> Result<StateView, ClientError> {
         self.request(ClientMessage::GetState(IdOnly { id: 0 }))
     }

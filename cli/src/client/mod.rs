@@ -10,6 +10,7 @@ pub mod layout;
 pub mod lifecycle;
 pub mod listing;
 pub mod pane;
+pub mod record;
 pub mod target;
 
 pub use autostart::{ensure_server, AUTOSTART_LIMIT, AUTOSTART_POLL};

@@ -9,6 +9,7 @@ pub mod move_pane;
 pub mod new;
 pub mod pane_exec;
 pub mod paste;
+pub mod rec;
 pub mod rename;
 pub mod resize;
 pub mod send_keys;
@@ -62,6 +63,8 @@ pub enum Command {
     MovePane(move_pane::Args),
     /// Swap the places of two panes
     SwapPane(swap_pane::Args),
+    /// Record a pane, a command or a recording to .cast, .gif or .png
+    Rec(rec::Args),
     /// Install or inspect the terminal engine (libghostty-vt)
     Engine(engine::Args),
     /// Run the server in the foreground
@@ -87,6 +90,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::InsertPane(args) => insert_pane::run(args, context),
         Command::MovePane(args) => move_pane::run(args, context),
         Command::SwapPane(args) => swap_pane::run(args, context),
+        Command::Rec(args) => rec::run(args, context),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

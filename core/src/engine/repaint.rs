@@ -8,7 +8,7 @@ use super::terminal::Terminal;
 use super::text::Region;
 
 impl Terminal {
-    /// VT bytes that reproduce the active screen (contents, styles, cursor, modes, palette) on
+    /// VT bytes that reproduce the active screen (contents, styles, cursor, modes; not the palette, so a player keeps its own theme) on
     /// a reset terminal of the same size. History is not included.
     pub fn vt_repaint(&self) -> Vec<u8> {
         self.format_screen(abi::format::VT, true)
@@ -79,7 +79,7 @@ impl Terminal {
 fn terminal_extra(on: bool) -> FormatterTerminalExtra {
     FormatterTerminalExtra {
         size: std::mem::size_of::<FormatterTerminalExtra>(),
-        palette: on,
+        palette: false,
         modes: on,
         scrolling_region: on,
         tabstops: on,

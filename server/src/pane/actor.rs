@@ -77,6 +77,18 @@ impl PaneActor {
         mut exited: Receiver<Option<i32>>,
     ) {
         self.watch(WatchEventKind::PaneSpawned);
+        // A keyframe of the blank screen at birth: a recorder attaching a moment later (as
+        // `phux rec -- COMMAND` does) can still start from the very first byte.
+        if self.flight.is_enabled() {
+            let (cols, rows) = self.terminal.size();
+            self.flight.keyframe(
+                0,
+                now_ns(self.shared.epoch),
+                cols,
+                rows,
+                self.terminal.vt_repaint(),
+            );
+        }
         let (mut reader_done, mut status) = (false, None);
         while !(reader_done && status.is_some()) {
             let timeout = self.next_deadline().map_or(Duration::from_secs(3600), |d| {

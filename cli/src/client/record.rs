@@ -1,0 +1,131 @@
+//! Recording a pane: an `observe` stream (the screen's repaint, then every output chunk with
+//! the time the server read it, resizes, the pane's exit) written to a `.cast` line by line.
+//! Ends on a stop flag (Ctrl-C), a duration, or the pane exiting.
+
+use crate::client::{Client, ClientError};
+use crossbeam_channel::{bounded, RecvTimeoutError};
+use phux_core::docs::WatchEventKind;
+use phux_core::ids::PaneId;
+use phux_core::wire::{ClientMessage, Frame, Observe, ObserveStart, ServerMessage};
+use phux_recorder::{CastVersion, Header, LiveSink, RecorderError, RecordingSummary};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Why a recording ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// The stop flag was raised (Ctrl-C): a success.
+    Stopped,
+    /// `--duration` elapsed.
+    Duration,
+    /// The pane's program exited with this status.
+    PaneExited(Option<i32>),
+    /// The server closed the stream (it fell behind and was dropped, or the server stopped).
+    StreamEnded,
+}
+
+/// What to record and how.
+pub struct RecordRequest<'a> {
+    pub pane: PaneId,
+    pub output: &'a Path,
+    pub version: CastVersion,
+    pub overwrite: bool,
+    pub idle_limit: Option<f64>,
+    pub since_ms: Option<u64>,
+    pub duration: Option<Duration>,
+    pub command: Option<String>,
+    pub stop: Arc<AtomicBool>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(transparent)]
+    Cast(#[from] RecorderError),
+}
+
+/// Live counts for a progress line: (events written, bytes written).
+pub type OnProgress<'a> = &'a mut dyn FnMut(u64, u64);
+
+/// Records until a stop condition; returns the summary and why it stopped.
+pub fn record(
+    mut client: Client,
+    request: &RecordRequest<'_>,
+    on_progress: OnProgress<'_>,
+) -> Result<(RecordingSummary, StopReason), RecordError> {
+    let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
+        id: 0,
+        pane: request.pane,
+        since_ms: request.since_ms,
+    }))?;
+    let mut sink = LiveSink::create(request.output, &header(request, &start), request.overwrite)?;
+    client.set_read_timeout(None)?;
+    let (tx, frames) = bounded(1024);
+    std::thread::spawn(move || {
+        while let Ok(frame) = client.read_frame() {
+            if tx.send(frame).is_err() {
+                break;
+            }
+        }
+    });
+    let began = Instant::now();
+    let reason = loop {
+        if request.stop.load(Ordering::Relaxed) {
+            break StopReason::Stopped;
+        }
+        if request
+            .duration
+            .is_some_and(|limit| began.elapsed() >= limit)
+        {
+            break StopReason::Duration;
+        }
+        match frames.recv_timeout(Duration::from_millis(50)) {
+            Ok(frame) => {
+                if let Some(reason) = apply(&mut sink, frame)? {
+                    break reason;
+                }
+                on_progress(sink.events(), sink.bytes());
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break StopReason::StreamEnded,
+        }
+    };
+    Ok((sink.finish()?, reason))
+}
+
+fn header(request: &RecordRequest<'_>, start: &ObserveStart) -> Header {
+    let mut header = Header::new(request.version, start.cols, start.rows);
+    header.idle_time_limit = request.idle_limit;
+    header.timestamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .map(|d| d.as_secs());
+    header.term_type = Some("xterm-256color".into());
+    header.command.clone_from(&request.command);
+    header
+}
+
+/// Writes one frame of the stream; `Some` when it ends the recording.
+fn apply(sink: &mut LiveSink, frame: Frame) -> Result<Option<StopReason>, RecordError> {
+    match frame {
+        Frame::Output(chunk) => sink.output(chunk.t_ns, &chunk.bytes)?,
+        Frame::Json(_) => match frame.decode::<ServerMessage>() {
+            Ok(ServerMessage::Resized(r)) => sink.resize(r.t_ns, r.cols, r.rows)?,
+            Ok(ServerMessage::Event(event)) => {
+                if let WatchEventKind::PaneClosed { exit_status } = event.event {
+                    if let Some(status) = exit_status {
+                        sink.exit(event.t_ns, status)?;
+                    }
+                    return Ok(Some(StopReason::PaneExited(exit_status)));
+                }
+            }
+            Ok(ServerMessage::ObserverLagged(_)) => return Ok(Some(StopReason::StreamEnded)),
+            _ => {}
+        },
+        Frame::Unknown { .. } => {}
+    }
+    Ok(None)
+}

@@ -1,0 +1,226 @@
+//! The output half of `phux rec`: a `.cast` as recorded (or transcoded), or an animation
+//! rendered from the cast. A failed render keeps the cast and says how to render it again.
+
+use super::capture::Captured;
+use super::progress::RenderProgress;
+use super::{Args, DEFAULT_IDLE_LIMIT};
+use crate::client::record::StopReason;
+use crate::failure::{Failure, VerbResult};
+use crate::output;
+use phux_core::docs::rec::REC_SCHEMA_VERSION;
+use phux_core::docs::{RecFormat, RecJson};
+use phux_core::error_code::ErrorCode;
+use phux_encoders::{render_cast, EncodeOptions, OutputFormat, RenderSettings, Theme};
+use phux_recorder::{clamped_duration, read_cast, transcode, Cast, CastVersion};
+use std::path::{Path, PathBuf};
+
+/// Where a recording bound for an animation is kept while it is captured and rendered.
+pub fn scratch_cast_path(out: &Path) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "recording".into(), |s| s.to_string_lossy().into_owned());
+    std::env::temp_dir().join(format!("phux-rec-{}-{stem}.cast", std::process::id()))
+}
+
+fn cast_failure(error: impl std::fmt::Display, remedy: String) -> Failure {
+    Failure::new(ErrorCode::CastInvalid, error.to_string(), remedy)
+}
+
+/// `--from FILE`: transcode to a cast, or render an animation; the server is never contacted.
+pub fn from_file(args: &Args, from: &Path, out: &Path, format: OutputFormat) -> VerbResult {
+    if format == OutputFormat::Cast {
+        let version = if args.cast_version == 3 {
+            CastVersion::V3
+        } else {
+            CastVersion::V2
+        };
+        let summary = transcode(from, out, version, args.overwrite).map_err(|e| {
+            let remedy = e.remedy();
+            cast_failure(e, remedy)
+        })?;
+        let doc = document(
+            out,
+            RecFormat::Cast,
+            summary.bytes,
+            summary.duration_ms,
+            summary.events,
+            summary.cols,
+            summary.rows,
+            false,
+        );
+        return Ok(report(args.json, &doc));
+    }
+    let cast = read_cast(from).map_err(|e| {
+        let remedy = e.remedy();
+        cast_failure(e, remedy)
+    })?;
+    render(args, &cast, out, format)
+}
+
+/// After a capture: report the cast, or render it and drop the scratch cast.
+pub fn finish(
+    args: &Args,
+    captured: &Captured,
+    cast_path: &Path,
+    out: &Path,
+    format: OutputFormat,
+) -> VerbResult {
+    if captured.reason == StopReason::StreamEnded {
+        output::warn("the server ended the stream (the recorder fell behind, or the server stopped); the recording ends there");
+    }
+    let cast = read_cast(cast_path).map_err(|e| {
+        let remedy = format!(
+            "the recording is at {}; {}",
+            cast_path.display(),
+            e.remedy()
+        );
+        cast_failure(e, remedy)
+    })?;
+    if format == OutputFormat::Cast {
+        let limit = cast.header.idle_time_limit;
+        let duration_ms = (clamped_duration(&cast.events, limit) * 1000.0).round() as u64;
+        let bytes = std::fs::metadata(out).map_or(0, |m| m.len());
+        let (cols, rows) = (captured.summary.cols, captured.summary.rows);
+        let doc = document(
+            out,
+            RecFormat::Cast,
+            bytes,
+            duration_ms,
+            captured.summary.events,
+            cols,
+            rows,
+            false,
+        );
+        return Ok(report(args.json, &doc));
+    }
+    match render(args, &cast, out, format) {
+        Ok(code) => {
+            let _ = std::fs::remove_file(cast_path);
+            Ok(code)
+        }
+        Err(failure) => {
+            let again = format!(
+                "phux rec --from {} -o {}",
+                cast_path.display(),
+                out.display()
+            );
+            output::stderr_line(&format!(
+                "phux: the recording was kept at {}",
+                cast_path.display()
+            ));
+            Err(Failure {
+                remedy: format!("render it again with `{again}`"),
+                ..failure
+            })
+        }
+    }
+}
+
+fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> VerbResult {
+    let theme = match &args.theme {
+        Some(name) => Theme::builtin(name).map_err(|e| {
+            Failure::new(
+                ErrorCode::InvalidArgument,
+                e.to_string(),
+                format!("use one of: {}", Theme::builtin_names().join(", ")),
+            )
+            .with_exit_code(2)
+        })?,
+        None => Theme::default(),
+    };
+    let settings = RenderSettings {
+        options: EncodeOptions {
+            theme,
+            scale: args.scale,
+            max_bytes: args.max_bytes,
+        },
+        prefer_cast_theme: args.theme.is_none(),
+        fps: args.fps,
+        speed: args.speed,
+        idle_limit: args
+            .idle_limit
+            .or(cast.header.idle_time_limit)
+            .or(Some(DEFAULT_IDLE_LIMIT)),
+        last_frame_hold: args.last_frame.max(0.0),
+    };
+    let mut progress = RenderProgress::new(args.json);
+    let result = render_cast(cast, out, &settings, &mut |done, total| {
+        progress.update(done, total)
+    });
+    progress.finish();
+    let summary = result.map_err(|e| {
+        Failure::new(
+            ErrorCode::EncodeFailed,
+            e.to_string(),
+            "check the output path and --max-bytes",
+        )
+    })?;
+    let format = if format == OutputFormat::Gif {
+        RecFormat::Gif
+    } else {
+        RecFormat::Apng
+    };
+    let (cols, rows) = (cast.header.cols, cast.header.rows);
+    let doc = document(
+        out,
+        format,
+        summary.bytes,
+        summary.duration_ms,
+        u64::from(summary.frames),
+        cols,
+        rows,
+        summary.truncated,
+    );
+    Ok(report(args.json, &doc))
+}
+
+#[allow(clippy::too_many_arguments)] // one field each of the document, in its order
+fn document(
+    out: &Path,
+    format: RecFormat,
+    bytes: u64,
+    duration_ms: u64,
+    frames: u64,
+    cols: u16,
+    rows: u16,
+    truncated: bool,
+) -> RecJson {
+    RecJson {
+        schema_version: REC_SCHEMA_VERSION,
+        path: out.display().to_string(),
+        format,
+        bytes,
+        duration_ms,
+        frames,
+        cols,
+        rows,
+        truncated,
+    }
+}
+
+fn report(json: bool, doc: &RecJson) -> i32 {
+    if json {
+        output::print_json(doc);
+    } else {
+        let kind = if doc.format == RecFormat::Cast {
+            "events"
+        } else {
+            "frames"
+        };
+        let truncated = if doc.truncated {
+            " (stopped at --max-bytes)"
+        } else {
+            ""
+        };
+        output::stderr_line(&format!(
+            "phux: wrote {} ({} bytes, {} {kind}, {:.1} s, {}x{}){truncated}",
+            doc.path,
+            doc.bytes,
+            doc.frames,
+            doc.duration_ms as f64 / 1000.0,
+            doc.cols,
+            doc.rows
+        ));
+    }
+    0
+}

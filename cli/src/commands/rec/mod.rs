@@ -1,0 +1,145 @@
+//! `phux rec`: record a pane (live, or starting in the past with `--since`), a command in a new
+//! headless pane (`-- COMMAND`), or re-render an existing recording (`--from`), to `.cast`,
+//! `.gif` or `.png`/`.apng`.
+
+mod capture;
+mod export;
+mod progress;
+
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use phux_core::error_code::ErrorCode;
+use phux_encoders::{resolve_output, OutputFormat};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The pane to record (default: the most recently active one)
+    #[arg(value_name = "TARGET")]
+    target: Option<String>,
+    /// Output file; its extension picks the format (.cast, .gif, .png, .apng; none: .gif)
+    #[arg(short = 'o', long = "out", value_name = "PATH")]
+    out: PathBuf,
+    /// Re-render (or transcode) this recording instead of recording; never touches the server
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    /// Stop after this many seconds
+    #[arg(long, value_name = "SECS")]
+    duration: Option<f64>,
+    /// Start this far in the past, from the pane's flight recorder (e.g. 60s, 2m, 500ms)
+    #[arg(long, value_name = "DURATION", value_parser = parse_since)]
+    since: Option<u64>,
+    /// Size of the pane for `-- COMMAND` (default: this terminal's size, else 80x24)
+    #[arg(long, value_name = "COLSxROWS", value_parser = crate::commands::values::parse_geometry)]
+    size: Option<phux_core::docs::GridSize>,
+    /// Longest pause kept when playing or rendering; written to a recording's header
+    /// [default: 2, or for --from the recording's own idle_time_limit]
+    #[arg(long, value_name = "SECS")]
+    idle_limit: Option<f64>,
+    /// asciicast version of a .cast output
+    #[arg(long, value_name = "2|3", default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
+    cast_version: u8,
+    /// Frames per second cap of an animation
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100))]
+    fps: u32,
+    /// Playback speed of an animation
+    #[arg(long, default_value_t = 1.0)]
+    speed: f64,
+    /// How long an animation holds its last frame
+    #[arg(long, value_name = "SECS", default_value_t = 3.0)]
+    last_frame: f64,
+    /// Stop an animation before it exceeds this many bytes (the file stays playable)
+    #[arg(long, value_name = "BYTES", default_value_t = phux_encoders::DEFAULT_MAX_BYTES)]
+    max_bytes: u64,
+    /// Colour theme of an animation (the recording's own theme wins when it has one)
+    #[arg(long)]
+    theme: Option<String>,
+    /// Integer pixel scale of an animation (1 = 8x16 px cells)
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
+    scale: u8,
+    /// Replace the output file if it exists
+    #[arg(long)]
+    overwrite: bool,
+    /// Print the result document (and nothing else) on stdout
+    #[arg(long)]
+    json: bool,
+    /// Run this command in a new headless pane and record it until it exits
+    #[arg(last = true, value_name = "COMMAND")]
+    command: Vec<String>,
+}
+
+/// The idle limit a new recording gets when none is given.
+pub const DEFAULT_IDLE_LIMIT: f64 = 2.0;
+
+/// `60s`, `2m`, `500ms`, `1h`, or bare seconds, in milliseconds.
+fn parse_since(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (number, unit) = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((text, "s"), |i| text.split_at(i));
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 60s, 2m or 500ms"))?;
+    let scale = match unit {
+        "ms" => 1.0,
+        "s" => 1_000.0,
+        "m" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {text:?}: use ms, s, m or h"
+            ))
+        }
+    };
+    if !(value.is_finite() && value >= 0.0) {
+        return Err(format!("{text:?} is not a positive duration"));
+    }
+    Ok((value * scale) as u64)
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    let json = args.json;
+    conclude(json, rec(args, context))
+}
+
+fn rec(args: Args, context: &Context) -> VerbResult {
+    let output = resolve_output(&args.out).map_err(|e| {
+        Failure::new(
+            ErrorCode::UnsupportedFormat,
+            e.to_string(),
+            "name the output .cast, .gif, .png or .apng",
+        )
+    })?;
+    if output.path.exists() && !args.overwrite {
+        return Err(Failure::new(
+            ErrorCode::OutputExists,
+            format!("{} already exists", output.path.display()),
+            "choose another path, or pass --overwrite",
+        ));
+    }
+    let positive = |v: f64| v.is_finite() && v > 0.0;
+    if !positive(args.speed) || !args.idle_limit.is_none_or(positive) {
+        return Err(Failure::new(
+            ErrorCode::InvalidArgument,
+            "--speed and --idle-limit must be positive",
+            "e.g. --speed 2 --idle-limit 1.5",
+        ));
+    }
+    if let Some(from) = &args.from {
+        if args.target.is_some() || !args.command.is_empty() {
+            return Err(Failure::new(
+                ErrorCode::InvalidArgument,
+                "--from re-renders a file; it takes no TARGET or COMMAND",
+                "drop the TARGET / -- COMMAND",
+            ))
+            .map_err(|f| f.with_exit_code(2));
+        }
+        return export::from_file(&args, from, &output.path, output.format);
+    }
+    let cast_path = match output.format {
+        OutputFormat::Cast => output.path.clone(),
+        _ => export::scratch_cast_path(&output.path),
+    };
+    let captured = capture::capture(&args, context, &cast_path)?;
+    export::finish(&args, &captured, &cast_path, &output.path, output.format)
+}
