@@ -87,7 +87,16 @@ impl TestServer {
 
     /// Like `start`, with extra `phux server` flags.
     pub fn start_with(extra: &[&str]) -> TestServer {
-        let dir = tempfile::tempdir().expect("tempdir");
+        let dir = tempfile::Builder::new()
+            .prefix("phux-test-")
+            .tempdir()
+            .expect("tempdir");
+        // The server refuses a socket directory other users can enter.
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .expect("chmod 700");
         let socket = dir.path().join("phux.sock");
         let log = std::fs::File::create(dir.path().join("server.log")).expect("log file");
         let child = Command::new(phux_bin())
@@ -101,12 +110,19 @@ impl TestServer {
             .spawn()
             .expect("start phux server");
         let server = TestServer { dir, socket, child };
-        wait_until("the server answers", Duration::from_secs(10), || {
-            server.socket.exists()
-                && run_with_deadline(&mut server.phux(&["status"]), Duration::from_secs(10))
-                    .status
-                    .success()
-        });
+        let log_path = server.dir.path().join("server.log");
+        let start = Instant::now();
+        while !(server.socket.exists()
+            && run_with_deadline(&mut server.phux(&["status"]), Duration::from_secs(10))
+                .status
+                .success())
+        {
+            if start.elapsed() > Duration::from_secs(10) {
+                let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+                panic!("the server did not answer within 10 s; its log:\n{log}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
         server
     }
 
@@ -200,4 +216,40 @@ pub fn wait_until(description: &str, limit: Duration, mut predicate: impl FnMut(
         );
         std::thread::sleep(Duration::from_millis(10));
     }
+}
+
+/// The screen of `pane` (`@N`) read over the wire, without depending on any verb.
+pub fn screen(socket: &std::path::Path, pane: &str) -> phux_core::docs::ScreenState {
+    let id: u32 = pane.trim_start_matches('@').parse().expect("pane id @N");
+    let mut client = phux_cli::client::Client::connect(socket).expect("connect");
+    client
+        .request(phux_core::wire::ClientMessage::GetScreen(
+            phux_core::wire::GetScreen {
+                id: 0,
+                pane: phux_core::ids::PaneId(id),
+                scrollback: None,
+                cells: false,
+            },
+        ))
+        .expect("get_screen")
+}
+
+/// Waits until some viewport line of `pane` contains `text`, failing after 10 s.
+pub fn wait_for_text(socket: &std::path::Path, pane: &str, text: &str) {
+    wait_until(
+        &format!("{pane} shows {text:?}"),
+        Duration::from_secs(10),
+        || screen(socket, pane).lines.iter().any(|l| l.contains(text)),
+    );
+}
+
+/// Resident memory of a process, in bytes.
+pub fn rss_of(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|kb| kb.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
 }

@@ -1,0 +1,264 @@
+//! The control verbs against a real server with real shells: create, list, address, shape and
+//! drive panes, each `--json` document and each failure's code and exit status.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use phux_tests::{json, screen, stderr, wait_for_text, wait_until, TestServer};
+use std::time::Duration;
+
+fn error_line(output: &std::process::Output) -> serde_json::Value {
+    let text = stderr(output);
+    let last = text.lines().last().unwrap_or_default();
+    serde_json::from_str(last)
+        .unwrap_or_else(|e| panic!("last stderr line is not JSON ({e}): {text}"))
+}
+
+#[test]
+fn new_ls_status_and_the_pane_environment() {
+    let server = TestServer::start();
+    let doc = server.json(&[
+        "new",
+        "-s",
+        "work",
+        "--json",
+        "-e",
+        "GREETING=a=b",
+        "--",
+        "bash",
+        "--norc",
+        "--noprofile",
+    ]);
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["session"], "work");
+    let pane = format!("@{}", doc["terminal_id"]);
+    let ls = server.json(&["ls", "--json"]);
+    assert_eq!(ls["schema_version"], 3);
+    assert_eq!(ls["sessions"][0]["name"], "work");
+    assert_eq!(ls["terminals"][0], pane.as_str());
+    assert_eq!(ls["unreachable"], serde_json::json!([]));
+    server.run(&[
+        "send-keys",
+        &pane,
+        "echo T=$TERM P=$PHUX_PANE G=$GREETING S=${PHUX_SOCKET:+set}",
+        "Enter",
+    ]);
+    wait_for_text(
+        &server.socket,
+        &pane,
+        &format!("T=xterm-256color P={pane} G=a=b S=set"),
+    );
+    let status = server.json(&["status", "--json"]);
+    assert_eq!(status["running"], true);
+    assert_eq!(status["sessions"][0]["name"], "work");
+}
+
+#[test]
+fn new_with_a_taken_name_fails_with_exit_1_and_json_requires_a_name() {
+    let server = TestServer::start();
+    server.new_session("dup", &[]);
+    let output = server.run(&["new", "-s", "dup", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    assert_eq!(error_line(&output)["exit_code"], 1);
+    assert_eq!(server.run(&["new", "--json"]).status.code(), Some(2));
+}
+
+#[test]
+fn spawn_places_a_pane_in_the_session_and_kill_removes_it() {
+    let server = TestServer::start();
+    let first = server.new_session("s", &[]);
+    let doc = server.json(&[
+        "spawn", "--target", "s", "--split", "vertical", "--ratio", "0.3", "--json",
+    ]);
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["satellite"], serde_json::Value::Null);
+    let second = format!("@{}", doc["terminal_id"]);
+    let ls = server.json(&["ls", "--json"]);
+    assert_eq!(ls["terminals"], serde_json::json!([first, second]));
+    assert!(server.run(&["kill", &second]).status.success());
+    let ls = server.json(&["ls", "--json"]);
+    assert_eq!(ls["terminals"], serde_json::json!([first]));
+    let output = server.run(&["spawn", "--ratio", "1.5"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}
+
+#[test]
+fn missing_and_malformed_targets_have_their_codes() {
+    let server = TestServer::start();
+    server.new_session("s", &[]);
+    let missing = server.run(&["resize", "--json", "@99", "80x24"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(error_line(&missing)["error"]["code"], "no_such_target");
+    let malformed = server.run(&["tag", "ls", "--json", "@x"]);
+    assert_eq!(malformed.status.code(), Some(2));
+    assert_eq!(error_line(&malformed)["error"]["code"], "invalid_selector");
+}
+
+#[test]
+fn resize_reports_the_size_read_back_and_the_program_sees_it() {
+    let server = TestServer::start();
+    let pane = server.new_session("s", &["bash", "--norc"]);
+    let doc = server.json(&["resize", "--json", &pane, "100x30"]);
+    assert_eq!(doc["applied"], serde_json::json!({"cols": 100, "rows": 30}));
+    assert_eq!(doc["held"], true);
+    let text = server.run(&["resize", &pane, "90x20"]);
+    assert_eq!(String::from_utf8_lossy(&text.stdout).trim(), "90x20");
+    server.run(&["send-keys", &pane, "stty size", "Enter"]);
+    wait_for_text(&server.socket, &pane, "20 90");
+    assert_eq!(
+        server.run(&["resize", &pane, "0x20"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn signal_interrupt_reaches_the_foreground_program() {
+    let server = TestServer::start();
+    let pane = server.new_session("s", &["bash", "--norc"]);
+    server.run(&["send-keys", &pane, "sleep 100", "Enter"]);
+    wait_until("sleep started", Duration::from_secs(10), || {
+        screen(&server.socket, &pane)
+            .lines
+            .iter()
+            .any(|l| l.contains("sleep 100"))
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(server.run(&["signal", &pane, "interrupt"]).status.success());
+    server.run(&["send-keys", &pane, "echo after-$?", "Enter"]);
+    wait_for_text(&server.socket, &pane, "after-130");
+}
+
+#[test]
+fn tags_are_read_back_and_select_panes() {
+    let server = TestServer::start();
+    let pane = server.new_session("s", &[]);
+    let doc = server.json(&["tag", "add", "--json", &pane, "#build", "ci"]);
+    assert_eq!(
+        doc["terminals"],
+        serde_json::json!([{"terminal": pane, "tags": ["build", "ci"]}])
+    );
+    let doc = server.json(&["tag", "rm", "--json", &pane, "ci"]);
+    assert_eq!(doc["terminals"][0]["tags"], serde_json::json!(["build"]));
+    let doc = server.json(&["tag", "ls", "--json", "#build"]);
+    assert_eq!(doc["terminals"][0]["terminal"], pane.as_str());
+}
+
+#[test]
+fn send_keys_pastes_literal_runs_bracketed_when_asked_and_paste_never_submits() {
+    let server = TestServer::start();
+    let pane = server.new_session("s", &["bash", "--norc"]);
+    // A program that shows exactly what it receives, with bracketed paste turned on.
+    server.run(&[
+        "send-keys",
+        &pane,
+        "printf '\\e[?2004h'; stty -echo -icanon; cat -v",
+        "Enter",
+    ]);
+    std::thread::sleep(Duration::from_millis(300));
+    server.run(&["send-keys", &pane, "hi", "Enter"]);
+    // The literal run arrives as one bracketed paste, then a real Enter (which ends the line).
+    wait_for_text(&server.socket, &pane, "^[[200~hi^[[201~");
+    let pane2 = server.new_session("p", &["bash", "--norc"]);
+    server.run(&["paste", &pane2, "echo pasted"]);
+    wait_for_text(&server.socket, &pane2, "echo pasted");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !screen(&server.socket, &pane2)
+            .lines
+            .iter()
+            .any(|l| l == "pasted"),
+        "paste must not submit"
+    );
+}
+
+#[test]
+fn rename_and_its_refusals() {
+    let server = TestServer::start();
+    server.new_session("a", &[]);
+    server.new_session("b", &[]);
+    assert!(server.run(&["rename", "a", "c"]).status.success());
+    assert_eq!(server.run(&["rename", "nope", "d"]).status.code(), Some(2));
+    assert_eq!(server.run(&["rename", "c", "b"]).status.code(), Some(2));
+    let ls = server.json(&["ls", "--json"]);
+    let names: Vec<&str> = ls["sessions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["b", "c"]);
+}
+
+#[test]
+fn move_pane_across_sessions_keeps_the_process_scrollback_and_id() {
+    let server = TestServer::start();
+    let a = server.new_session("a", &["bash", "--norc"]);
+    let b = server.new_session("b", &[]);
+    server.run(&["send-keys", &a, "echo kept-$$", "Enter"]);
+    wait_until("pid shown", Duration::from_secs(10), || {
+        screen(&server.socket, &a)
+            .lines
+            .iter()
+            .any(|l| l.starts_with("kept-"))
+    });
+    let before: Vec<String> = screen(&server.socket, &a).lines;
+    let doc = server.json(&["move-pane", "--json", &a, &b]);
+    assert_eq!(doc["operation"], "move-pane");
+    assert_eq!(doc["cross_session"], true);
+    assert_eq!(
+        doc["source_terminal_id"].to_string(),
+        a.trim_start_matches('@')
+    );
+    assert_eq!(
+        screen(&server.socket, &a).lines,
+        before,
+        "same process and screen after the move"
+    );
+    let ls = server.json(&["ls", "--json"]);
+    assert_eq!(
+        ls["sessions"].as_array().unwrap().len(),
+        1,
+        "session a emptied and went away"
+    );
+    let swap = server.json(&["swap-pane", "--json", &a, &b]);
+    assert_eq!(swap["operation"], "swap-pane");
+    let same = server.run(&["swap-pane", "--json", &a, &a]);
+    assert_eq!(same.status.code(), Some(2));
+    assert_eq!(error_line(&same)["error"]["code"], "same_pane");
+}
+
+#[test]
+fn insert_pane_within_a_session_and_cross_session_refusal() {
+    let server = TestServer::start();
+    let a = server.new_session("a", &[]);
+    let spawned = server.json(&["spawn", "--target", "a", "--json"]);
+    let second = format!("@{}", spawned["terminal_id"]);
+    let doc = server.json(&[
+        "insert-pane",
+        "--json",
+        "--split",
+        "vertical",
+        "--ratio",
+        "0.25",
+        &a,
+        &second,
+    ]);
+    assert_eq!(doc["operation"], "insert-pane");
+    assert_eq!(doc["direction"], "vertical");
+    let other = server.new_session("b", &[]);
+    let refused = server.run(&["insert-pane", "--json", &a, &other]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert_eq!(error_line(&refused)["error"]["code"], "cross_session");
+}
+
+#[test]
+fn kill_window_session_and_server() {
+    let server = TestServer::start();
+    server.new_session("a", &[]);
+    server.new_session("b", &[]);
+    assert!(server.run(&["kill", "a:0"]).status.success());
+    assert!(server.run(&["kill", "b"]).status.success());
+    let output = server.run(&["ls", "--json"]);
+    // The server ends with its last pane.
+    assert!(output.status.code() == Some(1) || json(&output)["sessions"] == serde_json::json!([]));
+}
