@@ -1,0 +1,254 @@
+//! What the server must survive: unsafe socket directories, other users, bad frames, crashing
+//! and flooding panes, `kill -9`, racing cold starts, and a subscriber that never reads.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use phux_tests::{
+    phux, rss_of, run, run_with_deadline, screen, stderr, wait_for_text, wait_until, TestServer,
+};
+use std::io::Write;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::net::UnixStream;
+use std::time::{Duration, Instant};
+
+fn private_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    dir
+}
+
+#[test]
+fn the_socket_directory_is_0700_and_the_socket_0600() {
+    let runtime = private_dir();
+    let output = run(phux(&["new", "-s", "m", "--json"])
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .env_remove("PHUX_SOCKET"));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let dir = runtime.path().join("phux");
+    assert_eq!(std::fs::metadata(&dir).unwrap().mode() & 0o777, 0o700);
+    assert_eq!(
+        std::fs::metadata(dir.join("phux.sock")).unwrap().mode() & 0o777,
+        0o600
+    );
+    let _ = run(phux(&["kill", "--server"])
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .env_remove("PHUX_SOCKET"));
+}
+
+#[test]
+fn an_unsafe_socket_directory_is_refused_and_left_as_it_was() {
+    let base = private_dir();
+    let open = base.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let socket = open.join("phux.sock");
+    let output = run(phux(&["server", "--no-seed", "--socket"]).arg(&socket));
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("refusing socket directory") && message.contains("chmod 700"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::metadata(&open).unwrap().mode() & 0o777,
+        0o755,
+        "never chmod-ed"
+    );
+    assert!(!socket.exists());
+}
+
+#[test]
+fn a_peer_running_as_another_user_is_refused() {
+    let server = TestServer::start();
+    server.new_session("s", &[]);
+    // Open the door on purpose so only the server's own check stands in the way.
+    std::fs::set_permissions(server.dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    std::fs::set_permissions(&server.socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let probe = "import socket,struct,sys\ns=socket.socket(socket.AF_UNIX)\ns.connect(sys.argv[1])\nb=b'{\"type\":\"hello\",\"protocol\":{\"major\":1,\"minor\":0},\"client\":\"x\"}'\ntry:\n  s.sendall(struct.pack('>I',len(b)+1)+b'\\x01'+b)\n  s.settimeout(5)\n  print('answered' if s.recv(4) else 'closed')\nexcept (BrokenPipeError, ConnectionResetError):\n  print('closed')";
+    let output = run_with_deadline(
+        std::process::Command::new("setpriv")
+            .args([
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "/usr/bin/python3",
+                "-c",
+                probe,
+            ])
+            .arg(&server.socket),
+        Duration::from_secs(20),
+    );
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("closed"),
+        "the connection was not refused by the server: {said} {}",
+        stderr(&output)
+    );
+    assert!(!said.contains("answered"));
+    std::fs::set_permissions(server.dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    assert!(
+        server.run(&["ls"]).status.success(),
+        "the server still serves its own user"
+    );
+}
+
+fn hello() -> Vec<u8> {
+    let body = br#"{"type":"hello","protocol":{"major":1,"minor":0},"client":"test"}"#;
+    let mut frame = ((body.len() + 1) as u32).to_be_bytes().to_vec();
+    frame.push(1);
+    frame.extend_from_slice(body);
+    frame
+}
+
+#[test]
+fn oversize_and_truncated_frames_end_only_their_own_connection() {
+    let server = TestServer::start();
+    server.new_session("s", &[]);
+    let mut oversize = UnixStream::connect(&server.socket).unwrap();
+    oversize.write_all(&hello()).unwrap();
+    oversize.write_all(&[0xff, 0xff, 0xff, 0xff, 1]).unwrap();
+    let mut truncated = UnixStream::connect(&server.socket).unwrap();
+    truncated.write_all(&hello()).unwrap();
+    truncated.write_all(&[0, 0, 0, 100, 1, b'{']).unwrap();
+    drop(truncated);
+    let mut garbage = UnixStream::connect(&server.socket).unwrap();
+    garbage.write_all(b"GET / HTTP/1.1\r\n\r\n").unwrap();
+    assert!(
+        server.run(&["ls", "--json"]).status.success(),
+        "the next client is served"
+    );
+    drop(oversize);
+    assert!(server.run(&["ls", "--json"]).status.success());
+}
+
+#[test]
+fn a_crashing_or_flooding_pane_does_not_disturb_the_others() {
+    let server = TestServer::start();
+    let calm = server.new_session("calm", &["bash", "--norc"]);
+    let flood = server.json(&[
+        "spawn",
+        "--target",
+        "calm",
+        "--json",
+        "--",
+        "sh",
+        "-c",
+        "yes flood",
+    ]);
+    let _crash = server.json(&[
+        "spawn",
+        "--target",
+        "calm",
+        "--json",
+        "--",
+        "sh",
+        "-c",
+        "sleep 0.2; kill -SEGV $$",
+    ]);
+    std::thread::sleep(Duration::from_millis(500));
+    server.run(&["send-keys", &calm, "echo still-$((40+2))", "Enter"]);
+    wait_for_text(&server.socket, &calm, "still-42");
+    let flood_pane = format!("@{}", flood["terminal_id"]);
+    assert!(screen(&server.socket, &flood_pane)
+        .lines
+        .iter()
+        .any(|l| l == "flood"));
+}
+
+#[test]
+fn after_kill_9_the_next_new_recovers() {
+    let runtime = private_dir();
+    let socket = runtime.path().join("phux.sock");
+    let start = |name: &str| run(phux(&["new", "-s", name, "--json"]).env("PHUX_SOCKET", &socket));
+    assert!(start("one").status.success());
+    let status = phux_tests::json(&run(phux(&["status", "--json"]).env("PHUX_SOCKET", &socket)));
+    let pid = status["pid"].as_i64().unwrap();
+    run(std::process::Command::new("kill").args(["-9", &pid.to_string()]));
+    wait_until("the server is gone", Duration::from_secs(5), || {
+        !std::path::Path::new(&format!("/proc/{pid}")).exists()
+    });
+    assert!(socket.exists(), "a killed server leaves its socket behind");
+    let began = Instant::now();
+    let output = start("two");
+    let took = began.elapsed();
+    assert!(output.status.success(), "{}", stderr(&output));
+    eprintln!("recovery after kill -9 took {took:?}");
+    let _ = run(phux(&["kill", "--server"]).env("PHUX_SOCKET", &socket));
+}
+
+#[test]
+fn eight_concurrent_cold_starts_make_one_server() {
+    let runtime = private_dir();
+    let socket = runtime.path().join("phux.sock");
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let socket = socket.clone();
+            std::thread::spawn(move || {
+                run(phux(&["new", "-s", &format!("s{i}"), "--json"]).env("PHUX_SOCKET", &socket))
+            })
+        })
+        .collect();
+    for handle in handles {
+        let output = handle.join().unwrap();
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let ls = phux_tests::json(&run(phux(&["ls", "--json"]).env("PHUX_SOCKET", &socket)));
+    assert_eq!(
+        ls["sessions"].as_array().unwrap().len(),
+        8,
+        "every session on the one server"
+    );
+    let servers = run(std::process::Command::new("pgrep")
+        .args(["-f", &format!("server --socket {}", socket.display())]));
+    let count = String::from_utf8_lossy(&servers.stdout).lines().count();
+    assert_eq!(count, 1, "exactly one server process");
+    let _ = run(phux(&["kill", "--server"]).env("PHUX_SOCKET", &socket));
+}
+
+#[test]
+fn a_subscriber_that_never_reads_does_not_grow_the_server() {
+    let server = TestServer::start();
+    let pane = server.new_session(
+        "flood",
+        &[
+            "sh",
+            "-c",
+            "yes 'a fairly long line of flooding output for the test'",
+        ],
+    );
+    let pid = server.server_pid();
+    std::thread::sleep(Duration::from_secs(1));
+    let before = rss_of(pid);
+    // An observer that never reads its socket, and a watcher that never reads either.
+    let mut sleepers = Vec::new();
+    for request in [
+        format!(
+            r#"{{"type":"observe","id":1,"pane":{}}}"#,
+            pane.trim_start_matches('@')
+        ),
+        r#"{"type":"subscribe","id":1,"events":[]}"#.to_string(),
+    ] {
+        let mut stream = UnixStream::connect(&server.socket).unwrap();
+        stream.write_all(&hello()).unwrap();
+        let mut frame = ((request.len() + 1) as u32).to_be_bytes().to_vec();
+        frame.push(1);
+        frame.extend_from_slice(request.as_bytes());
+        stream.write_all(&frame).unwrap();
+        sleepers.push(stream);
+    }
+    let seconds = std::env::var("PHUX_FLOOD_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10);
+    std::thread::sleep(Duration::from_secs(seconds));
+    let after = rss_of(pid);
+    eprintln!(
+        "server RSS before {before} B, after a {seconds} s flood with stuck subscribers {after} B"
+    );
+    assert!(
+        after < before + 64 * 1024 * 1024,
+        "RSS grew from {before} to {after}"
+    );
+    assert!(server.run(&["ls"]).status.success());
+    drop(sleepers);
+}
