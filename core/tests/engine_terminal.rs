@@ -299,3 +299,22 @@ fn snapshot_restores_an_equal_terminal_with_history() {
     );
     assert_eq!(restored.title(), original.title());
 }
+
+#[test]
+fn compressing_history_changes_no_read() {
+    let mut t = Terminal::new(80, 24, 10_000).expect("engine");
+    for i in 0..5_000 {
+        t.write(
+            format!("line {i} of the history that compression must keep exactly\r\n").as_bytes(),
+        );
+    }
+    let (history, viewport) = (t.scrollback_text(None, false), t.viewport_lines());
+    assert_eq!(
+        t.compress_history(true).expect("compress"),
+        phux_core::engine::Compression::Complete
+    );
+    assert_eq!(t.scrollback_text(None, false), history);
+    assert_eq!(t.viewport_lines(), viewport);
+    t.write(b"after\r\n");
+    assert_eq!(t.scrollback_text(Some(1), false), vec![viewport[0].clone()]);
+}

@@ -124,6 +124,15 @@ pub mod screen {
     pub const ALTERNATE: i32 = 1;
 }
 
+/// `GhosttyTerminalCompressionMode` and `GhosttyTerminalCompressionResult` values.
+pub mod compression {
+    pub const INCREMENTAL: i32 = 0;
+    pub const FULL: i32 = 1;
+    pub const UNSUPPORTED: i32 = 0;
+    pub const PENDING: i32 = 1;
+    pub const COMPLETE: i32 = 2;
+}
+
 /// `GhosttyBuildInfo` values.
 pub mod build_info {
     pub const OPTIMIZE: i32 = 4;

@@ -188,6 +188,27 @@ fn expected_enum_values() -> Vec<(&'static str, &'static str, i32)> {
         ("GhosttyStyleColorTag", "RGB", color_tag::RGB),
         ("GhosttyTerminalScreen", "PRIMARY", screen::PRIMARY),
         ("GhosttyTerminalScreen", "ALTERNATE", screen::ALTERNATE),
+        (
+            "GhosttyTerminalCompressionMode",
+            "INCREMENTAL",
+            compression::INCREMENTAL,
+        ),
+        ("GhosttyTerminalCompressionMode", "FULL", compression::FULL),
+        (
+            "GhosttyTerminalCompressionResult",
+            "UNSUPPORTED",
+            compression::UNSUPPORTED,
+        ),
+        (
+            "GhosttyTerminalCompressionResult",
+            "PENDING",
+            compression::PENDING,
+        ),
+        (
+            "GhosttyTerminalCompressionResult",
+            "COMPLETE",
+            compression::COMPLETE,
+        ),
         ("GhosttyBuildInfo", "OPTIMIZE", build_info::OPTIMIZE),
         (
             "GhosttyBuildInfo",

@@ -21,6 +21,7 @@ pub use error::{Attempt, EngineError, InstallError, INSTALL_COMMAND};
 pub use install::{install, InstallReport, WHEEL_REQUIREMENT, WHEEL_SHA256};
 pub use layout::{verify as verify_layout, LayoutMismatch};
 pub use loader::{data_dir, sha256_hex, LoaderConfig, LIBRARY_FILE, LIBRARY_SHA256};
+pub use snapshot::Compression;
 pub use terminal::{Cursor, Mode, Notifications, Terminal, TerminalOptions, REPLY_BUFFER_CAP};
 
 use std::sync::OnceLock;

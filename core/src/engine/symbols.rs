@@ -63,6 +63,7 @@ symbol_table! {
         fn(*const c_void, *mut FormatterPtr, TerminalPtr, FormatterTerminalOptions) -> GResult;
     ghostty_formatter_format_alloc: fn(FormatterPtr, *const c_void, *mut *mut u8, *mut usize) -> GResult;
     ghostty_formatter_free: fn(FormatterPtr);
+    ghostty_terminal_compress: fn(TerminalPtr, i32, *mut i32) -> GResult;
     ghostty_snapshot_encode_alloc: fn(TerminalPtr, *const c_void, *mut *mut u8, *mut usize) -> GResult;
     ghostty_snapshot_decoder_new_buf: fn(*const c_void, *mut SnapshotDecoderPtr, *const u8, usize) -> GResult;
     ghostty_snapshot_decoder_decode: fn(SnapshotDecoderPtr, *mut TerminalPtr) -> GResult;

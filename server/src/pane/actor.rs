@@ -24,6 +24,8 @@ use std::time::{Duration, Instant};
 const IDLE_SETTLE: Duration = Duration::from_millis(250);
 /// How long a closing pane's processes get after SIGHUP before SIGKILL.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
+/// Output between incremental compression steps during a burst.
+const COMPRESS_EVERY_BYTES: usize = 8 * 1024 * 1024;
 
 pub struct PaneActor {
     id: PaneId,
@@ -39,6 +41,7 @@ pub struct PaneActor {
     kill_at: Option<Instant>,
     last_cwd: Option<String>,
     flight: FlightRecorder,
+    since_compression: usize,
     shared: Arc<Shared>,
 }
 
@@ -66,6 +69,7 @@ impl PaneActor {
             kill_at: None,
             last_cwd,
             flight: FlightRecorder::new(shared.config.flight_bytes),
+            since_compression: 0,
             shared,
         }
     }
@@ -153,6 +157,7 @@ impl PaneActor {
         }
         self.on_notifications();
         self.record(chunk.t_ns, &chunk.bytes);
+        self.compress_during_output(chunk.bytes.len());
         let (id, seq) = (self.id, self.seq);
         self.publish(BusEvent::Output {
             pane: id,
@@ -161,6 +166,15 @@ impl PaneActor {
             bytes: chunk.bytes,
         });
         self.publish(BusEvent::Changed { pane: id });
+    }
+
+    /// During long bursts, compress a step at a time so a flooding pane's memory stays small.
+    fn compress_during_output(&mut self, len: usize) {
+        self.since_compression += len;
+        if self.since_compression >= COMPRESS_EVERY_BYTES {
+            self.since_compression = 0;
+            let _ = self.terminal.compress_history(false);
+        }
     }
 
     fn record(&mut self, t_ns: u64, bytes: &Arc<[u8]>) {
@@ -218,6 +232,9 @@ impl PaneActor {
             self.dirty = false;
             self.watch(WatchEventKind::Idle);
             self.check_cwd();
+            // History the program is done writing shrinks about tenfold.
+            let _ = self.terminal.compress_history(true);
+            self.since_compression = 0;
         }
     }
 

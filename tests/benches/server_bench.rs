@@ -1,0 +1,195 @@
+//! Server figures side by side with tmux and a bare PTY, run on this machine in one go. A
+//! benchmark, not a test: it prints figures and ratios and never fails on them.
+//!
+//! Run: `cargo bench -p phux-tests --bench server_bench` (release build of `phux` first:
+//! `cargo build --release -p phux-cli`; `PHUX_BENCH_MB` sets the file size, default 200).
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
+
+use phux_cli::client::Client;
+use phux_core::docs::WatchEventKind;
+use phux_core::wire::{ClientMessage, Frame, NewSession, NewSessionOk, ServerMessage, Subscribe};
+use phux_tests::{rss_of, wait_until, TestServer};
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+fn big_file(dir: &Path, megabytes: usize) -> std::path::PathBuf {
+    let path = dir.join("big.txt");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    let line =
+        b"the quick brown fox jumps over the lazy dog 0123456789 lorem ipsum dolor sit amet\n";
+    for _ in 0..(megabytes * 1024 * 1024 / line.len()) {
+        file.write_all(line).unwrap();
+    }
+    file.flush().unwrap();
+    path
+}
+
+fn bare_pty(file: &Path) -> Duration {
+    let start = Instant::now();
+    let status = Command::new("script")
+        .args(["-qc", &format!("cat {}", file.display()), "/dev/null"])
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    start.elapsed()
+}
+
+fn tmux(args: &[&str]) -> std::process::Output {
+    Command::new("tmux")
+        .args(["-L", "phux-bench", "-f", "/dev/null"])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn tmux_cat(file: &Path) -> Duration {
+    let _ = tmux(&["kill-server"]);
+    let start = Instant::now();
+    tmux(&[
+        "new-session",
+        "-d",
+        "-x",
+        "80",
+        "-y",
+        "24",
+        &format!("cat {}", file.display()),
+    ]);
+    while tmux(&["has-session"]).status.success() {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    start.elapsed()
+}
+
+/// Time from asking for a pane running `cat FILE` to the server reporting it closed.
+fn phux_cat(file: &Path) -> Duration {
+    let server = TestServer::start();
+    let mut watcher = Client::connect(&server.socket).unwrap();
+    let _: phux_core::wire::Done = watcher
+        .request(ClientMessage::Subscribe(Subscribe {
+            id: 0,
+            pane: None,
+            events: vec!["pane_closed".into()],
+        }))
+        .unwrap();
+    watcher.set_read_timeout(None).unwrap();
+    let mut client = Client::connect(&server.socket).unwrap();
+    let start = Instant::now();
+    let _: NewSessionOk = client
+        .request(ClientMessage::NewSession(NewSession {
+            id: 0,
+            name: Some("cat".into()),
+            cwd: None,
+            env: Vec::new(),
+            command: Some(vec!["cat".into(), file.display().to_string()]),
+            cols: Some(80),
+            rows: Some(24),
+        }))
+        .unwrap();
+    loop {
+        let frame = watcher.read_frame().unwrap();
+        if let Frame::Json(_) = frame {
+            if let Ok(ServerMessage::Event(event)) = frame.decode::<ServerMessage>() {
+                if matches!(event.event, WatchEventKind::PaneClosed { .. }) {
+                    return start.elapsed();
+                }
+            }
+        }
+    }
+}
+
+const SCROLLBACK_SCRIPT: &str = "seq -f 'line %g of the ten thousand lines of scrollback kept by this pane' 1 10000; exec sleep 600";
+
+fn phux_memory(panes: usize) -> u64 {
+    let server = TestServer::start();
+    for i in 0..panes {
+        server.json(&[
+            "new",
+            "-s",
+            &format!("m{i}"),
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            SCROLLBACK_SCRIPT,
+        ]);
+    }
+    wait_until("output settles", Duration::from_secs(120), || {
+        std::thread::sleep(Duration::from_millis(500));
+        let a = rss_of(server.server_pid());
+        std::thread::sleep(Duration::from_millis(500));
+        rss_of(server.server_pid()) == a
+    });
+    rss_of(server.server_pid())
+}
+
+fn tmux_memory(panes: usize) -> u64 {
+    let _ = tmux(&["kill-server"]);
+    tmux(&["new-session", "-d", "-x", "80", "-y", "24", "sleep 600"]);
+    tmux(&["set-option", "-g", "history-limit", "10000"]);
+    for _ in 0..panes {
+        tmux(&[
+            "new-window",
+            "-d",
+            &format!("sh -c \"{SCROLLBACK_SCRIPT}\""),
+        ]);
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let pid = String::from_utf8(tmux(&["display-message", "-p", "#{pid}"]).stdout).unwrap();
+    let rss = rss_of(pid.trim().parse().unwrap_or(0));
+    let _ = tmux(&["kill-server"]);
+    rss
+}
+
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1024.0 / 1024.0
+}
+
+fn main() {
+    let megabytes: usize = std::env::var("PHUX_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let dir = tempfile::tempdir().unwrap();
+    let file = big_file(dir.path(), megabytes);
+    println!(
+        "throughput: cat of a {megabytes} MB text file in an 80x24 pane, until the pane closes"
+    );
+    let bare = bare_pty(&file);
+    let tmux_time = tmux_cat(&file);
+    let phux_time = phux_cat(&file);
+    println!(
+        "{:<12} {:>9}  {:>12}  {:>14}",
+        "", "seconds", "vs tmux", "vs bare PTY"
+    );
+    for (name, took) in [("bare PTY", bare), ("tmux", tmux_time), ("phux", phux_time)] {
+        let secs = took.as_secs_f64();
+        println!(
+            "{name:<12} {secs:>9.2}  {:>11.2}x  {:>13.2}x",
+            secs / tmux_time.as_secs_f64(),
+            secs / bare.as_secs_f64()
+        );
+    }
+    println!("  goal: phux <= 0.5x tmux and <= 1.2x the bare PTY");
+    println!();
+    println!("memory: server RSS with N panes each holding 10,000 lines of scrollback");
+    println!(
+        "{:<6} {:>12} {:>12} {:>16} {:>16}",
+        "panes", "phux MB", "tmux MB", "phux MB/pane", "tmux MB/pane"
+    );
+    let (phux_base, tmux_base) = (phux_memory(0), tmux_memory(0));
+    for panes in [1usize, 10, 50] {
+        let (p, t) = (phux_memory(panes), tmux_memory(panes));
+        println!(
+            "{panes:<6} {:>12.1} {:>12.1} {:>16.2} {:>16.2}",
+            mb(p),
+            mb(t),
+            mb(p.saturating_sub(phux_base)) / panes as f64,
+            mb(t.saturating_sub(tmux_base)) / panes as f64
+        );
+    }
+    println!("  goal: phux no more per pane than tmux");
+}
