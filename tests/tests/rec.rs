@@ -1,0 +1,392 @@
+//! `phux rec` as a user runs it: a command in a headless pane, a live pane ended with Ctrl-C or
+//! `--duration`, the past from the flight recorder, a recorder killed with SIGKILL, and the
+//! recording replayed through the engine giving back the pane's screen.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use phux_core::engine::Terminal;
+use phux_recorder::{read_cast, EventKind};
+use phux_tests::{screen, stderr, stdout, wait_for_text, wait_until, TestServer};
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+fn outputs(cast: &phux_recorder::Cast) -> String {
+    cast.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Output(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn start_rec(server: &TestServer, args: &[&str]) -> Child {
+    server
+        .phux(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn interrupt(child: &Child) {
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+}
+
+fn finish(child: Child) -> std::process::Output {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("rec ended in time")
+        .unwrap()
+}
+
+#[test]
+fn a_command_is_recorded_until_it_exits_with_its_status() {
+    let server = TestServer::start();
+    let out = server.dir.path().join("cmd.cast");
+    let output = server.run(&[
+        "rec",
+        "-o",
+        out.to_str().unwrap(),
+        "--size",
+        "40x5",
+        "--json",
+        "--",
+        "sh",
+        "-c",
+        "printf 'hello \\033[31mred\\033[0m'; sleep 0.2; exit 3",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "stdout carries only the document: {text}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["format"], "cast");
+    assert_eq!(
+        (doc["cols"].as_u64(), doc["rows"].as_u64()),
+        (Some(40), Some(5))
+    );
+    let cast = read_cast(&out).unwrap();
+    assert_eq!(doc["frames"].as_u64(), Some(cast.events.len() as u64));
+    assert!(
+        outputs(&cast).contains("hello \u{1b}[31mred"),
+        "{:?}",
+        outputs(&cast)
+    );
+    assert_eq!(
+        cast.events.last().map(|e| &e.kind),
+        Some(&EventKind::Exit(3))
+    );
+    // The pane is removed; this server had no other, so it ended with it.
+    let ls = server.run(&["ls", "--json"]);
+    assert!(
+        ls.status.code() == Some(1) || phux_tests::json(&ls)["sessions"] == serde_json::json!([])
+    );
+}
+
+#[test]
+fn an_existing_output_is_kept_unless_overwrite() {
+    let server = TestServer::start();
+    let out = server.dir.path().join("exists.cast");
+    std::fs::write(&out, "precious").unwrap();
+    let refused = server.run(&["rec", "-o", out.to_str().unwrap(), "--json", "--", "true"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(refused.stdout.is_empty());
+    assert!(
+        stderr(&refused).contains("output_exists"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
+    let replaced = server.run(&[
+        "rec",
+        "-o",
+        out.to_str().unwrap(),
+        "--overwrite",
+        "--",
+        "true",
+    ]);
+    assert!(replaced.status.success(), "{}", stderr(&replaced));
+    assert!(read_cast(&out).is_ok());
+}
+
+#[test]
+fn an_unknown_extension_names_the_supported_ones() {
+    let server = TestServer::start();
+    let out = server.dir.path().join("demo.mp4");
+    let output = server.run(&["rec", "-o", out.to_str().unwrap(), "--", "true"]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains(".gif") && message.contains(".cast"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_live_pane_is_recorded_until_ctrl_c_and_replays_to_its_screen() {
+    let server = TestServer::start();
+    let pane = server.new_session("live", &["bash", "--norc", "--noprofile"]);
+    server.run(&["send-keys", &pane, "echo before-recording", "Enter"]);
+    wait_for_text(&server.socket, &pane, "before-recording");
+    let out = server.dir.path().join("live.cast");
+    let rec = start_rec(
+        &server,
+        &["rec", &pane, "-o", out.to_str().unwrap(), "--json"],
+    );
+    wait_until("the recording starts", Duration::from_secs(10), || {
+        out.exists()
+    });
+    server.run(&[
+        "send-keys",
+        &pane,
+        "printf '%s\\n' during-$((6*7)) '日本語 ┌──┐'",
+        "Enter",
+    ]);
+    wait_for_text(&server.socket, &pane, "during-42");
+    std::thread::sleep(Duration::from_millis(300));
+    interrupt(&rec);
+    let output = finish(rec);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "Ctrl-C ends a recording as a success: {}",
+        stderr(&output)
+    );
+    let cast = read_cast(&out).unwrap();
+    assert!(outputs(&cast).contains("during-42"));
+    // The first event is the screen as it was: what was there before recording began.
+    assert!(matches!(&cast.events[0].kind, EventKind::Output(t) if t.contains("before-recording")));
+    let mut replay = Terminal::new(cast.header.cols, cast.header.rows, 100).unwrap();
+    for event in &cast.events {
+        if let EventKind::Output(text) = &event.kind {
+            replay.write(text.as_bytes());
+        }
+    }
+    assert_eq!(replay.viewport_lines(), screen(&server.socket, &pane).lines);
+}
+
+#[test]
+fn duration_ends_a_recording_and_input_is_never_recorded() {
+    let server = TestServer::start();
+    let pane = server.new_session("quiet", &["bash", "--norc", "--noprofile"]);
+    server.run(&[
+        "send-keys",
+        &pane,
+        "stty -echo; read secret; echo got-it",
+        "Enter",
+    ]);
+    std::thread::sleep(Duration::from_millis(300));
+    let out = server.dir.path().join("quiet.cast");
+    let rec = start_rec(
+        &server,
+        &[
+            "rec",
+            &pane,
+            "-o",
+            out.to_str().unwrap(),
+            "--duration",
+            "1.5",
+        ],
+    );
+    wait_until("the recording starts", Duration::from_secs(10), || {
+        out.exists()
+    });
+    server.run(&["send-keys", &pane, "hunter2", "Enter"]);
+    wait_for_text(&server.socket, &pane, "got-it");
+    let output = finish(rec);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cast = read_cast(&out).unwrap();
+    assert!(outputs(&cast).contains("got-it"));
+    assert!(
+        !std::fs::read_to_string(&out).unwrap().contains("hunter2"),
+        "typed input must never be recorded"
+    );
+    assert!(cast
+        .events
+        .iter()
+        .all(|e| !matches!(e.kind, EventKind::Input(_))));
+}
+
+#[test]
+fn since_records_what_already_happened() {
+    let server = TestServer::start();
+    let pane = server.new_session(
+        "past",
+        &[
+            "sh",
+            "-c",
+            "echo from-the-past; sleep 0.5; echo a-bit-later; exec sleep 600",
+        ],
+    );
+    wait_for_text(&server.socket, &pane, "a-bit-later");
+    let out = server.dir.path().join("past.cast");
+    let output = server.run(&[
+        "rec",
+        &pane,
+        "--since",
+        "60s",
+        "--duration",
+        "0.3",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cast = read_cast(&out).unwrap();
+    let past = cast
+        .events
+        .iter()
+        .find(|e| matches!(&e.kind, EventKind::Output(t) if t.contains("from-the-past")))
+        .unwrap();
+    let later = cast
+        .events
+        .iter()
+        .find(|e| matches!(&e.kind, EventKind::Output(t) if t.contains("a-bit-later")))
+        .unwrap();
+    let gap = later.time - past.time;
+    assert!(gap > 0.3, "the past keeps its own timing (gap {gap} s)");
+}
+
+#[test]
+fn a_recorder_killed_with_sigkill_leaves_a_cast_whose_every_line_parses() {
+    let server = TestServer::start();
+    let pane = server.new_session(
+        "ticks",
+        &[
+            "sh",
+            "-c",
+            "i=0; while :; do i=$((i+1)); echo tick-$i; sleep 0.01; done",
+        ],
+    );
+    let out = server.dir.path().join("killed.cast");
+    let mut rec = start_rec(&server, &["rec", &pane, "-o", out.to_str().unwrap()]);
+    wait_until("some ticks are recorded", Duration::from_secs(10), || {
+        std::fs::read_to_string(&out).is_ok_and(|t| t.lines().count() > 20)
+    });
+    rec.kill().unwrap();
+    rec.wait().unwrap();
+    let cast = read_cast(&out).expect("every line parses");
+    assert!(outputs(&cast).contains("tick-"));
+    let times: Vec<f64> = cast.events.iter().map(|e| e.time).collect();
+    assert!(
+        times.windows(2).all(|w| w[0] <= w[1]),
+        "times never go backwards"
+    );
+}
+
+#[test]
+fn a_recording_renders_to_gif_and_apng_and_transcodes_to_v3() {
+    let server = TestServer::start();
+    let cast_path = server.dir.path().join("r.cast");
+    let output = server.run(&[
+        "rec",
+        "-o",
+        cast_path.to_str().unwrap(),
+        "--size",
+        "30x6",
+        "--",
+        "sh",
+        "-c",
+        "printf '\\033[1;32mgreen\\033[0m 日本 ┌─┐\\n'; sleep 0.3; echo done",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let gif = server.dir.path().join("r.gif");
+    let doc = server.json(&[
+        "rec",
+        "--from",
+        cast_path.to_str().unwrap(),
+        "-o",
+        gif.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(doc["format"], "gif");
+    assert_eq!(
+        doc["bytes"].as_u64(),
+        Some(std::fs::metadata(&gif).unwrap().len())
+    );
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&gif).unwrap())
+        .unwrap();
+    let mut frames = 0;
+    while decoder.read_next_frame().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(doc["frames"].as_u64(), Some(frames));
+    let png = server.dir.path().join("r.png");
+    assert_eq!(
+        server.json(&[
+            "rec",
+            "--from",
+            cast_path.to_str().unwrap(),
+            "-o",
+            png.to_str().unwrap(),
+            "--json"
+        ])["format"],
+        "apng"
+    );
+    let v3 = server.dir.path().join("r3.cast");
+    server.json(&[
+        "rec",
+        "--from",
+        cast_path.to_str().unwrap(),
+        "-o",
+        v3.to_str().unwrap(),
+        "--cast-version",
+        "3",
+        "--json",
+    ]);
+    let (a, b) = (read_cast(&cast_path).unwrap(), read_cast(&v3).unwrap());
+    assert_eq!(b.header.version, phux_recorder::CastVersion::V3);
+    assert_eq!(outputs(&a), outputs(&b));
+    let noext = server.dir.path().join("plain");
+    let doc = server.json(&[
+        "rec",
+        "--from",
+        cast_path.to_str().unwrap(),
+        "-o",
+        noext.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        doc["path"].as_str().unwrap().ends_with("plain.gif"),
+        "no extension means .gif: {doc}"
+    );
+}
+
+#[test]
+fn a_broken_cast_given_to_from_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.cast");
+    std::fs::write(
+        &bad,
+        "{\"version\":2,\"width\":80,\"height\":24}\n[1.0, \"o\", \"a\"]\n[0.5, \"o\", \"b\"]\n",
+    )
+    .unwrap();
+    let output = phux_tests::run(&mut phux_tests::phux(&[
+        "rec",
+        "--from",
+        bad.to_str().unwrap(),
+        "-o",
+        dir.path().join("x.gif").to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(output.status.code(), Some(1));
+    let line: serde_json::Value =
+        serde_json::from_str(stderr(&output).lines().last().unwrap()).unwrap();
+    assert_eq!(line["error"]["code"], "cast_invalid");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("bad.cast:3"),
+        "{line}"
+    );
+}
