@@ -28,6 +28,9 @@ use shared::Shared;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// How long a stopping server keeps delivering what it already queued.
+const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
+
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     #[error(transparent)]
@@ -63,8 +66,13 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         seed(&shared)?;
     }
     wait_for_shutdown(&shared, &shutdown_rx);
-    close_everything(&shared);
+    shared.mark_stopping();
+    // Unlink the socket and release the lock first, so a client arriving now starts a new
+    // server instead of talking to this one; then let connection threads deliver what is
+    // already queued (the `kill --server` answer, a recorder's last output and the exit).
     drop(bound);
+    std::thread::sleep(SHUTDOWN_GRACE);
+    close_everything(&shared);
     log::line("stopped");
     Ok(())
 }

@@ -17,6 +17,7 @@ pub struct Shared {
     registry: Mutex<Registry>,
     global_bus: Mutex<Bus>,
     pub clients: AtomicU32,
+    stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
 
@@ -32,6 +33,7 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             global_bus: Mutex::new(Bus::default()),
             clients: AtomicU32::new(0),
+            stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }
     }
@@ -79,6 +81,15 @@ impl Shared {
             drop(registry);
             self.shut_down();
         }
+    }
+
+    /// From now on nothing new is created here.
+    pub fn mark_stopping(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
     }
 
     pub fn shut_down(&self) {

@@ -27,6 +27,13 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
 /// The `ok` payload for `message`, or why not.
 pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
     use ClientMessage as M;
+    if shared.is_stopping() && matches!(message, M::NewSession(_) | M::Spawn(_)) {
+        return Err(RequestError::refused(
+            phux_core::error_code::ErrorCode::ServerDisconnected,
+            "the server is stopping",
+            "retry: the next command starts a new server",
+        ));
+    }
     match message {
         M::GetState(_) => json(Ok(shared.registry().state_view())),
         M::Status(_) => json(Ok(status(shared))),
