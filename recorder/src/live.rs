@@ -2,6 +2,7 @@
 //! server read them, resizes, the pane's exit) into a `.cast`, one flushed line per event.
 //! Timing is kept raw; the stream's first chunk (the screen's repaint) is time zero.
 
+use crate::clamp::IdleClamp;
 use crate::error::RecorderError;
 use crate::event::{Event, EventKind};
 use crate::header::Header;
@@ -17,6 +18,8 @@ pub struct RecordingSummary {
     pub bytes: u64,
     /// Raw duration in seconds (last event time).
     pub duration: f64,
+    /// Duration after the header's idle clamp, as every player and encoder will show it.
+    pub clamped_duration: f64,
     pub cols: u16,
     pub rows: u16,
 }
@@ -26,6 +29,8 @@ pub struct LiveSink {
     origin_ns: Option<u64>,
     utf8: Utf8Carry,
     last_time: f64,
+    clamp: IdleClamp,
+    clamped_end: f64,
     cols: u16,
     rows: u16,
 }
@@ -38,6 +43,8 @@ impl LiveSink {
             origin_ns: None,
             utf8: Utf8Carry::default(),
             last_time: 0.0,
+            clamp: IdleClamp::new(header.idle_time_limit),
+            clamped_end: 0.0,
             cols: header.cols,
             rows: header.rows,
         })
@@ -48,6 +55,7 @@ impl LiveSink {
         let origin = *self.origin_ns.get_or_insert(t_ns);
         let time = (t_ns.saturating_sub(origin) as f64 / 1e9).max(self.last_time);
         self.last_time = time;
+        self.clamped_end = self.clamp.apply(time);
         time
     }
 
@@ -108,6 +116,7 @@ impl LiveSink {
             events: self.writer.events_written(),
             bytes: self.writer.bytes_written(),
             duration: self.last_time,
+            clamped_duration: self.clamped_end,
             cols: self.cols,
             rows: self.rows,
         };

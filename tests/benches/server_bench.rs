@@ -144,6 +144,62 @@ fn tmux_memory(panes: usize) -> u64 {
     rss
 }
 
+/// `phux rec -o CAST -- cat FILE`: the same work with a recorder attached from the first byte.
+fn phux_cat_recorded(file: &Path, dir: &Path) -> Duration {
+    let server = TestServer::start();
+    let cast = dir.join("recorded.cast");
+    let start = Instant::now();
+    let output = server.run(&[
+        "rec",
+        "-o",
+        cast.to_str().unwrap(),
+        "--size",
+        "80x24",
+        "--",
+        "cat",
+        file.to_str().unwrap(),
+    ]);
+    let took = start.elapsed();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::fs::remove_file(&cast);
+    took
+}
+
+/// Records `echo start; sleep N; echo end` and compares the cast's gap with N seconds.
+fn timing_fidelity(seconds: u64, dir: &Path) -> (f64, f64) {
+    let server = TestServer::start();
+    let cast_path = dir.join("fidelity.cast");
+    let script = format!("echo start; sleep {seconds}; echo end");
+    let output = server.run(&[
+        "rec",
+        "-o",
+        cast_path.to_str().unwrap(),
+        "--",
+        "sh",
+        "-c",
+        &script,
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let cast = phux_recorder::read_cast(&cast_path).unwrap();
+    let time_of = |needle: &str| {
+        cast.events
+            .iter()
+            .find(|e| matches!(&e.kind, phux_recorder::EventKind::Output(t) if t.contains(needle)))
+            .map(|e| e.time)
+            .unwrap()
+    };
+    let gap = time_of("end") - time_of("start");
+    (gap, (gap - seconds as f64) * 1000.0)
+}
+
 fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1024.0 / 1024.0
 }
@@ -174,6 +230,22 @@ fn main() {
         );
     }
     println!("  goal: phux <= 0.5x tmux and <= 1.2x the bare PTY");
+    let recorded = phux_cat_recorded(&file, dir.path());
+    println!(
+        "recording overhead: the same cat with `phux rec -- cat` attached: {:.2} s, throughput {:.2}x of unrecorded (goal >= 0.9x)",
+        recorded.as_secs_f64(),
+        phux_time.as_secs_f64() / recorded.as_secs_f64()
+    );
+    let fidelity_secs = std::env::var("PHUX_BENCH_FIDELITY_SECS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
+    let (gap, error_ms) = timing_fidelity(fidelity_secs, dir.path());
+    println!("timing fidelity: `sleep {fidelity_secs}` between two outputs is {gap:.4} s in the cast ({error_ms:+.2} ms; goal within 10 ms over 30 s)");
+    println!(
+        "flight recorder: at most {:.1} MiB per pane by default (phux_server::flight::DEFAULT_FLIGHT_BYTES)",
+        phux_server::flight::DEFAULT_FLIGHT_BYTES as f64 / 1024.0 / 1024.0
+    );
     println!();
     println!("memory: server RSS with N panes each holding 10,000 lines of scrollback");
     println!(

@@ -10,7 +10,9 @@ use phux_core::engine::Terminal;
 use phux_recorder::{read_cast, EventKind};
 
 fn main() {
-    let path = std::env::args().nth(1).expect("usage: replay_text FILE.cast");
+    let path = std::env::args()
+        .nth(1)
+        .expect("usage: replay_text FILE.cast");
     let cast = read_cast(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut terminal = Terminal::new(cast.header.cols, cast.header.rows, 100_000).unwrap();
     for event in &cast.events {

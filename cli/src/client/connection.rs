@@ -124,6 +124,12 @@ impl Client {
             .map_err(|e| ClientError::from_wire(&self.socket, e))
     }
 
+    /// The connection itself, for a stream read with a buffer of its own (a recorder reads
+    /// tens of thousands of frames).
+    pub fn into_stream(self) -> UnixStream {
+        self.stream
+    }
+
     pub fn state(&mut self) -> Result<StateView, ClientError> {
         self.request(ClientMessage::GetState(IdOnly { id: 0 }))
     }

@@ -6,7 +6,7 @@ use crate::client::{Client, ClientError};
 use crossbeam_channel::{bounded, RecvTimeoutError};
 use phux_core::docs::WatchEventKind;
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, Frame, Observe, ObserveStart, ServerMessage};
+use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
 use phux_recorder::{CastVersion, Header, LiveSink, RecorderError, RecordingSummary};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -64,8 +64,12 @@ pub fn record(
     let mut sink = LiveSink::create(request.output, &header(request, &start), request.overwrite)?;
     client.set_read_timeout(None)?;
     let (tx, frames) = bounded(1024);
+    let mut reader = FrameReader::new(std::io::BufReader::with_capacity(
+        256 * 1024,
+        client.into_stream(),
+    ));
     std::thread::spawn(move || {
-        while let Ok(frame) = client.read_frame() {
+        while let Ok(frame) = reader.read_frame() {
             if tx.send(frame).is_err() {
                 break;
             }

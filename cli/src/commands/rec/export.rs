@@ -11,7 +11,7 @@ use phux_core::docs::rec::REC_SCHEMA_VERSION;
 use phux_core::docs::{RecFormat, RecJson};
 use phux_core::error_code::ErrorCode;
 use phux_encoders::{render_cast, EncodeOptions, OutputFormat, RenderSettings, Theme};
-use phux_recorder::{clamped_duration, read_cast, transcode, Cast, CastVersion};
+use phux_recorder::{read_cast, transcode, Cast, CastVersion};
 use std::path::{Path, PathBuf};
 
 /// Where a recording bound for an animation is kept while it is captured and rendered.
@@ -68,6 +68,22 @@ pub fn finish(
     if captured.reason == StopReason::StreamEnded {
         output::warn("the server ended the stream (the recorder fell behind, or the server stopped); the recording ends there");
     }
+    let summary = &captured.summary;
+    if format == OutputFormat::Cast {
+        let duration_ms = (summary.clamped_duration * 1000.0).round() as u64;
+        let bytes = std::fs::metadata(out).map_or(0, |m| m.len());
+        let doc = document(
+            out,
+            RecFormat::Cast,
+            bytes,
+            duration_ms,
+            summary.events,
+            summary.cols,
+            summary.rows,
+            false,
+        );
+        return Ok(report(args.json, &doc));
+    }
     let cast = read_cast(cast_path).map_err(|e| {
         let remedy = format!(
             "the recording is at {}; {}",
@@ -76,23 +92,6 @@ pub fn finish(
         );
         cast_failure(e, remedy)
     })?;
-    if format == OutputFormat::Cast {
-        let limit = cast.header.idle_time_limit;
-        let duration_ms = (clamped_duration(&cast.events, limit) * 1000.0).round() as u64;
-        let bytes = std::fs::metadata(out).map_or(0, |m| m.len());
-        let (cols, rows) = (captured.summary.cols, captured.summary.rows);
-        let doc = document(
-            out,
-            RecFormat::Cast,
-            bytes,
-            duration_ms,
-            captured.summary.events,
-            cols,
-            rows,
-            false,
-        );
-        return Ok(report(args.json, &doc));
-    }
     match render(args, &cast, out, format) {
         Ok(code) => {
             let _ = std::fs::remove_file(cast_path);
