@@ -88,6 +88,13 @@ impl TestServer {
     /// Like `start`, with extra `phux server` flags.
     pub fn start_with(extra: &[&str]) -> TestServer {
         let dir = tempfile::tempdir().expect("tempdir");
+        // The server refuses a socket directory other users can enter; tempfile's mode
+        // depends on its version and the umask, so say it.
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .expect("chmod 700 the socket directory");
         let socket = dir.path().join("phux.sock");
         let log = std::fs::File::create(dir.path().join("server.log")).expect("log file");
         let child = Command::new(phux_bin())
@@ -199,5 +206,43 @@ pub fn wait_until(description: &str, limit: Duration, mut predicate: impl FnMut(
             "timed out after {limit:?} waiting until {description}"
         );
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A connection to a test server for reading pane state over the wire (until `phux snapshot`
+/// exists, and for tight polling loops where spawning a process per look would be too slow).
+pub struct WireClient {
+    client: phux_cli::client::Client,
+}
+
+impl WireClient {
+    pub fn connect(server: &TestServer) -> WireClient {
+        let client = phux_cli::client::Client::connect(&server.socket).expect("connect");
+        WireClient { client }
+    }
+
+    /// The pane's viewport with its styled cells (`get_screen`, cells on).
+    pub fn screen(&mut self, pane: phux_core::ids::PaneId) -> phux_core::docs::ScreenState {
+        self.client
+            .request(phux_core::wire::ClientMessage::GetScreen(
+                phux_core::wire::GetScreen {
+                    id: 0,
+                    pane,
+                    scrollback: None,
+                    cells: true,
+                },
+            ))
+            .expect("get_screen")
+    }
+
+    /// Every pane the server holds, with its size.
+    pub fn panes(&mut self) -> Vec<phux_core::state_view::PaneView> {
+        let state = self.client.state().expect("get_state");
+        state
+            .sessions
+            .into_iter()
+            .flat_map(|s| s.windows)
+            .flat_map(|w| w.panes)
+            .collect()
     }
 }
