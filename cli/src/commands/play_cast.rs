@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::AsFd;
 use std::path::PathBuf;
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use phux_core::docs::GridSize;
@@ -44,6 +45,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
     let fitter = (!args.playback.no_fit).then(|| PaneFitter::from_env(context));
     let mut sink = PaneSink {
         out,
+        input: TerminalInput::start(),
         fitter: fitter.flatten(),
     };
     let flags = &args.playback;
@@ -83,7 +85,7 @@ fn hold() -> ! {
 }
 
 /// Raw output (no `\n` → `\r\n`), no echo (typed keys and the fence's answer must not reach
-/// the screen), and reads that give up after 0.1 s; returns stdout as a file, unbuffered.
+/// the screen), input byte by byte; returns stdout as a file, unbuffered.
 fn prepare_terminal() -> std::io::Result<File> {
     let stdout = std::io::stdout();
     let out = File::from(rustix::io::dup(stdout.as_fd())?);
@@ -92,8 +94,8 @@ fn prepare_terminal() -> std::io::Result<File> {
         mode.output_modes.remove(OutputModes::OPOST);
         mode.local_modes
             .remove(LocalModes::ICANON | LocalModes::ECHO);
-        mode.special_codes[SpecialCodeIndex::VMIN] = 0;
-        mode.special_codes[SpecialCodeIndex::VTIME] = 1;
+        mode.special_codes[SpecialCodeIndex::VMIN] = 1;
+        mode.special_codes[SpecialCodeIndex::VTIME] = 0;
         termios::tcsetattr(&out, OptionalActions::Now, &mode)?;
     }
     Ok(out)
@@ -102,6 +104,7 @@ fn prepare_terminal() -> std::io::Result<File> {
 /// The pane's PTY, and the connection that resizes the pane.
 struct PaneSink {
     out: File,
+    input: TerminalInput,
     fitter: Option<PaneFitter>,
 }
 
@@ -121,32 +124,70 @@ impl PlaybackSink for PaneSink {
         let Some(fitter) = &mut self.fitter else {
             return;
         };
-        fence(&mut self.out);
+        fence(&mut self.out, &self.input);
         fitter.resize(GridSize { cols, rows });
     }
 }
 
 /// Waits until the pane's terminal has processed everything written so far (see
 /// `FENCE_QUERY`), or `FENCE_LIMIT` passed.
-fn fence(out: &mut File) {
+fn fence(out: &mut File, input: &TerminalInput) {
+    input.discard_pending();
     if out.write_all(FENCE_QUERY).is_err() {
         return;
     }
     let deadline = Instant::now() + FENCE_LIMIT;
-    let mut stdin = std::io::stdin().lock();
     let mut seen = Vec::new();
-    let mut chunk = [0u8; 256];
-    while Instant::now() < deadline {
-        match stdin.read(&mut chunk) {
-            Ok(n) => seen.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return,
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match input.chunks.recv_timeout(left) {
+            Ok(chunk) => seen.extend_from_slice(&chunk),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => return,
         }
         if let Some(at) = find(&seen, FENCE_ANSWER) {
             if find(&seen[at..], b"$y").is_some() {
                 return;
             }
         }
+    }
+}
+
+/// Everything the pane's terminal sends this process: typed keys and answers to queries in
+/// the cast, which are dropped, and the fence's answer. Read all the time on a thread, so the
+/// PTY's input buffer never fills and blocks the server's writes to it.
+struct TerminalInput {
+    chunks: Receiver<Vec<u8>>,
+}
+
+impl TerminalInput {
+    fn start() -> Self {
+        let (tx, chunks) = channel();
+        let reader = move || {
+            let mut stdin = std::io::stdin();
+            let mut buffer = [0u8; 1024];
+            loop {
+                match stdin.read(&mut buffer) {
+                    Ok(0) => return,
+                    Ok(n) => {
+                        if tx.send(buffer[..n].to_vec()).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(_) => return,
+                }
+            }
+        };
+        // Without the thread, fences time out and input waits in the PTY: playback goes on.
+        let _ = std::thread::Builder::new()
+            .name("pane-input".into())
+            .spawn(reader);
+        Self { chunks }
+    }
+
+    /// Drops what arrived before a fence, so only an answer to this fence can end it.
+    fn discard_pending(&self) {
+        while self.chunks.try_recv().is_ok() {}
     }
 }
 
