@@ -478,7 +478,9 @@ fn a_resize_never_overtakes_the_output_written_before_it() {
                 )
             })
             .collect();
-        events.push((t, "o".into(), burst));
+        // Queries in the cast are answered to the player, which must not take their answers
+        // for its fence's.
+        events.push((t, "o".into(), format!("{burst}\u{1b}[6n\u{1b}[?2004$p")));
         let (cols, rows) = if round % 2 == 0 { (25, 7) } else { (47, 11) };
         events.push((t, "r".into(), format!("{cols}x{rows}")));
     }
@@ -494,4 +496,81 @@ fn a_resize_never_overtakes_the_output_written_before_it() {
     let expected = engine_replay(&cast, pane);
     assert_eq!(screen.lines, expected.lines);
     assert_eq!(screen.cells, expected.cells);
+}
+
+#[test]
+fn at_top_speed_no_event_is_dropped_and_bare_loop_repeats_forever() {
+    let (server, beside) = server();
+    let events: Vec<(f64, String)> = (0..300)
+        .map(|i| (f64::from(i) * 0.01, format!("{}", i % 10)))
+        .chain([(3.0, "|END".to_owned())])
+        .collect();
+    let borrowed: Vec<(f64, &str, &str)> =
+        events.iter().map(|(t, d)| (*t, "o", d.as_str())).collect();
+    let cast = write_cast(server.dir.path(), "fast.cast", v2(100, 5), &borrowed);
+    let (pane, doc) = play(
+        &server,
+        &[cast.to_str().unwrap(), &beside, "--speed", "100"],
+    );
+    assert_eq!(doc["duration_ms"], 30);
+    let mut wire = WireClient::connect(&server);
+    let screen = wait_for_text(&mut wire, pane, "|END");
+    let digits: String = (0..300)
+        .map(|i| char::from(b'0' + (i % 10) as u8))
+        .collect();
+    let expected = format!("{digits}|END");
+    let expected_lines = [
+        &expected[..100],
+        &expected[100..200],
+        &expected[200..300],
+        "|END",
+    ];
+    assert_eq!(&screen.lines[..4], &expected_lines[..]);
+
+    // A bare --loop with --close: a pane that ended after any finite number of 30 ms passes
+    // would be gone long before this look.
+    let (looping, doc) = play(
+        &server,
+        &[
+            cast.to_str().unwrap(),
+            &beside,
+            "--speed",
+            "100",
+            "--close",
+            "--loop",
+        ],
+    );
+    assert_eq!(doc["passes"], serde_json::Value::Null);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(wire.panes().iter().any(|p| p.id == looping));
+}
+
+#[test]
+fn a_speed_out_of_range_is_refused_before_any_pane_exists() {
+    let (server, beside) = server();
+    let cast = write_cast(server.dir.path(), "s.cast", v2(10, 2), &[(0.1, "o", "x")]);
+    let mut wire = WireClient::connect(&server);
+    let before = wire.panes().len();
+    for speed in ["0", "100.5", "-1"] {
+        let output = server.run(&[
+            "play",
+            cast.to_str().unwrap(),
+            &beside,
+            "--speed",
+            speed,
+            "--json",
+        ]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{speed}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("invalid_argument"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    assert_eq!(wire.panes().len(), before);
 }

@@ -35,7 +35,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = SplitArg::Horizontal)]
     pub split: SplitArg,
     /// The new pane's share of the space, strictly between 0 and 1
-    #[arg(long, default_value_t = phux_core::split::DEFAULT_RATIO)]
+    #[arg(
+        long,
+        default_value_t = phux_core::split::DEFAULT_RATIO,
+        allow_negative_numbers = true
+    )]
     pub ratio: f64,
     /// Print a PlayJson document instead of the pane id
     #[arg(long)]

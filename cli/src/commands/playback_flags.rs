@@ -6,10 +6,10 @@ use phux_player::{Passes, PlayOptions, StartPoint};
 #[derive(Debug, Clone, PartialEq, clap::Args)]
 pub struct PlaybackFlags {
     /// Playback speed, from 0.01 to 100 (2 plays twice as fast)
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub speed: f64,
     /// Play any pause longer than SECS as SECS [default: the recording's own idle_time_limit]
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub idle_limit: Option<f64>,
     /// Play N times, with a soft reset between passes; a bare --loop (put it after FILE)
     /// repeats until the pane is killed
@@ -17,7 +17,12 @@ pub struct PlaybackFlags {
     pub repeat: Option<Option<u32>>,
     /// Begin SECS into the recording (after the idle clamp, at speed 1); what comes before is
     /// shown at once
-    #[arg(long, value_name = "SECS", conflicts_with = "marker")]
+    #[arg(
+        long,
+        value_name = "SECS",
+        conflicts_with = "marker",
+        allow_negative_numbers = true
+    )]
     pub start: Option<f64>,
     /// Begin at the first marker with this label; what comes before is shown at once
     #[arg(long, value_name = "NAME", allow_hyphen_values = true)]
