@@ -67,7 +67,7 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         rows: cast.header.rows,
     };
     let fit = (!args.playback.no_fit).then_some(grid);
-    let command = pane_command(&path, &args.playback)?;
+    let command = pane_command(&path, &args.playback, options.idle_limit)?;
     let spawned = spawn_beside(
         &mut client,
         resolved.pane(),
@@ -142,8 +142,14 @@ fn refused(error: PlayError) -> Failure {
     )
 }
 
-/// `phux __play-cast ABSOLUTE_PATH FLAGS...`, run by this same binary.
-fn pane_command(path: &Path, flags: &PlaybackFlags) -> Result<Vec<String>, Failure> {
+/// `phux __play-cast ABSOLUTE_PATH FLAGS...`, run by this same binary. The idle limit goes
+/// explicitly: a followed cast is read by the pane as a stream, and it must clamp with the
+/// limit this process reported.
+fn pane_command(
+    path: &Path,
+    flags: &PlaybackFlags,
+    idle_limit: Option<f64>,
+) -> Result<Vec<String>, Failure> {
     let exe = std::env::current_exe().map_err(|e| {
         Failure::new(
             ErrorCode::SpawnFailed,
@@ -156,6 +162,10 @@ fn pane_command(path: &Path, flags: &PlaybackFlags) -> Result<Vec<String>, Failu
         "__play-cast".to_owned(),
         path.display().to_string(),
     ];
+    let flags = PlaybackFlags {
+        idle_limit,
+        ..flags.clone()
+    };
     command.extend(flags.to_args());
     Ok(command)
 }
@@ -179,5 +189,31 @@ fn warn_if_not_fitted(client: &mut Client, pane: PaneId, grid: GridSize) {
                 grid.cols, grid.rows
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Probe {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn the_pane_gets_the_absolute_path_and_the_limit_actually_applied() {
+        let probe = Probe::try_parse_from(["play", "demo.cast", "--follow", "--speed", "2"]);
+        let args = probe.unwrap().args;
+        let command = pane_command(Path::new("/abs/demo.cast"), &args.playback, Some(2.0)).unwrap();
+        assert_eq!(command[1..3], ["__play-cast", "/abs/demo.cast"]);
+        assert!(
+            command.contains(&"--idle-limit=2".to_owned()),
+            "{command:?}"
+        );
+        assert!(command.contains(&"--follow".to_owned()), "{command:?}");
+        assert!(command.contains(&"--speed=2".to_owned()), "{command:?}");
     }
 }
