@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 14] = [
+const VERBS: [&str; 15] = [
     "new",
     "ls",
     "status",
@@ -21,6 +21,7 @@ const VERBS: [&str; 14] = [
     "insert-pane",
     "move-pane",
     "swap-pane",
+    "play",
 ];
 
 fn golden_dir() -> PathBuf {

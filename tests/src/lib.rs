@@ -253,3 +253,41 @@ pub fn rss_of(pid: u32) -> u64 {
         .and_then(|kb| kb.parse::<u64>().ok())
         .map_or(0, |kb| kb * 1024)
 }
+
+/// A connection to a test server for reading pane state over the wire (until `phux snapshot`
+/// exists, and for tight polling loops where spawning a process per look would be too slow).
+pub struct WireClient {
+    client: phux_cli::client::Client,
+}
+
+impl WireClient {
+    pub fn connect(server: &TestServer) -> WireClient {
+        let client = phux_cli::client::Client::connect(&server.socket).expect("connect");
+        WireClient { client }
+    }
+
+    /// The pane's viewport with its styled cells (`get_screen`, cells on).
+    pub fn screen(&mut self, pane: phux_core::ids::PaneId) -> phux_core::docs::ScreenState {
+        self.client
+            .request(phux_core::wire::ClientMessage::GetScreen(
+                phux_core::wire::GetScreen {
+                    id: 0,
+                    pane,
+                    scrollback: None,
+                    cells: true,
+                },
+            ))
+            .expect("get_screen")
+    }
+
+    /// Every pane the server holds, with its size.
+    pub fn panes(&mut self) -> Vec<phux_core::state_view::PaneView> {
+        let state = self.client.state().expect("get_state");
+        state
+            .sessions
+            .into_iter()
+            .flat_map(|s| s.windows)
+            .flat_map(|w| w.panes)
+            .collect()
+    }
+}

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use phux_core::docs::{NewJson, SpawnJson};
+use phux_core::docs::{GridSize, NewJson, SpawnJson};
 use phux_core::ids::{PaneId, WindowId};
 use phux_core::resolve::{resolve, ResolveError};
 use phux_core::selector::Selector;
@@ -85,6 +85,30 @@ pub fn spawn(
         rows: None,
     }))?;
     Ok(SpawnJson::local(ok.pane))
+}
+
+/// `spawn` beside one already-resolved pane, with the grid the pane starts at (so its program
+/// sees that size before it writes its first byte); `play` uses it.
+pub fn spawn_beside(
+    client: &mut Client,
+    pane: PaneId,
+    split: SplitDirection,
+    ratio: f64,
+    command: Vec<String>,
+    size: Option<GridSize>,
+) -> Result<SpawnOk, ClientError> {
+    let ratio = check_ratio(ratio)?;
+    client.request(ClientMessage::Spawn(Spawn {
+        id: 0,
+        target: Some(SpawnTarget::Pane(pane)),
+        split,
+        ratio,
+        cwd: None,
+        command: Some(command),
+        env: Vec::new(),
+        cols: size.map(|s| s.cols),
+        rows: size.map(|s| s.rows),
+    }))
 }
 
 /// A session name goes as the session (the server places the pane in it); anything else is

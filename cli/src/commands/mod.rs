@@ -10,6 +10,9 @@ pub mod new;
 pub mod pane_exec;
 pub mod paste;
 pub mod rec;
+pub mod play;
+pub mod play_cast;
+pub mod playback_flags;
 pub mod rename;
 pub mod resize;
 pub mod send_keys;
@@ -53,6 +56,8 @@ pub enum Command {
     Signal(signal::Args),
     /// List, add or remove pane tags
     Tag(tag::Args),
+    /// Play a recording (.cast) in a new pane beside TARGET
+    Play(play::Args),
     /// Type keys into a pane (tmux key names or literal text)
     SendKeys(send_keys::Args),
     /// Paste text into a pane without submitting it (stdin when TEXT is omitted)
@@ -71,6 +76,8 @@ pub enum Command {
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
     PaneExec(pane_exec::Args),
+    #[command(name = "__play-cast", hide = true)]
+    PlayCast(play_cast::Args),
 }
 
 /// Runs a verb and returns the process exit status.
@@ -94,5 +101,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),
+        Command::Play(args) => play::run(args, context),
+        Command::PlayCast(args) => play_cast::run(args, context),
     }
 }

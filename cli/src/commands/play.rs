@@ -1,0 +1,219 @@
+//! `phux play FILE [TARGET] [flags]`: plays a recording in a new pane beside TARGET. The cast is
+//! read here, in the caller's process, so a malformed one is refused before any pane exists;
+//! the pane runs `phux __play-cast` (see `play_cast`), which writes the cast to its own PTY.
+
+use std::path::{Path, PathBuf};
+
+use phux_core::docs::play::PLAY_SCHEMA_VERSION;
+use phux_core::docs::{GridSize, PlayJson};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use phux_core::ids::PaneId;
+use phux_core::split::check_ratio;
+use phux_player::{pass_duration, PlayError, PlayOptions, StartPoint};
+use phux_recorder::{Cast, CastErrorKind, CastReader};
+
+use crate::client::lifecycle::spawn_beside;
+use crate::client::{target, Client};
+use crate::commands::playback_flags::PlaybackFlags;
+use crate::commands::values::{connect, warn_if_partial, SplitArg};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The recording (.cast, asciicast v2 or v3)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The pane to play beside
+    #[arg(value_name = "TARGET", default_value = ".")]
+    pub target: String,
+    #[command(flatten)]
+    pub playback: PlaybackFlags,
+    /// The divider: horizontal (stacked) or vertical (side by side)
+    #[arg(long, value_enum, default_value_t = SplitArg::Horizontal)]
+    pub split: SplitArg,
+    /// The new pane's share of the space, strictly between 0 and 1
+    #[arg(
+        long,
+        default_value_t = phux_core::split::DEFAULT_RATIO,
+        allow_negative_numbers = true
+    )]
+    pub ratio: f64,
+    /// Print a PlayJson document instead of the pane id
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    check_ratio(args.ratio)?;
+    let path = std::path::absolute(&args.file).unwrap_or_else(|_| args.file.clone());
+    let cast = read(&path, args.playback.follow)?;
+    let options = args.playback.options(cast.header.idle_time_limit);
+    options.check().map_err(refused)?;
+    let duration = duration(&cast, &options, args.playback.follow)?;
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(context)?;
+    let resolved = target::resolve_target(&mut client, &selector)
+        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    warn_if_partial(resolved.partial_warning());
+    let grid = GridSize {
+        cols: cast.header.cols,
+        rows: cast.header.rows,
+    };
+    let fit = (!args.playback.no_fit).then_some(grid);
+    let command = pane_command(&path, &args.playback, options.idle_limit)?;
+    let spawned = spawn_beside(
+        &mut client,
+        resolved.pane(),
+        args.split.into(),
+        args.ratio,
+        command,
+        fit,
+    )?;
+    if fit.is_some() {
+        warn_if_not_fitted(&mut client, spawned.pane, grid);
+    }
+    if args.json {
+        output::print_json(&PlayJson {
+            schema_version: PLAY_SCHEMA_VERSION,
+            terminal_id: spawned.pane,
+            path: path.display().to_string(),
+            cols: grid.cols,
+            rows: grid.rows,
+            events: cast.events.len() as u64,
+            speed: options.speed,
+            idle_limit: options.idle_limit,
+            duration_ms: (duration * 1000.0).round() as u64,
+            passes: options.passes.count(),
+        });
+    } else {
+        output::print_line(&spawned.pane.to_string());
+    }
+    Ok(SUCCESS)
+}
+
+/// The whole cast. A followed one may end in a line still being written: what comes before it
+/// is what there is so far.
+fn read(path: &Path, follow: bool) -> Result<Cast, Failure> {
+    let invalid = |e: phux_recorder::CastError| {
+        Failure::new(ErrorCode::CastInvalid, e.to_string(), e.remedy())
+    };
+    let mut reader = CastReader::open(path).map_err(invalid)?;
+    let mut events = Vec::new();
+    for event in reader.by_ref() {
+        match event {
+            Ok(event) => events.push(event),
+            Err(e) if follow && matches!(e.kind, CastErrorKind::Truncated) => break,
+            Err(e) => return Err(invalid(e)),
+        }
+    }
+    Ok(Cast {
+        header: reader.into_header(),
+        events,
+    })
+}
+
+/// Seconds one pass takes. A followed recording may not have its marker yet: then it counts
+/// what the file holds now.
+fn duration(cast: &Cast, options: &PlayOptions, follow: bool) -> Result<f64, Failure> {
+    match pass_duration(&cast.events, options) {
+        Err(PlayError::NoSuchMarker(_)) if follow => {
+            let from_start = PlayOptions {
+                start: StartPoint::Beginning,
+                ..options.clone()
+            };
+            pass_duration(&cast.events, &from_start).map_err(refused)
+        }
+        other => other.map_err(refused),
+    }
+}
+
+fn refused(error: PlayError) -> Failure {
+    Failure::new(
+        ErrorCode::InvalidArgument,
+        error.to_string(),
+        error.remedy(),
+    )
+}
+
+/// `phux __play-cast ABSOLUTE_PATH FLAGS...`, run by this same binary. The idle limit goes
+/// explicitly: a followed cast is read by the pane as a stream, and it must clamp with the
+/// limit this process reported.
+fn pane_command(
+    path: &Path,
+    flags: &PlaybackFlags,
+    idle_limit: Option<f64>,
+) -> Result<Vec<String>, Failure> {
+    let exe = std::env::current_exe().map_err(|e| {
+        Failure::new(
+            ErrorCode::SpawnFailed,
+            format!("cannot find the phux binary to run in the pane: {e}"),
+            "run phux from an installed path",
+        )
+    })?;
+    let mut command = vec![
+        exe.display().to_string(),
+        "__play-cast".to_owned(),
+        path.display().to_string(),
+    ];
+    let flags = PlaybackFlags {
+        idle_limit,
+        ..flags.clone()
+    };
+    command.extend(flags.to_args());
+    Ok(command)
+}
+
+/// One line on stderr when the pane did not get the recording's grid; playback goes on.
+fn warn_if_not_fitted(client: &mut Client, pane: PaneId, grid: GridSize) {
+    let Ok(state) = client.state() else {
+        return;
+    };
+    let size = state
+        .sessions
+        .iter()
+        .flat_map(|s| &s.windows)
+        .flat_map(|w| &w.panes)
+        .find(|p| p.id == pane)
+        .map(|p| (p.cols, p.rows));
+    if let Some((cols, rows)) = size {
+        if (cols, rows) != (grid.cols, grid.rows) {
+            output::warn(&format!(
+                "{pane} is {cols}x{rows}, not the recording's {}x{}; playing anyway",
+                grid.cols, grid.rows
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Probe {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn the_pane_gets_the_absolute_path_and_the_limit_actually_applied() {
+        let probe = Probe::try_parse_from(["play", "demo.cast", "--follow", "--speed", "2"]);
+        let args = probe.unwrap().args;
+        let command = pane_command(Path::new("/abs/demo.cast"), &args.playback, Some(2.0)).unwrap();
+        assert_eq!(command[1..3], ["__play-cast", "/abs/demo.cast"]);
+        assert!(
+            command.contains(&"--idle-limit=2".to_owned()),
+            "{command:?}"
+        );
+        assert!(command.contains(&"--follow".to_owned()), "{command:?}");
+        assert!(command.contains(&"--speed=2".to_owned()), "{command:?}");
+    }
+}
