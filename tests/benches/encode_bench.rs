@@ -57,18 +57,36 @@ fn render(cast: &Path, out: &Path, scale: u8) -> Figures {
     let output = std::process::Command::new("/usr/bin/time")
         .args(["-f", "maxrss=%M"])
         .arg(phux_bin())
-        .args(["rec", "--overwrite", "--json", "--scale", &scale.to_string(), "--from"])
+        .args([
+            "rec",
+            "--overwrite",
+            "--json",
+            "--scale",
+            &scale.to_string(),
+            "--from",
+        ])
         .arg(cast)
         .arg("-o")
         .arg(out)
         .output()
         .unwrap();
     let seconds = start.elapsed().as_secs_f64();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let peak_rss_kb = stderr.lines().find_map(|l| l.strip_prefix("maxrss=")).and_then(|v| v.trim().parse().ok()).unwrap_or(0);
-    let (cols, rows) = (doc["cols"].as_u64().unwrap() as u32, doc["rows"].as_u64().unwrap() as u32);
+    let peak_rss_kb = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("maxrss="))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    let (cols, rows) = (
+        doc["cols"].as_u64().unwrap() as u32,
+        doc["rows"].as_u64().unwrap() as u32,
+    );
     Figures {
         name: format!("{} @{scale}x", cast.file_name().unwrap().to_string_lossy()),
         frames: doc["frames"].as_u64().unwrap(),
@@ -101,7 +119,15 @@ fn casts() -> Vec<PathBuf> {
 fn header() {
     println!(
         "{:<30} {:>6} {:>8} {:>8} {:>9} {:>9} {:>11} {:>11} {:>7}",
-        "recording", "frames", "frames/s", "ms/frame", "bytes", "B/frame", "B/frame/MP", "pixels", "RSS MB"
+        "recording",
+        "frames",
+        "frames/s",
+        "ms/frame",
+        "bytes",
+        "B/frame",
+        "B/frame/MP",
+        "pixels",
+        "RSS MB"
     );
 }
 
@@ -110,7 +136,16 @@ fn main() {
     println!("agg 1.9 on this machine (the issue's figures)");
     header();
     for (name, frames, seconds, bytes, width, height) in AGG {
-        Figures { name: name.into(), frames, seconds, bytes, width, height, peak_rss_kb: 0 }.print();
+        Figures {
+            name: name.into(),
+            frames,
+            seconds,
+            bytes,
+            width,
+            height,
+            peak_rss_kb: 0,
+        }
+        .print();
     }
     println!("  (agg peak RSS 130-180 MB)");
     for (label, extension) in [("GIF", "gif"), ("APNG", "png")] {

@@ -396,14 +396,35 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
     let server = TestServer::start();
     let cast_path = server.dir.path().join("long.cast");
     let script = "for i in $(seq 1 60); do printf '\\033[3%dmline %d %s\\033[0m\\n' $((i % 7 + 1)) $i $(head -c 30 /dev/urandom | base64); sleep 0.02; done";
-    let output = server.run(&["rec", "-o", cast_path.to_str().unwrap(), "--size", "80x24", "--", "bash", "-c", script]);
+    let output = server.run(&[
+        "rec",
+        "-o",
+        cast_path.to_str().unwrap(),
+        "--size",
+        "80x24",
+        "--",
+        "bash",
+        "-c",
+        script,
+    ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let gif = server.dir.path().join("capped.gif");
-    let doc = server.json(&["rec", "--from", cast_path.to_str().unwrap(), "-o", gif.to_str().unwrap(), "--max-bytes", "6000", "--json"]);
+    let doc = server.json(&[
+        "rec",
+        "--from",
+        cast_path.to_str().unwrap(),
+        "-o",
+        gif.to_str().unwrap(),
+        "--max-bytes",
+        "6000",
+        "--json",
+    ]);
     assert_eq!(doc["truncated"], true, "{doc}");
     let size = std::fs::metadata(&gif).unwrap().len();
     assert!(size <= 6000, "{size} bytes");
-    let mut decoder = gif::DecodeOptions::new().read_info(std::fs::File::open(&gif).unwrap()).unwrap();
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&gif).unwrap())
+        .unwrap();
     let mut frames = 0;
     while decoder.read_next_frame().unwrap().is_some() {
         frames += 1;
@@ -412,15 +433,37 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
 
     // Too small for even one frame: the render fails, the live recording is kept, and the
     // message says how to render it again.
-    let pane = server.new_session("keep", &["sh", "-c", "echo something worth keeping; exec sleep 600"]);
+    let pane = server.new_session(
+        "keep",
+        &["sh", "-c", "echo something worth keeping; exec sleep 600"],
+    );
     wait_for_text(&server.socket, &pane, "worth keeping");
     let out = server.dir.path().join("tiny.gif");
-    let failed = server.run(&["rec", &pane, "--since", "60s", "--duration", "0.2", "-o", out.to_str().unwrap(), "--max-bytes", "10"]);
+    let failed = server.run(&[
+        "rec",
+        &pane,
+        "--since",
+        "60s",
+        "--duration",
+        "0.2",
+        "-o",
+        out.to_str().unwrap(),
+        "--max-bytes",
+        "10",
+    ]);
     assert_eq!(failed.status.code(), Some(1));
     let message = stderr(&failed);
-    let kept = message.lines().find_map(|l| l.strip_prefix("phux: the recording was kept at ")).expect(&message).trim().to_string();
+    let kept = message
+        .lines()
+        .find_map(|l| l.strip_prefix("phux: the recording was kept at "))
+        .expect(&message)
+        .trim()
+        .to_string();
     assert!(read_cast(&kept).is_ok());
-    assert!(message.contains(&format!("phux rec --from {kept} -o")), "{message}");
+    assert!(
+        message.contains(&format!("phux rec --from {kept} -o")),
+        "{message}"
+    );
     assert!(!out.exists());
     let _ = std::fs::remove_file(kept);
 }
@@ -431,8 +474,16 @@ fn a_live_recording_can_be_mirrored_with_play_follow() {
     let source = server.new_session("src", &["bash", "--norc", "--noprofile"]);
     let cast = server.dir.path().join("mirror.cast");
     let rec = start_rec(&server, &["rec", &source, "-o", cast.to_str().unwrap()]);
-    wait_until("the recording starts", Duration::from_secs(10), || cast.exists());
-    let doc = server.json(&["play", cast.to_str().unwrap(), &source, "--follow", "--json"]);
+    wait_until("the recording starts", Duration::from_secs(10), || {
+        cast.exists()
+    });
+    let doc = server.json(&[
+        "play",
+        cast.to_str().unwrap(),
+        &source,
+        "--follow",
+        "--json",
+    ]);
     let mirror = format!("@{}", doc["terminal_id"]);
     server.run(&["send-keys", &source, "echo mirrored-$((3*3))", "Enter"]);
     wait_for_text(&server.socket, &mirror, "mirrored-9");

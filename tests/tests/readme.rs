@@ -1,0 +1,63 @@
+//! The README's examples run as written: every line of its "A short tour" block, in order, with
+//! `phux` on the PATH and a private server.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use phux_tests::{phux_bin, run_with_deadline, stderr};
+use std::time::Duration;
+
+fn tour_lines() -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let tour = readme
+        .split("## A short tour")
+        .nth(1)
+        .expect("a tour section");
+    let block = tour
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a sh block");
+    block
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_tour_line_runs_as_written() {
+    let lines = tour_lines();
+    assert!(lines.len() >= 8, "{lines:?}");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let bin_dir = phux_bin().parent().unwrap().to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for line in &lines {
+        let output = run_with_deadline(
+            std::process::Command::new("bash")
+                .args(["-c", line])
+                .current_dir(dir.path())
+                .env("PATH", &path)
+                .env("PHUX_SOCKET", dir.path().join("phux.sock"))
+                .env("SHELL", "/bin/bash"),
+            Duration::from_secs(30),
+        );
+        assert!(
+            output.status.success(),
+            "README line failed: {line}\n{}",
+            stderr(&output)
+        );
+    }
+    for made in ["demo.gif", "work.cast", "past.cast", "work.png"] {
+        assert!(dir.path().join(made).exists(), "{made} was not made");
+    }
+}
