@@ -1,9 +1,7 @@
 //! Repaints: the VT byte stream that redraws this terminal's screen on a fresh terminal of the
 //! same size (a new observer's or a recording's first frame), and an HTML rendering.
 
-use super::abi::{
-    self, FormatterScreenExtra, FormatterTerminalExtra, FormatterTerminalOptions, Selection,
-};
+use super::abi::{self, FormatterScreenExtra, FormatterTerminalExtra, FormatterTerminalOptions};
 use super::terminal::Terminal;
 use super::text::Region;
 
@@ -20,22 +18,11 @@ impl Terminal {
     }
 
     fn format_screen(&self, emit: i32, extras: bool) -> Vec<u8> {
-        let (cols, rows) = self.size();
-        let (Some(start), Some(end)) = (
-            self.grid_ref(Region::Active, 0, 0),
-            self.grid_ref(
-                Region::Active,
-                cols.saturating_sub(1),
-                u32::from(rows.saturating_sub(1)),
-            ),
-        ) else {
+        let (_, rows) = self.size();
+        let Some(selection) =
+            self.row_selection(Region::Active, 0, u32::from(rows.saturating_sub(1)))
+        else {
             return Vec::new();
-        };
-        let selection = Selection {
-            size: std::mem::size_of::<Selection>(),
-            start,
-            end,
-            rectangle: false,
         };
         let options = FormatterTerminalOptions {
             size: std::mem::size_of::<FormatterTerminalOptions>(),

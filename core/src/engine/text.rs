@@ -44,6 +44,19 @@ impl Terminal {
         (code == abi::result::SUCCESS && !out.node.is_null()).then_some(out)
     }
 
+    /// Whole rows `first..=last` of `region` as a selection.
+    pub(super) fn row_selection(&self, region: Region, first: u32, last: u32) -> Option<Selection> {
+        let (cols, _) = self.size();
+        let start = self.grid_ref(region, 0, first)?;
+        let end = self.grid_ref(region, cols.saturating_sub(1), last)?;
+        Some(Selection {
+            size: std::mem::size_of::<Selection>(),
+            start,
+            end,
+            rectangle: false,
+        })
+    }
+
     /// Rows `first..=last` of `region`, formatted as `emit` (an `abi::format` constant).
     pub(super) fn format_rows(
         &self,
@@ -53,18 +66,8 @@ impl Terminal {
         emit: i32,
         unwrap: bool,
     ) -> Vec<u8> {
-        let (cols, _) = self.size();
-        let (Some(start), Some(end)) = (
-            self.grid_ref(region, 0, first),
-            self.grid_ref(region, cols.saturating_sub(1), last),
-        ) else {
+        let Some(selection) = self.row_selection(region, first, last) else {
             return Vec::new();
-        };
-        let selection = Selection {
-            size: std::mem::size_of::<Selection>(),
-            start,
-            end,
-            rectangle: false,
         };
         let options = SelectionFormatOptions {
             size: std::mem::size_of::<SelectionFormatOptions>(),
