@@ -252,3 +252,31 @@ fn a_subscriber_that_never_reads_does_not_grow_the_server() {
     assert!(server.run(&["ls"]).status.success());
     drop(sleepers);
 }
+
+#[test]
+fn an_idle_server_exits_after_its_limit() {
+    let mut server = TestServer::start_with(&["--exit-after-idle", "1"]);
+    assert!(
+        server.wait_exit(Duration::from_secs(10)),
+        "the idle server is still running"
+    );
+    assert!(!server.socket.exists(), "it removed its socket");
+}
+
+#[test]
+fn a_client_of_another_major_version_is_refused_clearly() {
+    let server = TestServer::start();
+    let mut stream = UnixStream::connect(&server.socket).unwrap();
+    let body = br#"{"type":"hello","protocol":{"major":99,"minor":0},"client":"future"}"#;
+    let mut frame = ((body.len() + 1) as u32).to_be_bytes().to_vec();
+    frame.push(1);
+    frame.extend_from_slice(body);
+    stream.write_all(&frame).unwrap();
+    let mut reply = phux_core::wire::FrameReader::new(&stream);
+    let answer: phux_core::wire::ServerMessage = reply.read_message().unwrap();
+    let phux_core::wire::ServerMessage::Refused(refused) = answer else {
+        panic!("expected a refusal, got {answer:?}")
+    };
+    assert!(refused.reason.contains("99"), "{}", refused.reason);
+    assert!(server.run(&["ls"]).status.success());
+}
