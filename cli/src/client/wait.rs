@@ -82,18 +82,35 @@ pub fn wait(
         (None, None) => Some(DEFAULT_IDLE),
         (_, idle) => idle,
     };
-    let mut feed = ScreenFeed::open(socket, pane)?;
     let read = |client: &mut Client| get_screen(client, pane, spec.scrollback, spec.output_only);
-    let mut screen = read(client)?;
-    let mut reads = 1;
-    let mut saw_marks = has_marks(&screen);
-    let mut last_change = Instant::now();
-    loop {
-        let text_met = spec.text.as_ref().is_some_and(|text| {
-            searchable_lines(&screen, spec.output_only)
+    let text_met = |screen: &ScreenState| {
+        spec.text.as_ref().is_some_and(|text| {
+            searchable_lines(screen, spec.output_only)
                 .iter()
                 .any(|l| text.matches(l))
+        })
+    };
+    // A condition that already holds needs no subscription at all.
+    let first = read(client)?;
+    if text_met(&first) {
+        return Ok(WaitOutcome {
+            met: true,
+            saw_marks: has_marks(&first),
+            screen: first,
+            reads: 1,
+            notices: 0,
+            safety_polls: 0,
         });
+    }
+    // Subscribe, then read again: a change between the first read and the subscription shows
+    // in this read, and every later one comes with a notice.
+    let mut feed = ScreenFeed::open(socket, pane)?;
+    let mut screen = read(client)?;
+    let mut reads = 2;
+    let mut saw_marks = has_marks(&first) || has_marks(&screen);
+    let mut last_change = Instant::now();
+    loop {
+        let text_met = text_met(&screen);
         let settle_at = idle.map(|idle| last_change + idle);
         let settled = settle_at.is_some_and(|at| Instant::now() >= at);
         if text_met || settled {

@@ -116,6 +116,11 @@ pub fn connect(context: &Context) -> Result<Client, Failure> {
 /// The one pane TARGET names (the focused one when it names several), for the verbs that share
 /// the resolver but keep exit 1 for a partial view; the partial-fleet warning is printed.
 pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, Failure> {
+    // `@N` names one local pane outright: skip the state round trip (a hot path for agents);
+    // the request that follows is refused with `no_such_target` if the pane does not exist.
+    if let Selector::Terminal(pane) = selector {
+        return Ok(*pane);
+    }
     let resolved = target::resolve_target(client, selector)
         .map_err(|e| Failure::from(e).partial_view_exits_1())?;
     warn_if_partial(resolved.partial_warning());
