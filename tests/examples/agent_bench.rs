@@ -52,7 +52,14 @@ fn main() {
     let spawn = median(runs, || {
         time(Command::new("/bin/true").stdout(Stdio::null()))
     });
-    println!("  (starting any process here: {})", ms(spawn));
+    let floor = median(runs, || {
+        time(bench.command(&["--version"]).stdout(Stdio::null()))
+    });
+    println!(
+        "  (starting any process here: {}; starting phux itself, `phux --version`: {})",
+        ms(spawn),
+        ms(floor)
+    );
     println!();
     println!("| figure | phux | tmux | phux / tmux | goal |");
     println!("|---|---|---|---|---|");
