@@ -7,3 +7,4 @@ pub mod client;
 pub mod commands;
 pub mod failure;
 pub mod output;
+pub mod screen_view;

@@ -20,6 +20,17 @@ pub fn print_line(line: &str) {
     let _ = stdout.flush();
 }
 
+/// Prints lines on stdout, flushed once at the end.
+pub fn print_lines(lines: &[String]) {
+    let mut stdout = std::io::stdout().lock();
+    for line in lines {
+        if writeln!(stdout, "{line}").is_err() {
+            return;
+        }
+    }
+    let _ = stdout.flush();
+}
+
 /// Prints one line on stderr.
 pub fn stderr_line(line: &str) {
     let _ = writeln!(std::io::stderr().lock(), "{line}");

@@ -1,4 +1,4 @@
-//! `--help` of each control verb, pinned under `tests/golden/help/`. `PHUX_BLESS=1` rewrites
+//! `--help` of each control and agent verb, pinned under `tests/golden/help/`. `PHUX_BLESS=1` rewrites
 //! the files; any other drift fails.
 
 #![allow(clippy::expect_used)] // a test helper fails loudly by design
@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 15] = [
+const VERBS: [&str; 21] = [
     "new",
     "ls",
     "status",
@@ -22,6 +22,11 @@ const VERBS: [&str; 15] = [
     "move-pane",
     "swap-pane",
     "play",
+    "snapshot",
+    "wait",
+    "run",
+    "watch",
+    "ask",
 ];
 
 fn golden_dir() -> PathBuf {

@@ -166,3 +166,28 @@ fn tail_zero_means_all_capped() {
     assert_eq!(t.scrollback.len() + t.lines.len(), TAIL_ALL_CAP);
     assert_eq!(t.scrollback.first().map(String::as_str), Some("6"));
 }
+
+#[test]
+fn dropping_viewport_rows_keeps_wraps_and_the_cursor_with_their_rows() {
+    let mut screen = ScreenState::new(PaneId(1), 4, 5, rows(&["$ ec", "ho x", "abcd", "ef", "$"]));
+    screen.soft_wrap = Some(SoftWrap {
+        lines: vec![0, 2],
+        scrollback: vec![],
+    });
+    screen.cursor = Some(Cursor {
+        x: 1,
+        y: 4,
+        visible: true,
+    });
+    // Rows 0 and 1 are the typed command line (listed twice, as cells would list them).
+    let out = screen.without_viewport_rows(&[1, 0, 1]);
+    assert_eq!(out.lines, rows(&["abcd", "ef", "$"]));
+    assert_eq!(
+        out.soft_wrap.as_ref().map(|w| w.lines.clone()),
+        Some(vec![0])
+    );
+    assert_eq!(out.logical_lines(), rows(&["abcdef", "$"]));
+    assert_eq!(out.cursor.map(|c| (c.x, c.y)), Some((1, 2)));
+    let gone = out.without_viewport_rows(&[2]);
+    assert_eq!(gone.cursor, None, "the cursor's row was dropped");
+}

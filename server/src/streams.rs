@@ -35,7 +35,10 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
     let (tx, rx) = bounded(capacity);
     let subscriber = Subscriber { interest, tx };
     match request.pane {
-        Some(pane) => pane_ops::handle(shared, pane)?.send(PaneCommand::Subscribe(subscriber))?,
+        // Following a pane is a read: it must not make the pane the most recently active one.
+        Some(pane) => {
+            pane_ops::handle_for_read(shared, pane)?.send(PaneCommand::Subscribe(subscriber))?
+        }
         None => shared.global_bus().add(subscriber),
     }
     Ok(Stream {

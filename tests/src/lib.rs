@@ -34,23 +34,40 @@ pub fn phux(args: &[&str]) -> Command {
     command
 }
 
-/// Runs a command to completion, failing the test if it takes longer than `limit`.
+/// Runs a command to completion, failing the test if it takes longer than `limit`. Its stdout
+/// and stderr are drained while it runs, so a large document cannot fill the pipe and stall it.
 pub fn run_with_deadline(command: &mut Command, limit: Duration) -> Output {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn phux");
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
     let start = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            return child.wait_with_output().expect("output");
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
         if start.elapsed() > limit {
             let _ = child.kill();
             panic!("{command:?} did not finish within {limit:?}");
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    Output {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
     }
 }
 
@@ -175,6 +192,40 @@ impl TestServer {
             .unwrap_or_default()
     }
 
+    /// Creates a session running an interactive bash without the machine's rc files, whose
+    /// prompt is `$ ` wrapped in OSC 133 marks (A prompt, B input, C output, D;$? finished),
+    /// and waits for its first prompt. Returns the pane, `@N`.
+    pub fn marked_bash(&self, name: &str) -> String {
+        let rc = self.dir.path().join("marked-bashrc");
+        std::fs::write(&rc, MARKED_BASHRC).expect("write bashrc");
+        let rc = rc.display().to_string();
+        let pane = self.new_session(name, &["bash", "--noprofile", "--rcfile", &rc, "-i"]);
+        self.wait_for_text(&pane, "$");
+        pane
+    }
+
+    /// Creates a session running `shell` (`sh`, `dash`, `zsh`, `bash`) with a plain `$ ` prompt
+    /// and no rc files, and waits for the prompt.
+    pub fn plain_shell(&self, name: &str, shell: &str) -> String {
+        let command: Vec<&str> = match shell {
+            "bash" => vec!["env", "PS1=$ ", "bash", "--norc", "--noprofile", "-i"],
+            "zsh" => vec!["env", "PS1=$ ", "zsh", "-f", "-i"],
+            other => vec!["env", "PS1=$ ", other, "-i"],
+        };
+        let pane = self.new_session(name, &command);
+        self.wait_for_text(&pane, "$");
+        pane
+    }
+
+    /// Waits (up to 10 s, by reading the screen) until the pane shows `text`.
+    pub fn wait_for_text(&self, pane: &str, text: &str) {
+        wait_until(
+            &format!("{pane} shows {text:?}"),
+            Duration::from_secs(10),
+            || self.lines(pane).iter().any(|l| l.contains(text)),
+        );
+    }
+
     pub fn server_pid(&self) -> u32 {
         self.child.id()
     }
@@ -203,6 +254,64 @@ impl Drop for TestServer {
             let _ = self.child.wait();
         }
     }
+}
+
+/// An rc file for bash: a `$ ` prompt with OSC 133 marks, and nothing else.
+pub const MARKED_BASHRC: &str = r#"PS1='\[\e]133;A\a\]$ \[\e]133;B\a\]'
+PS0='\e]133;C\a'
+PROMPT_COMMAND='printf "\e]133;D;%s\a" $?'
+"#;
+
+/// The golden file `tests/golden/REL`: compares `actual` with it, or rewrites it when
+/// `PHUX_BLESS=1`.
+pub fn golden(rel: &str, actual: &str) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("golden")
+        .join(rel);
+    if std::env::var_os("PHUX_BLESS").is_some() {
+        std::fs::create_dir_all(path.parent().expect("golden dir")).expect("create golden dir");
+        std::fs::write(&path, actual).expect("write golden");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; run with PHUX_BLESS=1 to create it",
+            path.display()
+        )
+    });
+    assert_eq!(
+        expected,
+        actual,
+        "{} drifted; if the change is intended, re-bless with PHUX_BLESS=1",
+        path.display()
+    );
+}
+
+/// The one JSON error line a `--json` failure leaves as the last line of stderr, after checking
+/// that stdout is empty and that the line's `exit_code` is the process status.
+pub fn error_line(output: &Output) -> serde_json::Value {
+    assert!(
+        output.stdout.is_empty(),
+        "a failure leaves stdout empty, got {:?}",
+        stdout(output)
+    );
+    let text = stderr(output);
+    let last = text.lines().last().unwrap_or_default();
+    let line: serde_json::Value = serde_json::from_str(last)
+        .unwrap_or_else(|e| panic!("last stderr line is not JSON ({e}): {text}"));
+    assert_eq!(line["schema_version"], 1, "{line}");
+    assert_eq!(
+        line["exit_code"].as_i64(),
+        output.status.code().map(i64::from),
+        "{line}"
+    );
+    assert!(
+        line["remedy"]
+            .as_str()
+            .is_some_and(|r| !r.trim().is_empty()),
+        "{line}"
+    );
+    line
 }
 
 /// Polls `predicate` every 10 ms until it holds, failing the test with `description` after

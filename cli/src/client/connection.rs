@@ -69,6 +69,15 @@ impl Client {
         &self.socket
     }
 
+    pub(crate) fn stream(&self) -> &UnixStream {
+        &self.stream
+    }
+
+    /// Reads one whole frame (blocking up to the read timeout); for streams, after `poll`.
+    pub(crate) fn read_pushed_frame(&mut self) -> Result<Frame, WireError> {
+        FrameReader::new(&self.stream).read_frame()
+    }
+
     /// Changes how long a request waits for its answer (`None`: forever).
     pub fn set_read_timeout(&mut self, timeout: Option<Duration>) -> Result<(), ClientError> {
         self.stream

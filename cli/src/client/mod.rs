@@ -11,8 +11,13 @@ pub mod lifecycle;
 pub mod listing;
 pub mod pane;
 pub mod record;
+pub mod run;
+pub mod screen;
+mod stream;
 pub mod target;
+pub mod wait;
 
 pub use autostart::{ensure_server, AUTOSTART_LIMIT, AUTOSTART_POLL};
 pub use connection::{Client, DEFAULT_READ_TIMEOUT};
 pub use error::ClientError;
+pub use stream::{Pushed, SCREEN_CHANGED};

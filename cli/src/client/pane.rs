@@ -1,12 +1,13 @@
-//! Acting on panes: `resize`, `signal`, `tag`, `send-keys` and `paste`.
+//! Acting on panes: `resize`, `signal`, `tag`, `send-keys`, `paste` and `ask`.
 
-use phux_core::docs::{GridSize, ResizeJson, TagJson, TagRow};
+use phux_core::docs::{AskJson, GridSize, ResizeJson, TagJson, TagRow};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::keys::{plan_keys, KeyModes};
 use phux_core::selector::Selector;
 use phux_core::wire::{
-    ClientMessage, Done, Input, Paste, Resize, ResizeOk, Signal, SignalName, Tags, TagsOk,
+    ClientMessage, Done, Input, Paste, ReportAsked, Resize, ResizeOk, Signal, SignalName, Tags,
+    TagsOk,
 };
 
 use crate::client::connection::Client;
@@ -121,6 +122,35 @@ pub fn send_keys(client: &mut Client, pane: PaneId, keys: Vec<String>) -> Result
 pub fn paste(client: &mut Client, pane: PaneId, text: String) -> Result<(), ClientError> {
     let Done {} = client.request(ClientMessage::Paste(Paste { id: 0, pane, text }))?;
     Ok(())
+}
+
+/// What `ask` reports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ask {
+    pub id: String,
+    pub question: String,
+    pub suggestions: Vec<String>,
+    pub elapsed_seconds: Option<u64>,
+}
+
+/// `ask`: raises an `asked` event on the pane (the same event a `phux-ask[ID]:Q??s=A|B`
+/// title raises) and returns the document describing it.
+pub fn ask(client: &mut Client, pane: PaneId, ask: Ask) -> Result<AskJson, ClientError> {
+    let Done {} = client.request(ClientMessage::ReportAsked(ReportAsked {
+        id: 0,
+        pane,
+        ask_id: ask.id.clone(),
+        question: ask.question.clone(),
+        suggestions: ask.suggestions.clone(),
+        elapsed_seconds: ask.elapsed_seconds,
+    }))?;
+    Ok(AskJson::new(
+        TerminalAddr::local(pane),
+        ask.id,
+        ask.question,
+        ask.suggestions,
+        ask.elapsed_seconds,
+    ))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! One module per verb; each holds its clap `Args` and its `run()`, which returns the exit
 //! status. The work itself is in `crate::client`; a verb parses, calls it, and prints.
 
+pub mod ask;
 pub mod engine;
 pub mod insert_pane;
 pub mod kill;
@@ -15,14 +16,18 @@ pub mod playback_flags;
 pub mod rec;
 pub mod rename;
 pub mod resize;
+pub mod run;
 pub mod send_keys;
 pub mod server;
 pub mod signal;
+pub mod snapshot;
 pub mod spawn;
 pub mod status;
 pub mod swap_pane;
 pub mod tag;
 pub mod values;
+pub mod wait;
+pub mod watch;
 
 use std::path::PathBuf;
 
@@ -70,6 +75,16 @@ pub enum Command {
     SwapPane(swap_pane::Args),
     /// Record a pane, a command or a recording to .cast, .gif or .png
     Rec(rec::Args),
+    /// Print a pane's screen (boxed, or ScreenState v3 with --json)
+    Snapshot(snapshot::Args),
+    /// Wait until text appears on a pane or its screen settles
+    Wait(wait::Args),
+    /// Run a shell command in a pane and mirror its exit code
+    Run(run::Args),
+    /// Print pane events as they happen (NDJSON with --json)
+    Watch(watch::Args),
+    /// Report that a pane is asking a question
+    Ask(ask::Args),
     /// Install or inspect the terminal engine (libghostty-vt)
     Engine(engine::Args),
     /// Run the server in the foreground
@@ -98,6 +113,11 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::MovePane(args) => move_pane::run(args, context),
         Command::SwapPane(args) => swap_pane::run(args, context),
         Command::Rec(args) => rec::run(args, context),
+        Command::Snapshot(args) => snapshot::run(args, context),
+        Command::Wait(args) => wait::run(args, context),
+        Command::Run(args) => run::run(args, context),
+        Command::Watch(args) => watch::run(args, context),
+        Command::Ask(args) => ask::run(args, context),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

@@ -3,9 +3,12 @@
 
 use clap::ValueEnum;
 use phux_core::docs::GridSize;
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::selector::Selector;
 use phux_core::split::SplitDirection;
 
-use crate::client::Client;
+use crate::client::{target, Client};
 use crate::commands::Context;
 use crate::failure::Failure;
 use crate::output;
@@ -34,6 +37,15 @@ pub fn parse_geometry(text: &str) -> Result<GridSize, String> {
     })
 }
 
+/// `--timeout SECS`: seconds, fractions allowed (`0.5`), never negative.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 1e12)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("expected a number of seconds (e.g. 30 or 0.5), got {text:?}"))
+}
+
 /// `--split`: the divider as the user sees it (`vertical` = side by side).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum SplitArg {
@@ -55,9 +67,64 @@ impl From<SplitArg> for SplitDirection {
     }
 }
 
+/// A flag with an optional count (`--tail[=N]`, `--scrollback[=N]`), as clap hands it over:
+/// absent, bare, or with a word. Because the value is optional, clap takes the word after a
+/// bare flag as its value even when it is the TARGET (`phux snapshot --tail @3`); a word that
+/// is not a number is therefore given back as the TARGET when no TARGET was read.
+pub fn optional_count(
+    flag: &str,
+    given: Option<Option<String>>,
+    target: &mut Option<String>,
+) -> Result<Option<Option<u32>>, Failure> {
+    let Some(given) = given else {
+        return Ok(None);
+    };
+    let Some(word) = given else {
+        return Ok(Some(None));
+    };
+    if let Ok(n) = word.parse::<u32>() {
+        return Ok(Some(Some(n)));
+    }
+    if target.is_none() {
+        *target = Some(word);
+        return Ok(Some(None));
+    }
+    Err(usage(format!(
+        "invalid value {word:?} for --{flag}: expected a number of rows"
+    )))
+}
+
+/// A usage error found after parsing (exit 2, `invalid_argument`).
+pub fn usage(message: impl Into<String>) -> Failure {
+    Failure::new(
+        ErrorCode::InvalidArgument,
+        message,
+        "see the verb's --help for its flags",
+    )
+}
+
+/// A usage error for flags that exclude each other.
+pub fn exclusive(a: &str, b: &str) -> Failure {
+    usage(format!("--{a} and --{b} cannot be used together"))
+}
+
 /// Connects without starting a server.
 pub fn connect(context: &Context) -> Result<Client, Failure> {
     Ok(Client::connect(&context.socket)?)
+}
+
+/// The one pane TARGET names (the focused one when it names several), for the verbs that share
+/// the resolver but keep exit 1 for a partial view; the partial-fleet warning is printed.
+pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, Failure> {
+    // `@N` names one local pane outright: skip the state round trip (a hot path for agents);
+    // the request that follows is refused with `no_such_target` if the pane does not exist.
+    if let Selector::Terminal(pane) = selector {
+        return Ok(*pane);
+    }
+    let resolved = target::resolve_target(client, selector)
+        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    warn_if_partial(resolved.partial_warning());
+    Ok(resolved.pane())
 }
 
 /// Prints the partial-fleet warning, if any, ahead of the verb's output.
@@ -70,6 +137,34 @@ pub fn warn_if_partial(warning: Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_optional_count_gives_a_word_back_as_the_target() {
+        let mut target = None;
+        let count = optional_count("tail", Some(Some("@3".into())), &mut target).unwrap();
+        assert_eq!((count, target.as_deref()), (Some(None), Some("@3")));
+        let mut target = Some("@3".to_owned());
+        assert_eq!(
+            optional_count("tail", Some(Some("200".into())), &mut target).unwrap(),
+            Some(Some(200))
+        );
+        assert_eq!(optional_count("tail", None, &mut target).unwrap(), None);
+        assert_eq!(
+            optional_count("tail", Some(None), &mut target).unwrap(),
+            Some(None)
+        );
+        let failure = optional_count("tail", Some(Some("x".into())), &mut target).unwrap_err();
+        assert_eq!(failure.exit_code, 2);
+    }
+
+    #[test]
+    fn seconds_may_be_fractional_but_not_negative() {
+        assert_eq!(parse_seconds("1.5").unwrap().as_millis(), 1500);
+        assert_eq!(parse_seconds("0").unwrap().as_millis(), 0);
+        for bad in ["-1", "x", "inf", "NaN", ""] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn env_values_keep_their_equals_signs() {

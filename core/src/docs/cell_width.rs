@@ -39,6 +39,6 @@ fn char_width(c: char) -> usize {
 }
 
 /// Cells `s` occupies.
-pub(crate) fn display_width(s: &str) -> usize {
+pub fn display_width(s: &str) -> usize {
     s.chars().map(char_width).sum()
 }

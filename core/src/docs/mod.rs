@@ -1,7 +1,7 @@
 //! The versioned `--json` documents of the CLI contract, one file per document.
 
 pub mod ask;
-mod cell_width;
+pub mod cell_width;
 pub mod new;
 pub mod play;
 pub mod rec;

@@ -107,6 +107,52 @@ impl ScreenState {
         self
     }
 
+    /// The screen without the viewport rows listed (e.g. the rows holding typed input, for
+    /// `wait --output-only`). Wrap flags follow their rows; a kept row that wrapped into a
+    /// dropped one no longer wraps. The cursor moves up with its row, or is dropped with it;
+    /// `cells` (row-addressed) are dropped.
+    pub fn without_viewport_rows(mut self, rows: &[u16]) -> Self {
+        let mut rows = rows.to_vec();
+        rows.sort_unstable();
+        rows.dedup();
+        let dropped = |i: usize| rows.iter().any(|&r| usize::from(r) == i);
+        let wraps: Vec<bool> = (0..self.lines.len())
+            .map(|i| {
+                let flagged = self
+                    .soft_wrap
+                    .as_ref()
+                    .is_some_and(|w| w.lines.iter().any(|&f| usize::try_from(f).ok() == Some(i)));
+                flagged && !dropped(i + 1)
+            })
+            .collect();
+        let kept: Vec<(String, bool)> = std::mem::take(&mut self.lines)
+            .into_iter()
+            .zip(wraps)
+            .enumerate()
+            .filter(|(i, _)| !dropped(*i))
+            .map(|(_, row)| row)
+            .collect();
+        if let Some(wrap) = self.soft_wrap.as_mut() {
+            wrap.lines = kept
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, wraps))| *wraps)
+                .filter_map(|(i, _)| u32::try_from(i).ok())
+                .collect();
+        }
+        self.lines = kept.into_iter().map(|(text, _)| text).collect();
+        self.cursor = self.cursor.and_then(|mut cursor| {
+            if dropped(usize::from(cursor.y)) {
+                return None;
+            }
+            let above = rows.iter().filter(|&&r| r < cursor.y).count();
+            cursor.y -= u16::try_from(above).unwrap_or(cursor.y);
+            Some(cursor)
+        });
+        self.cells = None;
+        self
+    }
+
     /// `--tail N`: the last `N` rows of history+viewport (0 = all, capped at
     /// [`TAIL_ALL_CAP`]). The viewport is a floor and is never cut. Dropping rows marks the
     /// screen `truncated` with reason `row_window`.

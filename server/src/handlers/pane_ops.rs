@@ -21,7 +21,7 @@ pub fn handle(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError>
 }
 
 /// Like `handle`, but a read does not change which pane is most recently active.
-fn handle_for_read(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
+pub fn handle_for_read(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
     let registry = shared.registry();
     registry
         .panes

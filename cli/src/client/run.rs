@@ -1,0 +1,284 @@
+//! `run`: types one line into a pane's shell that brackets COMMAND between two printed markers
+//! carrying a per-call nonce, then follows the pane's screen-changed notices until the closing
+//! marker (with the child's `$?`) appears. The output is the rows between the markers; when
+//! the opening marker has scrolled out of the viewport it is looked for in the history.
+//!
+//! The line is built so its own echo can never look like a marker: the nonce and the words
+//! are separate `printf` arguments, and the exit code is a `%d` in the echo, never digits.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use phux_core::docs::{RunResult, ScreenState};
+use phux_core::ids::PaneId;
+
+use crate::client::connection::Client;
+use crate::client::error::ClientError;
+use crate::client::pane::send_keys;
+use crate::client::screen::{get_screen, Change, ScreenFeed};
+use crate::client::wait::pane_closed;
+
+/// `run`'s default `--timeout`.
+pub const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The two markers of one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bracket {
+    nonce: String,
+}
+
+impl Bracket {
+    /// A bracket with a fresh nonce (random per call: two runs never share one).
+    pub fn fresh() -> Bracket {
+        let mut hasher = RandomState::new().build_hasher();
+        hasher.write_u32(std::process::id());
+        hasher.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        Bracket::with_nonce(&format!("{:012x}", hasher.finish() & 0xffff_ffff_ffff))
+    }
+
+    pub fn with_nonce(nonce: &str) -> Bracket {
+        Bracket {
+            nonce: nonce.to_owned(),
+        }
+    }
+
+    /// The printed opening marker, a whole line.
+    pub fn begin(&self) -> String {
+        format!("PHUXrun{}BEGIN", self.nonce)
+    }
+
+    fn rc_prefix(&self) -> String {
+        format!("PHUXrun{}RC=", self.nonce)
+    }
+
+    /// The line typed into the shell (POSIX sh, bash, zsh, dash). The leading space keeps it
+    /// out of the history of shells that ignore space-prefixed lines.
+    pub fn line(&self, command: &str) -> String {
+        let nonce = &self.nonce;
+        format!(
+            " printf 'PHUXrun%sBEGIN\\n' {nonce}; {command}; printf '\\nPHUXrun%sRC=%d=END\\n' {nonce} $?"
+        )
+    }
+
+    /// The exit code if `line` is the printed closing marker.
+    pub fn exit_code_of(&self, line: &str) -> Option<i32> {
+        let digits = line
+            .trim_end()
+            .strip_prefix(&self.rc_prefix())?
+            .strip_suffix("=END")?;
+        let unsigned = digits.strip_prefix('-').unwrap_or(digits);
+        if unsigned.is_empty() || !unsigned.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok()
+    }
+
+    /// The exit code and output, if the closing marker is among `lines` (logical lines,
+    /// oldest first). `None` for the output when the opening marker is not there.
+    pub fn find(&self, lines: &[String]) -> Option<(i32, Option<String>)> {
+        let (rc_at, code) = lines
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, line)| self.exit_code_of(line).map(|code| (i, code)))?;
+        let begin = self.begin();
+        let output = lines[..rc_at]
+            .iter()
+            .rposition(|line| line.trim_end() == begin)
+            .map(|begin_at| output_between(&lines[begin_at + 1..rc_at]));
+        Some((code, output))
+    }
+}
+
+/// The rows of the output, without the empty row the closing marker's leading newline adds
+/// after output that ended with a newline.
+fn output_between(rows: &[String]) -> String {
+    let rows = match rows.split_last() {
+        Some((last, rest)) if last.trim_end().is_empty() => rest,
+        _ => rows,
+    };
+    rows.iter()
+        .map(|row| row.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub enum RunOutcome {
+    Completed(RunResult),
+    /// The timeout passed first; the command may still be running.
+    TimedOut {
+        elapsed: Duration,
+        screen: ScreenState,
+    },
+}
+
+/// A run that failed, and whether the command line had already been typed (after which the
+/// command may be running, and `run` owes the caller a status no child produces).
+#[derive(Debug)]
+pub struct RunFailure {
+    pub error: ClientError,
+    pub typed: bool,
+}
+
+/// Runs `command` in `pane`'s shell and waits (up to `timeout`; `None`: forever) for it.
+pub fn run(
+    client: &mut Client,
+    socket: &Path,
+    pane: PaneId,
+    command: &str,
+    timeout: Option<Duration>,
+) -> Result<RunOutcome, RunFailure> {
+    let before = |error| RunFailure {
+        error,
+        typed: false,
+    };
+    let bracket = Bracket::fresh();
+    let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
+    send_keys(
+        client,
+        pane,
+        vec![bracket.line(command), "Enter".to_owned()],
+    )
+    .map_err(before)?;
+    follow(client, &mut feed, pane, &bracket, command, timeout)
+        .map_err(|error| RunFailure { error, typed: true })
+}
+
+/// After the line was typed: reads on each change until the closing marker shows.
+fn follow(
+    client: &mut Client,
+    feed: &mut ScreenFeed,
+    pane: PaneId,
+    bracket: &Bracket,
+    command: &str,
+    timeout: Option<Duration>,
+) -> Result<RunOutcome, ClientError> {
+    let submitted = Instant::now();
+    let give_up_at = timeout.map(|t| submitted + t);
+    loop {
+        match feed.next_change(give_up_at)? {
+            Change::Maybe => {}
+            Change::Deadline => {
+                let screen = get_screen(client, pane, None, false)?;
+                return Ok(RunOutcome::TimedOut {
+                    elapsed: submitted.elapsed(),
+                    screen,
+                });
+            }
+            Change::Closed => return Err(pane_closed(pane)),
+        }
+        let screen = get_screen(client, pane, None, false)?;
+        let Some((exit_code, output)) = bracket.find(&screen.logical_lines()) else {
+            continue;
+        };
+        let duration_ms = u64::try_from(submitted.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let (output, truncated) = match output {
+            Some(output) => (output, false),
+            None => recover_from_history(client, pane, bracket)?,
+        };
+        return Ok(RunOutcome::Completed(RunResult {
+            command: command.to_owned(),
+            exit_code,
+            output,
+            duration_ms,
+            truncated,
+        }));
+    }
+}
+
+/// The opening marker scrolled out of the viewport: read all retained history. When it is
+/// gone from there too, everything retained before the closing marker is the best answer, and
+/// it is `truncated`.
+fn recover_from_history(
+    client: &mut Client,
+    pane: PaneId,
+    bracket: &Bracket,
+) -> Result<(String, bool), ClientError> {
+    let screen = get_screen(client, pane, Some(0), false)?;
+    let lines = screen.logical_lines();
+    match bracket.find(&lines) {
+        Some((_, Some(output))) => Ok((output, false)),
+        Some((_, None)) => {
+            let rc_at = lines
+                .iter()
+                .rposition(|line| bracket.exit_code_of(line).is_some())
+                .unwrap_or(lines.len());
+            Ok((output_between(&lines[..rc_at]), true))
+        }
+        // The closing marker itself scrolled away between the two reads.
+        None => Ok((String::new(), true)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(rows: &[&str]) -> Vec<String> {
+        rows.iter().map(|r| (*r).to_owned()).collect()
+    }
+
+    #[test]
+    fn the_typed_echo_never_looks_like_a_marker() {
+        let bracket = Bracket::with_nonce("abc123");
+        let echo = format!("$ {}", bracket.line("echo hi"));
+        assert!(bracket.exit_code_of(&echo).is_none());
+        assert!(!echo.contains(&bracket.begin()));
+        assert_eq!(bracket.find(&lines(&[&echo])), None);
+    }
+
+    #[test]
+    fn output_is_the_rows_between_the_markers() {
+        let bracket = Bracket::with_nonce("n1");
+        let screen = lines(&[
+            "$ x",
+            "PHUXrunn1BEGIN",
+            "a",
+            "b",
+            "",
+            "PHUXrunn1RC=42=END",
+            "$",
+        ]);
+        assert_eq!(bracket.find(&screen), Some((42, Some("a\nb".to_owned()))));
+    }
+
+    #[test]
+    fn output_without_a_final_newline_loses_nothing() {
+        let bracket = Bracket::with_nonce("n1");
+        let screen = lines(&["PHUXrunn1BEGIN", "a", "PHUXrunn1RC=0=END"]);
+        assert_eq!(bracket.find(&screen), Some((0, Some("a".to_owned()))));
+        let empty = lines(&["PHUXrunn1BEGIN", "PHUXrunn1RC=1=END"]);
+        assert_eq!(bracket.find(&empty), Some((1, Some(String::new()))));
+    }
+
+    #[test]
+    fn a_missing_begin_is_reported_as_such() {
+        let bracket = Bracket::with_nonce("n1");
+        assert_eq!(
+            bracket.find(&lines(&["x", "PHUXrunn1RC=7=END"])),
+            Some((7, None))
+        );
+    }
+
+    #[test]
+    fn another_nonce_is_not_ours() {
+        let bracket = Bracket::with_nonce("n1");
+        assert_eq!(bracket.exit_code_of("PHUXrunn2RC=0=END"), None);
+        assert_eq!(bracket.exit_code_of("PHUXrunn1RC==END"), None);
+        assert_eq!(bracket.exit_code_of("PHUXrunn1RC=%d=END"), None);
+        assert_eq!(bracket.exit_code_of("PHUXrunn1RC=255=END  "), Some(255));
+    }
+
+    #[test]
+    fn nonces_differ_per_call() {
+        assert_ne!(Bracket::fresh(), Bracket::fresh());
+    }
+}

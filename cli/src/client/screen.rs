@@ -1,0 +1,128 @@
+//! Reading a pane's screen (`get_screen`) and following its changes: a `ScreenFeed` is a
+//! `screen_changed` subscription on its own connection that says when to read again. It is
+//! what makes `wait` and `run` answer within milliseconds of the output instead of at the
+//! next tick of a polling loop; a slow safety poll covers a notice that never comes.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use phux_core::docs::ScreenState;
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::wire::{ClientMessage, GetScreen, ServerMessage};
+
+use crate::client::connection::Client;
+use crate::client::error::ClientError;
+use crate::client::stream::{Pushed, SCREEN_CHANGED};
+
+/// With no notice for this long, read the screen anyway: a safety net, never the mechanism.
+pub const SAFETY_POLL: Duration = Duration::from_secs(1);
+
+/// The pane's screen: the viewport, plus history (`None`: none, `Some(0)`: all retained,
+/// `Some(n)`: the last n rows) and, with `cells`, the sparse styled and marked cells. A read
+/// never resizes the pane or changes which pane is active.
+pub fn get_screen(
+    client: &mut Client,
+    pane: PaneId,
+    scrollback: Option<u32>,
+    cells: bool,
+) -> Result<ScreenState, ClientError> {
+    client.request(ClientMessage::GetScreen(GetScreen {
+        id: 0,
+        pane,
+        scrollback,
+        cells,
+    }))
+}
+
+/// Why `ScreenFeed::next_change` returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Change {
+    /// The screen may have changed (a notice, a pane event, or the safety poll): read it.
+    Maybe,
+    /// The deadline passed first.
+    Deadline,
+    /// The pane is gone.
+    Closed,
+}
+
+/// A `screen_changed` subscription to one pane.
+#[derive(Debug)]
+pub struct ScreenFeed {
+    stream: Client,
+    socket: PathBuf,
+    pane: PaneId,
+    /// Notices received, for diagnostics and benchmarks.
+    pub notices: u64,
+    /// Reads triggered by the safety poll rather than by a notice.
+    pub safety_polls: u64,
+}
+
+impl ScreenFeed {
+    /// Subscribes to `pane`'s changes. Call it before the first read (or before acting), so no
+    /// change can fall between the read and the subscription.
+    pub fn open(socket: &Path, pane: PaneId) -> Result<ScreenFeed, ClientError> {
+        let stream = subscribe(socket, pane)?;
+        Ok(ScreenFeed {
+            stream,
+            socket: socket.to_path_buf(),
+            pane,
+            notices: 0,
+            safety_polls: 0,
+        })
+    }
+
+    /// Waits until the screen may have changed, until `deadline` (forever when `None`), or
+    /// until the pane closes. Notices that queued up meanwhile are taken together: one read
+    /// answers them all.
+    pub fn next_change(&mut self, deadline: Option<Instant>) -> Result<Change, ClientError> {
+        let poll_at = Instant::now() + SAFETY_POLL;
+        let wake = deadline.map_or(poll_at, |d| d.min(poll_at));
+        match self.stream.next_message(Some(wake))? {
+            Pushed::Message(message) => {
+                let (_, ended) = self.stream.drain_pushed()?;
+                self.count(&message);
+                if ended {
+                    return self.resubscribe();
+                }
+                Ok(Change::Maybe)
+            }
+            Pushed::TimedOut if deadline.is_some_and(|d| Instant::now() >= d) => {
+                Ok(Change::Deadline)
+            }
+            Pushed::TimedOut => {
+                self.safety_polls += 1;
+                Ok(Change::Maybe)
+            }
+            Pushed::Ended => self.resubscribe(),
+        }
+    }
+
+    fn count(&mut self, message: &ServerMessage) {
+        if matches!(message, ServerMessage::ScreenChanged(_)) {
+            self.notices += 1;
+        }
+    }
+
+    /// The stream ended: the pane closed, or the server dropped a subscriber that fell behind.
+    /// Subscribing again tells the two apart.
+    fn resubscribe(&mut self) -> Result<Change, ClientError> {
+        match subscribe(&self.socket, self.pane) {
+            Ok(stream) => {
+                self.stream = stream;
+                Ok(Change::Maybe)
+            }
+            Err(ClientError::Server {
+                code: ErrorCode::NoSuchTarget,
+                ..
+            }) => Ok(Change::Closed),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+fn subscribe(socket: &Path, pane: PaneId) -> Result<Client, ClientError> {
+    let mut stream = Client::connect(socket)?;
+    stream.subscribe(Some(pane), vec![SCREEN_CHANGED.to_owned()])?;
+    Ok(stream)
+}

@@ -1,0 +1,207 @@
+//! `wait`: until text appears on a pane (a substring or a regex, matched against soft-wrap
+//! joined logical lines), or until its screen settles. Driven by the pane's screen-changed
+//! notices: subscribe, read once (the condition may already hold), then read again on each
+//! notice, so a match is seen within milliseconds of the output that makes it.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use regex::Regex;
+
+use phux_core::docs::{ScreenState, Semantic};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+
+use crate::client::connection::Client;
+use crate::client::error::ClientError;
+use crate::client::screen::{get_screen, Change, ScreenFeed};
+
+/// How long the screen must stay unchanged when no condition is given at all.
+pub const DEFAULT_IDLE: Duration = Duration::from_millis(500);
+
+/// Text to wait for.
+#[derive(Debug, Clone)]
+pub enum TextCondition {
+    /// A substring of one logical line.
+    Substring(String),
+    /// A regex matched against one logical line at a time.
+    Regex(Regex),
+}
+
+impl TextCondition {
+    pub fn matches(&self, line: &str) -> bool {
+        match self {
+            TextCondition::Substring(text) => line.contains(text.as_str()),
+            TextCondition::Regex(regex) => regex.is_match(line),
+        }
+    }
+}
+
+/// What to wait for, and how to read.
+#[derive(Debug, Clone, Default)]
+pub struct WaitSpec {
+    /// Met when a logical line matches (checked before `idle`).
+    pub text: Option<TextCondition>,
+    /// Met when the screen has not changed for this long.
+    pub idle: Option<Duration>,
+    /// Ignore rows the engine marks as typed input (OSC 133), so the echo of a command line
+    /// does not match.
+    pub output_only: bool,
+    /// The history window read with the viewport (`get_screen`'s `scrollback`).
+    pub scrollback: Option<u32>,
+    /// Give up after this long (`None`: never).
+    pub timeout: Option<Duration>,
+}
+
+/// How a wait ended.
+#[derive(Debug, Clone)]
+pub struct WaitOutcome {
+    /// The condition held (false: the timeout passed first).
+    pub met: bool,
+    /// The last screen read.
+    pub screen: ScreenState,
+    /// With `output_only`: whether any cell carried an OSC 133 mark on any read.
+    pub saw_marks: bool,
+    /// Screens read, notices received, and reads forced by the safety poll.
+    pub reads: u64,
+    pub notices: u64,
+    pub safety_polls: u64,
+}
+
+/// Waits on `pane` as `spec` says. `client` is a request connection; the subscription opens
+/// its own connection to `socket`. The pane closing first is `no_such_target`.
+pub fn wait(
+    client: &mut Client,
+    socket: &Path,
+    pane: PaneId,
+    spec: &WaitSpec,
+) -> Result<WaitOutcome, ClientError> {
+    let started = Instant::now();
+    let give_up_at = spec.timeout.map(|t| started + t);
+    let idle = match (&spec.text, spec.idle) {
+        (None, None) => Some(DEFAULT_IDLE),
+        (_, idle) => idle,
+    };
+    let read = |client: &mut Client| get_screen(client, pane, spec.scrollback, spec.output_only);
+    let text_met = |screen: &ScreenState| {
+        spec.text.as_ref().is_some_and(|text| {
+            searchable_lines(screen, spec.output_only)
+                .iter()
+                .any(|l| text.matches(l))
+        })
+    };
+    // A condition that already holds needs no subscription at all.
+    let first = read(client)?;
+    if text_met(&first) {
+        return Ok(WaitOutcome {
+            met: true,
+            saw_marks: has_marks(&first),
+            screen: first,
+            reads: 1,
+            notices: 0,
+            safety_polls: 0,
+        });
+    }
+    // Subscribe, then read again: a change between the first read and the subscription shows
+    // in this read, and every later one comes with a notice.
+    let mut feed = ScreenFeed::open(socket, pane)?;
+    let mut screen = read(client)?;
+    let mut reads = 2;
+    let mut saw_marks = has_marks(&first) || has_marks(&screen);
+    let mut last_change = Instant::now();
+    loop {
+        let text_met = text_met(&screen);
+        let settle_at = idle.map(|idle| last_change + idle);
+        let settled = settle_at.is_some_and(|at| Instant::now() >= at);
+        if text_met || settled {
+            return Ok(outcome(true, screen, saw_marks, reads, &feed));
+        }
+        let deadline = match (give_up_at, settle_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        match feed.next_change(deadline)? {
+            Change::Maybe => {
+                let next = read(client)?;
+                reads += 1;
+                saw_marks |= has_marks(&next);
+                if changed(&screen, &next) {
+                    last_change = Instant::now();
+                }
+                screen = next;
+            }
+            Change::Deadline if give_up_at.is_some_and(|at| Instant::now() >= at) => {
+                return Ok(outcome(false, screen, saw_marks, reads, &feed));
+            }
+            Change::Deadline => {}
+            Change::Closed => return Err(pane_closed(pane)),
+        }
+    }
+}
+
+fn outcome(
+    met: bool,
+    screen: ScreenState,
+    saw_marks: bool,
+    reads: u64,
+    feed: &ScreenFeed,
+) -> WaitOutcome {
+    WaitOutcome {
+        met,
+        screen,
+        saw_marks,
+        reads,
+        notices: feed.notices,
+        safety_polls: feed.safety_polls,
+    }
+}
+
+/// The pane went away while something was waiting on it.
+pub fn pane_closed(pane: PaneId) -> ClientError {
+    ClientError::preflight(
+        ErrorCode::NoSuchTarget,
+        format!("pane {pane} closed while waiting"),
+        "list what exists with `phux ls --json`",
+    )
+}
+
+/// Whether the visible content moved (text, history, cursor); a notice alone is not a change.
+fn changed(before: &ScreenState, after: &ScreenState) -> bool {
+    before.lines != after.lines
+        || before.scrollback != after.scrollback
+        || before.cursor != after.cursor
+        || before.cols != after.cols
+        || before.rows != after.rows
+}
+
+fn has_marks(screen: &ScreenState) -> bool {
+    screen
+        .cells
+        .as_ref()
+        .is_some_and(|cells| cells.iter().any(|c| c.semantic.is_some()))
+}
+
+/// The logical lines a text condition is matched against: history and viewport joined across
+/// soft wraps. With `output_only`, viewport rows holding typed input are left out first
+/// (history rows carry no marks and stay).
+pub fn searchable_lines(screen: &ScreenState, output_only: bool) -> Vec<String> {
+    if !output_only {
+        return screen.logical_lines();
+    }
+    let Some(cells) = screen.cells.as_ref() else {
+        return screen.logical_lines();
+    };
+    let mut input_rows: Vec<u16> = cells
+        .iter()
+        .filter(|c| c.semantic == Some(Semantic::Input))
+        .map(|c| c.row)
+        .collect();
+    input_rows.dedup();
+    if input_rows.is_empty() {
+        return screen.logical_lines();
+    }
+    screen
+        .clone()
+        .without_viewport_rows(&input_rows)
+        .logical_lines()
+}

@@ -1,0 +1,79 @@
+//! `phux run TARGET COMMAND...`: runs COMMAND (its words joined by spaces) in the pane's shell,
+//! prints its output and exits with its exit code (clamped to 0..=255); `--json` prints a
+//! RunResult instead. On `--timeout` (default 600 s, 0 = never) it exits 125 with a diagnostic
+//! on stderr and no document. Flags go before TARGET.
+
+use std::time::Duration;
+
+use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
+
+use crate::client::run::{run as run_command, RunOutcome};
+use crate::client::target;
+use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Give up after SECS seconds and exit 125 (0: never)
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "600")]
+    pub timeout: Duration,
+    /// Print a RunResult document
+    #[arg(long)]
+    pub json: bool,
+    /// The pane, running a POSIX shell (sh, dash, bash, zsh)
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+    /// The command line, its words joined by spaces
+    #[arg(
+        value_name = "COMMAND",
+        required = true,
+        trailing_var_arg = true,
+        allow_hyphen_values = true
+    )]
+    pub command: Vec<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let command = args.command.join(" ");
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
+    let outcome =
+        run_command(&mut client, &context.socket, pane, &command, timeout).map_err(|failure| {
+            let reported = Failure::from(failure.error);
+            if failure.typed {
+                // The command may be running: any status a child could produce would lie.
+                reported.with_exit_code(RUN_GAVE_UP)
+            } else {
+                reported
+            }
+        })?;
+    match outcome {
+        RunOutcome::Completed(result) => {
+            if args.json {
+                output::print_json(&result);
+            } else if !result.output.is_empty() {
+                output::print_line(&result.output);
+            }
+            if result.truncated {
+                output::warn("the start of the output is no longer in the pane's history");
+            }
+            Ok(mirror_child_exit(result.exit_code))
+        }
+        RunOutcome::TimedOut { elapsed, .. } => {
+            output::stderr_line(&format!(
+                "phux: run gave up after {:.1}s: {command:?} has not finished in {pane} (it may still be running; \
+                 see `phux snapshot {pane}`, stop it with `phux signal {pane} interrupt`)",
+                elapsed.as_secs_f64()
+            ));
+            Ok(RUN_GAVE_UP)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! `phux snapshot [TARGET]`: one read of a pane's screen. `--json` prints ScreenState v3;
+//! without it, a boxed view. `--tail` and `--unwrap` are projections made here over that one
+//! read; the read itself never attaches, resizes or changes which pane is active.
+
+use phux_core::docs::{ScreenState, TAIL_DEFAULT};
+use phux_core::exit_code::SUCCESS;
+
+use crate::client::{screen, target};
+use crate::commands::values::{connect, exclusive, optional_count, resolve_pane};
+use crate::commands::Context;
+use crate::failure::{conclude, VerbResult};
+use crate::{output, screen_view};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print a ScreenState v3 document
+    #[arg(long)]
+    pub json: bool,
+    /// Include history: bare or 0 = all retained rows, N = the last N rows
+    #[arg(long, value_name = "N", num_args = 0..=1)]
+    pub scrollback: Option<Option<String>>,
+    /// Include the sparse styled and OSC 133 marked cells
+    #[arg(long)]
+    pub cells: bool,
+    /// Keep the last N rows of history+viewport (bare: 80; 0: all, capped at 10000); the
+    /// viewport is never cut
+    #[arg(long, value_name = "N", num_args = 0..=1)]
+    pub tail: Option<Option<String>>,
+    /// Join soft-wrapped rows into logical lines (drops cells)
+    #[arg(long)]
+    pub unwrap: bool,
+    /// The pane [default: the active pane]
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+}
+
+/// What to read and how to project it, with the TARGET the optional values may have taken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub target: String,
+    pub scrollback: Option<u32>,
+    /// `--tail` as rows to keep (0 = all, capped).
+    pub tail: Option<usize>,
+}
+
+/// Sorts the optional-valued flags out from the TARGET: `--scrollback` (bare = 0 = all) and
+/// `--tail` (bare = 80). With `--tail` alone, the read asks for as much history as the tail
+/// may keep.
+pub fn plan(
+    scrollback: Option<Option<String>>,
+    tail: Option<Option<String>>,
+    target: Option<String>,
+) -> Result<Plan, crate::failure::Failure> {
+    let mut target = target;
+    let scrollback = optional_count("scrollback", scrollback, &mut target)?.map(|n| n.unwrap_or(0));
+    let tail = optional_count("tail", tail, &mut target)?
+        .map(|n| n.map_or(TAIL_DEFAULT, |n| usize::try_from(n).unwrap_or(usize::MAX)));
+    let scrollback = scrollback.or(tail.map(|n| u32::try_from(n).unwrap_or(0)));
+    Ok(Plan {
+        target: target.unwrap_or_else(|| ".".to_owned()),
+        scrollback,
+        tail,
+    })
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    if args.unwrap && args.cells {
+        return Err(exclusive("unwrap", "cells"));
+    }
+    let plan = plan(args.scrollback, args.tail, args.target)?;
+    let selector = target::parse(&plan.target)?;
+    let mut client = connect(context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let mut state = screen::get_screen(&mut client, pane, plan.scrollback, args.cells)?;
+    if let Some(n) = plan.tail {
+        state = state.tail(n);
+    }
+    if args.unwrap {
+        state = state.unwrap();
+    }
+    print(&state, args.json);
+    Ok(SUCCESS)
+}
+
+/// The document with `--json`, the boxed view otherwise.
+pub fn print(state: &ScreenState, json: bool) {
+    if json {
+        output::print_json(state);
+    } else {
+        output::print_lines(&screen_view::boxed(state));
+    }
+}

@@ -1,0 +1,118 @@
+//! `phux wait [TARGET]`: until text appears (`--until` / `--regex`, matched against soft-wrap
+//! joined lines) or the screen settles (`--idle`). Exit 0 when met, 124 on `--timeout` (with
+//! `--json` the final ScreenState is still printed), 2 for a usage error or a bad regex.
+//! Driven by the pane's change notices, not by a polling loop.
+
+use std::time::Duration;
+
+use regex::Regex;
+
+use phux_core::docs::Semantic;
+use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
+
+use crate::client::wait::{wait, TextCondition, WaitSpec};
+use crate::client::{screen, target};
+use crate::commands::snapshot::{self, plan};
+use crate::commands::values::{connect, exclusive, parse_seconds, resolve_pane, usage};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Wait until a line contains TEXT
+    #[arg(long, value_name = "TEXT")]
+    pub until: Option<String>,
+    /// Wait until a line matches the regular expression RE
+    #[arg(long, value_name = "RE")]
+    pub regex: Option<String>,
+    /// Wait until the screen has not changed for MS milliseconds (alone: 500)
+    #[arg(long, value_name = "MS")]
+    pub idle: Option<u64>,
+    /// Match (and print) the last N rows of history+viewport (bare: 80; 0: all, capped at
+    /// 10000)
+    #[arg(long, value_name = "N", num_args = 0..=1)]
+    pub tail: Option<Option<String>>,
+    /// Ignore rows holding typed input (needs a shell that emits OSC 133 marks)
+    #[arg(long)]
+    pub output_only: bool,
+    /// Give up after SECS seconds and exit 124 [default: never; 0: check once]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Print the final ScreenState v3 document (also on timeout)
+    #[arg(long)]
+    pub json: bool,
+    /// The pane [default: the active pane]
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn text_condition(args: &Args) -> Result<Option<TextCondition>, Failure> {
+    match (&args.until, &args.regex) {
+        (Some(_), Some(_)) => Err(exclusive("until", "regex")),
+        (Some(text), None) => Ok(Some(TextCondition::Substring(text.clone()))),
+        (None, Some(re)) => Regex::new(re)
+            .map(|re| Some(TextCondition::Regex(re)))
+            .map_err(|e| usage(format!("invalid --regex {re:?}: {e}"))),
+        (None, None) => Ok(None),
+    }
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let text = text_condition(&args)?;
+    let plan = plan(None, args.tail, args.target)?;
+    let selector = target::parse(&plan.target)?;
+    let mut client = connect(context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    if args.output_only {
+        warn_without_marks(&mut client, pane)?;
+    }
+    let spec = WaitSpec {
+        text,
+        idle: args.idle.map(Duration::from_millis),
+        output_only: args.output_only,
+        scrollback: plan.scrollback,
+        timeout: args.timeout,
+    };
+    let outcome = wait(&mut client, &context.socket, pane, &spec)?;
+    let mut state = outcome.screen;
+    state.cells = None;
+    if let Some(n) = plan.tail {
+        state = state.tail(n);
+    }
+    if args.json {
+        snapshot::print(&state, true);
+    }
+    if outcome.met {
+        return Ok(SUCCESS);
+    }
+    if !args.json {
+        let secs = args.timeout.unwrap_or_default().as_secs_f64();
+        output::stderr_line(&format!("phux: wait timed out after {secs}s on {pane}"));
+    }
+    Ok(WAIT_TIMEOUT)
+}
+
+/// `--output-only` can only tell input from output by OSC 133 marks; say so when there are
+/// none, since every row then counts as output.
+fn warn_without_marks(
+    client: &mut crate::client::Client,
+    pane: phux_core::ids::PaneId,
+) -> Result<(), Failure> {
+    let state = screen::get_screen(client, pane, None, true)?;
+    let marked = state
+        .cells
+        .iter()
+        .flatten()
+        .any(|c| matches!(c.semantic, Some(Semantic::Input | Semantic::Prompt)));
+    if !marked {
+        output::warn(&format!(
+            "{pane} shows no OSC 133 prompt marks, so --output-only cannot tell typed input from output"
+        ));
+    }
+    Ok(())
+}

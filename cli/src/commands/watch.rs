@@ -1,0 +1,137 @@
+//! `phux watch [TARGET]`: prints every watch event of a pane (of every pane without TARGET) as
+//! it happens: with `--json` one `WatchEvent` object per line (NDJSON, unversioned), otherwise
+//! one readable line. `--until EVENT` (repeatable) stops with 0 at the first of those events;
+//! `--timeout` stops with 124; the pane closing first stops with 1 when `--until` was given
+//! (0 otherwise). An unknown event name is refused before connecting.
+
+use std::time::{Duration, Instant};
+
+use phux_core::docs::{WatchEvent, WatchEventName};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
+use phux_core::ids::{PaneId, TerminalAddr};
+use phux_core::wire::ServerMessage;
+
+use crate::client::{target, Pushed};
+use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Stop (exit 0) at the first event of this name; repeat for any of several
+    #[arg(long = "until", value_name = "EVENT")]
+    pub until: Vec<String>,
+    /// Stop after SECS seconds and exit 124
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// One JSON object per event and line
+    #[arg(long)]
+    pub json: bool,
+    /// The pane [default: every pane]
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let until = args
+        .until
+        .iter()
+        .map(|name| WatchEventName::parse(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let selector = args.target.as_deref().map(target::parse).transpose()?;
+    let deadline = args.timeout.map(|t| Instant::now() + t);
+    let mut client = connect(context)?;
+    let pane = match &selector {
+        Some(selector) => Some(resolve_pane(&mut client, selector)?),
+        None => None,
+    };
+    client.subscribe(pane, Vec::new())?;
+    loop {
+        match client.next_message(deadline)? {
+            Pushed::Message(ServerMessage::Event(event)) => {
+                let line = WatchEvent {
+                    terminal: event.pane.map(TerminalAddr::local),
+                    kind: event.event,
+                };
+                print(&line, args.json);
+                if until.iter().any(|name| name.as_str() == line.kind.name()) {
+                    return Ok(SUCCESS);
+                }
+            }
+            Pushed::Message(_) => {}
+            Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
+            Pushed::Ended if until.is_empty() => return Ok(SUCCESS),
+            Pushed::Ended => return Err(ended_before(pane, &until)),
+        }
+    }
+}
+
+fn ended_before(pane: Option<PaneId>, until: &[WatchEventName]) -> Failure {
+    let names: Vec<&str> = until.iter().map(|n| n.as_str()).collect();
+    match pane {
+        Some(pane) => Failure::new(
+            ErrorCode::NoSuchTarget,
+            format!("{pane} closed before any of: {}", names.join(", ")),
+            "list what exists with `phux ls --json`",
+        ),
+        None => Failure::new(
+            ErrorCode::ServerDisconnected,
+            format!(
+                "the server ended the stream before any of: {}",
+                names.join(", ")
+            ),
+            "check `phux status`, then watch again",
+        ),
+    }
+}
+
+fn print(event: &WatchEvent, json: bool) {
+    if json {
+        output::print_json(event);
+    } else {
+        output::print_line(&readable(event));
+    }
+}
+
+/// `@3 command_finished exit_code=0`: the pane, the event, then its fields as `key=value`
+/// with JSON values.
+pub fn readable(event: &WatchEvent) -> String {
+    let mut line = match &event.terminal {
+        Some(terminal) => format!("{terminal} {}", event.kind.name()),
+        None => event.kind.name().to_owned(),
+    };
+    if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(&event.kind) {
+        for (key, value) in fields.iter().filter(|(k, _)| k.as_str() != "event") {
+            line.push_str(&format!(" {key}={value}"));
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phux_core::docs::WatchEventKind;
+
+    #[test]
+    fn a_readable_line_names_pane_event_and_fields() {
+        let event = WatchEvent {
+            terminal: Some(TerminalAddr::local(PaneId(3))),
+            kind: WatchEventKind::CommandFinished {
+                exit_code: Some(42),
+            },
+        };
+        assert_eq!(readable(&event), "@3 command_finished exit_code=42");
+        let bell = WatchEvent {
+            terminal: None,
+            kind: WatchEventKind::Bell,
+        };
+        assert_eq!(readable(&bell), "bell");
+    }
+}

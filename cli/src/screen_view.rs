@@ -1,0 +1,118 @@
+//! The readable form of a `ScreenState` (`phux snapshot` without `--json`): the rows in a
+//! box-drawing frame whose top edge names the pane, its size and title and whose bottom edge
+//! gives the cursor, with the history (when asked for) above a dotted rule.
+
+use phux_core::docs::cell_width::display_width;
+use phux_core::docs::ScreenState;
+
+/// The framed screen, one string per output line.
+pub fn boxed(screen: &ScreenState) -> Vec<String> {
+    let widest = screen
+        .lines
+        .iter()
+        .chain(screen.scrollback.iter())
+        .map(|r| display_width(r))
+        .max()
+        .unwrap_or(0);
+    let inner = widest.max(usize::from(screen.cols));
+    let mut out = Vec::with_capacity(screen.lines.len() + screen.scrollback.len() + 3);
+    out.push(edge('┌', '┐', &header(screen), inner));
+    for row in &screen.scrollback {
+        out.push(framed(row, inner));
+    }
+    if !screen.scrollback.is_empty() {
+        out.push(format!("├{}┤", "┄".repeat(inner)));
+    }
+    for row in &screen.lines {
+        out.push(framed(row, inner));
+    }
+    out.push(edge('└', '┘', &footer(screen), inner));
+    out
+}
+
+fn header(screen: &ScreenState) -> String {
+    let mut text = format!(" {} {}x{} ", screen.pane, screen.cols, screen.rows);
+    if let Some(title) = screen.title.as_deref().filter(|t| !t.is_empty()) {
+        text.push_str(&format!("─ {title} "));
+    }
+    text
+}
+
+fn footer(screen: &ScreenState) -> String {
+    let mut parts = Vec::new();
+    match screen.cursor {
+        Some(c) if c.visible => parts.push(format!("cursor {},{}", c.x, c.y)),
+        Some(c) => parts.push(format!("cursor {},{} hidden", c.x, c.y)),
+        None => {}
+    }
+    if !screen.scrollback.is_empty() {
+        parts.push(format!("{} history rows", screen.scrollback.len()));
+    }
+    if screen.truncated {
+        parts.push("truncated".to_owned());
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" {} ", parts.join(" · "))
+    }
+}
+
+/// A top or bottom edge with `label` after the corner, cut to fit.
+fn edge(left: char, right: char, label: &str, inner: usize) -> String {
+    let label: String = if display_width(label) + 1 > inner {
+        label.chars().take(inner.saturating_sub(1)).collect()
+    } else {
+        label.to_owned()
+    };
+    let (lead, used) = if label.is_empty() {
+        ("", 0)
+    } else {
+        ("─", 1 + display_width(&label))
+    };
+    format!(
+        "{left}{lead}{label}{}{right}",
+        "─".repeat(inner.saturating_sub(used))
+    )
+}
+
+fn framed(row: &str, inner: usize) -> String {
+    format!(
+        "│{row}{}│",
+        " ".repeat(inner.saturating_sub(display_width(row)))
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phux_core::docs::Cursor;
+    use phux_core::ids::PaneId;
+
+    #[test]
+    fn the_frame_names_pane_size_title_and_cursor() {
+        let mut screen = ScreenState::new(PaneId(3), 20, 2, vec!["hello".into(), String::new()]);
+        screen.title = Some("sh".into());
+        screen.cursor = Some(Cursor {
+            x: 5,
+            y: 0,
+            visible: true,
+        });
+        assert_eq!(
+            boxed(&screen),
+            vec![
+                format!("┌─ @3 20x2 ─ sh {}┐", "─".repeat(5)),
+                format!("│hello{}│", " ".repeat(15)),
+                format!("│{}│", " ".repeat(20)),
+                format!("└─ cursor 5,0 {}┘", "─".repeat(7)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_label_wider_than_the_pane_is_cut() {
+        let screen = ScreenState::new(PaneId(12), 4, 1, vec!["ab".into()]);
+        let view = boxed(&screen);
+        assert!(view.iter().all(|l| display_width(l) == 6), "{view:?}");
+    }
+}

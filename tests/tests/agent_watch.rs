@@ -1,0 +1,260 @@
+//! `phux watch` and `phux ask` against a real server: command_finished with the exit code of
+//! OSC 133 D from a real bash, `--until`, `--timeout` (124), the end of the stream (1 before an
+//! `--until` match), every pane without TARGET, and asks raised by `phux ask` and by a title.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+use phux_tests::{error_line, stderr, stdout, TestServer};
+use serde_json::Value;
+
+/// A running `phux watch` whose stdout lines arrive on a channel.
+struct Watcher {
+    child: Child,
+    lines: Receiver<String>,
+}
+
+impl Watcher {
+    /// Starts `phux watch ARGS` and returns once it is subscribed: it pokes `pane` with asks
+    /// until the first one shows up in the stream.
+    fn start(server: &TestServer, args: &[&str], pane: &str) -> Watcher {
+        let mut child = server
+            .phux(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, lines) = channel();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let watcher = Watcher { child, lines };
+        let start = Instant::now();
+        loop {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "watch never subscribed"
+            );
+            let poke = server.run(&["ask", pane, "ready?", "--id", "poke"]);
+            assert!(poke.status.success(), "{}", stderr(&poke));
+            if let Ok(line) = watcher.lines.recv_timeout(Duration::from_millis(100)) {
+                assert!(line.contains("poke"), "first line: {line}");
+                break;
+            }
+        }
+        while watcher
+            .lines
+            .recv_timeout(Duration::from_millis(50))
+            .is_ok()
+        {}
+        watcher
+    }
+
+    /// The next line that parses as an event named `name` (10 s at most).
+    fn next_event(&self, name: &str) -> Value {
+        let start = Instant::now();
+        loop {
+            let left = Duration::from_secs(10).saturating_sub(start.elapsed());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no {name} event"));
+            let event: Value = serde_json::from_str(&line).unwrap();
+            assert!(
+                event.get("schema_version").is_none(),
+                "NDJSON lines are unversioned"
+            );
+            if event["event"] == name {
+                return event;
+            }
+        }
+    }
+
+    fn finish(mut self) -> Option<i32> {
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            if start.elapsed() > Duration::from_secs(10) {
+                let _ = self.child.kill();
+                panic!("watch did not stop");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+#[test]
+fn command_finished_carries_the_exit_code_of_each_command() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("marks");
+    let watcher = Watcher::start(&server, &["watch", "--json", &pane], &pane);
+    for (command, code) in [("false", 1), ("(exit 42)", 42), ("true", 0)] {
+        assert!(server
+            .run(&["send-keys", &pane, command, "Enter"])
+            .status
+            .success());
+        let started = watcher.next_event("command_started");
+        assert_eq!(started["terminal"], pane.as_str());
+        let finished = watcher.next_event("command_finished");
+        assert_eq!(finished["exit_code"], code, "{command}");
+        assert_eq!(finished["terminal"], pane.as_str());
+    }
+    let mut child = watcher.child;
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn until_stops_at_the_first_matching_event() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("until");
+    let watcher = Watcher::start(
+        &server,
+        &[
+            "watch",
+            "--json",
+            "--until",
+            "bell",
+            "--until",
+            "command_finished",
+            &pane,
+        ],
+        &pane,
+    );
+    assert!(server
+        .run(&["send-keys", &pane, "(exit 3)", "Enter"])
+        .status
+        .success());
+    assert_eq!(watcher.next_event("command_finished")["exit_code"], 3);
+    assert_eq!(watcher.finish(), Some(0));
+}
+
+#[test]
+fn a_timeout_exits_124() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("quiet", "sh");
+    let output = server.run(&[
+        "watch",
+        "--json",
+        "--until",
+        "bell",
+        "--timeout",
+        "0.3",
+        &pane,
+    ]);
+    assert_eq!(output.status.code(), Some(124), "{}", stderr(&output));
+}
+
+#[test]
+fn the_pane_closing_before_an_until_match_exits_1() {
+    let server = TestServer::start();
+    server.plain_shell("keeper", "sh");
+    let pane = server.new_session("closing", &["sh", "-c", "read _; exit 5"]);
+    let watcher = Watcher::start(
+        &server,
+        &["watch", "--json", "--until", "bell", &pane],
+        &pane,
+    );
+    assert!(server.run(&["send-keys", &pane, "Enter"]).status.success());
+    let closed = watcher.next_event("pane_closed");
+    assert_eq!(closed["exit_status"], 5);
+    assert_eq!(watcher.finish(), Some(1));
+}
+
+#[test]
+fn without_target_every_pane_is_watched_in_prose() {
+    let server = TestServer::start();
+    let first = server.plain_shell("first", "sh");
+    let watcher = Watcher::start(&server, &["watch"], &first);
+    let second = server.plain_shell("second", "sh");
+    assert!(server
+        .run(&["send-keys", &second, "printf '\\a'", "Enter"])
+        .status
+        .success());
+    let start = Instant::now();
+    loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no bell from {second}"
+        );
+        let line = watcher.lines.recv_timeout(Duration::from_secs(10)).unwrap();
+        if line == format!("{second} bell") {
+            break;
+        }
+    }
+    let mut child = watcher.child;
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn asks_are_reported_by_ask_and_by_a_title() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("asks");
+    let watcher = Watcher::start(&server, &["watch", "--json", &pane], &pane);
+    let output = server.run(&[
+        "ask",
+        &pane,
+        "Approve deploy",
+        "--id",
+        "deploy",
+        "--suggest",
+        "Yes",
+        "--suggest",
+        "No",
+        "--elapsed-seconds",
+        "12",
+        "--json",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "{{\"schema_version\":1,\"event\":\"asked\",\"terminal\":\"{pane}\",\"id\":\"deploy\",\
+             \"question\":\"Approve deploy\",\"suggestions\":[\"Yes\",\"No\"],\"elapsed_seconds\":12}}\n"
+        )
+    );
+    let asked = watcher.next_event("asked");
+    assert_eq!(asked["id"], "deploy");
+    assert_eq!(asked["suggestions"], serde_json::json!(["Yes", "No"]));
+    assert_eq!(asked["elapsed_seconds"], 12);
+
+    let title = "printf '\\033]2;phux-ask[db]:Drop table??s=Keep|Drop\\007'";
+    assert!(server
+        .run(&["send-keys", &pane, title, "Enter"])
+        .status
+        .success());
+    let asked = watcher.next_event("asked");
+    assert_eq!(asked["id"], "db");
+    assert_eq!(asked["question"], "Drop table");
+    assert_eq!(asked["suggestions"], serde_json::json!(["Keep", "Drop"]));
+    let mut child = watcher.child;
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn an_unknown_event_name_is_refused_before_connecting() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = phux_tests::phux(&["watch", "--json", "--until", "explosion"]);
+    command.env("PHUX_SOCKET", dir.path().join("none.sock"));
+    let output = phux_tests::run(&mut command);
+    assert_eq!(output.status.code(), Some(2));
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "unknown_event_name");
+    assert!(line["remedy"]
+        .as_str()
+        .unwrap()
+        .contains("command_finished"));
+}
