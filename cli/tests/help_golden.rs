@@ -27,6 +27,7 @@ const VERBS: [&str; 21] = [
     "run",
     "watch",
     "ask",
+    "rec",
 ];
 
 fn golden_dir() -> PathBuf {

@@ -84,8 +84,9 @@ impl Subscriber {
         }
         match self.tx.try_send(event.clone()) {
             Ok(()) => true,
-            // A pending `Changed` already says "re-read": coalescing loses nothing.
-            Err(TrySendError::Full(_)) if matches!(event, BusEvent::Changed { .. }) => true,
+            // A change listener's one queued notice already says "re-read": coalescing loses
+            // nothing it needs, so a full queue never drops it.
+            Err(TrySendError::Full(_)) if matches!(self.interest, Interest::Changes) => true,
             Err(TrySendError::Full(_)) => {
                 if let BusEvent::Output { pane, .. } = event {
                     // The queue is full; this notice may not fit either, and the drop itself
@@ -131,4 +132,50 @@ impl Bus {
 /// Monotonic nanoseconds since the server started; every PTY read is stamped with it.
 pub fn now_ns(epoch: std::time::Instant) -> u64 {
     epoch.elapsed().as_nanos() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crossbeam_channel::bounded;
+
+    // Regression: a change listener whose one-slot queue was full was dropped when a watch event
+    // arrived, silently ending `wait` / `run` streams.
+    #[test]
+    fn a_full_change_listener_is_coalesced_not_dropped() {
+        let (tx, rx) = bounded(1);
+        let mut bus = Bus::default();
+        bus.add(Subscriber {
+            interest: Interest::Changes,
+            tx,
+        });
+        let pane = PaneId(1);
+        bus.publish(&BusEvent::Changed { pane });
+        bus.publish(&BusEvent::Watch {
+            pane,
+            kind: WatchEventKind::Bell,
+            t_ns: 1,
+        });
+        bus.publish(&BusEvent::Changed { pane });
+        assert!(!bus.is_empty(), "the listener stays subscribed");
+        assert!(rx.try_recv().is_ok());
+    }
+
+    #[test]
+    fn a_stuck_watcher_is_dropped_instead_of_growing() {
+        let (tx, _rx) = bounded(2);
+        let mut bus = Bus::default();
+        bus.add(Subscriber {
+            interest: Interest::Watch(Vec::new()),
+            tx,
+        });
+        for t_ns in 0..3 {
+            bus.publish(&BusEvent::Watch {
+                pane: PaneId(1),
+                kind: WatchEventKind::Bell,
+                t_ns,
+            });
+        }
+        assert!(bus.is_empty());
+    }
 }
