@@ -89,6 +89,9 @@ pub fn json(output: &Output) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {}", stdout(output)))
 }
 
+/// The shell test panes run by default (Debian's dash): it reads no start-up files.
+pub const PANE_SHELL: &str = "/bin/sh";
+
 /// A real `phux server` on a private socket, stopped (with its panes) when dropped.
 pub struct TestServer {
     pub dir: tempfile::TempDir,
@@ -120,7 +123,9 @@ impl TestServer {
             .args(["server", "--no-seed", "--socket"])
             .arg(&socket)
             .args(extra)
-            .env("SHELL", "/bin/bash")
+            // A shell without start-up files: a user's rc (pyenv's rehash lock, say) must not
+            // make panes slow to start while many tests start them at once.
+            .env("SHELL", PANE_SHELL)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -148,7 +153,7 @@ impl TestServer {
         let mut command = phux(args);
         command
             .env("PHUX_SOCKET", &self.socket)
-            .env("SHELL", "/bin/bash");
+            .env("SHELL", PANE_SHELL);
         command
     }
 

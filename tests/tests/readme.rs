@@ -48,7 +48,7 @@ fn every_tour_line_runs_as_written() {
                 .current_dir(dir.path())
                 .env("PATH", &path)
                 .env("PHUX_SOCKET", dir.path().join("phux.sock"))
-                .env("SHELL", "/bin/bash"),
+                .env("SHELL", phux_tests::PANE_SHELL),
             Duration::from_secs(30),
         );
         assert!(
