@@ -115,14 +115,18 @@ fn resize_reports_the_size_read_back_and_the_program_sees_it() {
 fn signal_interrupt_reaches_the_foreground_program() {
     let server = TestServer::start();
     let pane = server.new_session("s", &["bash", "--norc"]);
-    server.run(&["send-keys", &pane, "sleep 100", "Enter"]);
-    wait_until("sleep started", Duration::from_secs(10), || {
-        screen(&server.socket, &pane)
-            .lines
-            .iter()
-            .any(|l| l.contains("sleep 100"))
-    });
-    std::thread::sleep(Duration::from_millis(200));
+    // A duration no other test uses, so the process is ours to find.
+    server.run(&["send-keys", &pane, "sleep 100.25", "Enter"]);
+    wait_until(
+        "sleep is the foreground program",
+        Duration::from_secs(10),
+        || {
+            std::process::Command::new("pgrep")
+                .args(["-f", "^sleep 100.25$"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        },
+    );
     assert!(server.run(&["signal", &pane, "interrupt"]).status.success());
     server.run(&["send-keys", &pane, "echo after-$?", "Enter"]);
     wait_for_text(&server.socket, &pane, "after-130");
