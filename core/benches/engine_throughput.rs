@@ -53,6 +53,20 @@ fn sgr_heavy() -> Vec<u8> {
     repeat_to_size(&unit)
 }
 
+/// Coloured listings in the style of `ls --color` or a compiler's diagnostics: a few SGR runs per
+/// line, from a small set of styles.
+fn sgr_listing() -> Vec<u8> {
+    let mut unit = Vec::new();
+    for i in 0..100u32 {
+        let colour = [34, 32, 36, 35, 33][(i % 5) as usize];
+        unit.extend_from_slice(
+            format!("-rw-r--r-- 1 dev dev {:>6} Nov 30 04:04 \x1b[01;{colour}mfile_{i:03}.rs\x1b[0m  \x1b[1;31mwarning\x1b[0m: unused variable `x{i}`\r\n", i * 37)
+                .as_bytes(),
+        );
+    }
+    repeat_to_size(&unit)
+}
+
 fn full_screen_redraw() -> Vec<u8> {
     let mut unit = Vec::new();
     for frame in 0..4u32 {
@@ -103,7 +117,8 @@ fn main() {
     println!("{:<22} {:>10} {:>18}", "input", "MB/s", "reference (issue)");
     for (name, input, reference) in [
         ("plain text", plain(), "~250"),
-        ("SGR-heavy", sgr_heavy(), "60-80"),
+        ("SGR-heavy (every word)", sgr_heavy(), "60-80"),
+        ("SGR listing (ls-style)", sgr_listing(), "60-80"),
         ("full-screen redraw", full_screen_redraw(), "~140"),
         ("CJK + emoji", cjk_emoji(), "85-95"),
     ] {
