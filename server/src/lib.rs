@@ -139,6 +139,12 @@ fn close_everything(shared: &Shared) {
         .values()
         .map(|e| e.handle.clone())
         .collect();
+    // Each actor hangs up its pane's session and foreground job; the group signal covers an
+    // actor too busy to answer before the process ends.
+    for handle in &handles {
+        let _ = handle.send(pane::PaneCommand::Close);
+    }
+    std::thread::sleep(Duration::from_millis(50));
     for handle in handles {
         pty::signal_group(handle.pid, rustix::process::Signal::HUP);
     }

@@ -115,16 +115,29 @@ fn resize_reports_the_size_read_back_and_the_program_sees_it() {
 fn signal_interrupt_reaches_the_foreground_program() {
     let server = TestServer::start();
     let pane = server.new_session("s", &["bash", "--norc"]);
-    // A duration no other test uses, so the process is ours to find.
+    // A duration no other test uses, so the process is ours to find. The shell hands it the
+    // terminal a moment after it starts: wait until it is the terminal's foreground group.
     server.run(&["send-keys", &pane, "sleep 100.25", "Enter"]);
     wait_until(
         "sleep is the foreground program",
         Duration::from_secs(10),
         || {
-            std::process::Command::new("pgrep")
+            let found = std::process::Command::new("pgrep")
                 .args(["-f", "^sleep 100.25$"])
                 .output()
-                .is_ok_and(|o| o.status.success())
+                .ok();
+            let pid = found
+                .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+                .unwrap_or_default();
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // Fields after the command name: state ppid pgrp session tty_nr tpgid ...
+            let fields: Vec<&str> = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            fields.len() > 5 && fields[2] == fields[5]
         },
     );
     assert!(server.run(&["signal", &pane, "interrupt"]).status.success());
