@@ -490,3 +490,39 @@ fn a_live_recording_can_be_mirrored_with_play_follow() {
     interrupt(&rec);
     assert!(finish(rec).status.success());
 }
+
+#[test]
+fn without_a_flight_recorder_since_starts_at_the_current_screen() {
+    let server = TestServer::start_with(&["--flight-bytes", "0"]);
+    let pane = server.new_session(
+        "nofr",
+        &[
+            "sh",
+            "-c",
+            "echo shown-before; sleep 0.3; echo later; exec sleep 600",
+        ],
+    );
+    wait_for_text(&server.socket, &pane, "later");
+    let out = server.dir.path().join("nofr.cast");
+    let output = server.run(&[
+        "rec",
+        &pane,
+        "--since",
+        "60s",
+        "--duration",
+        "0.2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let cast = read_cast(&out).unwrap();
+    // Only the repaint of what is on screen now: no past output with its own timing.
+    assert!(
+        matches!(&cast.events[0].kind, EventKind::Output(t) if t.contains("shown-before") && t.contains("later"))
+    );
+    assert!(cast
+        .events
+        .iter()
+        .skip(1)
+        .all(|e| !matches!(&e.kind, EventKind::Output(t) if t.contains("later"))));
+}

@@ -11,6 +11,12 @@ pub struct Args {
     /// Exit once no pane and no client has existed for this many seconds (1..=86400)
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86400))]
     exit_after_idle: Option<u64>,
+    /// Memory each pane's flight recorder keeps for `phux rec --since` (0 turns it off)
+    #[arg(long, value_name = "BYTES", default_value_t = phux_server::flight::DEFAULT_FLIGHT_BYTES)]
+    flight_bytes: usize,
+    /// Rows of history each pane keeps
+    #[arg(long, value_name = "ROWS", default_value_t = 10_000)]
+    history_limit: usize,
     /// Start without the `default` session a foreground server normally seeds
     #[arg(long)]
     no_seed: bool,
@@ -25,6 +31,8 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let shim = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
     let mut config = ServerConfig::new(socket.clone(), shim);
     config.seed_session = !args.no_seed && !args.detach_stdio;
+    config.flight_bytes = args.flight_bytes;
+    config.scrollback_rows = args.history_limit.max(1);
     let idle = args.exit_after_idle.or_else(|| {
         std::env::var("PHUX_AUTO_SPAWN_EXIT_AFTER_IDLE")
             .ok()
