@@ -142,7 +142,24 @@ fn signal_interrupt_reaches_the_foreground_program() {
     );
     assert!(server.run(&["signal", &pane, "interrupt"]).status.success());
     server.run(&["send-keys", &pane, "echo after-$?", "Enter"]);
-    wait_for_text(&server.socket, &pane, "after-130");
+    let start = std::time::Instant::now();
+    while !screen(&server.socket, &pane)
+        .lines
+        .iter()
+        .any(|l| l.contains("after-130"))
+    {
+        let sleeping = std::process::Command::new("pgrep")
+            .args(["-fa", "sleep 100.25"])
+            .output()
+            .ok();
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no after-130; screen: {:?}; sleep processes: {:?}",
+            screen(&server.socket, &pane).lines,
+            sleeping.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
