@@ -296,3 +296,55 @@ fn kill_window_session_and_server() {
     // The server ends with its last pane.
     assert!(output.status.code() == Some(1) || json(&output)["sessions"] == serde_json::json!([]));
 }
+
+// Regression: a server started from a script inherits SIGINT ignored, and so did every pane's
+// program, which `phux signal interrupt` (and Ctrl-C) could then never stop.
+#[test]
+fn panes_get_default_signals_even_from_a_server_that_ignores_sigint() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let socket = dir.path().join("phux.sock");
+    let script = format!(
+        "trap '' INT QUIT; exec '{}' server --no-seed --socket '{}'",
+        phux_tests::phux_bin().display(),
+        socket.display()
+    );
+    let mut server = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .spawn()
+        .unwrap();
+    let phux = |args: &[&str]| phux_tests::run(phux_tests::phux(args).env("PHUX_SOCKET", &socket));
+    wait_until("the server answers", Duration::from_secs(10), || {
+        socket.exists() && phux(&["status"]).status.success()
+    });
+    let doc = json(&phux(&[
+        "new",
+        "-s",
+        "s",
+        "--json",
+        "--",
+        "sh",
+        "-c",
+        "grep SigIgn /proc/self/status; exec sleep 600",
+    ]));
+    let pane = format!("@{}", doc["terminal_id"]);
+    wait_for_text(&socket, &pane, "SigIgn");
+    let line = screen(&socket, &pane)
+        .lines
+        .into_iter()
+        .find(|l| l.contains("SigIgn"))
+        .unwrap();
+    let _ = phux(&["kill", "--server"]);
+    let _ = server.wait();
+    let mask = u64::from_str_radix(line.trim_start_matches("SigIgn:").trim(), 16).unwrap();
+    let (sigint, sigquit) = (1 << 1, 1 << 2);
+    assert_eq!(
+        mask & (sigint | sigquit),
+        0,
+        "the pane's program ignores SIGINT or SIGQUIT: {line}"
+    );
+}
