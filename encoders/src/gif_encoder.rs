@@ -79,18 +79,8 @@ impl FrameSink for GifEncoder {
     }
 
     fn finish(self, end_secs: f64) -> Result<EncodeSummary, EncodeError> {
-        let (width_px, height_px) = self.pipeline.size();
-        let (totals, truncated) = self.pipeline.finish(end_secs)?;
-        Ok(EncodeSummary {
-            path: self.path,
-            format: OutputFormat::Gif,
-            bytes: totals.bytes,
-            frames: totals.frames,
-            duration_ms: totals.duration_ms,
-            width_px,
-            height_px,
-            truncated,
-        })
+        self.pipeline
+            .finish_summary(end_secs, self.path, OutputFormat::Gif)
     }
 }
 

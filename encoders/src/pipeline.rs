@@ -122,6 +122,27 @@ impl FramePipeline {
     }
 
     /// Ends the animation at `end` seconds; returns the totals and whether it was truncated.
+    /// Finishes the file and describes it: the part of `finish` both encoders share.
+    pub fn finish_summary(
+        self,
+        end: f64,
+        path: std::path::PathBuf,
+        format: crate::format::OutputFormat,
+    ) -> Result<crate::summary::EncodeSummary, EncodeError> {
+        let (width_px, height_px) = self.size();
+        let (totals, truncated) = self.finish(end)?;
+        Ok(crate::summary::EncodeSummary {
+            path,
+            format,
+            bytes: totals.bytes,
+            frames: totals.frames,
+            duration_ms: totals.duration_ms,
+            width_px,
+            height_px,
+            truncated,
+        })
+    }
+
     pub fn finish(mut self, end: f64) -> Result<(WriterTotals, bool), EncodeError> {
         self.send(Message::Finish { end })?;
         self.tx = None;
