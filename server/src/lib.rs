@@ -43,10 +43,12 @@ pub enum ServerError {
 
 /// Runs a server until `kill --server`, its last pane exiting, or its idle limit.
 pub fn run(config: ServerConfig) -> Result<(), ServerError> {
-    // Load (or install) the engine before taking the socket, so a broken engine is reported to
-    // whoever started us instead of surfacing as failed panes.
+    // Take the socket's lock first: a server that lost a start-up race exits before loading
+    // anything. Then load (or install) the engine before binding, so a broken engine is
+    // reported to whoever started us instead of surfacing as failed panes.
+    let claim = socket::claim(&config.socket)?;
     phux_core::engine::engine()?;
-    let bound = socket::bind(&config.socket)?;
+    let bound = claim.bind()?;
     let (shutdown_tx, shutdown_rx) = bounded(1);
     let shared = Arc::new(Shared::new(config, shutdown_tx));
     log::line(&format!("listening on {}", bound.path().display()));

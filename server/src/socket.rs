@@ -55,8 +55,14 @@ impl Drop for BoundSocket {
     }
 }
 
-/// Prepares the directory, takes the lock, clears a stale socket and binds.
-pub fn bind(path: &Path) -> Result<BoundSocket, SocketError> {
+/// The socket path with its lock held: this process, and no other, may bind it.
+pub struct Claim {
+    path: PathBuf,
+    lock: File,
+}
+
+/// Prepares the directory and takes the lock; a second server stops here, cheaply.
+pub fn claim(path: &Path) -> Result<Claim, SocketError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -75,22 +81,34 @@ pub fn bind(path: &Path) -> Result<BoundSocket, SocketError> {
             path: path.to_path_buf(),
         });
     }
-    // We hold the lock, so whatever socket file is here belongs to a server that died.
-    if std::fs::symlink_metadata(path).is_ok() {
-        std::fs::remove_file(path).map_err(io_error(path))?;
-    }
-    let listener = UnixListener::bind(path).map_err(io_error(path))?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-        .map_err(io_error(path))?;
-    let inode = std::fs::symlink_metadata(path)
-        .map_err(io_error(path))?
-        .ino();
-    Ok(BoundSocket {
-        listener,
+    Ok(Claim {
         path: path.to_path_buf(),
-        inode,
-        _lock: lock,
+        lock,
     })
+}
+
+impl Claim {
+    /// Clears a stale socket and binds.
+    pub fn bind(self) -> Result<BoundSocket, SocketError> {
+        let Claim { path, lock } = self;
+        let path = path.as_path();
+        // We hold the lock, so whatever socket file is here belongs to a server that died.
+        if std::fs::symlink_metadata(path).is_ok() {
+            std::fs::remove_file(path).map_err(io_error(path))?;
+        }
+        let listener = UnixListener::bind(path).map_err(io_error(path))?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(io_error(path))?;
+        let inode = std::fs::symlink_metadata(path)
+            .map_err(io_error(path))?
+            .ino();
+        Ok(BoundSocket {
+            listener,
+            path: path.to_path_buf(),
+            inode,
+            _lock: lock,
+        })
+    }
 }
 
 fn prepare_directory(dir: &Path) -> Result<(), SocketError> {
