@@ -20,9 +20,12 @@ impl OutputFile {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
+        // Readable like any file the user makes (0644 less the umask), not a private temp file.
+        let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
         let temp = tempfile::Builder::new()
             .prefix(".phux-encode-")
             .suffix(".tmp")
+            .permissions(readable)
             .tempfile_in(&dir)
             .map_err(|e| EncodeError::io("create a temporary file in", &dir, e))?;
         Ok(OutputFile {

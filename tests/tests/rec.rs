@@ -320,6 +320,18 @@ fn a_recording_renders_to_gif_and_apng_and_transcodes_to_v3() {
         frames += 1;
     }
     assert_eq!(doc["frames"].as_u64(), Some(frames));
+    // Regression: animations came out 0600, like the private temp file they are written through.
+    let mode = |p: &std::path::Path| {
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions())
+            & 0o777
+    };
+    let ordinary = server.dir.path().join("ordinary");
+    std::fs::File::create(&ordinary).unwrap();
+    assert_eq!(
+        mode(&gif),
+        mode(&ordinary),
+        "an animation has the mode of any file the user makes"
+    );
     let png = server.dir.path().join("r.png");
     assert_eq!(
         server.json(&[
