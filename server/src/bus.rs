@@ -13,6 +13,11 @@ pub const WATCH_QUEUE: usize = 4096;
 /// Output chunks an observer (recorder) may have queued before it is told it lagged and dropped.
 pub const OBSERVER_QUEUE: usize = 4096;
 
+/// An observer's channel: one slot beyond `OBSERVER_QUEUE`, kept for the lag notice.
+pub fn observer_channel() -> (Sender<BusEvent>, crossbeam_channel::Receiver<BusEvent>) {
+    crossbeam_channel::bounded(OBSERVER_QUEUE + 1)
+}
+
 /// One thing that happened in a pane.
 #[derive(Debug, Clone)]
 pub enum BusEvent {
@@ -38,7 +43,8 @@ pub enum BusEvent {
     },
     /// The screen changed; re-read it (coalesced: at most one is ever queued).
     Changed { pane: PaneId },
-    /// The observer fell behind and was dropped after this many queued chunks.
+    /// The observer fell behind and was dropped; `dropped` is the size of the first chunk it
+    /// did not get (everything after it is lost to it too).
     Lagged { pane: PaneId, dropped: u64 },
 }
 
@@ -82,22 +88,22 @@ impl Subscriber {
         if !self.wants(event) {
             return true;
         }
+        if let (Interest::Observe, BusEvent::Output { pane, bytes, .. }) = (&self.interest, event) {
+            if self.tx.len() >= OBSERVER_QUEUE {
+                // The spare slot holds the notice, so a recorder learns why its stream ended.
+                let lagged = BusEvent::Lagged {
+                    pane: *pane,
+                    dropped: bytes.len() as u64,
+                };
+                let _ = self.tx.try_send(lagged);
+                return false;
+            }
+        }
         match self.tx.try_send(event.clone()) {
             Ok(()) => true,
             // A change listener's one queued notice already says "re-read": coalescing loses
             // nothing it needs, so a full queue never drops it.
-            Err(TrySendError::Full(_)) if matches!(self.interest, Interest::Changes) => true,
-            Err(TrySendError::Full(_)) => {
-                if let BusEvent::Output { pane, .. } = event {
-                    // The queue is full; this notice may not fit either, and the drop itself
-                    // (the channel disconnecting) is the signal of last resort.
-                    let _ = self.tx.try_send(BusEvent::Lagged {
-                        pane: *pane,
-                        dropped: OBSERVER_QUEUE as u64,
-                    });
-                }
-                false
-            }
+            Err(TrySendError::Full(_)) => matches!(self.interest, Interest::Changes),
             Err(TrySendError::Disconnected(_)) => false,
         }
     }
@@ -159,6 +165,31 @@ mod tests {
         bus.publish(&BusEvent::Changed { pane });
         assert!(!bus.is_empty(), "the listener stays subscribed");
         assert!(rx.try_recv().is_ok());
+    }
+
+    #[test]
+    fn a_stuck_observer_is_told_it_lagged_then_dropped() {
+        let (tx, rx) = observer_channel();
+        let mut bus = Bus::default();
+        bus.add(Subscriber {
+            interest: Interest::Observe,
+            tx,
+        });
+        let chunk = |seq| BusEvent::Output {
+            pane: PaneId(1),
+            seq,
+            t_ns: seq,
+            bytes: Arc::from(&b"abc"[..]),
+        };
+        for seq in 0..=OBSERVER_QUEUE as u64 {
+            bus.publish(&chunk(seq));
+        }
+        assert!(bus.is_empty(), "dropped once its queue was full");
+        let last = rx.try_iter().last();
+        assert!(
+            matches!(last, Some(BusEvent::Lagged { dropped: 3, .. })),
+            "{last:?}"
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! every output chunk with the time the server read it, and resizes). Also `report_asked`,
 //! which raises an event on a pane's bus.
 
-use crate::bus::{BusEvent, Interest, Subscriber, OBSERVER_QUEUE, WATCH_QUEUE};
+use crate::bus::{observer_channel, BusEvent, Interest, Subscriber, WATCH_QUEUE};
 use crate::handlers::pane_ops;
 use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
@@ -66,7 +66,7 @@ pub fn observe(
     shared: &Shared,
     request: &wire::Observe,
 ) -> Result<(ObserveStart, Stream), RequestError> {
-    let (tx, rx) = bounded(OBSERVER_QUEUE);
+    let (tx, rx) = observer_channel();
     let subscriber = Subscriber {
         interest: Interest::Observe,
         tx,

@@ -224,11 +224,7 @@ impl TestServer {
 
     /// Waits (up to 10 s, by reading the screen) until the pane shows `text`.
     pub fn wait_for_text(&self, pane: &str, text: &str) {
-        wait_until(
-            &format!("{pane} shows {text:?}"),
-            Duration::from_secs(10),
-            || self.lines(pane).iter().any(|l| l.contains(text)),
-        );
+        wait_for_text(&self.socket, pane, text);
     }
 
     pub fn server_pid(&self) -> u32 {

@@ -182,13 +182,9 @@ pub fn kill_panes(shared: &Shared, panes: &[PaneId]) -> Result<Done, RequestErro
         .filter_map(|p| registry.remove_pane(*p))
         .map(|e| e.handle)
         .collect();
-    let now_empty = registry.panes.is_empty();
     drop(registry);
     for handle in handles {
         let _ = handle.send(PaneCommand::Close);
-    }
-    if now_empty {
-        crate::log::line("the last pane was killed");
     }
     Ok(Done {})
 }

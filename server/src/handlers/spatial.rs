@@ -135,25 +135,26 @@ pub fn swap_pane(
     let mut registry = shared.registry();
     let (first_session, first_window) = locate(&registry, request.first)?;
     let (second_session, second_window) = locate(&registry, request.second)?;
-    if first_window == second_window {
-        if let Some(window) = registry.window_mut(first_session, first_window) {
+    // Each layout swaps the ids it holds: one layout when both share a window, else each one
+    // trades its pane for the other.
+    for (session, window) in [
+        (first_session, first_window),
+        (second_session, second_window),
+    ] {
+        if let Some(window) = registry.window_mut(session, window) {
             window.layout.swap(request.first, request.second);
         }
-    } else {
-        if let Some(window) = registry.window_mut(first_session, first_window) {
-            window.layout.swap(request.first, request.second);
+        if first_window == second_window {
+            break;
         }
-        if let Some(window) = registry.window_mut(second_session, second_window) {
-            window.layout.swap(request.first, request.second);
-        }
-        for (pane, session, window) in [
-            (request.first, second_session, second_window),
-            (request.second, first_session, first_window),
-        ] {
-            if let Some(entry) = registry.panes.get_mut(&pane) {
-                entry.session = session;
-                entry.window = window;
-            }
+    }
+    for (pane, session, window) in [
+        (request.first, second_session, second_window),
+        (request.second, first_session, first_window),
+    ] {
+        if let Some(entry) = registry.panes.get_mut(&pane) {
+            entry.session = session;
+            entry.window = window;
         }
     }
     Ok(SpatialEditJson::new(SpatialEdit::Swap {
