@@ -1,6 +1,10 @@
-//! Argument parsing of every verb and its usage errors (clap `try_parse_from`, no server).
+//! Argument parsing of every verb and its usage errors (no server). Each command line is parsed
+//! the way `phux` does (`Cli::try_from_args`, the named verb described alone) and must agree
+//! with clap's description of the whole command line (`Cli::try_parse_from`).
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // test helpers fail loudly by design
+
+use std::ffi::OsString;
 
 use clap::error::ErrorKind;
 use clap::Parser;
@@ -11,17 +15,34 @@ use phux_cli::commands::values::SplitArg;
 use phux_cli::commands::Command;
 use phux_core::docs::GridSize;
 
+/// `args` parsed as `phux` parses them, after checking the whole command line agrees.
+fn parse_both_ways(args: &[&str]) -> Result<Cli, clap::Error> {
+    let argv: Vec<OsString> = std::iter::once("phux")
+        .chain(args.iter().copied())
+        .map(OsString::from)
+        .collect();
+    let whole = Cli::try_parse_from(argv.clone()).map(|_| ());
+    let alone = Cli::try_from_args(argv);
+    match (&whole, &alone) {
+        (Ok(()), Ok(_)) => {}
+        (Err(w), Err(a)) => assert_eq!(w.kind(), a.kind(), "{args:?}: error kinds differ"),
+        _ => panic!(
+            "{args:?}: parsed one way, not the other ({:?})",
+            whole.err()
+        ),
+    }
+    alone
+}
+
 fn parse(args: &[&str]) -> Command {
-    let argv = std::iter::once("phux").chain(args.iter().copied());
-    match Cli::try_parse_from(argv) {
+    match parse_both_ways(args) {
         Ok(cli) => cli.command,
         Err(e) => panic!("{args:?} did not parse: {e}"),
     }
 }
 
 fn usage_error(args: &[&str]) -> ErrorKind {
-    let argv = std::iter::once("phux").chain(args.iter().copied());
-    match Cli::try_parse_from(argv) {
+    match parse_both_ways(args) {
         Ok(_) => panic!("{args:?} parsed, expected a usage error"),
         Err(e) => {
             assert_eq!(e.exit_code(), 2, "{args:?}: usage errors exit 2");
@@ -36,8 +57,7 @@ fn global_socket_goes_before_or_after_the_verb() {
         &["--socket", "/s.sock", "ls"][..],
         &["ls", "--socket", "/s.sock"][..],
     ] {
-        let cli = Cli::try_parse_from(std::iter::once("phux").chain(argv.iter().copied()))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let cli = parse_both_ways(argv).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             cli.globals.context().socket,
             std::path::Path::new("/s.sock")

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Records the sample casts in samples/ with phux itself, from real programs: a colourful shell
 # session, a progress bar, vim editing a file, and a screen of CJK text and box drawing.
-# Usage: samples/scripts/make-samples.sh [path/to/phux]   (default: target/release/phux)
+# Usage: samples/scripts/make-samples.sh [path/to/phux]   (default: target/x86_64-unknown-linux-gnu/release/phux)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-phux=${1:-../target/release/phux}
+phux=${1:-../target/x86_64-unknown-linux-gnu/release/phux}
 phux=$(realpath "$phux")
 work=$(mktemp -d)
 chmod 700 "$work"

@@ -10,6 +10,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
 
+/// Report that a pane is asking a question
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The ask's id, so an answer can name it

@@ -6,6 +6,7 @@ use clap::Subcommand;
 use phux_core::engine::{self, data_dir, EngineError, LoaderConfig};
 use std::path::PathBuf;
 
+/// Install or inspect the terminal engine (libghostty-vt)
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]

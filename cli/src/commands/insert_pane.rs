@@ -10,6 +10,7 @@ use crate::commands::values::SplitArg;
 use crate::commands::{swap_pane, Context};
 use crate::failure::{conclude, VerbResult};
 
+/// Place a pane next to a target pane
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane to place the new one next to

@@ -10,6 +10,7 @@ use crate::commands::values::connect;
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 
+/// Kill a pane, window, session or tagged set, or the server (--server)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// What to kill: @N, SESSION:W.P, SESSION:W, SESSION or #TAG

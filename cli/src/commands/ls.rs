@@ -10,6 +10,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
 
+/// List sessions
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print a SessionListJson document

@@ -40,59 +40,75 @@ pub struct Context {
     pub socket: PathBuf,
 }
 
-/// Not `Debug`: some verbs' `Args` (kept as their authors wrote them) are not.
+/// Every verb. Its one-line description is the doc comment of its `Args`, so [`describe`] gives
+/// clap the same verb alone. Not `Debug`: some verbs' `Args` (kept as their authors wrote them)
+/// are not.
 #[derive(Subcommand)]
 pub enum Command {
-    /// Create a session (starting a server if none runs) and print its first pane
     New(new::Args),
-    /// List sessions
     Ls(ls::Args),
-    /// Say whether a server runs, and what it holds
     Status(status::Args),
-    /// Open a new pane next to a target pane or in a session
     Spawn(spawn::Args),
-    /// Kill a pane, window, session or tagged set, or the server (--server)
     Kill(kill::Args),
-    /// Rename a session
     Rename(rename::Args),
-    /// Set a pane's grid size and print the size the server holds
     Resize(resize::Args),
-    /// Send a signal to a pane's process group
     Signal(signal::Args),
-    /// List, add or remove pane tags
     Tag(tag::Args),
-    /// Play a recording (.cast) in a new pane beside TARGET
     Play(play::Args),
-    /// Type keys into a pane (tmux key names or literal text)
     SendKeys(send_keys::Args),
-    /// Paste text into a pane without submitting it (stdin when TEXT is omitted)
     Paste(paste::Args),
-    /// Place a pane next to a target pane
     InsertPane(insert_pane::Args),
-    /// Move a pane next to another one, possibly in another session
     MovePane(move_pane::Args),
-    /// Swap the places of two panes
     SwapPane(swap_pane::Args),
-    /// Record a pane, a command or a recording to .cast, .gif or .png
     Rec(rec::Args),
-    /// Print a pane's screen (boxed, or ScreenState v3 with --json)
     Snapshot(snapshot::Args),
-    /// Wait until text appears on a pane or its screen settles
     Wait(wait::Args),
-    /// Run a shell command in a pane and mirror its exit code
     Run(run::Args),
-    /// Print pane events as they happen (NDJSON with --json)
     Watch(watch::Args),
-    /// Report that a pane is asking a question
     Ask(ask::Args),
-    /// Install or inspect the terminal engine (libghostty-vt)
     Engine(engine::Args),
-    /// Run the server in the foreground
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
     PaneExec(pane_exec::Args),
     #[command(name = "__play-cast", hide = true)]
     PlayCast(play_cast::Args),
+}
+
+/// clap's description of the one verb called `name`, built without describing the others: a
+/// run of `phux` describes only the verb it was given, since describing all of them costs more
+/// than the rest of a `snapshot`'s start-up. `None` for a name that is no verb.
+pub fn describe(name: &str) -> Option<clap::Command> {
+    use clap::Args as _;
+    type Describe = fn(clap::Command) -> clap::Command;
+    let (name, describe): (&'static str, Describe) = match name {
+        "new" => ("new", new::Args::augment_args),
+        "ls" => ("ls", ls::Args::augment_args),
+        "status" => ("status", status::Args::augment_args),
+        "spawn" => ("spawn", spawn::Args::augment_args),
+        "kill" => ("kill", kill::Args::augment_args),
+        "rename" => ("rename", rename::Args::augment_args),
+        "resize" => ("resize", resize::Args::augment_args),
+        "signal" => ("signal", signal::Args::augment_args),
+        "tag" => ("tag", tag::Args::augment_args),
+        "play" => ("play", play::Args::augment_args),
+        "send-keys" => ("send-keys", send_keys::Args::augment_args),
+        "paste" => ("paste", paste::Args::augment_args),
+        "insert-pane" => ("insert-pane", insert_pane::Args::augment_args),
+        "move-pane" => ("move-pane", move_pane::Args::augment_args),
+        "swap-pane" => ("swap-pane", swap_pane::Args::augment_args),
+        "rec" => ("rec", rec::Args::augment_args),
+        "snapshot" => ("snapshot", snapshot::Args::augment_args),
+        "wait" => ("wait", wait::Args::augment_args),
+        "run" => ("run", run::Args::augment_args),
+        "watch" => ("watch", watch::Args::augment_args),
+        "ask" => ("ask", ask::Args::augment_args),
+        "engine" => ("engine", engine::Args::augment_args),
+        "server" => ("server", server::Args::augment_args),
+        "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
+        "__play-cast" => ("__play-cast", play_cast::Args::augment_args),
+        _ => return None,
+    };
+    Some(describe(clap::Command::new(name)))
 }
 
 /// Runs a verb and returns the process exit status.

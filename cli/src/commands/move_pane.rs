@@ -9,6 +9,7 @@ use crate::commands::values::SplitArg;
 use crate::commands::{swap_pane, Context};
 use crate::failure::{conclude, VerbResult};
 
+/// Move a pane next to another one, possibly in another session
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane to move

@@ -14,6 +14,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Create a session (starting a server if none runs) and print its first pane
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Session name (the same as -s); the server picks one when omitted

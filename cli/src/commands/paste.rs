@@ -12,6 +12,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Paste text into a pane without submitting it (stdin when TEXT is omitted)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane

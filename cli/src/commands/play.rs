@@ -21,6 +21,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Play a recording (.cast) in a new pane beside TARGET
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The recording (.cast, asciicast v2 or v3)

@@ -10,6 +10,7 @@ use crate::commands::values::connect;
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 
+/// Rename a session
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The session's current name

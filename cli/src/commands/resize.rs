@@ -9,6 +9,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Set a pane's grid size and print the size the server holds
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print a ResizeJson document (also when the size did not hold)

@@ -14,6 +14,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Run a shell command in a pane and mirror its exit code
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Give up after SECS seconds and exit 125 (0: never)

@@ -9,6 +9,7 @@ use crate::commands::values::{connect, warn_if_partial};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 
+/// Type keys into a pane (tmux key names or literal text)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane

@@ -6,6 +6,7 @@ use phux_server::{ServerConfig, ServerError, SocketError};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Run the server in the foreground
 #[derive(clap::Args)]
 pub struct Args {
     /// Exit once no pane and no client has existed for this many seconds (1..=86400)

@@ -10,6 +10,7 @@ use crate::commands::values::{connect, warn_if_partial};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 
+/// Send a signal to a pane's process group
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane

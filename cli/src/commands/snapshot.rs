@@ -11,6 +11,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::{output, screen_view};
 
+/// Print a pane's screen (boxed, or ScreenState v3 with --json)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print a ScreenState v3 document

@@ -14,6 +14,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
 
+/// Open a new pane next to a target pane or in a session
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane to split, or a session to add the pane to [default: the most recently active

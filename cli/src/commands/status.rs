@@ -9,6 +9,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
 
+/// Say whether a server runs, and what it holds
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print a StatusJson document (also when no server runs)

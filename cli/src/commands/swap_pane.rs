@@ -10,6 +10,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Swap the places of two panes
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// One pane

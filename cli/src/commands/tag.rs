@@ -12,6 +12,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// List, add or remove pane tags
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print a TagJson document

@@ -18,6 +18,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Wait until text appears on a pane or its screen settles
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Wait until a line contains TEXT

@@ -18,6 +18,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
+/// Print pane events as they happen (NDJSON with --json)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Stop (exit 0) at the first event of this name; repeat for any of several

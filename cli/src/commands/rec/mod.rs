@@ -12,6 +12,7 @@ use phux_core::error_code::ErrorCode;
 use phux_encoders::{resolve_output, OutputFormat};
 use std::path::PathBuf;
 
+/// Record a pane, a command or a recording to .cast, .gif or .png
 #[derive(clap::Args)]
 pub struct Args {
     /// The pane to record (default: the most recently active one)
