@@ -1,9 +1,10 @@
 //! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane actors, event bus.
 //!
-//! Threads, not an async runtime: one per client connection, and per pane an actor (which owns
-//! the engine terminal), a PTY reader, a PTY writer and a waiter. Engine calls only ever run on
-//! a pane's actor thread.
+//! Threads, not an async runtime: one per client connection (kept waiting for the next one
+//! afterwards, see `acceptors`), and per pane an actor (which owns the engine terminal), a PTY
+//! reader, a PTY writer and a waiter. Engine calls only ever run on a pane's actor thread.
 
+mod acceptors;
 pub mod bus;
 pub mod config;
 mod connection;
@@ -56,14 +57,10 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         path: bound.path().into(),
         source: e,
     })?;
-    let accept_shared = Arc::clone(&shared);
-    std::thread::Builder::new()
-        .name("accept".into())
-        .spawn(move || accept_loop(&listener, &accept_shared))
-        .map_err(|e| SocketError::Io {
-            path: shared.config.socket.clone(),
-            source: e,
-        })?;
+    acceptors::start(listener, &shared).map_err(|e| SocketError::Io {
+        path: shared.config.socket.clone(),
+        source: e,
+    })?;
     if shared.config.seed_session {
         seed(&shared)?;
     }
@@ -77,23 +74,6 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     close_everything(&shared);
     log::line("stopped");
     Ok(())
-}
-
-fn accept_loop(listener: &std::os::unix::net::UnixListener, shared: &Arc<Shared>) {
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
-        if !socket::peer_is_us(&stream) {
-            log::line("refused a connection from another user");
-            continue;
-        }
-        let shared = Arc::clone(shared);
-        let spawned = std::thread::Builder::new()
-            .name("client".into())
-            .spawn(move || connection::serve(stream, shared));
-        if let Err(e) = spawned {
-            log::line(&format!("cannot serve a client: {e}"));
-        }
-    }
 }
 
 fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {

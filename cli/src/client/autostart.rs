@@ -25,7 +25,10 @@ pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
     let deadline = Instant::now() + AUTOSTART_LIMIT;
     loop {
         std::thread::sleep(AUTOSTART_POLL);
-        match Client::connect(socket) {
+        match Client::connect(socket).and_then(|mut client| {
+            client.welcome()?;
+            Ok(client)
+        }) {
             Ok(client) => return Ok(client),
             // Still starting (or a racing server is between bind and accept): try again.
             Err(ClientError::NoServer { .. } | ClientError::ServerDisconnected { .. }) => {}

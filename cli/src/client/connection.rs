@@ -20,19 +20,22 @@ use crate::client::error::ClientError;
 /// server fails a script instead of hanging it.
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A connected, welcomed client.
+/// A connected client. Its hello goes out at connect, but the server's answer to it is read
+/// only before the first answer a caller waits for: the hello and the first request share one
+/// round trip, which is most of what a one-shot verb spends on the socket.
 #[derive(Debug)]
 pub struct Client {
     stream: UnixStream,
     socket: PathBuf,
-    welcome: Welcome,
+    /// The server's welcome, once read.
+    welcome: Option<Welcome>,
     next_id: u64,
 }
 
 impl Client {
-    /// Connects to `socket` and does the handshake. Nothing listening there (no socket file, a
-    /// stale one) is [`ClientError::NoServer`]; another major version is
-    /// [`ClientError::VersionMismatch`].
+    /// Connects to `socket` and says hello. Nothing listening there (no socket file, a stale
+    /// one) is [`ClientError::NoServer`]; a server of another major version is
+    /// [`ClientError::VersionMismatch`], reported with the first answer.
     pub fn connect(socket: &Path) -> Result<Client, ClientError> {
         let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
         let wire = |e| ClientError::from_wire(socket, e);
@@ -44,25 +47,35 @@ impl Client {
             client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
         });
         FrameWriter::new(&stream).send(&hello).map_err(wire)?;
-        let answer: ServerMessage = FrameReader::new(&stream).read_message().map_err(wire)?;
-        let welcome = check_welcome(answer).map_err(|e| match e {
-            WireError::Refused(reason) => ClientError::Transport {
-                socket: socket.to_path_buf(),
-                message: format!("the server refused the connection: {reason}"),
-            },
-            other => wire(other),
-        })?;
         Ok(Client {
             stream,
             socket: socket.to_path_buf(),
-            welcome,
+            welcome: None,
             next_id: 1,
         })
     }
 
-    /// The server's handshake answer (its version and pid).
-    pub fn welcome(&self) -> &Welcome {
-        &self.welcome
+    /// The server's handshake answer (its version and pid), read now if it was not yet.
+    pub fn welcome(&mut self) -> Result<&Welcome, ClientError> {
+        let welcome = match self.welcome.take() {
+            Some(welcome) => welcome,
+            None => self.read_welcome()?,
+        };
+        Ok(self.welcome.insert(welcome))
+    }
+
+    fn read_welcome(&self) -> Result<Welcome, ClientError> {
+        let wire = |e| ClientError::from_wire(&self.socket, e);
+        let answer: ServerMessage = FrameReader::new(&self.stream)
+            .read_message()
+            .map_err(wire)?;
+        check_welcome(answer).map_err(|e| match e {
+            WireError::Refused(reason) => ClientError::Transport {
+                socket: self.socket.clone(),
+                message: format!("the server refused the connection: {reason}"),
+            },
+            other => wire(other),
+        })
     }
 
     pub fn socket(&self) -> &Path {
@@ -98,10 +111,12 @@ impl Client {
             socket: self.socket.clone(),
             message: "only requests can be sent with `request`".to_owned(),
         })?;
+        let sent = FrameWriter::new(&self.stream).send(&message);
+        // A server that refused the hello has hung up: its refusal says more than the failed
+        // write does.
+        self.welcome()?;
         let wire = |e| ClientError::from_wire(&self.socket, e);
-        FrameWriter::new(&self.stream)
-            .send(&message)
-            .map_err(wire)?;
+        sent.map_err(wire)?;
         let mut reader = FrameReader::new(&self.stream);
         loop {
             let frame = reader.read_frame().map_err(wire)?;
@@ -128,6 +143,7 @@ impl Client {
     /// Reads the next frame of a stream (after `subscribe` or `observe` was answered). Blocks
     /// up to the read timeout; call it from a thread of its own to wait on other things too.
     pub fn read_frame(&mut self) -> Result<Frame, ClientError> {
+        self.welcome()?;
         FrameReader::new(&self.stream)
             .read_frame()
             .map_err(|e| ClientError::from_wire(&self.socket, e))

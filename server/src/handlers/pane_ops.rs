@@ -35,30 +35,18 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
         scrollback: request.scrollback,
         cells: request.cells,
     };
-    Ok(
-        handle_for_read(shared, request.pane)?.ask(|reply| PaneCommand::Screen {
-            request: capture,
-            reply,
-        })?,
-    )
+    Ok(handle_for_read(shared, request.pane)?.screen(capture))
 }
 
 pub fn input(shared: &Shared, request: wire::Input) -> Result<Done, RequestError> {
     let pane = handle(shared, request.pane)?;
-    pane.ask(|reply| PaneCommand::Input {
-        actions: request.actions,
-        keys: request.keys,
-        reply,
-    })??;
+    pane.input(request.actions, &request.keys)?;
     Ok(Done {})
 }
 
 pub fn paste(shared: &Shared, request: wire::Paste) -> Result<Done, RequestError> {
     let pane = handle(shared, request.pane)?;
-    pane.ask(|reply| PaneCommand::Paste {
-        text: request.text,
-        reply,
-    })??;
+    pane.paste(&request.text)?;
     Ok(Done {})
 }
 

@@ -1,23 +1,23 @@
-//! The pane actor: the one thread that owns a pane's engine `Terminal`. It feeds every PTY read
-//! to the engine, writes the engine's query answers back to the PTY, publishes events, and
-//! answers the server's requests in the order they arrive.
+//! The pane actor: the one thread that changes a pane's engine `Terminal`. It feeds every PTY
+//! read to the engine, writes the engine's query answers back to the PTY, publishes events, and
+//! answers the server's requests in the order they arrive. (Reads of the screen take the
+//! terminal's lock from the requesting thread instead: see `PaneHandle`.)
 
 use super::ask::parse_title;
 use super::osc_scan::{Mark, OscScanner};
-use super::{ObserveStart, PaneCommand, PaneError};
+use super::{lock, ObserveStart, PaneCommand, PaneError, SharedTerminal};
 use crate::bus::{now_ns, Bus, BusEvent, Subscriber};
 use crate::flight::{FlightEntry, FlightRecorder};
 use crate::pty;
 use crate::shared::Shared;
-use crossbeam_channel::{never, select, Receiver, Sender, TrySendError};
+use crossbeam_channel::{never, select, Receiver, Sender};
 use phux_core::docs::WatchEventKind;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
-use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes};
-use phux_core::screen_capture::capture;
 use phux_core::wire::SignalName;
 use rustix::fd::OwnedFd;
 use std::sync::Arc;
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 /// Quiet time after output before the pane is reported idle.
@@ -29,7 +29,7 @@ const COMPRESS_EVERY_BYTES: usize = 8 * 1024 * 1024;
 
 pub struct PaneActor {
     id: PaneId,
-    terminal: Terminal,
+    terminal: SharedTerminal,
     master: OwnedFd,
     pid: u32,
     writer: Sender<Vec<u8>>,
@@ -48,7 +48,7 @@ pub struct PaneActor {
 impl PaneActor {
     pub fn new(
         id: PaneId,
-        terminal: Terminal,
+        terminal: SharedTerminal,
         master: OwnedFd,
         pid: u32,
         writer: Sender<Vec<u8>>,
@@ -84,14 +84,12 @@ impl PaneActor {
         // A keyframe of the blank screen at birth: a recorder attaching a moment later (as
         // `phux rec -- COMMAND` does) can still start from the very first byte.
         if self.flight.is_enabled() {
-            let (cols, rows) = self.terminal.size();
-            self.flight.keyframe(
-                0,
-                now_ns(self.shared.epoch),
-                cols,
-                rows,
-                self.terminal.vt_repaint(),
-            );
+            let ((cols, rows), repaint) = {
+                let terminal = self.terminal();
+                (terminal.size(), terminal.vt_repaint())
+            };
+            self.flight
+                .keyframe(0, now_ns(self.shared.epoch), cols, rows, repaint);
         }
         let (mut reader_done, mut status) = (false, None);
         while !(reader_done && status.is_some()) {
@@ -114,6 +112,10 @@ impl PaneActor {
         let exit_status = status.flatten();
         self.watch(WatchEventKind::PaneClosed { exit_status });
         self.shared.pane_exited(self.id, exit_status);
+    }
+
+    fn terminal(&self) -> MutexGuard<'_, Terminal> {
+        lock(&self.terminal)
     }
 
     fn next_deadline(&self) -> Option<Instant> {
@@ -141,8 +143,11 @@ impl PaneActor {
     }
 
     fn on_output(&mut self, chunk: super::io::Chunk) {
-        self.terminal.write(&chunk.bytes);
-        let replies = self.terminal.take_replies();
+        let replies = {
+            let mut terminal = self.terminal();
+            terminal.write(&chunk.bytes);
+            terminal.take_replies()
+        };
         if !replies.is_empty() {
             let _ = self.writer.try_send(replies);
         }
@@ -173,7 +178,7 @@ impl PaneActor {
         self.since_compression += len;
         if self.since_compression >= COMPRESS_EVERY_BYTES {
             self.since_compression = 0;
-            let _ = self.terminal.compress_history(false);
+            let _ = self.terminal().compress_history(false);
         }
     }
 
@@ -183,9 +188,11 @@ impl PaneActor {
         }
         self.flight.output(self.seq, t_ns, Arc::clone(bytes));
         if self.flight.wants_keyframe(t_ns) {
-            let (cols, rows) = self.terminal.size();
-            self.flight
-                .keyframe(self.seq, t_ns, cols, rows, self.terminal.vt_repaint());
+            let ((cols, rows), repaint) = {
+                let terminal = self.terminal();
+                (terminal.size(), terminal.vt_repaint())
+            };
+            self.flight.keyframe(self.seq, t_ns, cols, rows, repaint);
         }
     }
 
@@ -201,12 +208,12 @@ impl PaneActor {
     }
 
     fn on_notifications(&mut self) {
-        let notes = self.terminal.take_notifications();
+        let notes = self.terminal().take_notifications();
         for _ in 0..notes.bells.min(16) {
             self.watch(WatchEventKind::Bell);
         }
         if notes.title_changed {
-            let title = self.terminal.title().unwrap_or_default();
+            let title = self.terminal().title().unwrap_or_default();
             self.shared.set_title(self.id, &title);
             if let Some(ask) = parse_title(&title) {
                 let kind = WatchEventKind::Asked {
@@ -233,7 +240,7 @@ impl PaneActor {
             self.watch(WatchEventKind::Idle);
             self.check_cwd();
             // History the program is done writing shrinks about tenfold.
-            let _ = self.terminal.compress_history(true);
+            let _ = self.terminal().compress_history(true);
             self.since_compression = 0;
         }
     }
@@ -250,20 +257,6 @@ impl PaneActor {
 
     fn on_command(&mut self, command: PaneCommand) {
         match command {
-            PaneCommand::Screen { request, reply } => {
-                let _ = reply.send(capture(&self.terminal, self.id, request));
-            }
-            PaneCommand::Input {
-                actions,
-                keys,
-                reply,
-            } => {
-                let _ = reply.send(self.input(actions, &keys));
-            }
-            PaneCommand::Paste { text, reply } => {
-                let bytes = bracketed_paste(&text, self.terminal.bracketed_paste());
-                let _ = reply.send(self.write_pty(bytes));
-            }
             PaneCommand::Resize { cols, rows, reply } => {
                 let _ = reply.send(self.resize(cols, rows));
             }
@@ -281,40 +274,14 @@ impl PaneActor {
         }
     }
 
-    fn input(&mut self, mut actions: Vec<InputAction>, keys: &[String]) -> Result<(), PaneError> {
-        if !keys.is_empty() {
-            let modes = KeyModes {
-                app_cursor: self.terminal.application_cursor_keys(),
-            };
-            actions = plan_keys(keys, modes).map_err(|e| PaneError::KeySpec(e.to_string()))?;
-        }
-        let bracketed = self.terminal.bracketed_paste();
-        let mut bytes = Vec::new();
-        for action in actions {
-            match action {
-                InputAction::Bytes(b) => bytes.extend_from_slice(&b),
-                InputAction::Paste(text) => bytes.extend(bracketed_paste(&text, bracketed)),
-            }
-        }
-        self.write_pty(bytes)
-    }
-
-    fn write_pty(&mut self, bytes: Vec<u8>) -> Result<(), PaneError> {
-        if bytes.is_empty() {
-            return Ok(());
-        }
-        match self.writer.try_send(bytes) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(PaneError::InputQueueFull),
-            Err(TrySendError::Disconnected(_)) => Err(PaneError::Gone),
-        }
-    }
-
     fn resize(&mut self, cols: u16, rows: u16) -> (u16, u16) {
-        if self.terminal.resize(cols, rows).is_ok() {
-            let _ = pty::resize(&self.master, cols, rows);
-        }
-        let (cols, rows) = self.terminal.size();
+        let (cols, rows) = {
+            let mut terminal = self.terminal();
+            if terminal.resize(cols, rows).is_ok() {
+                let _ = pty::resize(&self.master, cols, rows);
+            }
+            terminal.size()
+        };
         self.shared.set_size(self.id, cols, rows);
         let t_ns = now_ns(self.shared.epoch);
         self.publish(BusEvent::Resized {
@@ -374,11 +341,14 @@ impl PaneActor {
                 }
             }
             _ => {
-                let (cols, rows) = self.terminal.size();
+                let ((cols, rows), repaint) = {
+                    let terminal = self.terminal();
+                    (terminal.size(), terminal.vt_repaint())
+                };
                 ObserveStart {
                     cols,
                     rows,
-                    repaint: self.terminal.vt_repaint(),
+                    repaint,
                     seq: self.seq,
                     t_ns: now,
                     history: Vec::new(),

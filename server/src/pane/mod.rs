@@ -1,22 +1,32 @@
-//! A pane: a program on a PTY whose screen lives in an engine `Terminal` owned by one actor
+//! A pane: a program on a PTY whose screen lives in an engine `Terminal` driven by one actor
 //! thread. Everything else talks to the pane through its `PaneHandle`.
 
 mod actor;
 pub mod ask;
+mod handle;
 mod io;
 pub mod osc_scan;
+
+pub use handle::PaneHandle;
 
 use crate::bus::Subscriber;
 use crate::pty::{self, SpawnSpec};
 use crate::shared::Shared;
 use crossbeam_channel::{bounded, unbounded, Sender};
-use phux_core::docs::ScreenState;
 use phux_core::engine::{Terminal, TerminalOptions};
 use phux_core::ids::PaneId;
-use phux_core::keys::InputAction;
-use phux_core::screen_capture::CaptureRequest;
 use phux_core::wire::SignalName;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// A pane's engine terminal. The actor holds the lock while it feeds output to the engine;
+/// a read holds it for the few microseconds a capture takes.
+pub type SharedTerminal = Arc<Mutex<Terminal>>;
+
+/// The terminal, locked. A thread that panicked while holding it left the engine between two
+/// complete calls, so the terminal is still whole: use it.
+pub fn lock(terminal: &SharedTerminal) -> MutexGuard<'_, Terminal> {
+    terminal.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// PTY reads the actor may have queued before the reader waits (and the child with it).
 const OUTPUT_QUEUE: usize = 8;
@@ -48,20 +58,9 @@ pub struct ObserveStart {
     pub history: Vec<crate::bus::BusEvent>,
 }
 
+/// What the actor is asked to do. Reads of the screen and typing do not go through it (see
+/// `PaneHandle`).
 pub enum PaneCommand {
-    Screen {
-        request: CaptureRequest,
-        reply: Sender<ScreenState>,
-    },
-    Input {
-        actions: Vec<InputAction>,
-        keys: Vec<String>,
-        reply: Sender<Result<(), PaneError>>,
-    },
-    Paste {
-        text: String,
-        reply: Sender<Result<(), PaneError>>,
-    },
     Resize {
         cols: u16,
         rows: u16,
@@ -80,27 +79,6 @@ pub enum PaneCommand {
     /// Publish an event raised from outside the pane (an ask reported with `phux ask`).
     Announce(phux_core::docs::WatchEventKind),
     Close,
-}
-
-/// How the rest of the server reaches a pane.
-#[derive(Clone)]
-pub struct PaneHandle {
-    pub id: PaneId,
-    pub pid: u32,
-    tx: Sender<PaneCommand>,
-}
-
-impl PaneHandle {
-    pub fn send(&self, command: PaneCommand) -> Result<(), PaneError> {
-        self.tx.send(command).map_err(|_| PaneError::Gone)
-    }
-
-    /// Sends a command built around a reply channel and waits for the answer.
-    pub fn ask<T>(&self, build: impl FnOnce(Sender<T>) -> PaneCommand) -> Result<T, PaneError> {
-        let (reply, answer) = bounded(1);
-        self.send(build(reply))?;
-        answer.recv().map_err(|_| PaneError::Gone)
-    }
 }
 
 /// Starts `spec` on a new PTY with its actor, reader, writer and waiter threads.
@@ -130,15 +108,19 @@ pub fn spawn(id: PaneId, spec: &SpawnSpec, shared: &Arc<Shared>) -> std::io::Res
             let status = child.wait().ok().map(exit_code_of);
             let _ = exit_tx.send(status);
         })?;
-    let actor = actor::PaneActor::new(id, terminal, process.master, pid, in_tx, Arc::clone(shared));
+    let terminal = Arc::new(Mutex::new(terminal));
+    let actor = actor::PaneActor::new(
+        id,
+        Arc::clone(&terminal),
+        process.master,
+        pid,
+        in_tx.clone(),
+        Arc::clone(shared),
+    );
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || actor.run(cmd_rx, out_rx, exit_rx))?;
-    Ok(PaneHandle {
-        id,
-        pid,
-        tx: cmd_tx,
-    })
+    Ok(PaneHandle::new(id, pid, cmd_tx, terminal, in_tx))
 }
 
 /// A shell-style status: the exit code, or 128 + the signal that killed the process.
