@@ -1,7 +1,8 @@
 //! The agent-loop figures of issue 4, beside tmux on the same machine: `snapshot --json` per
 //! call vs `tmux capture-pane -p`, send → visible (`send-keys` then `wait --until` vs tmux
 //! `send-keys` then a `capture-pane` poll loop), and `phux run @N true` end to end. Medians of
-//! N runs (default 200; `PHUX_BENCH_RUNS`), each a fresh process as an agent would start it.
+//! N runs (default 200; `PHUX_BENCH_RUNS`), each a fresh process as an agent would start it;
+//! phux and tmux take turns of ten calls, so a machine that slows down mid-run slows both alike.
 //! A benchmark prints figures; it asserts nothing.
 //!
 //! Run: `cargo build --release -p phux-cli && cargo run --release -p phux-tests --example
@@ -49,12 +50,14 @@ fn main() {
     let tmux = Tmux::start(&shell);
 
     println!("agent loop, median of {runs} runs (each a fresh process), release build");
-    let spawn = median(runs, || {
+    let spawn = samples(runs, || {
         time(Command::new("/bin/true").stdout(Stdio::null()))
-    });
-    let floor = median(runs, || {
+    })
+    .median();
+    let floor = samples(runs, || {
         time(bench.command(&["--version"]).stdout(Stdio::null()))
-    });
+    })
+    .median();
     println!(
         "  (starting any process here: {}; starting phux itself, `phux --version`: {})",
         ms(spawn),
@@ -64,63 +67,71 @@ fn main() {
     println!("| figure | phux | tmux | phux / tmux | goal |");
     println!("|---|---|---|---|---|");
 
-    let phux_snap = median(runs, || {
-        time(
-            bench
-                .command(&["snapshot", "--json", &pane])
-                .stdout(Stdio::null()),
-        )
-    });
-    let tmux_snap = median(runs, || {
-        time(&mut tmux.command(&["capture-pane", "-p", "-t", "bench"]))
-    });
+    let (phux_snap, tmux_snap) = paired(
+        runs,
+        || {
+            time(
+                bench
+                    .command(&["snapshot", "--json", &pane])
+                    .stdout(Stdio::null()),
+            )
+        },
+        || time(&mut tmux.command(&["capture-pane", "-p", "-t", "bench"])),
+    );
     row(
         "snapshot --json per call vs capture-pane -p",
-        phux_snap,
-        Some(tmux_snap),
+        &phux_snap,
+        Some(&tmux_snap),
         "≤ 0.6×",
     );
 
-    let mut i = 0;
-    let phux_visible = median(runs, || {
-        i += 1;
-        let mark = format!("MARK{i}P");
-        let start = Instant::now();
-        bench.ok(&["send-keys", &pane, &format!("echo {mark}"), "Enter"]);
-        bench.ok(&["wait", "--until", &mark, "--timeout", "10", &pane]);
-        start.elapsed()
-    });
-    let mut j = 0;
-    let tmux_visible = median(runs, || {
-        j += 1;
-        let mark = format!("MARK{j}T");
-        let start = Instant::now();
-        tmux.ok(&["send-keys", "-t", "bench", &format!("echo {mark}"), "Enter"]);
-        loop {
-            let screen = tmux.output(&["capture-pane", "-p", "-t", "bench"]);
-            if String::from_utf8_lossy(&screen).contains(&mark) {
-                break;
+    let (mut i, mut j) = (0, 0);
+    let (phux_visible, tmux_visible) = paired(
+        runs,
+        || {
+            i += 1;
+            let mark = format!("MARK{i}P");
+            let start = Instant::now();
+            bench.ok(&["send-keys", &pane, &format!("echo {mark}"), "Enter"]);
+            bench.ok(&["wait", "--until", &mark, "--timeout", "10", &pane]);
+            start.elapsed()
+        },
+        || {
+            j += 1;
+            let mark = format!("MARK{j}T");
+            let start = Instant::now();
+            tmux.ok(&["send-keys", "-t", "bench", &format!("echo {mark}"), "Enter"]);
+            loop {
+                let screen = tmux.output(&["capture-pane", "-p", "-t", "bench"]);
+                if String::from_utf8_lossy(&screen).contains(&mark) {
+                    break;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(10),
+                    "tmux never showed {mark}"
+                );
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "tmux never showed {mark}"
-            );
-        }
-        start.elapsed()
-    });
+            start.elapsed()
+        },
+    );
     row(
         "send → visible (send-keys, then wait --until / capture-pane poll)",
-        phux_visible,
-        Some(tmux_visible),
+        &phux_visible,
+        Some(&tmux_visible),
         "≤ 0.5×",
     );
 
-    let phux_run = median(runs, || {
+    let phux_run = samples(runs, || {
         let start = Instant::now();
         bench.ok(&["run", &pane, "true"]);
         start.elapsed()
     });
-    row("run @N true, end to end", phux_run, None, "< 15 ms");
+    row("run @N true, end to end", &phux_run, None, "< 15 ms");
+    println!();
+    println!(
+        "Each cell: median (10th–90th percentile). phux and tmux take turns of {TURN} calls, \
+         so both see the same machine."
+    );
 
     tmux.stop();
     let _ = bench.command(&["kill", "--server"]).status();
@@ -239,23 +250,75 @@ fn time(command: &mut Command) -> Duration {
     elapsed
 }
 
-fn median(runs: usize, mut sample: impl FnMut() -> Duration) -> Duration {
-    let mut samples: Vec<Duration> = (0..runs.max(1)).map(|_| sample()).collect();
-    samples.sort_unstable();
-    samples[samples.len() / 2]
+/// Sorted samples of one figure.
+struct Samples(Vec<Duration>);
+
+impl Samples {
+    fn percentile(&self, p: usize) -> Duration {
+        self.0[(self.0.len() - 1) * p / 100]
+    }
+
+    fn median(&self) -> Duration {
+        self.percentile(50)
+    }
+
+    fn cell(&self) -> String {
+        format!(
+            "{} ({}–{})",
+            ms(self.median()),
+            ms(self.percentile(10)),
+            ms(self.percentile(90))
+        )
+    }
+}
+
+fn samples(runs: usize, mut sample: impl FnMut() -> Duration) -> Samples {
+    let mut all: Vec<Duration> = (0..runs.max(1)).map(|_| sample()).collect();
+    all.sort_unstable();
+    Samples(all)
+}
+
+/// Calls of one tool in a row before the other takes its turn: each runs warm, as it does for
+/// an agent calling it again and again, and a machine that slows down mid-run slows both alike.
+const TURN: usize = 10;
+
+/// `runs` samples of each, taken in alternating turns of [`TURN`].
+fn paired(
+    runs: usize,
+    mut phux: impl FnMut() -> Duration,
+    mut tmux: impl FnMut() -> Duration,
+) -> (Samples, Samples) {
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    while ours.len() < runs.max(1) {
+        for _ in 0..TURN {
+            ours.push(phux());
+        }
+        for _ in 0..TURN {
+            theirs.push(tmux());
+        }
+    }
+    ours.sort_unstable();
+    theirs.sort_unstable();
+    (Samples(ours), Samples(theirs))
 }
 
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn row(name: &str, phux: Duration, tmux: Option<Duration>, goal: &str) {
+fn row(name: &str, phux: &Samples, tmux: Option<&Samples>, goal: &str) {
     let (tmux_text, ratio) = match tmux {
         Some(t) => (
-            ms(t),
-            format!("{:.2}×", phux.as_secs_f64() / t.as_secs_f64()),
+            t.cell(),
+            format!(
+                "{:.2}×",
+                phux.median().as_secs_f64() / t.median().as_secs_f64()
+            ),
         ),
         None => ("—".to_owned(), "—".to_owned()),
     };
-    println!("| {name} | {} | {tmux_text} | {ratio} | {goal} |", ms(phux));
+    println!(
+        "| {name} | {} | {tmux_text} | {ratio} | {goal} |",
+        phux.cell()
+    );
 }
