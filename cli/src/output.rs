@@ -7,17 +7,27 @@ use std::io::Write;
 
 /// Prints one JSON document and a newline on stdout.
 pub fn print_json<T: serde::Serialize>(document: &T) {
+    let _ = write_json(document);
+}
+
+/// Prints one document on stdout; an error means nobody reads it any more (a closed pipe).
+pub fn write_json<T: serde::Serialize>(document: &T) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    let _ = serde_json::to_writer(&mut stdout, document);
-    let _ = writeln!(stdout);
-    let _ = stdout.flush();
+    serde_json::to_writer(&mut stdout, document)?;
+    writeln!(stdout)?;
+    stdout.flush()
 }
 
 /// Prints one line on stdout.
 pub fn print_line(line: &str) {
+    let _ = write_line(line);
+}
+
+/// Prints one line on stdout; an error means nobody reads it any more (a closed pipe).
+pub fn write_line(line: &str) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    let _ = writeln!(stdout, "{line}");
-    let _ = stdout.flush();
+    writeln!(stdout, "{line}")?;
+    stdout.flush()
 }
 
 /// Prints lines on stdout, flushed once at the end.

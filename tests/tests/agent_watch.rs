@@ -46,8 +46,12 @@ impl Watcher {
             );
             let poke = server.run(&["ask", pane, "ready?", "--id", "poke"]);
             assert!(poke.status.success(), "{}", stderr(&poke));
-            if let Ok(line) = watcher.lines.recv_timeout(Duration::from_millis(100)) {
-                assert!(line.contains("poke"), "first line: {line}");
+            // Events of the pane's own (an idle settling) may come first.
+            if watcher
+                .lines
+                .recv_timeout(Duration::from_millis(100))
+                .is_ok_and(|line| line.contains("poke"))
+            {
                 break;
             }
         }
@@ -154,6 +158,50 @@ fn a_timeout_exits_124() {
         &pane,
     ]);
     assert_eq!(output.status.code(), Some(124), "{}", stderr(&output));
+}
+
+/// Ctrl-C (and SIGTERM, SIGHUP: how a supervisor or a closed terminal stops it) ends a watch
+/// as a finished stream, with 0, not as a process killed by the signal.
+#[test]
+fn a_signal_ends_the_stream_with_0() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("interrupted", "sh");
+    for signal in ["INT", "TERM", "HUP"] {
+        let watcher = Watcher::start(&server, &["watch", "--json", &pane], &pane);
+        let sent = std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &watcher.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        assert_eq!(watcher.finish(), Some(0), "SIG{signal}");
+    }
+}
+
+/// A reader that stops reading (`phux watch | head -1`) ends the watch at the next event
+/// instead of leaving it writing into a closed pipe forever.
+#[test]
+fn a_closed_pipe_ends_the_stream_with_0() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("headed", "sh");
+    let mut watcher = Watcher::start(&server, &["watch", "--json", &pane], &pane);
+    let lines = std::mem::replace(&mut watcher.lines, channel().1);
+    drop(lines);
+    // The reading thread ends at its next line; events keep coming until the watch sees the
+    // pipe closed.
+    let start = Instant::now();
+    let status = loop {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "watch kept writing into a closed pipe"
+        );
+        let poke = server.run(&["ask", &pane, "still there?", "--id", "poke"]);
+        assert!(poke.status.success(), "{}", stderr(&poke));
+        if let Some(status) = watcher.child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
 }
 
 #[test]

@@ -90,7 +90,8 @@ impl ScreenFeed {
             Pushed::TimedOut if deadline.is_some_and(|d| Instant::now() >= d) => {
                 Ok(Change::Deadline)
             }
-            Pushed::TimedOut => {
+            // No stop descriptor is given, so `Stopped` cannot come; read again if it does.
+            Pushed::TimedOut | Pushed::Stopped => {
                 self.safety_polls += 1;
                 Ok(Change::Maybe)
             }

@@ -2,6 +2,7 @@
 //! screen-changed notices). `next_message` waits for the next one until a deadline, with
 //! `poll(2)` on the socket, so a deadline never cuts a frame in half.
 
+use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
@@ -25,6 +26,8 @@ pub enum Pushed {
     TimedOut,
     /// The server ended the stream (the pane closed, or the server went away).
     Ended,
+    /// The caller's stop descriptor became readable (a signal arrived, say).
+    Stopped,
 }
 
 impl Client {
@@ -47,9 +50,21 @@ impl Client {
     /// The next pushed message, waiting until `deadline` (forever when `None`). Binary output
     /// frames are skipped.
     pub fn next_message(&mut self, deadline: Option<Instant>) -> Result<Pushed, ClientError> {
+        self.next_message_or_stop(deadline, None)
+    }
+
+    /// Like [`Client::next_message`], but also returns [`Pushed::Stopped`] as soon as `stop`
+    /// (the read end of a signal pipe, say) can be read.
+    pub fn next_message_or_stop(
+        &mut self,
+        deadline: Option<Instant>,
+        stop: Option<BorrowedFd<'_>>,
+    ) -> Result<Pushed, ClientError> {
         loop {
-            if !self.wait_readable(deadline)? {
-                return Ok(Pushed::TimedOut);
+            match self.wait_readable(deadline, stop)? {
+                Readiness::Stream => {}
+                Readiness::Stop => return Ok(Pushed::Stopped),
+                Readiness::Nothing => return Ok(Pushed::TimedOut),
             }
             match self.read_pushed_frame() {
                 Ok(Frame::Json(bytes)) => {
@@ -74,20 +89,31 @@ impl Client {
         loop {
             match self.next_message(Some(Instant::now()))? {
                 Pushed::Message(message) => messages.push(message),
-                Pushed::TimedOut => return Ok((messages, false)),
+                Pushed::TimedOut | Pushed::Stopped => return Ok((messages, false)),
                 Pushed::Ended => return Ok((messages, true)),
             }
         }
     }
 
-    /// Whether a frame (or the end of the stream) can be read before `deadline`.
-    fn wait_readable(&self, deadline: Option<Instant>) -> Result<bool, ClientError> {
+    /// What can be read first, before `deadline`: a frame (or the end of the stream), or
+    /// `stop`.
+    fn wait_readable(
+        &self,
+        deadline: Option<Instant>,
+        stop: Option<BorrowedFd<'_>>,
+    ) -> Result<Readiness, ClientError> {
         loop {
             let timeout = deadline.map(|d| timespec(d.saturating_duration_since(Instant::now())));
-            let mut fds = [PollFd::new(self.stream(), PollFlags::IN)];
+            let mut fds = vec![PollFd::new(self.stream(), PollFlags::IN)];
+            if let Some(stop) = stop.as_ref() {
+                fds.push(PollFd::new(stop, PollFlags::IN));
+            }
             match poll(&mut fds, timeout.as_ref()) {
-                Ok(0) => return Ok(false),
-                Ok(_) => return Ok(true),
+                Ok(0) => return Ok(Readiness::Nothing),
+                Ok(_) if fds.get(1).is_some_and(|f| !f.revents().is_empty()) => {
+                    return Ok(Readiness::Stop)
+                }
+                Ok(_) => return Ok(Readiness::Stream),
                 Err(rustix::io::Errno::INTR) => continue,
                 Err(e) => {
                     return Err(ClientError::from_wire(
@@ -98,6 +124,12 @@ impl Client {
             }
         }
     }
+}
+
+enum Readiness {
+    Stream,
+    Stop,
+    Nothing,
 }
 
 fn timespec(duration: Duration) -> Timespec {

@@ -2,8 +2,11 @@
 //! it happens: with `--json` one `WatchEvent` object per line (NDJSON, unversioned), otherwise
 //! one readable line. `--until EVENT` (repeatable) stops with 0 at the first of those events;
 //! `--timeout` stops with 124; the pane closing first stops with 1 when `--until` was given
-//! (0 otherwise). An unknown event name is refused before connecting.
+//! (0 otherwise). Ctrl-C (or SIGTERM, SIGHUP) and a reader that stops reading (a closed pipe)
+//! end the stream with 0. An unknown event name is refused before connecting.
 
+use std::os::fd::AsFd;
+use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
 use phux_core::docs::{WatchEvent, WatchEventName};
@@ -47,6 +50,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         .collect::<Result<Vec<_>, _>>()?;
     let selector = args.target.as_deref().map(target::parse).transpose()?;
     let deadline = args.timeout.map(|t| Instant::now() + t);
+    let stop = stop_on_signals()?;
     let mut client = connect(context)?;
     let pane = match &selector {
         Some(selector) => Some(resolve_pane(&mut client, selector)?),
@@ -54,18 +58,20 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     };
     client.subscribe(pane, Vec::new())?;
     loop {
-        match client.next_message(deadline)? {
+        match client.next_message_or_stop(deadline, Some(stop.as_fd()))? {
             Pushed::Message(ServerMessage::Event(event)) => {
                 let line = WatchEvent {
                     terminal: event.pane.map(TerminalAddr::local),
                     kind: event.event,
                 };
-                print(&line, args.json);
-                if until.iter().any(|name| name.as_str() == line.kind.name()) {
+                let read = print(&line, args.json);
+                let matched = until.iter().any(|name| name.as_str() == line.kind.name());
+                if matched || read.is_err() {
                     return Ok(SUCCESS);
                 }
             }
             Pushed::Message(_) => {}
+            Pushed::Stopped => return Ok(SUCCESS),
             Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
             Pushed::Ended if until.is_empty() => return Ok(SUCCESS),
             Pushed::Ended => return Err(ended_before(pane, &until)),
@@ -92,11 +98,35 @@ fn ended_before(pane: Option<PaneId>, until: &[WatchEventName]) -> Failure {
     }
 }
 
-fn print(event: &WatchEvent, json: bool) {
+/// A descriptor that becomes readable when SIGINT, SIGTERM or SIGHUP arrives: the stream
+/// then ends as the user asked, with 0, instead of the signal killing the process mid-line.
+fn stop_on_signals() -> Result<UnixStream, Failure> {
+    let cannot = |e: std::io::Error| {
+        Failure::new(
+            ErrorCode::Transport,
+            format!("cannot prepare for Ctrl-C: {e}"),
+            "retry; if it persists, check the process's file descriptor limit",
+        )
+    };
+    let (read_end, write_end) = UnixStream::pair().map_err(cannot)?;
+    write_end.set_nonblocking(true).map_err(cannot)?;
+    for signal in [
+        signal_hook::consts::SIGINT,
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+    ] {
+        let write_end = write_end.try_clone().map_err(cannot)?;
+        signal_hook::low_level::pipe::register(signal, write_end).map_err(cannot)?;
+    }
+    Ok(read_end)
+}
+
+/// Prints one event; an error means the reader is gone.
+fn print(event: &WatchEvent, json: bool) -> std::io::Result<()> {
     if json {
-        output::print_json(event);
+        output::write_json(event)
     } else {
-        output::print_line(&readable(event));
+        output::write_line(&readable(event))
     }
 }
 
