@@ -163,6 +163,71 @@ fn a_crashing_or_flooding_pane_does_not_disturb_the_others() {
         .any(|l| l == "flood"));
 }
 
+/// Every pane's engine runs on its own thread, and reads take each terminal's lock from the
+/// connection threads: panes flooding styled and wide text at once while they are read with
+/// history and cells must leave the server whole and every screen right.
+#[test]
+fn panes_flooding_at_once_while_being_read_keep_the_server_whole() {
+    let server = TestServer::start();
+    let panes: Vec<String> = (0..4)
+        .map(|i| {
+            let script = format!(
+                "end=$(( $(date +%s) + 2 )); while [ $(date +%s) -lt $end ]; do \
+                 seq 1 300; printf '\\033[1;3{}m日本語 wide\\033[0m\\n'; done; \
+                 echo done-{i}; sleep 60",
+                i + 1
+            );
+            server.new_session(&format!("flood{i}"), &["sh", "-c", &script])
+        })
+        .collect();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let readers: Vec<_> = (0..2)
+        .map(|_| {
+            let (socket, panes, stop) = (server.socket.clone(), panes.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let mut reads = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    for pane in &panes {
+                        let id: u32 = pane.trim_start_matches('@').parse().unwrap();
+                        let mut client = phux_cli::client::Client::connect(&socket).unwrap();
+                        let state: phux_core::docs::ScreenState = client
+                            .request(phux_core::wire::ClientMessage::GetScreen(
+                                phux_core::wire::GetScreen {
+                                    id: 0,
+                                    pane: phux_core::ids::PaneId(id),
+                                    scrollback: Some(200),
+                                    cells: true,
+                                },
+                            ))
+                            .unwrap();
+                        assert_eq!(state.lines.len(), 24);
+                        reads += 1;
+                    }
+                }
+                reads
+            })
+        })
+        .collect();
+    for (i, pane) in panes.iter().enumerate() {
+        wait_for_text(&server.socket, pane, &format!("done-{i}"));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let reads: usize = readers.into_iter().map(|r| r.join().unwrap()).sum();
+    assert!(reads > 0);
+    for (i, pane) in panes.iter().enumerate() {
+        let lines = screen(&server.socket, pane).lines;
+        let done = lines
+            .iter()
+            .position(|l| l == &format!("done-{i}"))
+            .unwrap();
+        assert!(
+            lines[..done].iter().any(|l| l == "日本語 wide"),
+            "{pane}: {lines:?}"
+        );
+    }
+    assert!(server.run(&["status", "--json"]).status.success());
+}
+
 #[test]
 fn after_kill_9_the_next_new_recovers() {
     let runtime = private_dir();
