@@ -54,16 +54,17 @@ impl Cli {
     }
 }
 
-/// `phux` itself, its global flags and help, without its verbs.
+/// `phux` itself, its global flags and help, without its verbs. (The description is set after
+/// the flags: clap would take the doc comment of `Globals` for it otherwise.)
 fn top_level() -> clap::Command {
-    let top = clap::Command::new("phux")
+    Globals::augment_args(clap::Command::new("phux"))
         .version(env!("CARGO_PKG_VERSION"))
         .about("A terminal multiplexer built to record, replay and observe terminals")
+        .long_about(None)
         .after_help(EXIT_CODE_TABLE_HELP)
         .propagate_version(true)
         .subcommand_required(true)
-        .arg_required_else_help(true);
-    Globals::augment_args(top)
+        .arg_required_else_help(true)
 }
 
 /// The verb's name: the first word that is neither a flag nor `--socket`'s value.
@@ -129,6 +130,26 @@ mod tests {
         assert_eq!(verb_of(&words(&["phux", "--socket=/s", "ls"])), Some("ls"));
         assert_eq!(verb_of(&words(&["phux", "--help"])), None);
         assert_eq!(verb_of(&words(&["phux"])), None);
+    }
+
+    #[test]
+    fn help_says_what_phux_is_and_what_each_verb_does() {
+        let help = <Cli as clap::CommandFactory>::command()
+            .render_help()
+            .to_string();
+        assert!(
+            help.starts_with("A terminal multiplexer built to record, replay and observe"),
+            "{help}"
+        );
+        assert!(
+            help.contains("snapshot     Print a pane's screen"),
+            "{help}"
+        );
+        let error = Cli::try_from_args(words(&["phux", "snapshot", "--help"]))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(error.starts_with("Print a pane's screen"), "{error}");
     }
 
     /// The verb described alone is the verb as the whole command line describes it: same

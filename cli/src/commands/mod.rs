@@ -40,9 +40,9 @@ pub struct Context {
     pub socket: PathBuf,
 }
 
-/// Every verb. Its one-line description is the doc comment of its `Args`, so [`describe`] gives
-/// clap the same verb alone. Not `Debug`: some verbs' `Args` (kept as their authors wrote them)
-/// are not.
+// Every verb. Its one-line description is the doc comment of its `Args`, so `describe` gives
+// clap the same verb alone. (A doc comment here would become `phux --help`'s description.) Not
+// `Debug`: some verbs' `Args` (kept as their authors wrote them) are not.
 #[derive(Subcommand)]
 pub enum Command {
     New(new::Args),
