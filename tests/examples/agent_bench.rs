@@ -58,10 +58,21 @@ fn main() {
         time(bench.command(&["--version"]).stdout(Stdio::null()))
     })
     .median();
+    let id: u32 = pane.trim_start_matches('@').parse().unwrap();
+    let served = samples(runs, || {
+        let start = Instant::now();
+        let mut client = phux_cli::client::Client::connect(&bench.socket).unwrap();
+        phux_cli::client::screen::get_screen(&mut client, phux_core::ids::PaneId(id), None, false)
+            .unwrap();
+        start.elapsed()
+    })
+    .median();
     println!(
-        "  (starting any process here: {}; starting phux itself, `phux --version`: {})",
+        "  (starting any process here: {}; starting phux itself, `phux --version`: {}; the \
+         server's part of a snapshot, connect + hello + get_screen from a running process: {})",
         ms(spawn),
-        ms(floor)
+        ms(floor),
+        ms(served)
     );
     println!();
     println!("| figure | phux | tmux | phux / tmux | goal |");
