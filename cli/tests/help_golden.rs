@@ -1,5 +1,5 @@
-//! `--help` of each control and agent verb, pinned under `tests/golden/help/`. `PHUX_BLESS=1` rewrites
-//! the files; any other drift fails.
+//! `phux --help` (as `phux.txt`) and the `--help` of each control and agent verb, pinned under
+//! `tests/golden/help/`. `PHUX_BLESS=1` rewrites the files; any other drift fails.
 
 #![allow(clippy::expect_used)] // a test helper fails loudly by design
 
@@ -34,9 +34,15 @@ fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/help")
 }
 
+/// `phux VERB --help`, or `phux --help` for the verb "phux".
 fn help_of(verb: &str) -> String {
+    let args: &[&str] = if verb == "phux" {
+        &["--help"]
+    } else {
+        &[verb, "--help"]
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_phux"))
-        .args([verb, "--help"])
+        .args(args)
         .env("COLUMNS", "100")
         .output()
         .expect("run phux");
@@ -48,7 +54,7 @@ fn help_of(verb: &str) -> String {
 fn verb_help_texts_are_pinned() {
     let bless = std::env::var_os("PHUX_BLESS").is_some();
     let mut drift = Vec::new();
-    for verb in VERBS {
+    for verb in std::iter::once("phux").chain(VERBS) {
         let path = golden_dir().join(format!("{verb}.txt"));
         let text = help_of(verb);
         if bless {
