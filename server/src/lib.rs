@@ -1,8 +1,10 @@
 //! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane actors, event bus.
 //!
 //! Threads, not an async runtime: one per client connection (kept waiting for the next one
-//! afterwards, see `acceptors`), and per pane an actor (which owns the engine terminal), a PTY
-//! reader, a PTY writer and a waiter. Engine calls only ever run on a pane's actor thread.
+//! afterwards, see `acceptors`), and per pane an actor (which feeds the engine terminal all the
+//! pane's output), a PTY reader, a PTY writer and a waiter. Every call on a terminal holds its
+//! lock, so calls are serialized as the engine requires; the actor makes all but the reads,
+//! which a connection thread makes itself (see `pane::PaneHandle`).
 
 mod acceptors;
 pub mod bus;
