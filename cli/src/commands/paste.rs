@@ -7,7 +7,7 @@ use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{pane, target};
-use crate::commands::values::{connect, warn_if_partial};
+use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -34,10 +34,8 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         None => read_stdin()?,
     };
     let mut client = connect(context)?;
-    let resolved = target::resolve_target(&mut client, &selector)
-        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
-    warn_if_partial(resolved.partial_warning());
-    pane::paste(&mut client, resolved.pane(), text)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    pane::paste(&mut client, pane, text)?;
     Ok(SUCCESS)
 }
 

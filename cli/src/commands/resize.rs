@@ -4,9 +4,9 @@
 use phux_core::docs::GridSize;
 
 use crate::client::{pane, target};
-use crate::commands::values::{connect, parse_geometry, warn_if_partial};
+use crate::commands::values::{connect, parse_geometry, resolve_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// Set a pane's grid size and print the size the server holds
@@ -30,10 +30,8 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let resolved = target::resolve_target(&mut client, &selector)
-        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
-    warn_if_partial(resolved.partial_warning());
-    let document = pane::resize(&mut client, resolved.pane(), args.geometry)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let document = pane::resize(&mut client, pane, args.geometry)?;
     if args.json {
         output::print_json(&document);
     } else {

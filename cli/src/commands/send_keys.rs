@@ -5,9 +5,9 @@
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{pane, target};
-use crate::commands::values::{connect, warn_if_partial};
+use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 
 /// Type keys into a pane (tmux key names or literal text)
 #[derive(Debug, clap::Args)]
@@ -33,9 +33,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     pane::check_keys(&args.keys)?;
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let resolved = target::resolve_target(&mut client, &selector)
-        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
-    warn_if_partial(resolved.partial_warning());
-    pane::send_keys(&mut client, resolved.pane(), args.keys)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    pane::send_keys(&mut client, pane, args.keys)?;
     Ok(SUCCESS)
 }

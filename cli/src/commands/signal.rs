@@ -6,9 +6,9 @@ use phux_core::exit_code::SUCCESS;
 use phux_core::wire::SignalName;
 
 use crate::client::{pane, target};
-use crate::commands::values::{connect, warn_if_partial};
+use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 
 /// Send a signal to a pane's process group
 #[derive(Debug, clap::Args)]
@@ -55,9 +55,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let resolved = target::resolve_target(&mut client, &selector)
-        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
-    warn_if_partial(resolved.partial_warning());
-    pane::signal(&mut client, resolved.pane(), args.signal.into())?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    pane::signal(&mut client, pane, args.signal.into())?;
     Ok(SUCCESS)
 }
