@@ -73,6 +73,10 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
                 let started = streams::observe(shared, &request);
                 return stream_after(&mut writer, &stream, id, started);
             }
+            ClientMessage::NewSession(request) if request.observe => {
+                let started = streams::observe_new_session(shared, request);
+                return stream_after(&mut writer, &stream, id, started);
+            }
             other => {
                 let response = match handlers::dispatch(shared, other) {
                     Ok(value) => Response {

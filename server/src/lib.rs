@@ -87,6 +87,7 @@ fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
         command: None,
         cols: None,
         rows: None,
+        observe: false,
     };
     handlers::dispatch(shared, phux_core::wire::ClientMessage::NewSession(request))
         .map(|_| ())

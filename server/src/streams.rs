@@ -4,7 +4,7 @@
 //! which raises an event on a pane's bus.
 
 use crate::bus::{observer_channel, BusEvent, Interest, Subscriber, WATCH_QUEUE};
-use crate::handlers::pane_ops;
+use crate::handlers::{lifecycle, pane_ops};
 use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
@@ -13,6 +13,7 @@ use phux_core::docs::{WatchEventKind, WatchEventName};
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ContractError;
 use phux_core::wire::{self, Done, ObserveStart};
+use std::sync::Arc;
 
 /// The pseudo event name that asks for screen-changed notices instead of watch events.
 pub const SCREEN_CHANGED: &str = "screen_changed";
@@ -78,20 +79,43 @@ pub fn observe(
         since_ms,
         reply,
     })?;
+    Ok(started(request.pane, start, rx))
+}
+
+/// The answer to an observe request and the stream that follows it.
+fn started(
+    pane: phux_core::ids::PaneId,
+    start: crate::pane::ObserveStart,
+    rx: Receiver<BusEvent>,
+) -> (ObserveStart, Stream) {
     let first = ObserveStart {
-        pane: request.pane,
+        pane,
         cols: start.cols,
         rows: start.rows,
         repaint_seq: start.seq,
     };
-    Ok((
-        first,
-        Stream {
-            rx,
-            first_output: Some((request.pane, start.seq, start.t_ns, start.repaint)),
-            history: start.history,
-        },
-    ))
+    let stream = Stream {
+        rx,
+        first_output: Some((pane, start.seq, start.t_ns, start.repaint)),
+        history: start.history,
+    };
+    (first, stream)
+}
+
+/// `new_session` with `observe`: the new pane's stream, attached before its program starts.
+pub fn observe_new_session(
+    shared: &Arc<Shared>,
+    request: wire::NewSession,
+) -> Result<(ObserveStart, Stream), RequestError> {
+    crate::handlers::refuse_new_panes_when_stopping(shared)?;
+    let (tx, rx) = observer_channel();
+    let subscriber = Subscriber {
+        interest: Interest::Observe,
+        tx,
+    };
+    let (ok, start) = lifecycle::new_session_observed(shared, request, Some(subscriber))?;
+    let start = start.ok_or_else(|| RequestError::Spawn("the pane started unobserved".into()))?;
+    Ok(started(ok.pane, start, rx))
 }
 
 pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done, RequestError> {

@@ -87,6 +87,7 @@ fn phux_cat(file: &Path) -> Duration {
             command: Some(vec!["cat".into(), file.display().to_string()]),
             cols: Some(80),
             rows: Some(24),
+            observe: false,
         }))
         .unwrap();
     loop {

@@ -92,6 +92,44 @@ fn a_command_is_recorded_until_it_exits_with_its_status() {
     );
 }
 
+/// A command that exits at once used to be missed when the machine was busy: its pane was gone
+/// before the recorder's `observe` arrived (`no such target`). The pane is now created with its
+/// observer attached, so eight at once all keep their output and exit status.
+#[test]
+fn commands_that_exit_at_once_are_recorded_even_eight_at_a_time() {
+    let server = TestServer::start();
+    let recorders: Vec<_> = (0..8)
+        .map(|i| {
+            let out = server.dir.path().join(format!("fast{i}.cast"));
+            let script = format!("echo fast-{i}; exit {}", 10 + i);
+            let child = start_rec(
+                &server,
+                &[
+                    "rec",
+                    "-o",
+                    out.to_str().unwrap(),
+                    "--",
+                    "sh",
+                    "-c",
+                    &script,
+                ],
+            );
+            (i, out, child)
+        })
+        .collect();
+    for (i, out, child) in recorders {
+        let output = finish(child);
+        assert!(output.status.success(), "rec {i}: {}", stderr(&output));
+        let cast = read_cast(&out).unwrap();
+        assert!(outputs(&cast).contains(&format!("fast-{i}")), "rec {i}");
+        let exit = cast.events.iter().find_map(|e| match e.kind {
+            EventKind::Exit(code) => Some(code),
+            _ => None,
+        });
+        assert_eq!(exit, Some(10 + i), "rec {i}");
+    }
+}
+
 #[test]
 fn an_existing_output_is_kept_unless_overwrite() {
     let server = TestServer::start();

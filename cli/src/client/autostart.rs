@@ -1,11 +1,15 @@
-//! Starting a server for verbs that may (`new`): spawn `phux server` detached, then poll the
-//! socket. Several CLIs racing to start one is settled by the server's lock file (a loser exits
-//! quietly), so this side only keeps trying to connect.
+//! Starting a server for verbs that may (`new`, `rec -- COMMAND`): spawn `phux server` detached,
+//! then poll the socket. Several CLIs racing to start one is settled by the server's lock file (a
+//! loser exits quietly), so this side only keeps trying to connect. A server that is stopping
+//! (its last pane just exited) refuses new panes; `on_a_server` then runs the request again on
+//! the server that replaces it.
 
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use phux_core::error_code::ErrorCode;
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
@@ -14,6 +18,43 @@ use crate::client::error::ClientError;
 pub const AUTOSTART_POLL: Duration = Duration::from_millis(25);
 /// How long a server gets to start listening.
 pub const AUTOSTART_LIMIT: Duration = Duration::from_secs(3);
+
+/// How many times a request that starts panes is run again after a stopping server refused it.
+const TRIES_AFTER_A_STOPPING_SERVER: usize = 3;
+
+/// Runs `create` (a request that starts panes) on the server at `socket`, starting one if none
+/// listens there, and again on a new one if that server was stopping: what the refusal's remedy
+/// would otherwise ask the user to do by hand. A stopping server has already let go of the
+/// socket, so the next `ensure_server` starts its replacement.
+pub fn on_a_server<T>(
+    socket: &Path,
+    mut create: impl FnMut(&mut Client) -> Result<T, ClientError>,
+) -> Result<(Client, T), ClientError> {
+    let mut tries = 0;
+    loop {
+        let mut client = ensure_server(socket)?;
+        match create(&mut client) {
+            Err(e) if was_stopping(&e) && tries < TRIES_AFTER_A_STOPPING_SERVER => {
+                tries += 1;
+                std::thread::sleep(AUTOSTART_POLL);
+            }
+            other => return other.map(|created| (client, created)),
+        }
+    }
+}
+
+/// The server refused because it is stopping, or went away before answering. Either way no pane
+/// outlives it, so asking again cannot start one twice.
+fn was_stopping(error: &ClientError) -> bool {
+    matches!(
+        error,
+        ClientError::ServerDisconnected { .. }
+            | ClientError::Server {
+                code: ErrorCode::ServerDisconnected,
+                ..
+            }
+    )
+}
 
 /// A client of the server at `socket`, starting one first if nothing listens there.
 pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {

@@ -48,6 +48,7 @@ pub fn new_session(
         command: spec.command,
         cols: None,
         rows: None,
+        observe: false,
     }))?;
     Ok(NewJson::new(ok.session, ok.pane))
 }

@@ -61,6 +61,17 @@ pub fn record(
         pane: request.pane,
         since_ms: request.since_ms,
     }))?;
+    record_stream(client, start, request, on_progress)
+}
+
+/// Records the observe stream `client` already carries (answered with `start`), as `record`
+/// does after asking for it.
+pub fn record_stream(
+    mut client: Client,
+    start: ObserveStart,
+    request: &RecordRequest<'_>,
+    on_progress: OnProgress<'_>,
+) -> Result<(RecordingSummary, StopReason), RecordError> {
     let mut sink = LiveSink::create(request.output, &header(request, &start), request.overwrite)?;
     client.set_read_timeout(None)?;
     let (tx, frames) = bounded(1024);

@@ -8,7 +8,7 @@ use phux_core::exit_code::{FAILURE, SUCCESS};
 
 use crate::cli::Cli;
 use crate::client::lifecycle::{new_session, ProcessSpec};
-use crate::client::{ensure_server, ClientError};
+use crate::client::{on_a_server, ClientError};
 use crate::commands::values::parse_env;
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
@@ -59,9 +59,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         env: args.env,
         command: (!args.command.is_empty()).then_some(args.command),
     };
-    let mut client = ensure_server(&context.socket)?;
     // The server's refusals (a name in use, a bad directory) mean the verb failed: 1.
-    let created = new_session(&mut client, name, spec).map_err(|e| {
+    let created = on_a_server(&context.socket, |client| {
+        new_session(client, name.clone(), spec.clone())
+    })
+    .map(|(_, created)| created)
+    .map_err(|e| {
         let refused = matches!(e, ClientError::Server { .. });
         let failure = Failure::from(e);
         if refused {

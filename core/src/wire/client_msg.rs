@@ -92,6 +92,11 @@ pub struct NewSession {
     pub cols: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<u16>,
+    /// Turn this connection into an `observe` stream of the new pane, attached before its
+    /// program starts: the answer is an `ObserveStart`, and no byte of a program that exits at
+    /// once can be missed (as it could between a `new_session` and an `observe`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub observe: bool,
 }
 
 /// Where a spawned pane goes: next to a pane, or into a session (by name).

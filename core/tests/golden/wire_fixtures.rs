@@ -56,6 +56,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 command: Some(vec!["sh".into(), "-c".into(), "echo hi".into()]),
                 cols: Some(120),
                 rows: Some(40),
+                observe: false,
             }),
         ),
         (
@@ -68,6 +69,20 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 command: None,
                 cols: None,
                 rows: None,
+                observe: false,
+            }),
+        ),
+        (
+            "new_session_observed",
+            C::NewSession(NewSession {
+                id: 4,
+                name: Some("rec-42".into()),
+                cwd: None,
+                env: vec![],
+                command: Some(vec!["true".into()]),
+                cols: Some(80),
+                rows: Some(24),
+                observe: true,
             }),
         ),
         (

@@ -1,7 +1,8 @@
 //! Creating and destroying: `new_session`, `spawn`, `kill`, `kill_window`, `kill_session`,
 //! `kill_server`, `rename_session`.
 
-use crate::pane::{self, PaneCommand, PaneHandle};
+use crate::bus::Subscriber;
+use crate::pane::{self, ObserveStart, PaneCommand, PaneHandle};
 use crate::pty::SpawnSpec;
 use crate::registry::PaneEntry;
 use crate::request_error::RequestError;
@@ -43,7 +44,8 @@ fn start_pane(
     shared: &Arc<Shared>,
     id: PaneId,
     request: &PaneRequest<'_>,
-) -> Result<PaneHandle, RequestError> {
+    observer: Option<Subscriber>,
+) -> Result<(PaneHandle, Option<ObserveStart>), RequestError> {
     let argv = match request.command {
         Some(argv) if !argv.is_empty() => argv.clone(),
         _ => vec![shared.config.default_shell.clone()],
@@ -63,7 +65,7 @@ fn start_pane(
         cols: request.cols.unwrap_or(DEFAULT_COLS).max(1),
         rows: request.rows.unwrap_or(DEFAULT_ROWS).max(1),
     };
-    pane::spawn(id, &spec, shared).map_err(|e| RequestError::Spawn(e.to_string()))
+    pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))
 }
 
 fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry {
@@ -82,6 +84,15 @@ pub fn new_session(
     shared: &Arc<Shared>,
     request: wire::NewSession,
 ) -> Result<NewSessionOk, RequestError> {
+    new_session_observed(shared, request, None).map(|(ok, _)| ok)
+}
+
+/// `new_session`, with `observer` attached to the new pane before its program starts.
+pub fn new_session_observed(
+    shared: &Arc<Shared>,
+    request: wire::NewSession,
+    observer: Option<Subscriber>,
+) -> Result<(NewSessionOk, Option<ObserveStart>), RequestError> {
     let mut registry = shared.registry();
     let name = registry
         .session_name(request.name.as_deref())
@@ -94,18 +105,19 @@ pub fn new_session(
         cols: request.cols,
         rows: request.rows,
     };
-    let handle = start_pane(shared, id, &pane_request)?;
+    let (handle, observed) = start_pane(shared, id, &pane_request, observer)?;
     let pane_entry = entry(handle, request.cols, request.rows);
     let session_id = registry.add_session(name.clone(), |session, window| PaneEntry {
         session,
         window,
         ..pane_entry
     });
-    Ok(NewSessionOk {
+    let ok = NewSessionOk {
         session: name,
         session_id,
         pane: id,
-    })
+    };
+    Ok((ok, observed))
 }
 
 pub fn spawn(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, RequestError> {
@@ -148,7 +160,7 @@ pub fn spawn(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Requ
         cols: request.cols,
         rows: request.rows,
     };
-    let handle = start_pane(shared, id, &pane_request)?;
+    let (handle, _) = start_pane(shared, id, &pane_request, None)?;
     registry.add_beside(
         anchor,
         entry(handle, request.cols, request.rows),

@@ -1,7 +1,7 @@
 //! Answers one request. Streaming requests (`subscribe`, `observe`) are set up here and then
 //! served by the connection (see `connection.rs`).
 
-mod lifecycle;
+pub mod lifecycle;
 pub mod pane_ops;
 mod spatial;
 
@@ -24,15 +24,23 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
     })
 }
 
-/// The `ok` payload for `message`, or why not.
-pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
-    use ClientMessage as M;
-    if shared.is_stopping() && matches!(message, M::NewSession(_) | M::Spawn(_)) {
+/// A stopping server starts no more panes.
+pub fn refuse_new_panes_when_stopping(shared: &Shared) -> Result<(), RequestError> {
+    if shared.is_stopping() {
         return Err(RequestError::refused(
             phux_core::error_code::ErrorCode::ServerDisconnected,
             "the server is stopping",
             "retry: the next command starts a new server",
         ));
+    }
+    Ok(())
+}
+
+/// The `ok` payload for `message`, or why not.
+pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
+    use ClientMessage as M;
+    if matches!(message, M::NewSession(_) | M::Spawn(_)) {
+        refuse_new_panes_when_stopping(shared)?;
     }
     match message {
         M::GetState(_) => json(Ok(shared.registry().state_view())),

@@ -307,6 +307,24 @@ impl PaneActor {
             .map_err(|e| PaneError::Signal(e.to_string()))
     }
 
+    /// Attaches an observer before the actor runs: it starts at the blank screen and gets every
+    /// byte the program ever writes.
+    pub fn observe_from_birth(&mut self, subscriber: Subscriber) -> ObserveStart {
+        let ((cols, rows), repaint) = {
+            let terminal = self.terminal();
+            (terminal.size(), terminal.vt_repaint())
+        };
+        self.bus.add(subscriber);
+        ObserveStart {
+            cols,
+            rows,
+            repaint,
+            seq: self.seq,
+            t_ns: now_ns(self.shared.epoch),
+            history: Vec::new(),
+        }
+    }
+
     /// Starts an observer at the current screen, or `since_ms` in the past from the flight
     /// recorder. Both happen on this thread, so no output falls between history and live.
     fn observe(

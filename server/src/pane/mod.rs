@@ -81,8 +81,15 @@ pub enum PaneCommand {
     Close,
 }
 
-/// Starts `spec` on a new PTY with its actor, reader, writer and waiter threads.
-pub fn spawn(id: PaneId, spec: &SpawnSpec, shared: &Arc<Shared>) -> std::io::Result<PaneHandle> {
+/// Starts `spec` on a new PTY with its actor, reader, writer and waiter threads. An `observer`
+/// is attached before the program starts, and its start (the blank screen) is returned with
+/// the handle.
+pub fn spawn(
+    id: PaneId,
+    spec: &SpawnSpec,
+    shared: &Arc<Shared>,
+    observer: Option<Subscriber>,
+) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
     let options = TerminalOptions::new(spec.cols, spec.rows, shared.config.scrollback_rows);
     let terminal =
         Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
@@ -109,7 +116,7 @@ pub fn spawn(id: PaneId, spec: &SpawnSpec, shared: &Arc<Shared>) -> std::io::Res
             let _ = exit_tx.send(status);
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
-    let actor = actor::PaneActor::new(
+    let mut actor = actor::PaneActor::new(
         id,
         Arc::clone(&terminal),
         process.master,
@@ -117,10 +124,11 @@ pub fn spawn(id: PaneId, spec: &SpawnSpec, shared: &Arc<Shared>) -> std::io::Res
         in_tx.clone(),
         Arc::clone(shared),
     );
+    let observed = observer.map(|observer| actor.observe_from_birth(observer));
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || actor.run(cmd_rx, out_rx, exit_rx))?;
-    Ok(PaneHandle::new(id, pid, cmd_tx, terminal, in_tx))
+    Ok((PaneHandle::new(id, pid, cmd_tx, terminal, in_tx), observed))
 }
 
 /// A shell-style status: the exit code, or 128 + the signal that killed the process.

@@ -3,13 +3,13 @@
 
 use super::progress::RecordProgress;
 use super::Args;
-use crate::client::record::{record, RecordError, RecordRequest, StopReason};
-use crate::client::{ensure_server, target, Client};
+use crate::client::record::{record, record_stream, RecordError, RecordRequest, StopReason};
+use crate::client::{on_a_server, target, Client};
 use crate::commands::Context;
 use crate::failure::Failure;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, Kill, NewSession, NewSessionOk};
+use phux_core::wire::{ClientMessage, Kill, NewSession, ObserveStart};
 use phux_recorder::{CastVersion, RecordingSummary};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -22,9 +22,6 @@ pub struct Captured {
     pub reason: StopReason,
 }
 
-/// Starts at the pane's birth: the flight recorder keeps a keyframe of the blank screen.
-const FROM_BIRTH_MS: u64 = u64::MAX / 2_000_000;
-
 pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captured, Failure> {
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [
@@ -34,13 +31,16 @@ pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captu
     ] {
         let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
     }
-    let (client, pane, since_ms, spawned) = if args.command.is_empty() {
+    // A live pane is observed now (or from `--since`); a command's pane is observed from
+    // before its program starts, in the same request that creates it.
+    let (client, pane, observed) = if args.command.is_empty() {
         let (client, pane) = live_target(args, context)?;
-        (client, pane, args.since, false)
+        (client, pane, None)
     } else {
-        let (client, pane) = spawn_command(args, context)?;
-        (client, pane, Some(FROM_BIRTH_MS), true)
+        let (client, start) = spawn_command(args, context)?;
+        (client, start.pane, Some(start))
     };
+    let spawned = observed.is_some();
     let request = RecordRequest {
         pane,
         output: cast_path,
@@ -51,7 +51,7 @@ pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captu
         },
         overwrite: args.overwrite,
         idle_limit: Some(args.idle_limit.unwrap_or(super::DEFAULT_IDLE_LIMIT)),
-        since_ms,
+        since_ms: args.since,
         duration: args
             .duration
             .filter(|d| *d > 0.0)
@@ -60,9 +60,11 @@ pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captu
         stop,
     };
     let mut progress = RecordProgress::start(pane, args.json);
-    let result = record(client, &request, &mut |events, bytes| {
-        progress.update(events, bytes)
-    });
+    let mut on_progress = |events, bytes| progress.update(events, bytes);
+    let result = match observed {
+        Some(start) => record_stream(client, start, &request, &mut on_progress),
+        None => record(client, &request, &mut on_progress),
+    };
     progress.finish();
     if spawned && !matches!(result, Ok((_, StopReason::PaneExited(_)))) {
         remove_pane(context, pane);
@@ -80,21 +82,25 @@ fn live_target(args: &Args, context: &Context) -> Result<(Client, PaneId), Failu
     Ok((client, resolution.pane()))
 }
 
-fn spawn_command(args: &Args, context: &Context) -> Result<(Client, PaneId), Failure> {
-    let mut client = ensure_server(&context.socket)?;
+/// Starts the command in a new headless pane whose stream this connection then carries.
+fn spawn_command(args: &Args, context: &Context) -> Result<(Client, ObserveStart), Failure> {
     let (cols, rows) = args.size.map_or_else(caller_size, |g| (g.cols, g.rows));
-    let ok: NewSessionOk = client.request(ClientMessage::NewSession(NewSession {
+    let cwd = std::env::current_dir()
+        .ok()
+        .map(|d| d.display().to_string());
+    let request = NewSession {
         id: 0,
         name: Some(format!("rec-{}", std::process::id())),
-        cwd: std::env::current_dir()
-            .ok()
-            .map(|d| d.display().to_string()),
+        cwd,
         env: Vec::new(),
         command: Some(args.command.clone()),
         cols: Some(cols),
         rows: Some(rows),
-    }))?;
-    Ok((client, ok.pane))
+        observe: true,
+    };
+    Ok(on_a_server(&context.socket, |client| {
+        client.request(ClientMessage::NewSession(request.clone()))
+    })?)
 }
 
 /// This terminal's size when there is one, else 80x24.
