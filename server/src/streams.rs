@@ -67,11 +67,7 @@ pub fn observe(
     shared: &Shared,
     request: &wire::Observe,
 ) -> Result<(ObserveStart, Stream), RequestError> {
-    let (tx, rx) = observer_channel();
-    let subscriber = Subscriber {
-        interest: Interest::Observe,
-        tx,
-    };
+    let (subscriber, rx) = observer();
     let pane = pane_ops::handle(shared, request.pane)?;
     let since_ms = request.since_ms;
     let start = pane.ask(|reply| PaneCommand::Observe {
@@ -80,6 +76,16 @@ pub fn observe(
         reply,
     })?;
     Ok(started(request.pane, start, rx))
+}
+
+/// A recorder's subscription and the queue it fills.
+fn observer() -> (Subscriber, Receiver<BusEvent>) {
+    let (tx, rx) = observer_channel();
+    let subscriber = Subscriber {
+        interest: Interest::Observe,
+        tx,
+    };
+    (subscriber, rx)
 }
 
 /// The answer to an observe request and the stream that follows it.
@@ -108,11 +114,7 @@ pub fn observe_new_session(
     request: wire::NewSession,
 ) -> Result<(ObserveStart, Stream), RequestError> {
     crate::handlers::refuse_new_panes_when_stopping(shared)?;
-    let (tx, rx) = observer_channel();
-    let subscriber = Subscriber {
-        interest: Interest::Observe,
-        tx,
-    };
+    let (subscriber, rx) = observer();
     let (ok, start) = lifecycle::new_session_observed(shared, request, Some(subscriber))?;
     let start = start.ok_or_else(|| RequestError::Spawn("the pane started unobserved".into()))?;
     Ok(started(ok.pane, start, rx))

@@ -81,13 +81,10 @@ impl PaneActor {
         mut exited: Receiver<Option<i32>>,
     ) {
         self.watch(WatchEventKind::PaneSpawned);
-        // A keyframe of the blank screen at birth: a recorder attaching a moment later (as
-        // `phux rec -- COMMAND` does) can still start from the very first byte.
+        // A keyframe of the blank screen at birth: `rec --since` on a young pane can still
+        // start from the very first byte.
         if self.flight.is_enabled() {
-            let ((cols, rows), repaint) = {
-                let terminal = self.terminal();
-                (terminal.size(), terminal.vt_repaint())
-            };
+            let (cols, rows, repaint) = self.repaint();
             self.flight
                 .keyframe(0, now_ns(self.shared.epoch), cols, rows, repaint);
         }
@@ -188,10 +185,7 @@ impl PaneActor {
         }
         self.flight.output(self.seq, t_ns, Arc::clone(bytes));
         if self.flight.wants_keyframe(t_ns) {
-            let ((cols, rows), repaint) = {
-                let terminal = self.terminal();
-                (terminal.size(), terminal.vt_repaint())
-            };
+            let (cols, rows, repaint) = self.repaint();
             self.flight.keyframe(self.seq, t_ns, cols, rows, repaint);
         }
     }
@@ -310,19 +304,8 @@ impl PaneActor {
     /// Attaches an observer before the actor runs: it starts at the blank screen and gets every
     /// byte the program ever writes.
     pub fn observe_from_birth(&mut self, subscriber: Subscriber) -> ObserveStart {
-        let ((cols, rows), repaint) = {
-            let terminal = self.terminal();
-            (terminal.size(), terminal.vt_repaint())
-        };
         self.bus.add(subscriber);
-        ObserveStart {
-            cols,
-            rows,
-            repaint,
-            seq: self.seq,
-            t_ns: now_ns(self.shared.epoch),
-            history: Vec::new(),
-        }
+        self.start_now(now_ns(self.shared.epoch))
     }
 
     /// Starts an observer at the current screen, or `since_ms` in the past from the flight
@@ -358,24 +341,31 @@ impl PaneActor {
                     history: self.replayed(history),
                 }
             }
-            _ => {
-                let ((cols, rows), repaint) = {
-                    let terminal = self.terminal();
-                    (terminal.size(), terminal.vt_repaint())
-                };
-                ObserveStart {
-                    cols,
-                    rows,
-                    repaint,
-                    seq: self.seq,
-                    t_ns: now,
-                    history: Vec::new(),
-                }
-            }
+            _ => self.start_now(now),
         };
         if reply.send(start).is_ok() {
             self.bus.add(subscriber);
         }
+    }
+
+    /// An observer's start at the screen as it is now.
+    fn start_now(&self, t_ns: u64) -> ObserveStart {
+        let (cols, rows, repaint) = self.repaint();
+        ObserveStart {
+            cols,
+            rows,
+            repaint,
+            seq: self.seq,
+            t_ns,
+            history: Vec::new(),
+        }
+    }
+
+    /// The grid size and the engine's repaint of the screen, read under one lock.
+    fn repaint(&self) -> (u16, u16, Vec<u8>) {
+        let terminal = self.terminal();
+        let (cols, rows) = terminal.size();
+        (cols, rows, terminal.vt_repaint())
     }
 
     fn replayed(&self, entries: Vec<FlightEntry>) -> Vec<BusEvent> {
