@@ -13,6 +13,14 @@ use crate::commands::Context;
 use crate::failure::Failure;
 use crate::output;
 
+/// The signals that ask a long-running verb (`rec`, `watch`) to finish what it has and stop
+/// with success, rather than die: Ctrl-C, a supervisor's TERM, a closed terminal's HUP.
+pub const STOP_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
 /// `KEY=VALUE`; the value may itself contain `=` (only the first one splits).
 pub fn parse_env(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {

@@ -16,7 +16,7 @@ use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::wire::ServerMessage;
 
 use crate::client::{target, Pushed};
-use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::values::{connect, parse_seconds, resolve_pane, STOP_SIGNALS};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -98,7 +98,7 @@ fn ended_before(pane: Option<PaneId>, until: &[WatchEventName]) -> Failure {
     }
 }
 
-/// A descriptor that becomes readable when SIGINT, SIGTERM or SIGHUP arrives: the stream
+/// A descriptor that becomes readable when one of the `STOP_SIGNALS` arrives: the stream
 /// then ends as the user asked, with 0, instead of the signal killing the process mid-line.
 fn stop_on_signals() -> Result<UnixStream, Failure> {
     let cannot = |e: std::io::Error| {
@@ -110,11 +110,7 @@ fn stop_on_signals() -> Result<UnixStream, Failure> {
     };
     let (read_end, write_end) = UnixStream::pair().map_err(cannot)?;
     write_end.set_nonblocking(true).map_err(cannot)?;
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
+    for signal in STOP_SIGNALS {
         let write_end = write_end.try_clone().map_err(cannot)?;
         signal_hook::low_level::pipe::register(signal, write_end).map_err(cannot)?;
     }

@@ -5,6 +5,7 @@ use super::progress::RecordProgress;
 use super::Args;
 use crate::client::record::{record, record_stream, RecordError, RecordRequest, StopReason};
 use crate::client::{on_a_server, target, Client};
+use crate::commands::values::STOP_SIGNALS;
 use crate::commands::Context;
 use crate::failure::Failure;
 use phux_core::error_code::ErrorCode;
@@ -24,11 +25,7 @@ pub struct Captured {
 
 pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captured, Failure> {
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGINT,
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-    ] {
+    for signal in STOP_SIGNALS {
         let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
     }
     // A live pane is observed now (or from `--since`); a command's pane is observed from
