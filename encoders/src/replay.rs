@@ -5,7 +5,7 @@
 use crate::animation_encoder::AnimationEncoder;
 use crate::animator::Animator;
 use crate::error::EncodeError;
-use crate::screen::{CellAttrs, CellColor, CellWidth, RenderCell, RenderCursor, RenderScreen};
+use crate::screen::{CellAttrs, CellWidth, RenderCell, RenderCursor, RenderScreen};
 use crate::summary::{EncodeOptions, EncodeSummary};
 use crate::theme::{Rgb, Theme};
 use phux_core::engine::{self, Terminal};
@@ -151,16 +151,8 @@ fn render_cell(cell: &engine::CellData) -> RenderCell {
             engine::CellWidth::SpacerTail => CellWidth::SpacerTail,
             _ => CellWidth::Narrow,
         },
-        fg: color(style.fg),
-        bg: color(style.bg),
+        fg: style.fg,
+        bg: style.bg,
         attrs,
-    }
-}
-
-fn color(color: engine::CellColor) -> CellColor {
-    match color {
-        engine::CellColor::Default => CellColor::Default,
-        engine::CellColor::Palette(i) => CellColor::Palette(i),
-        engine::CellColor::Rgb(r, g, b) => CellColor::Rgb(r, g, b),
     }
 }

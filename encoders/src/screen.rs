@@ -12,17 +12,8 @@ pub enum CellWidth {
     SpacerTail,
 }
 
-/// A cell colour as the terminal stores it, before a theme resolves it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum CellColor {
-    /// The theme's default foreground or background.
-    #[default]
-    Default,
-    /// An index into the 256-colour palette (0–15 from the theme, 16–255 computed).
-    Palette(u8),
-    /// A direct 24-bit colour.
-    Rgb(u8, u8, u8),
-}
+/// The engine's own colour type: the rasterizer resolves exactly what the terminal stores.
+pub use phux_core::engine::CellColor;
 
 /// SGR attributes of a cell, as a small bit set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -5,11 +5,15 @@ use super::abi::{self, GridRef, StyleColor};
 use super::terminal::Terminal;
 use super::text::Region;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+/// A cell colour as the terminal stores it, before a theme resolves it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, serde::Serialize)]
 pub enum CellColor {
+    /// The theme's default foreground or background.
     #[default]
     Default,
+    /// An index into the 256-colour palette (0–15 from the theme, 16–255 computed).
     Palette(u8),
+    /// A direct 24-bit colour.
     Rgb(u8, u8, u8),
 }
 
