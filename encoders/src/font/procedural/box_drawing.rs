@@ -153,25 +153,17 @@ fn line_start(
     }
 }
 
-/// Where a stroke of an arm toward the near edge (left or up) ends; mirror of [`line_start`].
+/// Where a stroke of an arm toward the near edge (left or up) ends: [`line_start`] seen from
+/// the other side, so the perpendicular strokes' span is read from its far end.
 fn line_end(
     arm: Arm,
     off: isize,
     before: Arm,
     after: Arm,
     through: bool,
-    extent: (usize, usize),
+    (lo, hi): (usize, usize),
 ) -> usize {
-    let (lo, hi) = extent;
-    if arm == Arm::Double {
-        let side = if off < 0 { before } else { after };
-        return if side.present() { lo } else { hi };
-    }
-    if through {
-        lo
-    } else {
-        hi
-    }
+    line_start(arm, off, before, after, through, (hi, lo))
 }
 
 /// Dashes, arcs and diagonals.
