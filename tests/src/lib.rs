@@ -222,6 +222,18 @@ impl TestServer {
         pane
     }
 
+    /// `phux send-keys PANE KEYS...`, which must succeed.
+    pub fn send_keys(&self, pane: &str, keys: &[&str]) {
+        let mut args = vec!["send-keys", pane];
+        args.extend_from_slice(keys);
+        let output = self.run(&args);
+        assert!(
+            output.status.success(),
+            "send-keys {keys:?}: {}",
+            stderr(&output)
+        );
+    }
+
     /// Waits (up to 10 s, by reading the screen) until the pane shows `text`.
     pub fn wait_for_text(&self, pane: &str, text: &str) {
         wait_for_text(&self.socket, pane, text);

@@ -24,8 +24,7 @@ fn fixed_screen() -> (TestServer, String) {
     server.wait_for_text(&pane, "ready");
     let resized = server.run(&["resize", &pane, "40x6"]);
     assert!(resized.status.success());
-    let sent = server.run(&["send-keys", &pane, "Enter"]);
-    assert!(sent.status.success());
+    server.send_keys(&pane, &["Enter"]);
     server.wait_for_text(&pane, "ABCDE");
     (server, pane)
 }
@@ -157,8 +156,7 @@ fn the_boxed_view_is_pinned() {
 fn bash_prompt_marks_reach_the_cells() {
     let server = TestServer::start();
     let pane = server.marked_bash("marked");
-    let typed = server.run(&["send-keys", &pane, "echo typed-not-run"]);
-    assert!(typed.status.success());
+    server.send_keys(&pane, &["echo typed-not-run"]);
     server.wait_for_text(&pane, "typed-not-run");
     let doc = server.json(&["snapshot", "--json", "--cells", &pane]);
     let row = doc["lines"]

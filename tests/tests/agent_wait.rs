@@ -15,13 +15,13 @@ fn wrapped_needle() -> (TestServer, String) {
     let server = TestServer::start();
     let pane = server.marked_bash("wrap");
     assert!(server.run(&["resize", &pane, "20x10"]).status.success());
-    let typed = server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "printf 'x%.0s' 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5; printf '%s%s\\n' NEEDLE HAY",
-        "Enter",
-    ]);
-    assert!(typed.status.success());
+        &[
+            "printf 'x%.0s' 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5; printf '%s%s\\n' NEEDLE HAY",
+            "Enter",
+        ],
+    );
     server.wait_for_text(&pane, "EHAY");
     (server, pane)
 }
@@ -66,13 +66,10 @@ fn a_wait_started_before_the_output_sees_it() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(200));
-    let typed = server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "sleep 0.3; echo LATE-$((6*7))ARRIVAL | tr -d 0-9",
-        "Enter",
-    ]);
-    assert!(typed.status.success());
+        &["sleep 0.3; echo LATE-$((6*7))ARRIVAL | tr -d 0-9", "Enter"],
+    );
     let output = waiter.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let doc = json(&output);
@@ -112,13 +109,10 @@ fn tail_widens_what_is_matched_and_printed() {
     let server = TestServer::start();
     let pane = server.marked_bash("tail");
     assert!(server.run(&["resize", &pane, "40x5"]).status.success());
-    let typed = server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "echo EARLY-$((1))MARK; seq 1 20; echo DONE-$((2))",
-        "Enter",
-    ]);
-    assert!(typed.status.success());
+        &["echo EARLY-$((1))MARK; seq 1 20; echo DONE-$((2))", "Enter"],
+    );
     server.wait_for_text(&pane, "DONE-2");
     let viewport_only = server.run(&["wait", "--until", "EARLY-1MARK", "--timeout", "0.2", &pane]);
     assert_eq!(
@@ -149,8 +143,7 @@ fn tail_widens_what_is_matched_and_printed() {
 fn output_only_ignores_the_typed_command_line() {
     let server = TestServer::start();
     let pane = server.marked_bash("typed");
-    let typed = server.run(&["send-keys", &pane, "echo ONLY-TYPED"]);
-    assert!(typed.status.success());
+    server.send_keys(&pane, &["echo ONLY-TYPED"]);
     server.wait_for_text(&pane, "ONLY-TYPED");
     let seen = server.run(&["wait", "--until", "ONLY-TYPED", "--timeout", "2", &pane]);
     assert_eq!(seen.status.code(), Some(0), "the typed text is on screen");
@@ -169,7 +162,7 @@ fn output_only_ignores_the_typed_command_line() {
         "typed input is not output"
     );
     assert!(!stderr(&ignored).contains("OSC 133"), "this bash has marks");
-    assert!(server.run(&["send-keys", &pane, "Enter"]).status.success());
+    server.send_keys(&pane, &["Enter"]);
     let printed = server.run(&[
         "wait",
         "--output-only",
@@ -207,13 +200,10 @@ fn output_only_warns_when_the_shell_emits_no_marks() {
 fn idle_returns_once_the_screen_settles() {
     let server = TestServer::start();
     let pane = server.marked_bash("idle");
-    let typed = server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "for i in 1 2 3; do echo tick$i; sleep 0.1; done",
-        "Enter",
-    ]);
-    assert!(typed.status.success());
+        &["for i in 1 2 3; do echo tick$i; sleep 0.1; done", "Enter"],
+    );
     let output = server.run(&["wait", "--idle", "400", "--timeout", "10", "--json", &pane]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let doc = json(&output);
@@ -268,7 +258,7 @@ fn the_pane_closing_mid_wait_is_no_such_target() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(200));
-    assert!(server.run(&["send-keys", &pane, "Enter"]).status.success());
+    server.send_keys(&pane, &["Enter"]);
     let output = waiter.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert_eq!(error_line(&output)["error"]["code"], "no_such_target");

@@ -104,10 +104,7 @@ fn command_finished_carries_the_exit_code_of_each_command() {
     let pane = server.marked_bash("marks");
     let watcher = Watcher::start(&server, &["watch", "--json", &pane], &pane);
     for (command, code) in [("false", 1), ("(exit 42)", 42), ("true", 0)] {
-        assert!(server
-            .run(&["send-keys", &pane, command, "Enter"])
-            .status
-            .success());
+        server.send_keys(&pane, &[command, "Enter"]);
         let started = watcher.next_event("command_started");
         assert_eq!(started["terminal"], pane.as_str());
         let finished = watcher.next_event("command_finished");
@@ -136,10 +133,7 @@ fn until_stops_at_the_first_matching_event() {
         ],
         &pane,
     );
-    assert!(server
-        .run(&["send-keys", &pane, "(exit 3)", "Enter"])
-        .status
-        .success());
+    server.send_keys(&pane, &["(exit 3)", "Enter"]);
     assert_eq!(watcher.next_event("command_finished")["exit_code"], 3);
     assert_eq!(watcher.finish(), Some(0));
 }
@@ -214,7 +208,7 @@ fn the_pane_closing_before_an_until_match_exits_1() {
         &["watch", "--json", "--until", "bell", &pane],
         &pane,
     );
-    assert!(server.run(&["send-keys", &pane, "Enter"]).status.success());
+    server.send_keys(&pane, &["Enter"]);
     let closed = watcher.next_event("pane_closed");
     assert_eq!(closed["exit_status"], 5);
     assert_eq!(watcher.finish(), Some(1));
@@ -226,10 +220,7 @@ fn without_target_every_pane_is_watched_in_prose() {
     let first = server.plain_shell("first", "sh");
     let watcher = Watcher::start(&server, &["watch"], &first);
     let second = server.plain_shell("second", "sh");
-    assert!(server
-        .run(&["send-keys", &second, "printf '\\a'", "Enter"])
-        .status
-        .success());
+    server.send_keys(&second, &["printf '\\a'", "Enter"]);
     let start = Instant::now();
     loop {
         assert!(
@@ -279,10 +270,7 @@ fn asks_are_reported_by_ask_and_by_a_title() {
     assert_eq!(asked["elapsed_seconds"], 12);
 
     let title = "printf '\\033]2;phux-ask[db]:Drop table??s=Keep|Drop\\007'";
-    assert!(server
-        .run(&["send-keys", &pane, title, "Enter"])
-        .status
-        .success());
+    server.send_keys(&pane, &[title, "Enter"]);
     let asked = watcher.next_event("asked");
     assert_eq!(asked["id"], "db");
     assert_eq!(asked["question"], "Drop table");

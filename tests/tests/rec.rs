@@ -173,7 +173,7 @@ fn an_unknown_extension_names_the_supported_ones() {
 fn a_live_pane_is_recorded_until_ctrl_c_and_replays_to_its_screen() {
     let server = TestServer::start();
     let pane = server.new_session("live", &["bash", "--norc", "--noprofile"]);
-    server.run(&["send-keys", &pane, "echo before-recording", "Enter"]);
+    server.send_keys(&pane, &["echo before-recording", "Enter"]);
     wait_for_text(&server.socket, &pane, "before-recording");
     let out = server.dir.path().join("live.cast");
     let rec = start_rec(
@@ -183,12 +183,10 @@ fn a_live_pane_is_recorded_until_ctrl_c_and_replays_to_its_screen() {
     wait_until("the recording starts", Duration::from_secs(10), || {
         out.exists()
     });
-    server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "printf '%s\\n' during-$((6*7)) '日本語 ┌──┐'",
-        "Enter",
-    ]);
+        &["printf '%s\\n' during-$((6*7)) '日本語 ┌──┐'", "Enter"],
+    );
     wait_for_text(&server.socket, &pane, "during-42");
     std::thread::sleep(Duration::from_millis(300));
     interrupt(&rec);
@@ -216,12 +214,7 @@ fn a_live_pane_is_recorded_until_ctrl_c_and_replays_to_its_screen() {
 fn duration_ends_a_recording_and_input_is_never_recorded() {
     let server = TestServer::start();
     let pane = server.new_session("quiet", &["bash", "--norc", "--noprofile"]);
-    server.run(&[
-        "send-keys",
-        &pane,
-        "stty -echo; read secret; echo got-it",
-        "Enter",
-    ]);
+    server.send_keys(&pane, &["stty -echo; read secret; echo got-it", "Enter"]);
     std::thread::sleep(Duration::from_millis(300));
     let out = server.dir.path().join("quiet.cast");
     let rec = start_rec(
@@ -238,7 +231,7 @@ fn duration_ends_a_recording_and_input_is_never_recorded() {
     wait_until("the recording starts", Duration::from_secs(10), || {
         out.exists()
     });
-    server.run(&["send-keys", &pane, "hunter2", "Enter"]);
+    server.send_keys(&pane, &["hunter2", "Enter"]);
     wait_for_text(&server.socket, &pane, "got-it");
     let output = finish(rec);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -535,7 +528,7 @@ fn a_live_recording_can_be_mirrored_with_play_follow() {
         "--json",
     ]);
     let mirror = format!("@{}", doc["terminal_id"]);
-    server.run(&["send-keys", &source, "echo mirrored-$((3*3))", "Enter"]);
+    server.send_keys(&source, &["echo mirrored-$((3*3))", "Enter"]);
     wait_for_text(&server.socket, &mirror, "mirrored-9");
     interrupt(&rec);
     assert!(finish(rec).status.success());

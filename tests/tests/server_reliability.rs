@@ -154,7 +154,7 @@ fn a_crashing_or_flooding_pane_does_not_disturb_the_others() {
         "sleep 0.2; kill -SEGV $$",
     ]);
     std::thread::sleep(Duration::from_millis(500));
-    server.run(&["send-keys", &calm, "echo still-$((40+2))", "Enter"]);
+    server.send_keys(&calm, &["echo still-$((40+2))", "Enter"]);
     wait_for_text(&server.socket, &calm, "still-42");
     let flood_pane = format!("@{}", flood["terminal_id"]);
     assert!(screen(&server.socket, &flood_pane)

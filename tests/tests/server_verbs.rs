@@ -36,12 +36,13 @@ fn new_ls_status_and_the_pane_environment() {
     assert_eq!(ls["sessions"][0]["name"], "work");
     assert_eq!(ls["terminals"][0], pane.as_str());
     assert_eq!(ls["unreachable"], serde_json::json!([]));
-    server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "echo T=$TERM P=$PHUX_PANE G=$GREETING S=${PHUX_SOCKET:+set}",
-        "Enter",
-    ]);
+        &[
+            "echo T=$TERM P=$PHUX_PANE G=$GREETING S=${PHUX_SOCKET:+set}",
+            "Enter",
+        ],
+    );
     wait_for_text(
         &server.socket,
         &pane,
@@ -103,7 +104,7 @@ fn resize_reports_the_size_read_back_and_the_program_sees_it() {
     assert_eq!(doc["held"], true);
     let text = server.run(&["resize", &pane, "90x20"]);
     assert_eq!(String::from_utf8_lossy(&text.stdout).trim(), "90x20");
-    server.run(&["send-keys", &pane, "stty size", "Enter"]);
+    server.send_keys(&pane, &["stty size", "Enter"]);
     wait_for_text(&server.socket, &pane, "20 90");
     assert_eq!(
         server.run(&["resize", &pane, "0x20"]).status.code(),
@@ -117,7 +118,7 @@ fn signal_interrupt_reaches_the_foreground_program() {
     let pane = server.new_session("s", &["bash", "--norc"]);
     // A duration no other test uses, so the process is ours to find. The shell hands it the
     // terminal a moment after it starts: wait until it is the terminal's foreground group.
-    server.run(&["send-keys", &pane, "sleep 100.25", "Enter"]);
+    server.send_keys(&pane, &["sleep 100.25", "Enter"]);
     wait_until(
         "sleep is the foreground program",
         Duration::from_secs(10),
@@ -141,7 +142,7 @@ fn signal_interrupt_reaches_the_foreground_program() {
         },
     );
     assert!(server.run(&["signal", &pane, "interrupt"]).status.success());
-    server.run(&["send-keys", &pane, "echo after-$?", "Enter"]);
+    server.send_keys(&pane, &["echo after-$?", "Enter"]);
     let start = std::time::Instant::now();
     while !screen(&server.socket, &pane)
         .lines
@@ -182,14 +183,12 @@ fn send_keys_pastes_literal_runs_bracketed_when_asked_and_paste_never_submits() 
     let server = TestServer::start();
     let pane = server.new_session("s", &["bash", "--norc"]);
     // A program that shows exactly what it receives, with bracketed paste turned on.
-    server.run(&[
-        "send-keys",
+    server.send_keys(
         &pane,
-        "printf '\\e[?2004h'; stty -echo -icanon; cat -v",
-        "Enter",
-    ]);
+        &["printf '\\e[?2004h'; stty -echo -icanon; cat -v", "Enter"],
+    );
     std::thread::sleep(Duration::from_millis(300));
-    server.run(&["send-keys", &pane, "hi", "Enter"]);
+    server.send_keys(&pane, &["hi", "Enter"]);
     // The literal run arrives as one bracketed paste, then a real Enter (which ends the line).
     wait_for_text(&server.socket, &pane, "^[[200~hi^[[201~");
     let pane2 = server.new_session("p", &["bash", "--norc"]);
@@ -228,7 +227,7 @@ fn move_pane_across_sessions_keeps_the_process_scrollback_and_id() {
     let server = TestServer::start();
     let a = server.new_session("a", &["bash", "--norc"]);
     let b = server.new_session("b", &[]);
-    server.run(&["send-keys", &a, "echo kept-$$", "Enter"]);
+    server.send_keys(&a, &["echo kept-$$", "Enter"]);
     wait_until("pid shown", Duration::from_secs(10), || {
         screen(&server.socket, &a)
             .lines
