@@ -113,7 +113,6 @@ pub fn observe_new_session(
     shared: &Arc<Shared>,
     request: wire::NewSession,
 ) -> Result<(ObserveStart, Stream), RequestError> {
-    crate::handlers::refuse_new_panes_when_stopping(shared)?;
     let (subscriber, rx) = observer();
     let (ok, start) = lifecycle::new_session_observed(shared, request, Some(subscriber))?;
     let start = start.ok_or_else(|| RequestError::Spawn("the pane started unobserved".into()))?;

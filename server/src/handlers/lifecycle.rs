@@ -40,12 +40,21 @@ struct PaneRequest<'a> {
     rows: Option<u16>,
 }
 
+/// Starts a pane's program; every request that creates panes comes here, and a stopping
+/// server refuses them all.
 fn start_pane(
     shared: &Arc<Shared>,
     id: PaneId,
     request: &PaneRequest<'_>,
     observer: Option<Subscriber>,
 ) -> Result<(PaneHandle, Option<ObserveStart>), RequestError> {
+    if shared.is_stopping() {
+        return Err(RequestError::refused(
+            ErrorCode::ServerDisconnected,
+            "the server is stopping",
+            "retry: the next command starts a new server",
+        ));
+    }
     let argv = match request.command {
         Some(argv) if !argv.is_empty() => argv.clone(),
         _ => vec![shared.config.default_shell.clone()],

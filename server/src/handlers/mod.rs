@@ -24,24 +24,9 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
     })
 }
 
-/// A stopping server starts no more panes.
-pub fn refuse_new_panes_when_stopping(shared: &Shared) -> Result<(), RequestError> {
-    if shared.is_stopping() {
-        return Err(RequestError::refused(
-            phux_core::error_code::ErrorCode::ServerDisconnected,
-            "the server is stopping",
-            "retry: the next command starts a new server",
-        ));
-    }
-    Ok(())
-}
-
 /// The `ok` payload for `message`, or why not.
 pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
     use ClientMessage as M;
-    if matches!(message, M::NewSession(_) | M::Spawn(_)) {
-        refuse_new_panes_when_stopping(shared)?;
-    }
     match message {
         M::GetState(_) => json(Ok(shared.registry().state_view())),
         M::Status(_) => json(Ok(status(shared))),
