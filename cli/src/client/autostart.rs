@@ -71,8 +71,17 @@ pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
             Ok(client)
         }) {
             Ok(client) => return Ok(client),
-            // Still starting (or a racing server is between bind and accept): try again.
-            Err(ClientError::NoServer { .. } | ClientError::ServerDisconnected { .. }) => {}
+            Err(ClientError::NoServer { .. } | ClientError::ServerDisconnected { .. }) => {
+                // Ours lost the start-up race to a server that has already stopped again (its
+                // last pane exited): start another. Otherwise it is still starting, or a racing
+                // server is between bind and accept.
+                if child
+                    .try_wait()
+                    .is_ok_and(|s| s.is_some_and(|s| s.success()))
+                {
+                    child = spawn_server(socket)?;
+                }
+            }
             Err(other) => return Err(other),
         }
         if Instant::now() >= deadline {
