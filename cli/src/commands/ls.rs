@@ -49,7 +49,9 @@ pub fn prose_lines(listing: &SessionListJson) -> Vec<String> {
         .map(|s| {
             let plural = if s.windows == 1 { "" } else { "s" };
             let attached = if s.attached { " (attached)" } else { "" };
-            format!("{}: {} window{plural}{attached}", s.name, s.windows)
+            // A name from an older server may hold anything: print it escaped.
+            let name = phux_core::limits::for_display(&s.name);
+            format!("{name}: {} window{plural}{attached}", s.windows)
         })
         .collect()
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use phux_core::exit_code::{FAILURE, SUCCESS};
+use phux_core::limits::check_session_name;
 
 use crate::cli::Cli;
 use crate::client::lifecycle::{new_session, ProcessSpec};
@@ -54,6 +55,10 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let name = args.session.or(args.name);
+    // The server applies the same rule; checking first means no server is started for nothing.
+    if let Some(name) = &name {
+        check_session_name(name)?;
+    }
     let spec = ProcessSpec {
         cwd: args.cwd,
         env: args.env,

@@ -68,6 +68,10 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         rows: cast.header.rows,
     };
     let fit = (!args.playback.no_fit).then_some(grid);
+    if let Some(grid) = fit {
+        // The server refuses it too; here it is refused before a connection or a pane.
+        phux_core::limits::check_grid(grid.cols, grid.rows)?;
+    }
     let command = pane_command(&path, &args.playback, options.idle_limit)?;
     let spawned = spawn_beside(
         &mut client,

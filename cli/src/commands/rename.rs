@@ -26,6 +26,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
+    phux_core::limits::check_session_name(&args.new_name)?;
     check_session_name(&args.new_name)?;
     let mut client = connect(context)?;
     rename_session(&mut client, &args.session, &args.new_name).map_err(|e| {

@@ -2,6 +2,7 @@
 //! holds afterwards. Exit 1 when it did not hold, and then the document is still printed.
 
 use phux_core::docs::GridSize;
+use phux_core::limits::check_grid;
 
 use crate::client::{pane, target};
 use crate::commands::values::{connect, parse_geometry, resolve_pane};
@@ -18,7 +19,7 @@ pub struct Args {
     /// The pane
     #[arg(value_name = "TARGET")]
     pub target: String,
-    /// The grid, e.g. 120x40 (each at least 1)
+    /// The grid, e.g. 120x40 (each at least 1, at most 1000)
     #[arg(value_name = "COLSxROWS", value_parser = parse_geometry)]
     pub geometry: GridSize,
 }
@@ -28,6 +29,8 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
+    // Refused here as well as in the server, so the answer comes at once and without a server.
+    check_grid(args.geometry.cols, args.geometry.rows)?;
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;

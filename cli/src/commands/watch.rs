@@ -138,7 +138,8 @@ pub fn readable(event: &WatchEvent) -> String {
             line.push_str(&format!(" {key}={value}"));
         }
     }
-    line
+    // JSON escapes C0 controls but not C1 or bidi overrides, which a title may carry.
+    phux_core::limits::for_display(&line).into_owned()
 }
 
 #[cfg(test)]

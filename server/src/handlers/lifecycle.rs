@@ -8,7 +8,9 @@ use crate::registry::PaneEntry;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
 use phux_core::error_code::ErrorCode;
+use phux_core::error_doc::ContractError;
 use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::limits::{self, check_session_name};
 use phux_core::split::check_ratio;
 use phux_core::wire::{self, Done, NewSessionOk, SpawnOk, SpawnTarget};
 use std::path::PathBuf;
@@ -67,12 +69,18 @@ fn start_pane(
             )));
         }
     }
+    let (cols, rows) = (
+        request.cols.unwrap_or(DEFAULT_COLS).max(1),
+        request.rows.unwrap_or(DEFAULT_ROWS).max(1),
+    );
+    // Before anything is allocated: the engine would reserve the whole grid at once.
+    check_grid(cols, rows)?;
     let spec = SpawnSpec {
         argv,
         cwd: request.cwd.clone(),
         env: pane_env(shared, id, request.env),
-        cols: request.cols.unwrap_or(DEFAULT_COLS).max(1),
-        rows: request.rows.unwrap_or(DEFAULT_ROWS).max(1),
+        cols,
+        rows,
     };
     pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))
 }
@@ -102,6 +110,9 @@ pub fn new_session_observed(
     request: wire::NewSession,
     observer: Option<Subscriber>,
 ) -> Result<(NewSessionOk, Option<ObserveStart>), RequestError> {
+    if let Some(name) = &request.name {
+        check_name(name)?;
+    }
     let mut registry = shared.registry();
     let name = registry
         .session_name(request.name.as_deref())
@@ -187,6 +198,18 @@ pub fn spawn(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Requ
     })
 }
 
+/// The one rule for session names, at creation and at rename.
+fn check_name(name: &str) -> Result<(), RequestError> {
+    check_session_name(name)
+        .map_err(|e| RequestError::refused(ErrorCode::InvalidArgument, e.to_string(), e.remedy()))
+}
+
+/// A grid beyond the cap, refused before the engine or the PTY sees it.
+pub fn check_grid(cols: u16, rows: u16) -> Result<(), RequestError> {
+    limits::check_grid(cols, rows)
+        .map_err(|e| RequestError::refused(ErrorCode::InvalidArgument, e.to_string(), e.remedy()))
+}
+
 /// New panes start where the pane they join is (the reference's `inherit-focused`).
 fn pane_cwd(handle: &PaneHandle) -> Option<PathBuf> {
     std::fs::read_link(format!("/proc/{}/cwd", handle.pid)).ok()
@@ -259,17 +282,7 @@ pub fn rename_session(shared: &Shared, from: &str, to: &str) -> Result<Done, Req
             "pick another name",
         ));
     }
-    if to.is_empty()
-        || to
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || ":.@#/".contains(c))
-    {
-        return Err(RequestError::refused(
-            ErrorCode::InvalidArgument,
-            format!("{to:?} is not a usable session name"),
-            "use letters, digits, - and _",
-        ));
-    }
+    check_name(to)?;
     if let Some(session) = registry.sessions.iter_mut().find(|s| s.name == from) {
         session.name = to.to_string();
     }

@@ -51,6 +51,7 @@ pub fn paste(shared: &Shared, request: wire::Paste) -> Result<Done, RequestError
 }
 
 pub fn resize(shared: &Shared, request: &wire::Resize) -> Result<ResizeOk, RequestError> {
+    super::lifecycle::check_grid(request.cols.max(1), request.rows.max(1))?;
     let pane = handle_for_read(shared, request.pane)?;
     let (cols, rows) = pane.ask(|reply| PaneCommand::Resize {
         cols: request.cols,

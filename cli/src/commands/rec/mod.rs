@@ -126,6 +126,9 @@ fn rec(args: Args, context: &Context) -> VerbResult {
             "e.g. --speed 2 --idle-limit 1.5",
         ));
     }
+    if let Some(size) = args.size {
+        phux_core::limits::check_grid(size.cols, size.rows)?;
+    }
     if let Some(from) = &args.from {
         if args.target.is_some() || !args.command.is_empty() {
             return Err(Failure::new(

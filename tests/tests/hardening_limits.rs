@@ -1,0 +1,235 @@
+//! Issue 18, items 1 and 10, through a real server and the real CLI: no way of giving a pane a
+//! size gets past the grid cap, and session names that forge lines or cannot be addressed are
+//! refused at creation, while what a person reads is escaped and `--json` keeps exact strings.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::io::Write;
+use std::time::Duration;
+
+use phux_cli::client::{Client, ClientError};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::limits::{MAX_GRID_COLS, MAX_GRID_ROWS};
+use phux_core::wire::{ClientMessage, NewSession, Resize, ResizeOk};
+use phux_tests::{error_line, stderr, stdout, wait_until, TestServer, WireClient};
+
+fn size_of(wire: &mut WireClient, pane: &str) -> (u16, u16) {
+    let id: u32 = pane.trim_start_matches('@').parse().unwrap();
+    let view = wire
+        .panes()
+        .into_iter()
+        .find(|p| p.id == PaneId(id))
+        .expect("the pane exists");
+    (view.cols, view.rows)
+}
+
+fn server_code(error: ClientError) -> ErrorCode {
+    match error {
+        ClientError::Server { code, .. } => code,
+        other => panic!("expected a refusal from the server, got {other:?}"),
+    }
+}
+
+/// `resize P 65535x65535` was accepted (`held: true`) and would have needed ~33 GB.
+#[test]
+fn resize_beyond_the_grid_cap_is_invalid_argument_at_once() {
+    let server = TestServer::start();
+    let pane = server.new_session("cap", &["sleep", "600"]);
+    for geometry in ["65535x65535", "20000x20000", "1001x10", "10x1001"] {
+        let output = server.run(&["resize", &pane, geometry, "--json"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{geometry}: {}",
+            stderr(&output)
+        );
+        assert_eq!(error_line(&output)["error"]["code"], "invalid_argument");
+    }
+    let mut wire = WireClient::connect(&server);
+    assert_eq!(size_of(&mut wire, &pane), (80, 24));
+    // The largest size the cap allows holds.
+    let at_cap = format!("{MAX_GRID_COLS}x{MAX_GRID_ROWS}");
+    let doc = server.json(&["resize", &pane, &at_cap, "--json"]);
+    assert_eq!(doc["held"], true, "{doc}");
+}
+
+/// The server, not only the CLI, refuses: `__play-cast` and other clients send sizes directly.
+#[test]
+fn the_server_refuses_a_grid_beyond_the_cap_from_any_client() {
+    let server = TestServer::start();
+    let pane = server.new_session("cap", &["sleep", "600"]);
+    let id = PaneId(pane.trim_start_matches('@').parse().unwrap());
+    let mut client = Client::connect(&server.socket).unwrap();
+    let refused = client
+        .request::<ResizeOk>(ClientMessage::Resize(Resize {
+            id: 0,
+            pane: id,
+            cols: 65535,
+            rows: 65535,
+        }))
+        .unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    let refused = client
+        .request::<serde_json::Value>(ClientMessage::NewSession(NewSession {
+            id: 0,
+            name: Some("huge".into()),
+            cwd: None,
+            env: Vec::new(),
+            command: Some(vec!["sleep".into(), "600".into()]),
+            cols: Some(24000),
+            rows: Some(24000),
+            observe: false,
+        }))
+        .unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    let mut wire = WireClient::connect(&server);
+    assert_eq!(wire.panes().len(), 1, "no pane was created");
+}
+
+/// A 77-byte cast whose header says 24000x24000 made `play` fit a pane to it.
+#[test]
+fn a_cast_whose_header_is_beyond_the_cap_is_refused_before_any_pane_exists() {
+    let server = TestServer::start();
+    let beside = server.new_session("main", &["sleep", "600"]);
+    let cast = server.dir.path().join("huge.cast");
+    std::fs::write(
+        &cast,
+        "{\"version\":2,\"width\":24000,\"height\":24000}\n[0.1,\"o\",\"\\u001b[2J\"]\n",
+    )
+    .unwrap();
+    let mut wire = WireClient::connect(&server);
+    let output = server.run(&["play", cast.to_str().unwrap(), &beside, "--json"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "invalid_argument");
+    assert_eq!(wire.panes().len(), 1);
+}
+
+/// An `r` event beyond the cap in a played cast leaves the pane at its size; playback goes on.
+#[test]
+fn an_r_event_beyond_the_cap_does_not_resize_the_played_pane() {
+    let server = TestServer::start();
+    let beside = server.new_session("main", &["sleep", "600"]);
+    let cast = server.dir.path().join("r.cast");
+    let mut file = std::fs::File::create(&cast).unwrap();
+    writeln!(file, "{{\"version\":2,\"width\":40,\"height\":10}}").unwrap();
+    writeln!(file, "[0.05,\"o\",\"before \"]").unwrap();
+    writeln!(file, "[0.1,\"r\",\"30000x30000\"]").unwrap();
+    writeln!(file, "[0.15,\"o\",\"after\"]").unwrap();
+    drop(file);
+    let doc = server.json(&["play", cast.to_str().unwrap(), &beside, "--json"]);
+    let played = format!("@{}", doc["terminal_id"]);
+    phux_tests::wait_for_text(&server.socket, &played, "after");
+    let mut wire = WireClient::connect(&server);
+    assert_eq!(size_of(&mut wire, &played), (40, 10));
+}
+
+/// `rec --size` beyond the cap is refused before the command runs.
+#[test]
+fn rec_size_beyond_the_cap_is_refused_before_the_command_runs() {
+    let server = TestServer::start();
+    let marker = server.dir.path().join("ran");
+    let out = server.dir.path().join("x.cast");
+    let output = server.run(&[
+        "rec",
+        "--size",
+        "5000x5000",
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+        "--",
+        "touch",
+        marker.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "invalid_argument");
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!marker.exists(), "the command ran");
+    assert!(!out.exists());
+}
+
+/// `phux new $'x\ny'` made `ls` print a forged line; `new -s ''` and `new -s 'a:b'` made
+/// sessions nobody could address.
+#[test]
+fn new_refuses_session_names_that_rename_refuses() {
+    let server = TestServer::start();
+    for bad in [
+        "x\ny",
+        "",
+        "bad name:x",
+        "\x1b[31mred",
+        "a\u{202E}b",
+        &"n".repeat(65),
+    ] {
+        let output = server.run(&["new", "-s", bad, "--json", "--", "sleep", "600"]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{bad:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(error_line(&output)["error"]["code"], "invalid_argument");
+    }
+    // The server applies the same rule to any client.
+    let mut client = Client::connect(&server.socket).unwrap();
+    let refused = client
+        .request::<serde_json::Value>(ClientMessage::NewSession(NewSession {
+            id: 0,
+            name: Some("x\nforged: 1 window".into()),
+            cwd: None,
+            env: Vec::new(),
+            command: Some(vec!["sleep".into(), "600".into()]),
+            cols: None,
+            rows: None,
+            observe: false,
+        }))
+        .unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    let listing = server.run(&["ls"]);
+    assert_eq!(stdout(&listing), "", "no session was created");
+}
+
+/// A title with an escape, a C1 control and a bidi override reached the terminal of whoever
+/// ran `watch`; `--json` must still carry it exactly.
+#[test]
+fn watch_escapes_control_and_bidi_characters_in_titles_but_json_keeps_them() {
+    let server = TestServer::start();
+    let title = "ab\u{202E}cd\u{9b}2J";
+    let script = "sleep 1; printf '\\033]0;ab\\342\\200\\256cd\\302\\2332J\\007'; sleep 600";
+    let watch = |json: bool| {
+        let mut args = vec!["watch", "--until", "title_changed", "--timeout", "20"];
+        if json {
+            args.push("--json");
+        }
+        server
+            .phux(&args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (human, machine) = (watch(false), watch(true));
+    std::thread::sleep(Duration::from_millis(300));
+    server.new_session("t", &["sh", "-c", script]);
+    let human = human.wait_with_output().unwrap();
+    let machine = machine.wait_with_output().unwrap();
+    let human = stdout(&human);
+    assert!(human.contains("title_changed"), "{human}");
+    assert!(
+        human.contains("\\u{202e}") && human.contains("\\u{9b}"),
+        "{human}"
+    );
+    assert!(
+        !human.contains('\u{202E}') && !human.contains('\u{9b}'),
+        "{human}"
+    );
+    let line = stdout(&machine)
+        .lines()
+        .find(|l| l.contains("title_changed"))
+        .map(str::to_owned)
+        .unwrap();
+    let event: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(event["title"], title, "{line}");
+    wait_until("session listed", Duration::from_secs(5), || {
+        !stdout(&server.run(&["ls"])).is_empty()
+    });
+}
