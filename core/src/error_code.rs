@@ -43,6 +43,7 @@ error_codes! {
     NoServer => "no_server", FAILURE;
     ServerDisconnected => "server_disconnected", FAILURE;
     Transport => "transport", FAILURE;
+    UntrustedSocket => "untrusted_socket", FAILURE;
     // resolution
     NoSuchTarget => "no_such_target", FAILURE;
     PartialView => "partial_view", PARTIAL_VIEW;

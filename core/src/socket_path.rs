@@ -1,5 +1,8 @@
-//! Where the server's socket lives: `--socket` > `$PHUX_SOCKET` > `$XDG_RUNTIME_DIR/phux/phux.sock`
-//! > `/tmp/phux-$UID/phux.sock`. Pure path arithmetic; checking the directory is the server's job.
+//! Where the server's socket lives: `--socket`, else `$PHUX_SOCKET`, else
+//! `$XDG_RUNTIME_DIR/phux/phux.sock`, else `/tmp/phux-<uid>/phux.sock` with the uid from
+//! `getuid()` (bash does not export `$UID`, so the environment would name another user's
+//! directory, or a shared `default`). Path arithmetic only; checking the directory is the
+//! server's job, and the client's.
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +19,7 @@ pub fn resolve(flag: Option<&Path>) -> PathBuf {
         flag,
         env("PHUX_SOCKET"),
         env("XDG_RUNTIME_DIR"),
-        user_segment(),
+        rustix::process::getuid().as_raw().to_string(),
     )
 }
 
@@ -25,7 +28,7 @@ pub fn resolve_from(
     flag: Option<&Path>,
     phux_socket: Option<PathBuf>,
     xdg_runtime_dir: Option<PathBuf>,
-    user: String,
+    uid: String,
 ) -> PathBuf {
     if let Some(path) = flag {
         return path.to_path_buf();
@@ -36,20 +39,27 @@ pub fn resolve_from(
     if let Some(dir) = xdg_runtime_dir {
         return dir.join("phux").join(SOCKET_FILE);
     }
-    PathBuf::from(format!("/tmp/phux-{user}")).join(SOCKET_FILE)
-}
-
-/// `$UID`, else `$USER`, else `default` (the `/tmp/phux-<segment>` fallback's segment).
-fn user_segment() -> String {
-    ["UID", "USER"]
-        .iter()
-        .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
-        .unwrap_or_else(|| "default".into())
+    PathBuf::from(format!("/tmp/phux-{uid}")).join(SOCKET_FILE)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tmp_fallback_uses_getuid_not_the_environment() {
+        // bash does not export UID: a fallback read from the environment named another
+        // user's directory (or `phux-default`, shared by everyone).
+        std::env::remove_var("PHUX_SOCKET");
+        std::env::remove_var("XDG_RUNTIME_DIR");
+        std::env::set_var("UID", "4242");
+        std::env::set_var("USER", "mallory");
+        let uid = rustix::process::getuid().as_raw();
+        assert_eq!(
+            resolve(None),
+            PathBuf::from(format!("/tmp/phux-{uid}/phux.sock"))
+        );
+    }
 
     #[test]
     fn precedence_is_flag_env_runtime_dir_tmp() {

@@ -61,13 +61,19 @@ pub struct Claim {
     lock: File,
 }
 
-/// Prepares the directory and takes the lock; a second server stops here, cheaply.
-pub fn claim(path: &Path) -> Result<Claim, SocketError> {
+/// Creates the socket's directory (0700) if it is missing and refuses one other users can
+/// enter. Anything written beside the socket (the lock, a detached server's log) waits for it.
+pub fn prepare_directory_of(path: &Path) -> Result<(), SocketError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    prepare_directory(dir)?;
+    prepare_directory(dir)
+}
+
+/// Prepares the directory and takes the lock; a second server stops here, cheaply.
+pub fn claim(path: &Path) -> Result<Claim, SocketError> {
+    prepare_directory_of(path)?;
     let lock_path = path.with_extension("sock.lock");
     let lock = std::fs::OpenOptions::new()
         .create(true)

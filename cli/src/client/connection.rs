@@ -15,6 +15,7 @@ use phux_core::wire::{
 };
 
 use crate::client::error::ClientError;
+use crate::client::trust;
 
 /// How long a request waits for its answer before it is a `transport` failure, so a wedged
 /// server fails a script instead of hanging it.
@@ -35,9 +36,14 @@ pub struct Client {
 impl Client {
     /// Connects to `socket` and says hello. Nothing listening there (no socket file, a stale
     /// one) is [`ClientError::NoServer`]; a server of another major version is
-    /// [`ClientError::VersionMismatch`], reported with the first answer.
+    /// [`ClientError::VersionMismatch`], reported with the first answer; a socket or server
+    /// that is not ours is [`ClientError::UntrustedSocket`], before anything is sent.
     pub fn connect(socket: &Path) -> Result<Client, ClientError> {
         let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
+        // Before the first byte: what is typed may be a password. (Connecting sends nothing,
+        // and a socket nobody listens on stays `no_server`.)
+        trust::check_socket_path(socket)?;
+        trust::check_peer(socket, &stream)?;
         let wire = |e| ClientError::from_wire(socket, e);
         stream
             .set_read_timeout(Some(DEFAULT_READ_TIMEOUT))

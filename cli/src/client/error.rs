@@ -20,6 +20,10 @@ pub enum ClientError {
         socket: PathBuf,
         detail: Option<String>,
     },
+    /// The socket, its directory or the server behind it belongs to another user: nothing was
+    /// sent.
+    #[error("refusing the socket at {}: {detail}", socket.display())]
+    UntrustedSocket { socket: PathBuf, detail: String },
     /// The server closed the connection before answering.
     #[error("the server at {} closed the connection mid-request", socket.display())]
     ServerDisconnected { socket: PathBuf },
@@ -161,6 +165,7 @@ impl ContractError for ClientError {
         match self {
             ClientError::NoServer { .. } => ErrorCode::NoServer,
             ClientError::ServerDisconnected { .. } => ErrorCode::ServerDisconnected,
+            ClientError::UntrustedSocket { .. } => ErrorCode::UntrustedSocket,
             ClientError::VersionMismatch { .. } => ErrorCode::ServerTooOld,
             ClientError::Transport { .. } => ErrorCode::Transport,
             ClientError::Server { code, .. } | ClientError::Preflight { code, .. } => *code,
@@ -178,6 +183,9 @@ impl ContractError for ClientError {
             }
             ClientError::ServerDisconnected { .. } => {
                 "the server went away; check `phux status`, then retry".to_owned()
+            }
+            ClientError::UntrustedSocket { .. } => {
+                "use a socket in a directory only you can enter (mode 700, owned by you), e.g. unset PHUX_SOCKET and --socket to use the default".to_owned()
             }
             ClientError::VersionMismatch { .. } => {
                 "client and server are different phux versions; restart the server with this binary (`phux kill --server`, then `phux server`)".to_owned()

@@ -15,6 +15,7 @@ pub mod run;
 pub mod screen;
 mod stream;
 pub mod target;
+mod trust;
 pub mod wait;
 
 pub use autostart::{ensure_server, on_a_server, AUTOSTART_LIMIT, AUTOSTART_POLL};

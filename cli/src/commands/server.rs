@@ -44,9 +44,17 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     if args.detach_stdio {
         // A client-started server with nothing to do should not linger forever.
         config.exit_after_idle = config.exit_after_idle.or(Some(Duration::from_secs(30)));
+        // The directory is checked before anything is written beside the socket.
+        if let Err(error) = phux_server::socket::prepare_directory_of(&socket) {
+            let error = ServerError::Socket(error);
+            print_error(&error.to_string(), &remedy(&error));
+            return 1;
+        }
         let log_path = socket.with_extension("log");
-        redirect_stderr(&log_path);
-        config.log_path = Some(log_path);
+        // Without its log the server still runs; its stderr is /dev/null then.
+        if phux_server::log::to_file(&log_path).is_ok() {
+            config.log_path = Some(log_path);
+        }
     }
     match phux_server::run(config) {
         Ok(()) => 0,
@@ -68,16 +76,5 @@ fn remedy(error: &ServerError) -> String {
         }
         ServerError::Engine(e) => e.remedy(),
         _ => "check the socket path (--socket or PHUX_SOCKET) and retry".into(),
-    }
-}
-
-/// A detached server has no terminal: its diagnostics go to a log file beside the socket.
-fn redirect_stderr(path: &std::path::Path) {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path);
-    if let Ok(file) = file {
-        let _ = rustix::stdio::dup2_stderr(&file);
     }
 }

@@ -81,6 +81,12 @@ impl FakeServer {
 
     pub fn start_with_major(major: u32, handler: fn(&Value) -> Answer) -> FakeServer {
         let dir = tempfile::tempdir().expect("tempdir");
+        // The client refuses a socket in a directory other users can enter.
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .expect("chmod 700");
         let socket = dir.path().join("fake.sock");
         let listener = UnixListener::bind(&socket).expect("bind");
         let requests = Arc::new(Mutex::new(Vec::new()));
