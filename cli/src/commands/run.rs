@@ -20,7 +20,7 @@ use crate::output;
 /// Run a shell command in a pane and mirror its exit code
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Give up after SECS seconds and exit 125 (0: never)
+    /// Give up after SECS seconds and exit 125, `run_timed_out` (0: never)
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "600")]
     pub timeout: Duration,
     /// Print a RunResult document

@@ -32,7 +32,8 @@ pub struct Args {
     /// Stop after SECS seconds and exit 124
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// One JSON object per event and line
+    /// One JSON object per event and line, with `t` (seconds since the watch began) and `ts`
+    /// (the server's clock); exit 1 if the server goes away
     #[arg(long)]
     pub json: bool,
     /// The pane [default: every pane]
