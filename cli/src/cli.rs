@@ -1,6 +1,6 @@
 //! The top-level command line: global flags, the verb, and the exit-code table in `--help`.
 //!
-//! [`Cli::from_env`] describes to clap only the verb it was given (see
+//! [`Cli::try_from_args`] describes to clap only the verb it was given (see
 //! [`commands::describe`]); [`clap::CommandFactory::command`] describes all of them, for help,
 //! a mistyped verb and tests. Both parse into the same [`Cli`].
 
@@ -36,15 +36,10 @@ impl Globals {
 }
 
 impl Cli {
-    /// The process's command line, or clap's message and exit (2 for a usage error, 0 for
-    /// `--help` and `--version`).
-    pub fn from_env() -> Cli {
-        Cli::try_from_args(std::env::args_os().collect()).unwrap_or_else(|e| e.exit())
-    }
-
     /// Parses `args` (the program name first), describing to clap only the verb they name, or
     /// every verb when they name none (help, version, a mistyped verb).
     pub fn try_from_args(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+        let args = json_after_verb(args);
         let command = match verb_of(&args).and_then(commands::describe) {
             Some(verb) => top_level().subcommand(verb),
             None => <Cli as clap::CommandFactory>::command(),
@@ -67,20 +62,48 @@ fn top_level() -> clap::Command {
         .arg_required_else_help(true)
 }
 
-/// The verb's name: the first word that is neither a flag nor `--socket`'s value.
-fn verb_of(args: &[OsString]) -> Option<&str> {
-    let mut words = args.iter().skip(1);
-    while let Some(word) = words.next() {
+/// The position of the verb: the first word that is neither a flag nor `--socket`'s value
+/// (`--json` may come before it).
+fn verb_at(args: &[OsString]) -> Option<usize> {
+    let mut at = 1;
+    while let Some(word) = args.get(at) {
         let word = word.to_str()?;
         if word == "--socket" {
-            words.next();
+            at += 1;
         } else if !word.starts_with('-') {
-            return Some(word);
-        } else if !word.starts_with("--socket=") {
+            return Some(at);
+        } else if !word.starts_with("--socket=") && word != "--json" {
             return None;
         }
+        at += 1;
     }
     None
+}
+
+/// The verb's name.
+fn verb_of(args: &[OsString]) -> Option<&str> {
+    verb_at(args).and_then(|at| args[at].to_str())
+}
+
+/// `phux --json VERB ...` means `phux VERB --json ...`: `--json` belongs to the verbs that
+/// have it, and a script may put it first.
+fn json_after_verb(args: Vec<OsString>) -> Vec<OsString> {
+    let Some(verb) = verb_at(&args) else {
+        return args;
+    };
+    if !args[1..verb].iter().any(|w| w == "--json") {
+        return args;
+    }
+    let mut words = args.into_iter();
+    let mut moved: Vec<OsString> = words
+        .by_ref()
+        .take(verb)
+        .filter(|w| w != "--json")
+        .collect();
+    moved.extend(words.next());
+    moved.push(OsString::from("--json"));
+    moved.extend(words);
+    moved
 }
 
 impl clap::CommandFactory for Cli {
@@ -129,6 +152,11 @@ mod tests {
         );
         assert_eq!(verb_of(&words(&["phux", "--socket=/s", "ls"])), Some("ls"));
         assert_eq!(verb_of(&words(&["phux", "--help"])), None);
+        assert_eq!(verb_of(&words(&["phux", "--json", "ls"])), Some("ls"));
+        assert_eq!(
+            json_after_verb(words(&["phux", "--json", "--socket", "/s", "ls", "x"])),
+            words(&["phux", "--socket", "/s", "ls", "--json", "x"])
+        );
         assert_eq!(verb_of(&words(&["phux"])), None);
     }
 

@@ -5,6 +5,8 @@
 pub mod cli;
 pub mod client;
 pub mod commands;
+pub mod engine_setup;
 pub mod failure;
 pub mod output;
 pub mod screen_view;
+pub mod usage;

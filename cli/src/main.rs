@@ -3,7 +3,10 @@
 use phux_cli::cli::Cli;
 
 fn main() {
-    let cli = Cli::from_env();
-    let code = phux_cli::commands::run(cli.command, &cli.globals.context());
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let code = match Cli::try_from_args(args.clone()) {
+        Ok(cli) => phux_cli::commands::run(cli.command, &cli.globals.context()),
+        Err(error) => phux_cli::usage::report(&error, phux_cli::usage::wants_json(&args)),
+    };
     std::process::exit(code);
 }

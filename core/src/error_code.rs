@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::exit_code::{FAILURE, PARTIAL_VIEW, USAGE, WAIT_TIMEOUT};
+use crate::exit_code::{FAILURE, PARTIAL_VIEW, RUN_GAVE_UP, USAGE, WAIT_TIMEOUT};
 
 /// Declares the vocabulary once: variant, exact wire string, default exit status.
 macro_rules! error_codes {
@@ -133,6 +133,12 @@ error_codes! {
     OutputExists => "output_exists", FAILURE;
     EncodeFailed => "encode_failed", FAILURE;
     RecordFailed => "record_failed", FAILURE;
+    // the pane a `run` or `wait` was following exited before the answer came
+    PaneExited => "pane_exited", FAILURE;
+    // `run` stopped waiting at --timeout; the command may still be running
+    RunTimedOut => "run_timed_out", RUN_GAVE_UP;
+    // an output path whose directory is missing or not writable, refused before any work
+    OutputUnwritable => "output_unwritable", FAILURE;
 }
 
 /// A string that is not in the vocabulary.

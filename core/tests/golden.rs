@@ -251,6 +251,22 @@ fn documents_are_pinned() {
             cols: 120,
             rows: 34,
             truncated: false,
+            exit_status: None,
+        },
+    );
+    doc(
+        "rec_command_failed",
+        &RecJson {
+            schema_version: 1,
+            path: "build.cast".into(),
+            format: RecFormat::Cast,
+            bytes: 5120,
+            duration_ms: 2300,
+            frames: 48,
+            cols: 80,
+            rows: 24,
+            truncated: false,
+            exit_status: Some(2),
         },
     );
     doc(
@@ -401,6 +417,8 @@ fn watch_events() -> Vec<(&'static str, WatchEvent)> {
     let at = |kind| WatchEvent {
         terminal: Some(TerminalAddr::local(PaneId(7))),
         kind,
+        t: None,
+        ts: None,
     };
     vec![
         ("bell", at(WatchEventKind::Bell)),
@@ -448,6 +466,20 @@ fn watch_events() -> Vec<(&'static str, WatchEvent)> {
             WatchEvent {
                 terminal: None,
                 kind: WatchEventKind::PaneSpawned,
+                t: None,
+                ts: None,
+            },
+        ),
+        (
+            "resized_with_times",
+            WatchEvent {
+                terminal: Some(TerminalAddr::local(PaneId(7))),
+                kind: WatchEventKind::Resized {
+                    cols: 100,
+                    rows: 30,
+                },
+                t: Some(1.25),
+                ts: Some(1_764_500_000.5),
             },
         ),
     ]

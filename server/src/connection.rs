@@ -146,6 +146,14 @@ fn write_output(writer: &mut Writer, chunk: OutputChunk) -> Result<(), WireError
     writer.write_frame(&Frame::Output(chunk))
 }
 
+/// Now on the server's wall clock, for watchers that line events up with other logs.
+fn wall_clock_ns() -> Option<u64> {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|d| u64::try_from(d.as_nanos()).ok())
+}
+
 fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
     match event {
         BusEvent::Watch { pane, kind, t_ns } => send(
@@ -154,6 +162,7 @@ fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
                 pane: Some(pane),
                 event: kind,
                 t_ns,
+                ts_ns: wall_clock_ns(),
             }),
         ),
         BusEvent::Output {

@@ -15,6 +15,7 @@ mod handlers;
 pub mod layout;
 pub mod log;
 pub mod pane;
+mod program;
 pub mod pty;
 pub mod registry;
 mod request_error;

@@ -34,6 +34,14 @@ fn winsize(cols: u16, rows: u16) -> Winsize {
 /// Opens a PTY of the requested size and starts `spec.argv` on it via `shim_exe __pane-exec`.
 pub fn spawn(spec: &SpawnSpec, shim_exe: &std::path::Path) -> std::io::Result<PtyProcess> {
     use rustix::fs::{Mode, OFlags};
+    // The shim's exec happens after this returns; a program it could never run is refused now.
+    let path = spec.env.iter().rev().find(|(k, _)| k == "PATH");
+    crate::program::check(
+        spec.argv.first().map_or("", String::as_str),
+        spec.cwd.as_deref(),
+        path.map(|(_, v)| v.as_str()),
+    )
+    .map_err(|e| std::io::Error::new(std::io::ErrorKind::NotFound, e.to_string()))?;
     use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
     let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY | OpenptFlags::CLOEXEC)?;
     grantpt(&master)?;

@@ -146,6 +146,12 @@ impl Registry {
         self.focus_order.insert(0, pane);
     }
 
+    /// Marks `pane` least recently active: a pane added without taking the focus.
+    pub fn demote(&mut self, pane: PaneId) {
+        self.focus_order.retain(|&p| p != pane);
+        self.focus_order.push(pane);
+    }
+
     /// The most recently active pane of `session` (or of any session when None).
     pub fn recent_pane(&self, session: Option<SessionId>) -> Option<PaneId> {
         self.focus_order.iter().copied().find(|p| {

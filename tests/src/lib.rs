@@ -243,6 +243,13 @@ impl TestServer {
         self.child.id()
     }
 
+    /// Kills the server process with SIGKILL, as a crash would, and reaps it: no goodbye to
+    /// any client.
+    pub fn crash(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
     /// Waits (up to `limit`) for the server process to end; true when it did.
     pub fn wait_exit(&mut self, limit: Duration) -> bool {
         let start = Instant::now();

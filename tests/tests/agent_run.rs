@@ -142,12 +142,12 @@ fn a_timeout_exits_125_with_a_diagnostic_and_no_document() {
 }
 
 #[test]
-fn a_pane_that_closes_mid_run_is_exit_125() {
+fn a_pane_that_closes_mid_run_is_exit_125_pane_exited() {
     let server = TestServer::start();
     // The server stops with its last pane; this one keeps it up.
     server.plain_shell("keeper", "sh");
     let pane = server.marked_bash("exits");
     let output = server.run(&["run", "--json", &pane, "exit"]);
     assert_eq!(output.status.code(), Some(125), "{}", stderr(&output));
-    assert_eq!(error_line(&output)["error"]["code"], "no_such_target");
+    assert_eq!(error_line(&output)["error"]["code"], "pane_exited");
 }

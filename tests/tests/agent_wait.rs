@@ -238,7 +238,8 @@ fn usage_errors_exit_2_with_the_json_contract() {
 }
 
 #[test]
-fn the_pane_closing_mid_wait_is_no_such_target() {
+// The pane existed when the wait began: its exit is `pane_exited`, not `no_such_target`.
+fn the_pane_closing_mid_wait_is_pane_exited() {
     let server = TestServer::start();
     // The server stops with its last pane; this one keeps it up.
     server.plain_shell("keeper", "sh");
@@ -257,9 +258,12 @@ fn the_pane_closing_mid_wait_is_no_such_target() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    // Under way: its request connection and its subscription are both open.
+    phux_tests::wait_until("the wait subscribed", Duration::from_secs(10), || {
+        server.json(&["status", "--json"])["clients"].as_u64() > Some(2)
+    });
     server.send_keys(&pane, &["Enter"]);
     let output = waiter.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert_eq!(error_line(&output)["error"]["code"], "no_such_target");
+    assert_eq!(error_line(&output)["error"]["code"], "pane_exited");
 }

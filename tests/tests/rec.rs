@@ -496,12 +496,13 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
     ]);
     assert_eq!(failed.status.code(), Some(1));
     let message = stderr(&failed);
+    // The kept cast is named in the failure's own message, not on a line of its own.
     let kept = message
         .lines()
-        .find_map(|l| l.strip_prefix("phux: the recording was kept at "))
-        .expect(&message)
-        .trim()
-        .to_string();
+        .next()
+        .and_then(|l| l.rsplit_once("; the recording is kept at "))
+        .map(|(_, path)| path.trim().to_string())
+        .expect(&message);
     assert!(read_cast(&kept).is_ok());
     assert!(
         message.contains(&format!("phux rec --from {kept} -o")),

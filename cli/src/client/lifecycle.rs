@@ -84,12 +84,14 @@ pub fn spawn(
         env: spec.env,
         cols: None,
         rows: None,
+        detached: false,
     }))?;
     Ok(SpawnJson::local(ok.pane))
 }
 
 /// `spawn` beside one already-resolved pane, with the grid the pane starts at (so its program
-/// sees that size before it writes its first byte); `play` uses it.
+/// sees that size before it writes its first byte), which does not take the focus: `play`
+/// uses it, and what `.` or a session name resolved to before still does.
 pub fn spawn_beside(
     client: &mut Client,
     pane: PaneId,
@@ -109,6 +111,7 @@ pub fn spawn_beside(
         env: Vec::new(),
         cols: size.map(|s| s.cols),
         rows: size.map(|s| s.rows),
+        detached: true,
     }))
 }
 

@@ -18,7 +18,7 @@ use crate::client::connection::Client;
 use crate::client::error::ClientError;
 use crate::client::pane::send_keys;
 use crate::client::screen::{get_screen, Change, ScreenFeed};
-use crate::client::wait::pane_closed;
+use crate::client::wait::{exited_if_gone, pane_closed};
 
 /// `run`'s default `--timeout`.
 pub const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(600);
@@ -148,8 +148,10 @@ pub fn run(
         vec![bracket.line(command), "Enter".to_owned()],
     )
     .map_err(before)?;
-    follow(client, &mut feed, pane, &bracket, command, timeout)
-        .map_err(|error| RunFailure { error, typed: true })
+    follow(client, &mut feed, pane, &bracket, command, timeout).map_err(|error| RunFailure {
+        error: exited_if_gone(error, pane),
+        typed: true,
+    })
 }
 
 /// After the line was typed: reads on each change until the closing marker shows.

@@ -105,8 +105,9 @@ impl ScreenFeed {
         }
     }
 
-    /// The stream ended: the pane closed, or the server dropped a subscriber that fell behind.
-    /// Subscribing again tells the two apart.
+    /// The stream ended: the pane closed, the server dropped a subscriber that fell behind, or
+    /// the server went away. Subscribing again tells them apart; no server to subscribe to
+    /// any more is `server_disconnected` (the command was under way), not `no_server`.
     fn resubscribe(&mut self) -> Result<Change, ClientError> {
         match subscribe(&self.socket, self.pane) {
             Ok(stream) => {
@@ -117,6 +118,9 @@ impl ScreenFeed {
                 code: ErrorCode::NoSuchTarget,
                 ..
             }) => Ok(Change::Closed),
+            Err(ClientError::NoServer { socket, .. }) => {
+                Err(ClientError::ServerDisconnected { socket })
+            }
             Err(e) => Err(e),
         }
     }

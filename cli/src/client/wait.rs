@@ -69,7 +69,8 @@ pub struct WaitOutcome {
 }
 
 /// Waits on `pane` as `spec` says. `client` is a request connection; the subscription opens
-/// its own connection to `socket`. The pane closing first is `no_such_target`.
+/// its own connection to `socket`. The pane closing first is `pane_exited`; the server going
+/// away, `server_disconnected`.
 pub fn wait(
     client: &mut Client,
     socket: &Path,
@@ -105,7 +106,7 @@ pub fn wait(
     // Subscribe, then read again: a change between the first read and the subscription shows
     // in this read, and every later one comes with a notice.
     let mut feed = ScreenFeed::open(socket, pane)?;
-    let mut screen = read(client)?;
+    let mut screen = read(client).map_err(|e| exited_if_gone(e, pane))?;
     let mut reads = 2;
     let mut saw_marks = has_marks(&first) || has_marks(&screen);
     let mut last_change = Instant::now();
@@ -122,7 +123,7 @@ pub fn wait(
         };
         match feed.next_change(deadline)? {
             Change::Maybe => {
-                let next = read(client)?;
+                let next = read(client).map_err(|e| exited_if_gone(e, pane))?;
                 reads += 1;
                 saw_marks |= has_marks(&next);
                 if changed(&screen, &next) {
@@ -156,13 +157,25 @@ fn outcome(
     }
 }
 
-/// The pane went away while something was waiting on it.
+/// The pane went away while something was waiting on it: `pane_exited`, not `no_such_target`,
+/// since the pane did exist when the wait began.
 pub fn pane_closed(pane: PaneId) -> ClientError {
     ClientError::preflight(
-        ErrorCode::NoSuchTarget,
-        format!("pane {pane} closed while waiting"),
+        ErrorCode::PaneExited,
+        format!("pane {pane} exited while waiting"),
         "list what exists with `phux ls --json`",
     )
+}
+
+/// A read of a pane that was there when the wait began, answered `no_such_target`: it exited.
+pub fn exited_if_gone(error: ClientError, pane: PaneId) -> ClientError {
+    match error {
+        ClientError::Server {
+            code: ErrorCode::NoSuchTarget,
+            ..
+        } => pane_closed(pane),
+        other => other,
+    }
 }
 
 /// Whether the visible content moved (text, history, cursor); a notice alone is not a change.

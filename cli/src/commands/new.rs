@@ -46,8 +46,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
             clap::error::ErrorKind::ArgumentConflict,
             "NAME and -s/--session both name the session; pass only one",
         );
-        let _ = error.print();
-        return error.exit_code();
+        return crate::usage::report(&error, args.json);
     }
     let json = args.json;
     conclude(json, execute(args, context))
@@ -64,6 +63,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         env: args.env,
         command: (!args.command.is_empty()).then_some(args.command),
     };
+    crate::engine_setup::prepare_for_server(&context.socket, args.json)?;
     // The server's refusals (a name in use, a bad directory) mean the verb failed: 1.
     let created = on_a_server(&context.socket, |client| {
         new_session(client, name.clone(), spec.clone())

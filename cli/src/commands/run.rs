@@ -1,10 +1,13 @@
 //! `phux run TARGET COMMAND...`: runs COMMAND (its words joined by spaces) in the pane's shell,
 //! prints its output and exits with its exit code (clamped to 0..=255); `--json` prints a
-//! RunResult instead. On `--timeout` (default 600 s, 0 = never) it exits 125 with a diagnostic
-//! on stderr and no document. Flags go before TARGET.
+//! RunResult instead. On `--timeout` (default 600 s, 0 = never) it exits 125 with no document:
+//! a diagnostic on stderr, or under `--json` the error line (`run_timed_out`). Once the line is
+//! typed, every failure exits 125 (`pane_exited`, `server_disconnected`, ...): any status a
+//! child could produce would lie. Flags go before TARGET.
 
 use std::time::Duration;
 
+use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
 
 use crate::client::run::{run as run_command, RunOutcome};
@@ -17,7 +20,7 @@ use crate::output;
 /// Run a shell command in a pane and mirror its exit code
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Give up after SECS seconds and exit 125 (0: never)
+    /// Give up after SECS seconds and exit 125, `run_timed_out` (0: never)
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "600")]
     pub timeout: Duration,
     /// Print a RunResult document
@@ -68,13 +71,22 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             }
             Ok(mirror_child_exit(result.exit_code))
         }
-        RunOutcome::TimedOut { elapsed, .. } => {
-            output::stderr_line(&format!(
-                "phux: run gave up after {:.1}s: {command:?} has not finished in {pane} (it may still be running; \
-                 see `phux snapshot {pane}`, stop it with `phux signal {pane} interrupt`)",
-                elapsed.as_secs_f64()
-            ));
-            Ok(RUN_GAVE_UP)
-        }
+        RunOutcome::TimedOut { .. } => Err(gave_up(&command, pane, args.timeout)),
     }
+}
+
+/// `run_timed_out`, 125. The message names the limit given, not the time measured, so the
+/// line is the same on every run.
+fn gave_up(command: &str, pane: phux_core::ids::PaneId, timeout: Duration) -> Failure {
+    Failure::new(
+        ErrorCode::RunTimedOut,
+        format!(
+            "run gave up after --timeout {}s: {command:?} has not finished in {pane}",
+            timeout.as_secs_f64()
+        ),
+        format!(
+            "it may still be running: see `phux snapshot {pane}`, stop it with `phux signal {pane} interrupt`"
+        ),
+    )
+    .with_exit_code(RUN_GAVE_UP)
 }

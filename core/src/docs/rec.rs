@@ -26,4 +26,8 @@ pub struct RecJson {
     pub rows: u16,
     /// Encoding stopped at `--max-bytes`; the file is still complete and playable.
     pub truncated: bool,
+    /// For `rec -- COMMAND`: the command's exit status (128 + N when signal N ended it);
+    /// absent when no command was recorded or its status is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_status: Option<i32>,
 }

@@ -1,8 +1,12 @@
-//! `RunResult`: the `phux run --json` document on completion (§4.3; it has no `schema_version`).
+//! `RunResult`: the `phux run --json` document on completion (§4.3), versioned like every other
+//! document (`schema_version: 1`, added after the fact: additive).
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The version `RunResult` documents carry.
+pub const RUN_RESULT_SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct RunResult {
     pub command: String,
     /// The child's `$?`.
@@ -13,4 +17,30 @@ pub struct RunResult {
     pub duration_ms: u64,
     /// The BEGIN marker had scrolled away, so `output` is best effort.
     pub truncated: bool,
+}
+
+/// The document as printed: `schema_version` first, then the fields in their order. (Kept out
+/// of the struct so the code that builds a result never has to spell the version.)
+#[derive(Serialize)]
+struct Printed<'a> {
+    schema_version: u32,
+    command: &'a str,
+    exit_code: i32,
+    output: &'a str,
+    duration_ms: u64,
+    truncated: bool,
+}
+
+impl Serialize for RunResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        Printed {
+            schema_version: RUN_RESULT_SCHEMA_VERSION,
+            command: &self.command,
+            exit_code: self.exit_code,
+            output: &self.output,
+            duration_ms: self.duration_ms,
+            truncated: self.truncated,
+        }
+        .serialize(serializer)
+    }
 }

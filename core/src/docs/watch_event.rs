@@ -25,10 +25,11 @@ pub enum WatchEventName {
     PaneClosed,
     CwdChanged,
     Asked,
+    Resized,
 }
 
 impl WatchEventName {
-    pub const ALL: [WatchEventName; 10] = [
+    pub const ALL: [WatchEventName; 11] = [
         WatchEventName::Bell,
         WatchEventName::TitleChanged,
         WatchEventName::CommandStarted,
@@ -39,6 +40,7 @@ impl WatchEventName {
         WatchEventName::PaneClosed,
         WatchEventName::CwdChanged,
         WatchEventName::Asked,
+        WatchEventName::Resized,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -53,6 +55,7 @@ impl WatchEventName {
             WatchEventName::PaneClosed => "pane_closed",
             WatchEventName::CwdChanged => "cwd_changed",
             WatchEventName::Asked => "asked",
+            WatchEventName::Resized => "resized",
         }
     }
 
@@ -118,6 +121,11 @@ pub enum WatchEventKind {
         suggestions: Vec<String>,
         elapsed_seconds: Option<u64>,
     },
+    /// The pane's grid changed size.
+    Resized {
+        cols: u16,
+        rows: u16,
+    },
     /// An event this build does not know; a newer server may send it.
     Unknown {
         event: String,
@@ -138,6 +146,7 @@ impl WatchEventKind {
             WatchEventKind::PaneClosed { .. } => WatchEventName::PaneClosed,
             WatchEventKind::CwdChanged { .. } => WatchEventName::CwdChanged,
             WatchEventKind::Asked { .. } => WatchEventName::Asked,
+            WatchEventKind::Resized { .. } => WatchEventName::Resized,
             WatchEventKind::Unknown { event } => return event,
         };
         known.as_str()
@@ -163,6 +172,10 @@ impl WatchEventKind {
                 map.serialize_entry("question", question)?;
                 map.serialize_entry("suggestions", suggestions)?;
                 map.serialize_entry("elapsed_seconds", elapsed_seconds)
+            }
+            WatchEventKind::Resized { cols, rows } => {
+                map.serialize_entry("cols", cols)?;
+                map.serialize_entry("rows", rows)
             }
             WatchEventKind::Bell
             | WatchEventKind::CommandStarted
@@ -213,6 +226,10 @@ impl WatchEventKind {
                     .unwrap_or_default(),
                 elapsed_seconds: field(map, "elapsed_seconds")?,
             },
+            WatchEventName::Resized => WatchEventKind::Resized {
+                cols: field(map, "cols")?,
+                rows: field(map, "rows")?,
+            },
         })
     }
 }
@@ -234,11 +251,15 @@ impl<'de> Deserialize<'de> for WatchEventKind {
 }
 
 /// One NDJSON line of `phux watch --json`. No `schema_version`: the stream is unversioned.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WatchEvent {
     /// Absent for server-scope events.
     pub terminal: Option<TerminalAddr>,
     pub kind: WatchEventKind,
+    /// Seconds since the watch began (written last, after the event's own fields).
+    pub t: Option<f64>,
+    /// The server's wall clock at the event, in seconds since the Unix epoch.
+    pub ts: Option<f64>,
 }
 
 impl Serialize for WatchEvent {
@@ -249,6 +270,12 @@ impl Serialize for WatchEvent {
             map.serialize_entry("terminal", terminal)?;
         }
         self.kind.write_fields(&mut map)?;
+        if let Some(t) = self.t {
+            map.serialize_entry("t", &t)?;
+        }
+        if let Some(ts) = self.ts {
+            map.serialize_entry("ts", &ts)?;
+        }
         map.end()
     }
 }
@@ -260,7 +287,14 @@ impl<'de> Deserialize<'de> for WatchEvent {
             None | Some(Value::Null) => None,
             Some(value) => Some(serde_json::from_value(value).map_err(D::Error::custom)?),
         };
+        let mut seconds = |key: &str| map.remove(key).and_then(|v| v.as_f64());
+        let (t, ts) = (seconds("t"), seconds("ts"));
         let kind = WatchEventKind::from_map(&mut map)?;
-        Ok(WatchEvent { terminal, kind })
+        Ok(WatchEvent {
+            terminal,
+            kind,
+            t,
+            ts,
+        })
     }
 }

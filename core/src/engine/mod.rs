@@ -59,12 +59,21 @@ pub fn load_existing(config: &LoaderConfig) -> Result<Engine, EngineError> {
     loader::load(config).map(|loaded| Engine { loaded })
 }
 
+/// The wheel an automatic install uses instead of asking pip (`$PHUX_ENGINE_WHEEL`), for
+/// machines that cannot reach PyPI; its sha256 is checked like a downloaded one.
+pub fn auto_install_wheel() -> Option<std::path::PathBuf> {
+    std::env::var_os("PHUX_ENGINE_WHEEL")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+}
+
 fn load_or_install(config: &LoaderConfig) -> Result<Engine, EngineError> {
     match loader::load(config) {
         Ok(loaded) => Ok(Engine { loaded }),
         Err(error) if config.auto_install && config.explicit.is_none() => {
             eprintln!("phux: the terminal engine is not installed; installing {WHEEL_REQUIREMENT} from PyPI into {}", config.data_dir.display());
-            let report = install(&config.data_dir, None).map_err(|install_error| {
+            let wheel = auto_install_wheel();
+            let report = install(&config.data_dir, wheel.as_deref()).map_err(|install_error| {
                 eprintln!("phux: {error}");
                 EngineError::Install(install_error)
             })?;

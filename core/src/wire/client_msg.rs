@@ -125,6 +125,10 @@ pub struct Spawn {
     pub cols: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rows: Option<u16>,
+    /// Leave the most recently active pane as it was: the new pane does not take the focus
+    /// (`play`'s playback pane).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub detached: bool,
 }
 
 /// Kills the panes as one group, under one lock.

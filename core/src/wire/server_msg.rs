@@ -112,6 +112,10 @@ pub struct Event {
     pub event: WatchEventKind,
     /// Monotonic server time of the event, in nanoseconds.
     pub t_ns: u64,
+    /// The server's wall clock when it sent the event, in nanoseconds since the Unix epoch
+    /// (absent from servers older than this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ts_ns: Option<u64>,
 }
 
 /// An observer fell behind and the server dropped output instead of buffering without bound.

@@ -97,6 +97,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 env: vec![],
                 cols: None,
                 rows: None,
+                detached: false,
             }),
         ),
         (
@@ -111,6 +112,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 env: vec![],
                 cols: Some(80),
                 rows: Some(24),
+                detached: true,
             }),
         ),
         (
@@ -352,6 +354,7 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                     title: "vim".into(),
                 },
                 t_ns: 123_456_789,
+                ts_ns: Some(1_764_500_000_123_456_789),
             }),
         ),
         (
@@ -360,6 +363,7 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                 pane: None,
                 event: WatchEventKind::PaneSpawned,
                 t_ns: 5,
+                ts_ns: None,
             }),
         ),
         (

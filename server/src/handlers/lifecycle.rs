@@ -187,6 +187,9 @@ pub fn spawn(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Requ
         request.split,
         ratio,
     );
+    if request.detached {
+        registry.demote(id);
+    }
     let session = registry
         .panes
         .get(&id)

@@ -269,12 +269,13 @@ impl PaneActor {
     }
 
     fn resize(&mut self, cols: u16, rows: u16) -> (u16, u16) {
-        let (cols, rows) = {
+        let (before, (cols, rows)) = {
             let mut terminal = self.terminal();
+            let before = terminal.size();
             if terminal.resize(cols, rows).is_ok() {
                 let _ = pty::resize(&self.master, cols, rows);
             }
-            terminal.size()
+            (before, terminal.size())
         };
         self.shared.set_size(self.id, cols, rows);
         let t_ns = now_ns(self.shared.epoch);
@@ -285,6 +286,10 @@ impl PaneActor {
             t_ns,
         });
         self.publish(BusEvent::Changed { pane: self.id });
+        // Watchers hear of a size that really changed, not of every request.
+        if before != (cols, rows) {
+            self.watch(WatchEventKind::Resized { cols, rows });
+        }
         (cols, rows)
     }
 

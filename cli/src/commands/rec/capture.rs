@@ -21,6 +21,10 @@ use std::time::Duration;
 pub struct Captured {
     pub summary: RecordingSummary,
     pub reason: StopReason,
+    /// The recording is of `-- COMMAND` (not of a live pane).
+    pub spawned: bool,
+    /// The stream ended because the server went away (checked only when it ended unasked).
+    pub server_gone: bool,
 }
 
 pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captured, Failure> {
@@ -67,7 +71,15 @@ pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captu
         remove_pane(context, pane);
     }
     let (summary, reason) = result.map_err(|e| record_failure(e, cast_path))?;
-    Ok(Captured { summary, reason })
+    // A handshake, not a bare connect: a server being torn down may still hold its socket.
+    let server_gone = reason == StopReason::StreamEnded
+        && !Client::connect(&context.socket).is_ok_and(|mut client| client.welcome().is_ok());
+    Ok(Captured {
+        summary,
+        reason,
+        spawned,
+        server_gone,
+    })
 }
 
 fn live_target(args: &Args, context: &Context) -> Result<(Client, PaneId), Failure> {
@@ -81,6 +93,7 @@ fn live_target(args: &Args, context: &Context) -> Result<(Client, PaneId), Failu
 
 /// Starts the command in a new headless pane whose stream this connection then carries.
 fn spawn_command(args: &Args, context: &Context) -> Result<(Client, ObserveStart), Failure> {
+    crate::engine_setup::prepare_for_server(&context.socket, args.json)?;
     let (cols, rows) = args.size.map_or_else(caller_size, |g| (g.cols, g.rows));
     let cwd = std::env::current_dir()
         .ok()

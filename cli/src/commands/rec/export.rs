@@ -54,10 +54,13 @@ pub fn from_file(args: &Args, from: &Path, out: &Path, format: OutputFormat) -> 
         let remedy = e.remedy();
         cast_failure(e, remedy)
     })?;
-    render(args, &cast, out, format)
+    let doc = render(args, &cast, out, format)?;
+    Ok(report(args.json, &doc))
 }
 
-/// After a capture: report the cast, or render it and drop the scratch cast.
+/// After a capture: report the cast, or render it and drop the scratch cast. A recording cut
+/// short by the server going away is a failure (the cast up to then is kept, and named in
+/// the error); a command that exited non-zero is recorded all the same, with a warning.
 pub fn finish(
     args: &Args,
     captured: &Captured,
@@ -65,14 +68,28 @@ pub fn finish(
     out: &Path,
     format: OutputFormat,
 ) -> VerbResult {
+    if captured.server_gone {
+        return Err(server_went_away(cast_path, out, format));
+    }
     if captured.reason == StopReason::StreamEnded {
-        output::warn("the server ended the stream (the recorder fell behind, or the server stopped); the recording ends there");
+        output::warn(
+            "the server ended the stream (the recorder fell behind); the recording ends there",
+        );
+    }
+    let exit_status = match captured.reason {
+        StopReason::PaneExited(status) if captured.spawned => status,
+        _ => None,
+    };
+    if let Some(status) = exit_status.filter(|s| *s != 0) {
+        output::warn(&format!(
+            "the command exited with status {status}; it was recorded all the same"
+        ));
     }
     let summary = &captured.summary;
     if format == OutputFormat::Cast {
         let duration_ms = (summary.clamped_duration * 1000.0).round() as u64;
         let bytes = std::fs::metadata(out).map_or(0, |m| m.len());
-        let doc = document(
+        let mut doc = document(
             out,
             RecFormat::Cast,
             bytes,
@@ -82,40 +99,61 @@ pub fn finish(
             summary.rows,
             false,
         );
+        doc.exit_status = exit_status;
         return Ok(report(args.json, &doc));
     }
-    let cast = read_cast(cast_path).map_err(|e| {
-        let remedy = format!(
-            "the recording is at {}; {}",
+    let kept = |failure: Failure| {
+        let again = format!(
+            "phux rec --from {} -o {}",
             cast_path.display(),
-            e.remedy()
+            out.display()
         );
-        cast_failure(e, remedy)
-    })?;
-    match render(args, &cast, out, format) {
-        Ok(code) => {
-            let _ = std::fs::remove_file(cast_path);
-            Ok(code)
-        }
-        Err(failure) => {
-            let again = format!(
-                "phux rec --from {} -o {}",
-                cast_path.display(),
-                out.display()
-            );
-            output::stderr_line(&format!(
-                "phux: the recording was kept at {}",
+        Failure {
+            message: format!(
+                "{}; the recording is kept at {}",
+                failure.message,
                 cast_path.display()
-            ));
-            Err(Failure {
-                remedy: format!("render it again with `{again}`"),
-                ..failure
-            })
+            ),
+            remedy: format!("render it again with `{again}`"),
+            ..failure
         }
-    }
+    };
+    let cast = read_cast(cast_path).map_err(|e| {
+        let remedy = e.remedy();
+        kept(cast_failure(e, remedy))
+    })?;
+    let mut doc = render(args, &cast, out, format).map_err(kept)?;
+    let _ = std::fs::remove_file(cast_path);
+    doc.exit_status = exit_status;
+    Ok(report(args.json, &doc))
 }
 
-fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> VerbResult {
+/// `server_disconnected`, with where the recording so far is: the cast itself, or for an
+/// animation the scratch cast, which is left unrendered.
+fn server_went_away(cast_path: &Path, out: &Path, format: OutputFormat) -> Failure {
+    let remedy = if format == OutputFormat::Cast {
+        format!(
+            "the cast is valid up to that point (play it with `phux play {}`); check `phux status`",
+            cast_path.display()
+        )
+    } else {
+        format!(
+            "render what was recorded with `phux rec --from {} -o {}`; check `phux status`",
+            cast_path.display(),
+            out.display()
+        )
+    };
+    Failure::new(
+        ErrorCode::ServerDisconnected,
+        format!(
+            "the server went away while recording; the recording is kept at {}",
+            cast_path.display()
+        ),
+        remedy,
+    )
+}
+
+fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<RecJson, Failure> {
     let theme = match &args.theme {
         Some(name) => Theme::builtin(name).map_err(|e| {
             Failure::new(
@@ -160,7 +198,7 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> VerbRes
         RecFormat::Apng
     };
     let (cols, rows) = (cast.header.cols, cast.header.rows);
-    let doc = document(
+    Ok(document(
         out,
         format,
         summary.bytes,
@@ -169,8 +207,7 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> VerbRes
         cols,
         rows,
         summary.truncated,
-    );
-    Ok(report(args.json, &doc))
+    ))
 }
 
 #[allow(clippy::too_many_arguments)] // one field each of the document, in its order
@@ -194,6 +231,7 @@ fn document(
         cols,
         rows,
         truncated,
+        exit_status: None,
     }
 }
 

@@ -10,7 +10,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use phux_core::error_code::ErrorCode;
 use phux_encoders::{resolve_output, OutputFormat};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Record a pane, a command or a recording to .cast, .gif or .png
 #[derive(clap::Args)]
@@ -18,7 +18,8 @@ pub struct Args {
     /// The pane to record (default: the most recently active one)
     #[arg(value_name = "TARGET")]
     target: Option<String>,
-    /// Output file; its extension picks the format (.cast, .gif, .png, .apng; none: .gif)
+    /// Output file; its extension picks the format (.cast, .gif, .png, .apng; none: .gif). Its
+    /// directory must exist and be writable: checked before anything is recorded
     #[arg(short = 'o', long = "out", value_name = "PATH")]
     out: PathBuf,
     /// Re-render (or transcode) this recording instead of recording; never touches the server
@@ -118,6 +119,7 @@ fn rec(args: Args, context: &Context) -> VerbResult {
             "choose another path, or pass --overwrite",
         ));
     }
+    check_directory(&output.path)?;
     let positive = |v: f64| v.is_finite() && v > 0.0;
     if !positive(args.speed) || !args.idle_limit.is_none_or(positive) {
         return Err(Failure::new(
@@ -128,6 +130,19 @@ fn rec(args: Args, context: &Context) -> VerbResult {
     }
     if let Some(size) = args.size {
         phux_core::limits::check_grid(size.cols, size.rows)?;
+    }
+    if let Some(name) = &args.theme {
+        // Checked again when rendering; here so a bad name costs no recording.
+        phux_encoders::Theme::builtin(name).map_err(|e| {
+            Failure::new(
+                ErrorCode::InvalidArgument,
+                e.to_string(),
+                format!(
+                    "use one of: {}",
+                    phux_encoders::Theme::builtin_names().join(", ")
+                ),
+            )
+        })?;
     }
     if let Some(from) = &args.from {
         if args.target.is_some() || !args.command.is_empty() {
@@ -146,4 +161,34 @@ fn rec(args: Args, context: &Context) -> VerbResult {
     };
     let captured = capture::capture(&args, context, &cast_path)?;
     export::finish(&args, &captured, &cast_path, &output.path, output.format)
+}
+
+/// The output's directory must exist and take new files: refused before anything is recorded
+/// (or any command started), not after.
+fn check_directory(out: &Path) -> Result<(), Failure> {
+    let dir = match out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let refuse = |why: &str| {
+        Failure::new(
+            ErrorCode::OutputUnwritable,
+            format!("cannot write {}: {} {why}", out.display(), dir.display()),
+            "create the directory, or choose another output path",
+        )
+    };
+    if !dir.exists() {
+        return Err(refuse("does not exist"));
+    }
+    if !dir.is_dir() {
+        return Err(refuse("is not a directory"));
+    }
+    let writable = rustix::fs::access(
+        dir,
+        rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK,
+    );
+    if writable.is_err() {
+        return Err(refuse("is not writable"));
+    }
+    Ok(())
 }
