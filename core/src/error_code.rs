@@ -132,6 +132,10 @@ error_codes! {
     OutputExists => "output_exists", FAILURE;
     EncodeFailed => "encode_failed", FAILURE;
     RecordFailed => "record_failed", FAILURE;
+    // `run` refusals: the pane's shell is running something, or the command would leave it
+    // waiting for more input (an open quote or heredoc)
+    TargetBusy => "target_busy", USAGE;
+    CommandIncomplete => "command_incomplete", USAGE;
 }
 
 /// A string that is not in the vocabulary.
