@@ -243,3 +243,58 @@ fn new_returns_once_the_pane_has_painted() {
         );
     }
 }
+
+/// The integration's marks reach the engine and the event bus: cells carry prompt and input
+/// semantics, `wait --output-only` skips the typed command, and `watch` sees the command start
+/// and finish with its exit code.
+#[test]
+fn the_marks_feed_cells_output_only_waits_and_watch_events() {
+    let server = TestServer::start();
+    let pane = shell_pane(&server, "m", "bash", &[]);
+    let mut watch = server
+        .phux(&[
+            "watch",
+            "--json",
+            "--until",
+            "command_finished",
+            "--timeout",
+            "20",
+            &pane,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    server.send_keys(&pane, &["echo marked-$((6*7)); (exit 3)", "Enter"]);
+    let waited = server.run(&[
+        "wait",
+        "--output-only",
+        "--until",
+        "marked-42",
+        "--timeout",
+        "10",
+        &pane,
+    ]);
+    assert!(waited.status.success(), "{}", stderr(&waited));
+    assert!(
+        !stderr(&waited).contains("no OSC 133"),
+        "{}",
+        stderr(&waited)
+    );
+    let events = watch.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&events.stdout);
+    assert!(text.contains("command_started"), "{text}");
+    let finished: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(finished["event"], "command_finished", "{text}");
+    assert_eq!(finished["exit_code"], 3, "{text}");
+    let cells = server.json(&["snapshot", "--json", "--cells", &pane]);
+    let semantics: Vec<&str> = cells["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["semantic"].as_str())
+        .collect();
+    assert!(semantics.contains(&"Prompt"), "{cells}");
+    assert!(semantics.contains(&"Input"), "{cells}");
+}
