@@ -139,6 +139,10 @@ error_codes! {
     RunTimedOut => "run_timed_out", RUN_GAVE_UP;
     // an output path whose directory is missing or not writable, refused before any work
     OutputUnwritable => "output_unwritable", FAILURE;
+    // `run` refusals: the pane's shell is running something, or the command would leave it
+    // waiting for more input (an open quote or heredoc)
+    TargetBusy => "target_busy", USAGE;
+    CommandIncomplete => "command_incomplete", USAGE;
 }
 
 /// A string that is not in the vocabulary.

@@ -11,7 +11,8 @@ use crate::error_doc::ContractError;
 pub enum InputAction {
     /// Bytes typed as they are.
     Bytes(Vec<u8>),
-    /// Text delivered as one paste (bracketed if the pane enabled mode 2004).
+    /// Text delivered as one paste (bracketed if the pane enabled mode 2004). `send-keys` never
+    /// plans one; older clients may still send it.
     Paste(String),
 }
 
@@ -94,38 +95,60 @@ pub enum NamedKey {
     F(u8),
 }
 
+/// A key name, matched case-insensitively as tmux does (`Enter`, `ENTER`, `enter`).
 fn named_key(name: &str) -> Option<NamedKey> {
     use NamedKey::*;
-    Some(match name {
-        "Enter" | "Return" => Enter,
-        "Tab" => Tab,
-        "BTab" => BTab,
-        "Escape" | "Esc" => Escape,
-        "Space" => Space,
-        "BSpace" => BSpace,
-        "Up" => Up,
-        "Down" => Down,
-        "Left" => Left,
-        "Right" => Right,
-        "Home" => Home,
-        "End" => End,
-        "PageUp" | "PgUp" | "PPage" => PageUp,
-        "PageDown" | "PgDn" | "NPage" => PageDown,
-        "IC" | "Insert" => Insert,
-        "DC" | "Delete" => Delete,
-        _ => {
-            let digits = name.strip_prefix('F')?;
-            if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            let n: u8 = digits.parse().ok()?;
-            if (1..=12).contains(&n) {
-                F(n)
-            } else {
-                return None;
-            }
-        }
+    let lower = name.to_ascii_lowercase();
+    Some(match lower.as_str() {
+        "enter" | "return" => Enter,
+        "tab" => Tab,
+        "btab" => BTab,
+        "escape" | "esc" => Escape,
+        "space" => Space,
+        "bspace" | "backspace" => BSpace,
+        "up" => Up,
+        "down" => Down,
+        "left" => Left,
+        "right" => Right,
+        "home" => Home,
+        "end" => End,
+        "pageup" | "pgup" | "ppage" => PageUp,
+        "pagedown" | "pgdn" | "npage" => PageDown,
+        "ic" | "insert" => Insert,
+        "dc" | "delete" => Delete,
+        _ => return function_key(&lower).and_then(Result::ok),
     })
+}
+
+/// `F1`..`F12`; `Some(Err)` for a word shaped like a function key that is none (`F0`, `F99`).
+fn function_key(lower: &str) -> Option<Result<NamedKey, &'static str>> {
+    let digits = lower.strip_prefix('f')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits.parse::<u8>() {
+        Ok(n @ 1..=12) if !digits.starts_with('0') => Ok(NamedKey::F(n)),
+        _ => Err("there are function keys F1 to F12 only"),
+    })
+}
+
+/// Why a word that is no key name still looks like one (and so is refused rather than typed):
+/// a function key out of range, or a keypad key (tmux's `KP0`..`KP9`, `KPEnter`, ...), which
+/// phux does not send.
+fn key_shaped(word: &str) -> Option<&'static str> {
+    let lower = word.to_ascii_lowercase();
+    if let Some(Err(reason)) = function_key(&lower) {
+        return Some(reason);
+    }
+    let keypad = lower.strip_prefix("kp")?;
+    let shaped = keypad == "enter"
+        || (keypad.len() == 1
+            && keypad
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b"/*-+.".contains(&b)));
+    shaped.then_some(
+        "keypad keys (KP0..KP9, KPEnter, ...) are not supported; send the character or Enter",
+    )
 }
 
 fn bad(spec: &str, reason: &'static str) -> KeySpecError {
@@ -135,30 +158,30 @@ fn bad(spec: &str, reason: &'static str) -> KeySpecError {
     }
 }
 
-/// Splits leading `C-` / `M-` / `S-` prefixes off a spec. Key names are case-sensitive so a
-/// literal word like `home` or `s-expr` stays text.
-fn split_modifiers(spec: &str) -> Result<(Modifiers, &str), KeySpecError> {
+/// Splits leading `C-` / `M-` / `S-` prefixes (any case, as tmux reads them) off a spec.
+/// Returns whether every prefix letter was upper case: `C-foo` is a broken key, while a word
+/// such as `s-expr` is text.
+fn split_modifiers(spec: &str) -> Result<(Modifiers, &str, bool), KeySpecError> {
     let mut mods = Modifiers::default();
     let mut rest = spec;
+    let mut upper = true;
     loop {
-        let flag = match rest.as_bytes() {
-            [b'C', b'-', ..] => &mut mods.ctrl,
-            [b'M', b'-', ..] => &mut mods.meta,
-            [b'S', b'-', ..] => &mut mods.shift,
-            _ => return Ok((mods, rest)),
+        let (flag, letter) = match rest.as_bytes() {
+            [l @ (b'C' | b'c'), b'-', ..] => (&mut mods.ctrl, *l),
+            [l @ (b'M' | b'm'), b'-', ..] => (&mut mods.meta, *l),
+            [l @ (b'S' | b's'), b'-', ..] => (&mut mods.shift, *l),
+            _ => return Ok((mods, rest, upper)),
         };
+        upper &= letter.is_ascii_uppercase();
         // `C--` is Ctrl plus the '-' key, not a second, empty modifier.
-        if rest == "C--" || rest == "M--" || rest == "S--" {
-            if *flag {
-                return Err(bad(spec, "modifier repeated"));
-            }
-            *flag = true;
-            return Ok((mods, "-"));
-        }
+        let last = rest.len() == 3 && rest.ends_with("--");
         if *flag {
             return Err(bad(spec, "modifier repeated"));
         }
         *flag = true;
+        if last {
+            return Ok((mods, "-", upper));
+        }
         rest = &rest[2..];
     }
 }
@@ -166,22 +189,22 @@ fn split_modifiers(spec: &str) -> Result<(Modifiers, &str), KeySpecError> {
 impl KeySpec {
     /// Parses one key argument.
     pub fn parse(spec: &str) -> Result<KeySpec, KeySpecError> {
-        if spec == "S-Tab" {
+        if spec.eq_ignore_ascii_case("S-Tab") {
             return Ok(KeySpec::Key {
                 key: NamedKey::BTab,
                 mods: Modifiers::default(),
             });
         }
-        let (mods, rest) = split_modifiers(spec)?;
+        let (mods, rest, upper) = split_modifiers(spec)?;
         if !mods.any() {
+            if let Some(reason) = key_shaped(spec) {
+                return Err(bad(spec, reason));
+            }
             return Ok(match named_key(spec) {
                 Some(NamedKey::Enter) => KeySpec::Enter,
                 Some(key) => KeySpec::Key { key, mods },
                 None => KeySpec::Literal(spec.to_owned()),
             });
-        }
-        if rest.is_empty() {
-            return Err(bad(spec, "a modifier needs a key after it"));
         }
         if let Some(key) = named_key(rest) {
             return Ok(KeySpec::Key { key, mods });
@@ -189,9 +212,12 @@ impl KeySpec {
         let mut chars = rest.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => Ok(KeySpec::Char { c, mods }),
+            // A lower-case prefix on a word that names no key is text (`s-expr`, `c-style`).
+            _ if !upper => Ok(KeySpec::Literal(spec.to_owned())),
+            (None, _) => Err(bad(spec, "a modifier needs a key after it")),
             _ => Err(bad(
                 spec,
-                "a modifier applies to one key name or one character",
+                key_shaped(rest).unwrap_or("a modifier applies to one key name or one character"),
             )),
         }
     }
@@ -344,57 +370,28 @@ fn encode_char(c: char, mods: Modifiers) -> Result<Vec<u8>, KeySpecError> {
     Ok(out)
 }
 
-/// Turns a batch of key arguments into input actions.
-///
-/// A literal run right before an unmodified Enter/Return goes as one paste, then a real Enter,
-/// so a shell's line editor cannot mangle it; every other literal is typed. Adjacent typed
-/// bytes are merged. The whole batch is checked before anything is returned (all or nothing).
+/// Parses a batch of key arguments; the first bad one refuses the whole batch.
+pub fn parse_keys<S: AsRef<str>>(specs: &[S]) -> Result<Vec<KeySpec>, KeySpecError> {
+    specs.iter().map(|s| KeySpec::parse(s.as_ref())).collect()
+}
+
+/// Turns a batch of key arguments into what is written to the pane: keystrokes, exactly as
+/// tmux's `send-keys` types them. Text is typed, never pasted (only `phux paste` brackets), so
+/// `':wq' Enter` reaches vim as `:`, `w`, `q`, Return. The whole batch is checked before
+/// anything is returned (all or nothing).
 pub fn plan_keys<S: AsRef<str>>(
     specs: &[S],
     modes: KeyModes,
 ) -> Result<Vec<InputAction>, KeySpecError> {
-    let parsed = specs
-        .iter()
-        .map(|s| KeySpec::parse(s.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut plan = Planner::default();
-    let mut literal_run = String::new();
-    for spec in &parsed {
-        match spec {
-            KeySpec::Literal(text) => literal_run.push_str(text),
-            KeySpec::Enter => {
-                if !literal_run.is_empty() {
-                    plan.flush_bytes();
-                    plan.actions
-                        .push(InputAction::Paste(std::mem::take(&mut literal_run)));
-                }
-                plan.bytes.push(b'\r');
-            }
-            other => {
-                plan.bytes.extend_from_slice(literal_run.as_bytes());
-                literal_run.clear();
-                plan.bytes.extend(other.encode(modes)?);
-            }
-        }
+    let mut bytes = Vec::new();
+    for spec in parse_keys(specs)? {
+        bytes.extend(spec.encode(modes)?);
     }
-    plan.bytes.extend_from_slice(literal_run.as_bytes());
-    plan.flush_bytes();
-    Ok(plan.actions)
-}
-
-#[derive(Default)]
-struct Planner {
-    actions: Vec<InputAction>,
-    bytes: Vec<u8>,
-}
-
-impl Planner {
-    fn flush_bytes(&mut self) {
-        if !self.bytes.is_empty() {
-            self.actions
-                .push(InputAction::Bytes(std::mem::take(&mut self.bytes)));
-        }
-    }
+    Ok(if bytes.is_empty() {
+        Vec::new()
+    } else {
+        vec![InputAction::Bytes(bytes)]
+    })
 }
 
 const PASTE_START: &str = "\x1b[200~";

@@ -119,24 +119,17 @@ fn modifiers_on_cursor_and_function_keys_use_xterm_parameters() {
     }
 }
 
+/// Regression: a text argument before Enter went as a bracketed paste, so vim inserted `:wq`
+/// into its buffer instead of running it. Text is typed key by key, as tmux types it.
 #[test]
-fn a_literal_run_before_enter_is_one_paste_then_a_real_enter() {
-    let plan = plan_keys(&["echo", " hi", "Enter"], NORMAL).unwrap();
+fn text_before_enter_is_typed_never_pasted() {
     assert_eq!(
-        plan,
-        vec![
-            InputAction::Paste("echo hi".into()),
-            InputAction::Bytes(b"\r".to_vec())
-        ]
+        plan_keys(&[":wq", "Enter"], NORMAL).unwrap(),
+        vec![InputAction::Bytes(b":wq\r".to_vec())]
     );
-    let plan = plan_keys(&["C-c", "cargo test", "Return", "q"], NORMAL).unwrap();
     assert_eq!(
-        plan,
-        vec![
-            InputAction::Bytes(b"\x03".to_vec()),
-            InputAction::Paste("cargo test".into()),
-            InputAction::Bytes(b"\rq".to_vec()),
-        ]
+        plan_keys(&["C-c", "cargo test", "Return", "q"], NORMAL).unwrap(),
+        vec![InputAction::Bytes(b"\x03cargo test\rq".to_vec())]
     );
 }
 
@@ -146,20 +139,60 @@ fn other_literals_are_typed_and_bytes_merge() {
         plan_keys(&["ls", "Tab", "-l"], NORMAL).unwrap(),
         vec![InputAction::Bytes(b"ls\t-l".to_vec())]
     );
-    // Key names are case-sensitive, so words stay words.
-    assert_eq!(
-        plan_keys(&["home", "enter"], NORMAL).unwrap(),
-        vec![InputAction::Bytes(b"homeenter".to_vec())]
-    );
     assert_eq!(
         plan_keys(&["Enter"], NORMAL).unwrap(),
         vec![InputAction::Bytes(b"\r".to_vec())]
     );
     assert_eq!(
-        plan_keys(&["F13", "héllo"], NORMAL).unwrap(),
-        vec![InputAction::Bytes("F13héllo".as_bytes().to_vec())]
+        plan_keys(
+            &["Foo", "héllo", "s-expr", "c-style", "KPop", "F1x"],
+            NORMAL
+        )
+        .unwrap(),
+        vec![InputAction::Bytes(
+            "Foohéllos-exprc-styleKPopF1x".as_bytes().to_vec()
+        )]
     );
     assert!(plan_keys::<&str>(&[], NORMAL).unwrap().is_empty());
+}
+
+#[test]
+fn key_names_match_in_any_case_as_tmux_reads_them() {
+    let table: &[(&str, &[u8])] = &[
+        ("ENTER", b"\r"),
+        ("enter", b"\r"),
+        ("Esc", b"\x1b"),
+        ("ESCAPE", b"\x1b"),
+        ("escape", b"\x1b"),
+        ("Backspace", b"\x7f"),
+        ("BSpace", b"\x7f"),
+        ("bspace", b"\x7f"),
+        ("home", b"\x1b[H"),
+        ("f5", b"\x1b[15~"),
+        ("c-c", b"\x03"),
+        ("m-x", b"\x1bx"),
+        ("C-m-X", b"\x1b\x18"),
+        ("s-tab", b"\x1b[Z"),
+        ("ppage", b"\x1b[5~"),
+        ("DC", b"\x1b[3~"),
+        ("ic", b"\x1b[2~"),
+    ];
+    for (spec, want) in table {
+        assert_eq!(bytes(spec, NORMAL), *want, "{spec}");
+    }
+}
+
+/// Words shaped like key names that name no key are refused, not typed as text.
+#[test]
+fn key_shaped_words_that_are_no_key_are_refused_naming_the_word() {
+    for word in [
+        "KP1", "kp5", "KPEnter", "KP+", "F99", "F0", "F13", "f01", "C-F99", "C-KP1",
+    ] {
+        let err = plan_keys(&["ok", word], NORMAL).expect_err(word);
+        assert_eq!(err.code(), ErrorCode::InvalidKeySpec, "{word}");
+        assert_eq!(err.spec, word);
+        assert!(err.to_string().contains(word), "{err}");
+    }
 }
 
 #[test]

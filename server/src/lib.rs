@@ -20,6 +20,7 @@ pub mod pty;
 pub mod registry;
 mod request_error;
 pub mod shared;
+pub mod shell;
 pub mod shim;
 pub mod socket;
 mod streams;

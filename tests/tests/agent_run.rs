@@ -75,10 +75,28 @@ fn output_that_scrolled_far_past_the_viewport_is_recovered_from_history() {
     assert_eq!(doc["truncated"], false, "BEGIN is still in the history");
 }
 
+/// A shell that marks its commands hands `run` the command's whole output (the bytes between its
+/// C and D marks), even when the pane's history could not hold it.
+#[test]
+fn a_marked_run_keeps_output_longer_than_the_history() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("kept");
+    let output = run_with_deadline(
+        &mut server.phux(&["run", "--json", &pane, "seq 1 12000"]),
+        Duration::from_secs(120),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let doc = json(&output);
+    let expected: Vec<String> = (1..=12000).map(|n| n.to_string()).collect();
+    assert_eq!(doc["output"], expected.join("\n"));
+    assert_eq!(doc["truncated"], false);
+}
+
+/// Without marks, output is read from the screen, and what scrolled out of the history is gone.
 #[test]
 fn output_longer_than_the_history_is_truncated() {
     let server = TestServer::start();
-    let pane = server.marked_bash("evicted");
+    let pane = server.plain_shell("evicted", "bash");
     let output = run_with_deadline(
         &mut server.phux(&["run", "--json", &pane, "seq 1 12000"]),
         Duration::from_secs(120),

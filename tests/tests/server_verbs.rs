@@ -178,8 +178,9 @@ fn tags_are_read_back_and_select_panes() {
     assert_eq!(doc["terminals"][0]["terminal"], pane.as_str());
 }
 
+/// Only `paste` brackets (send-keys types: see tests/send_keys.rs), and a paste never submits.
 #[test]
-fn send_keys_pastes_literal_runs_bracketed_when_asked_and_paste_never_submits() {
+fn paste_is_bracketed_when_asked_and_never_submits() {
     let server = TestServer::start();
     let pane = server.new_session("s", &["bash", "--norc"]);
     // A program that shows exactly what it receives, with bracketed paste turned on.
@@ -188,8 +189,7 @@ fn send_keys_pastes_literal_runs_bracketed_when_asked_and_paste_never_submits() 
         &["printf '\\e[?2004h'; stty -echo -icanon; cat -v", "Enter"],
     );
     std::thread::sleep(Duration::from_millis(300));
-    server.send_keys(&pane, &["hi", "Enter"]);
-    // The literal run arrives as one bracketed paste, then a real Enter (which ends the line).
+    server.run(&["paste", &pane, "hi"]);
     wait_for_text(&server.socket, &pane, "^[[200~hi^[[201~");
     let pane2 = server.new_session("p", &["bash", "--norc"]);
     server.run(&["paste", &pane2, "echo pasted"]);

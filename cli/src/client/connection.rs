@@ -211,6 +211,7 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         MovePane(m) => &mut m.id,
         SwapPane(m) => &mut m.id,
         ReportAsked(m) => &mut m.id,
+        ShellState(m) => &mut m.id,
     };
     *slot = id;
     Some(message)

@@ -12,6 +12,7 @@ pub mod listing;
 pub mod pane;
 pub mod record;
 pub mod run;
+pub mod run_shell;
 pub mod screen;
 mod stream;
 pub mod target;

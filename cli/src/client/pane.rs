@@ -3,7 +3,7 @@
 use phux_core::docs::{AskJson, GridSize, ResizeJson, TagJson, TagRow};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, TerminalAddr};
-use phux_core::keys::{plan_keys, KeyModes};
+use phux_core::keys::{plan_keys, InputAction, KeyModes};
 use phux_core::selector::Selector;
 use phux_core::wire::{
     ClientMessage, Done, Input, Paste, ReportAsked, Resize, ResizeOk, Signal, SignalName, Tags,
@@ -114,6 +114,17 @@ pub fn send_keys(client: &mut Client, pane: PaneId, keys: Vec<String>) -> Result
         pane,
         actions: Vec::new(),
         keys,
+    }))?;
+    Ok(())
+}
+
+/// `send-keys -l`: the text typed as it is, with no key-name lookup (never pasted).
+pub fn send_literal(client: &mut Client, pane: PaneId, text: String) -> Result<(), ClientError> {
+    let Done {} = client.request(ClientMessage::Input(Input {
+        id: 0,
+        pane,
+        actions: vec![InputAction::Bytes(text.into_bytes())],
+        keys: Vec::new(),
     }))?;
     Ok(())
 }

@@ -1,10 +1,14 @@
-//! `run`: types one line into a pane's shell that brackets COMMAND between two printed markers
-//! carrying a per-call nonce, then follows the pane's screen-changed notices until the closing
-//! marker (with the child's `$?`) appears. The output is the rows between the markers; when
-//! the opening marker has scrolled out of the viewport it is looked for in the history.
+//! `run`: first asks whether a shell is listening (see `run_shell`: refusals, and the traceless
+//! run where the shell marks its commands with OSC 133). Where it does not, `run` types one line
+//! into the shell that brackets COMMAND between two printed markers carrying a per-call nonce,
+//! then follows the pane's screen-changed notices until the closing marker (with the child's
+//! `$?`) appears. The output is the rows between the markers; when the opening marker has
+//! scrolled out of the viewport it is looked for in the history.
 //!
 //! The line is built so its own echo can never look like a marker: the nonce and the words
-//! are separate `printf` arguments, and the exit code is a `%d` in the echo, never digits.
+//! are separate `printf` arguments, and the exit code is a `%d` in the echo, never digits. The
+//! command goes to `command eval` as one quoted word (`command` keeps a syntax error from abandoning the whole line), so an open quote or heredoc in it ends in a
+//! syntax error at once instead of leaving the shell waiting for more input.
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
@@ -16,7 +20,8 @@ use phux_core::ids::PaneId;
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
-use crate::client::pane::send_keys;
+use crate::client::pane::send_literal;
+use crate::client::run_shell::{route, run_marked, shell_state, Route};
 use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::wait::{exited_if_gone, pane_closed};
 
@@ -61,8 +66,9 @@ impl Bracket {
     /// out of the history of shells that ignore space-prefixed lines.
     pub fn line(&self, command: &str) -> String {
         let nonce = &self.nonce;
+        let quoted = command.replace('\'', r"'\''");
         format!(
-            " printf 'PHUXrun%sBEGIN\\n' {nonce}; {command}; printf '\\nPHUXrun%sRC=%d=END\\n' {nonce} $?"
+            " printf 'PHUXrun%sBEGIN\\n' {nonce}; command eval '{quoted}'; printf '\\nPHUXrun%sRC=%d=END\\n' {nonce} $?"
         )
     }
 
@@ -140,14 +146,24 @@ pub fn run(
         error,
         typed: false,
     };
+    let state = shell_state(client, pane, None).map_err(before)?;
+    if let Route::Marked {
+        finished,
+        program_path,
+    } = route(pane, &state).map_err(before)?
+    {
+        return run_marked(
+            client,
+            socket,
+            pane,
+            command,
+            (finished, &program_path),
+            timeout,
+        );
+    }
     let bracket = Bracket::fresh();
     let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
-    send_keys(
-        client,
-        pane,
-        vec![bracket.line(command), "Enter".to_owned()],
-    )
-    .map_err(before)?;
+    send_literal(client, pane, format!("{}", bracket.line(command))).map_err(before)?;
     follow(client, &mut feed, pane, &bracket, command, timeout).map_err(|error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,

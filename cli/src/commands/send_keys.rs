@@ -1,6 +1,8 @@
-//! `phux send-keys TARGET KEYS...`: tmux key names (`Enter`, `C-c`, `Up`, ...) or literal text.
-//! The batch is checked before connecting (`invalid_key_spec`, exit 2, nothing sent); the
-//! server plans it against the pane's modes. Flags go before TARGET. Silent on success.
+//! `phux send-keys TARGET KEYS...`: keystrokes, as tmux's `send-keys` types them: key names
+//! (`Enter`, `C-c`, `Up`, any case) or text, typed key by key and never pasted (`phux paste`
+//! pastes). `-l` types every argument as text with no key-name lookup. The batch is checked
+//! before connecting (`invalid_key_spec`, exit 2, nothing sent); the server encodes it for the
+//! pane's key modes. Flags go before TARGET. Silent on success.
 
 use phux_core::exit_code::SUCCESS;
 
@@ -9,13 +11,19 @@ use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 
-/// Type keys into a pane (tmux key names or literal text)
+/// Type keys into a pane (tmux key names or text, typed as keystrokes)
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// Type every argument as text, with no key-name lookup
+    #[arg(short = 'l', long)]
+    pub literal: bool,
+    /// On failure, end stderr with one JSON error line (success prints nothing)
+    #[arg(long)]
+    pub json: bool,
     /// The pane
     #[arg(value_name = "TARGET")]
     pub target: String,
-    /// Key names or literal text, in order
+    /// Key names (Enter, Escape, C-c, M-x, F1..F12, Up, BSpace, ...; any case) or text, in order
     #[arg(
         value_name = "KEYS",
         required = true,
@@ -26,14 +34,20 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(false, execute(args, context))
+    conclude(args.json, execute(args, context))
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
-    pane::check_keys(&args.keys)?;
+    if !args.literal {
+        pane::check_keys(&args.keys)?;
+    }
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
-    pane::send_keys(&mut client, pane, args.keys)?;
+    if args.literal {
+        pane::send_literal(&mut client, pane, args.keys.concat())?;
+    } else {
+        pane::send_keys(&mut client, pane, args.keys)?;
+    }
     Ok(SUCCESS)
 }

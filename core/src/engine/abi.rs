@@ -11,6 +11,8 @@ pub type GResult = i32;
 pub type TerminalPtr = *mut c_void;
 pub type FormatterPtr = *mut c_void;
 pub type SnapshotDecoderPtr = *mut c_void;
+pub type KeyEventPtr = *mut c_void;
+pub type KeyEncoderPtr = *mut c_void;
 pub type Cell = u64;
 pub type Row = u64;
 
@@ -45,6 +47,7 @@ pub mod data {
     pub const CURSOR_Y: i32 = 4;
     pub const ACTIVE_SCREEN: i32 = 6;
     pub const CURSOR_VISIBLE: i32 = 7;
+    pub const KITTY_KEYBOARD_FLAGS: i32 = 8;
     pub const MOUSE_TRACKING: i32 = 11;
     pub const TITLE: i32 = 12;
     pub const PWD: i32 = 13;
@@ -131,6 +134,39 @@ pub mod compression {
     pub const UNSUPPORTED: i32 = 0;
     pub const PENDING: i32 = 1;
     pub const COMPLETE: i32 = 2;
+}
+
+/// `GhosttyKey` values (the physical keys `send-keys` names), `GhosttyKeyAction` and
+/// `GhosttyKeyEncoderOption` values, and the `GhosttyMods` bits.
+pub mod key {
+    pub const UNIDENTIFIED: i32 = 0;
+    pub const DIGIT_0: i32 = 6;
+    pub const A: i32 = 20;
+    pub const BACKSPACE: i32 = 53;
+    pub const ENTER: i32 = 58;
+    pub const SPACE: i32 = 63;
+    pub const TAB: i32 = 64;
+    pub const DELETE: i32 = 68;
+    pub const END: i32 = 69;
+    pub const HOME: i32 = 71;
+    pub const INSERT: i32 = 72;
+    pub const PAGE_DOWN: i32 = 73;
+    pub const PAGE_UP: i32 = 74;
+    pub const ARROW_DOWN: i32 = 75;
+    pub const ARROW_LEFT: i32 = 76;
+    pub const ARROW_RIGHT: i32 = 77;
+    pub const ARROW_UP: i32 = 78;
+    pub const ESCAPE: i32 = 120;
+    pub const F1: i32 = 121;
+    pub const F12: i32 = 132;
+
+    pub const ACTION_PRESS: i32 = 1;
+
+    pub const OPT_ALT_ESC_PREFIX: i32 = 3;
+
+    pub const MODS_SHIFT: u16 = 1 << 0;
+    pub const MODS_CTRL: u16 = 1 << 1;
+    pub const MODS_ALT: u16 = 1 << 2;
 }
 
 /// `GhosttyBuildInfo` values.

@@ -2,8 +2,8 @@
 //! loaded so a missing symbol is refused up front, never discovered mid-session.
 
 use super::abi::{
-    Cell, FormatterPtr, FormatterTerminalOptions, GResult, GridRef, Point, Row,
-    SelectionFormatOptions, SnapshotDecoderPtr, Style, TerminalPtr,
+    Cell, FormatterPtr, FormatterTerminalOptions, GResult, GridRef, KeyEncoderPtr, KeyEventPtr,
+    Point, Row, SelectionFormatOptions, SnapshotDecoderPtr, Style, TerminalPtr,
 };
 use std::ffi::{c_char, c_void};
 
@@ -68,4 +68,16 @@ symbol_table! {
     ghostty_snapshot_decoder_new_buf: fn(*const c_void, *mut SnapshotDecoderPtr, *const u8, usize) -> GResult;
     ghostty_snapshot_decoder_decode: fn(SnapshotDecoderPtr, *mut TerminalPtr) -> GResult;
     ghostty_snapshot_decoder_free: fn(SnapshotDecoderPtr);
+    ghostty_key_event_new: fn(*const c_void, *mut KeyEventPtr) -> GResult;
+    ghostty_key_event_free: fn(KeyEventPtr);
+    ghostty_key_event_set_action: fn(KeyEventPtr, i32);
+    ghostty_key_event_set_key: fn(KeyEventPtr, i32);
+    ghostty_key_event_set_mods: fn(KeyEventPtr, u16);
+    ghostty_key_event_set_utf8: fn(KeyEventPtr, *const c_char, usize);
+    ghostty_key_event_set_unshifted_codepoint: fn(KeyEventPtr, u32);
+    ghostty_key_encoder_new: fn(*const c_void, *mut KeyEncoderPtr) -> GResult;
+    ghostty_key_encoder_free: fn(KeyEncoderPtr);
+    ghostty_key_encoder_setopt: fn(KeyEncoderPtr, i32, *const c_void);
+    ghostty_key_encoder_setopt_from_terminal: fn(KeyEncoderPtr, TerminalPtr);
+    ghostty_key_encoder_encode: fn(KeyEncoderPtr, KeyEventPtr, *mut c_char, usize, *mut usize) -> GResult;
 }

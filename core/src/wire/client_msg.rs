@@ -36,6 +36,7 @@ pub enum ClientMessage {
     MovePane(MovePane),
     SwapPane(SwapPane),
     ReportAsked(ReportAsked),
+    ShellState(ShellState),
     #[serde(other)]
     Unknown,
 }
@@ -65,6 +66,7 @@ impl ClientMessage {
             MovePane(m) => m.id,
             SwapPane(m) => m.id,
             ReportAsked(m) => m.id,
+            ShellState(m) => m.id,
         })
     }
 }
@@ -284,4 +286,14 @@ pub struct ReportAsked {
     pub suggestions: Vec<String>,
     #[serde(default)]
     pub elapsed_seconds: Option<u64>,
+}
+
+/// `shell_state`: what the pane's shell is doing (for `run`). With `output_after`, the answer
+/// carries the last finished command when more than that many have finished.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellState {
+    pub id: u64,
+    pub pane: PaneId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_after: Option<u64>,
 }

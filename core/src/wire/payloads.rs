@@ -51,3 +51,40 @@ pub struct StatusOk {
     pub clients: u32,
     pub log: Option<String>,
 }
+
+/// `shell_state`: whether a shell is listening in the pane, as its process group and its OSC 133
+/// marks tell it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShellStateOk {
+    /// The pane's own program (its process name) and its executable.
+    pub program: String,
+    #[serde(default)]
+    pub program_path: String,
+    /// The terminal's foreground program when it is not the pane's own.
+    pub foreground: Option<ForegroundProgram>,
+    /// The shell emits OSC 133 marks (phux's shell integration, or the user's own).
+    pub marked: bool,
+    /// A command has started (C) and not finished (D).
+    pub running: bool,
+    /// The prompt has been drawn to its end (B) since the last command finished.
+    #[serde(default)]
+    pub at_prompt: bool,
+    /// Commands finished (D marks) so far.
+    pub commands_finished: u64,
+    /// The last finished command, when more than `output_after` have finished.
+    pub last_command: Option<FinishedCommand>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForegroundProgram {
+    pub pid: u32,
+    pub name: String,
+}
+
+/// A command's end as its D mark reported it, and its output as the pane showed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FinishedCommand {
+    pub exit_code: Option<i32>,
+    pub output: String,
+    pub truncated: bool,
+}

@@ -288,6 +288,14 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 elapsed_seconds: Some(5),
             }),
         ),
+        (
+            "shell_state",
+            C::ShellState(ShellState {
+                id: 27,
+                pane: PaneId(3),
+                output_after: Some(4),
+            }),
+        ),
     ]
 }
 

@@ -15,6 +15,7 @@ use phux_core::split::check_ratio;
 use phux_core::wire::{self, Done, NewSessionOk, SpawnOk, SpawnTarget};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 const DEFAULT_COLS: u16 = 80;
 const DEFAULT_ROWS: u16 = 24;
@@ -75,14 +76,53 @@ fn start_pane(
     );
     // Before anything is allocated: the engine would reserve the whole grid at once.
     check_grid(cols, rows)?;
+    let mut env = pane_env(shared, id, request.env);
+    let argv = match crate::shell::inject(&argv, request.env, &integration_dir(shared)) {
+        Some(injected) => {
+            env.extend(injected.env);
+            injected.argv
+        }
+        None => argv,
+    };
     let spec = SpawnSpec {
         argv,
         cwd: request.cwd.clone(),
-        env: pane_env(shared, id, request.env),
+        env,
         cols,
         rows,
     };
     pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))
+}
+
+/// Where the shell integration scripts are written: beside the socket, in the server's private
+/// directory.
+fn integration_dir(shared: &Shared) -> PathBuf {
+    shared
+        .config
+        .socket
+        .parent()
+        .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf)
+}
+
+/// How long `new` waits for a pane's first paint, so an immediate snapshot is never blank: a
+/// shell's first prompt (its marks, when integrated) may wait on the user's rc files; another
+/// program may never print, so it gets only a moment.
+fn first_paint_limit(argv: &[String]) -> (bool, Duration) {
+    let name = argv
+        .first()
+        .and_then(|p| std::path::Path::new(p).file_name())
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    if crate::shell::Shell::of_argv(argv).is_some() {
+        (true, Duration::from_secs(5))
+    } else if matches!(
+        name,
+        "sh" | "dash" | "bash" | "zsh" | "fish" | "ksh" | "mksh"
+    ) {
+        (false, Duration::from_secs(3))
+    } else {
+        (false, Duration::from_millis(300))
+    }
 }
 
 fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry {
@@ -97,11 +137,28 @@ fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry 
     }
 }
 
+/// `new_session`: returns once the pane has painted (or its integrated shell has prompted), so
+/// a `snapshot` right after `new` is never blank.
 pub fn new_session(
     shared: &Arc<Shared>,
     request: wire::NewSession,
 ) -> Result<NewSessionOk, RequestError> {
-    new_session_observed(shared, request, None).map(|(ok, _)| ok)
+    let argv = match &request.command {
+        Some(argv) if !argv.is_empty() => argv.clone(),
+        _ => vec![shared.config.default_shell.clone()],
+    };
+    let (mut prompt, limit) = first_paint_limit(&argv);
+    prompt &= !crate::shell::disabled(&request.env);
+    let (ok, _) = new_session_observed(shared, request, None)?;
+    let handle = shared
+        .registry()
+        .panes
+        .get(&ok.pane)
+        .map(|e| e.handle.clone());
+    if let Some(handle) = handle {
+        handle.shell().wait_first(prompt, limit);
+    }
+    Ok(ok)
 }
 
 /// `new_session`, with `observer` attached to the new pane before its program starts.

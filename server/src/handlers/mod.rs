@@ -52,6 +52,7 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::MovePane(m) => json(spatial::move_pane(shared, &m)),
         M::SwapPane(m) => json(spatial::swap_pane(shared, &m)),
         M::ReportAsked(m) => json(crate::streams::report_asked(shared, m)),
+        M::ShellState(m) => json(pane_ops::shell_state(shared, &m)),
         M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::Unknown => {
             Err(RequestError::UnknownRequest)
         }

@@ -50,6 +50,46 @@ pub fn paste(shared: &Shared, request: wire::Paste) -> Result<Done, RequestError
     Ok(Done {})
 }
 
+/// `shell_state`: the pane's foreground process group and what its shell's marks said.
+pub fn shell_state(
+    shared: &Shared,
+    request: &wire::ShellState,
+) -> Result<wire::ShellStateOk, RequestError> {
+    let pane = handle_for_read(shared, request.pane)?;
+    let view = pane.shell().view(request.output_after);
+    let foreground = pane.foreground_other().map(|pid| wire::ForegroundProgram {
+        pid,
+        name: process_name(pid),
+    });
+    let last_command = view.last.map(|done| {
+        let (cols, rows) = pane.size();
+        wire::FinishedCommand {
+            exit_code: done.exit_code,
+            output: crate::pane::shell_track::render(&done.bytes, cols, rows),
+            truncated: done.truncated,
+        }
+    });
+    Ok(wire::ShellStateOk {
+        program: process_name(pane.pid),
+        program_path: std::fs::read_link(format!("/proc/{}/exe", pane.pid))
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        foreground,
+        marked: view.marked,
+        running: view.running,
+        at_prompt: view.at_prompt,
+        commands_finished: view.finished,
+        last_command,
+    })
+}
+
+/// A process's name as the kernel keeps it (`/proc/PID/comm`).
+fn process_name(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .map(|name| name.trim_end().to_owned())
+        .unwrap_or_default()
+}
+
 pub fn resize(shared: &Shared, request: &wire::Resize) -> Result<ResizeOk, RequestError> {
     super::lifecycle::check_grid(request.cols.max(1), request.rows.max(1))?;
     let pane = handle_for_read(shared, request.pane)?;

@@ -5,6 +5,7 @@
 
 use super::ask::parse_title;
 use super::osc_scan::{Mark, OscScanner};
+use super::shell_track::ShellTrack;
 use super::{lock, ObserveStart, PaneCommand, PaneError, SharedTerminal};
 use crate::bus::{now_ns, Bus, BusEvent, Subscriber};
 use crate::flight::{FlightEntry, FlightRecorder};
@@ -35,6 +36,7 @@ pub struct PaneActor {
     writer: Sender<Vec<u8>>,
     bus: Bus,
     scanner: OscScanner,
+    shell: Arc<ShellTrack>,
     seq: u64,
     dirty: bool,
     last_output: Instant,
@@ -52,6 +54,7 @@ impl PaneActor {
         master: OwnedFd,
         pid: u32,
         writer: Sender<Vec<u8>>,
+        shell: Arc<ShellTrack>,
         shared: Arc<Shared>,
     ) -> Self {
         let last_cwd = read_cwd(pid);
@@ -63,6 +66,7 @@ impl PaneActor {
             writer,
             bus: Bus::default(),
             scanner: OscScanner::default(),
+            shell,
             seq: 0,
             dirty: false,
             last_output: Instant::now(),
@@ -154,7 +158,9 @@ impl PaneActor {
             self.dirty = true;
             self.watch(WatchEventKind::Dirty);
         }
-        for mark in self.scanner.feed(&chunk.bytes) {
+        let marks = self.scanner.feed_at(&chunk.bytes);
+        self.shell.on_output(&chunk.bytes, &marks);
+        for (mark, _) in marks {
             self.on_mark(mark);
         }
         self.on_notifications();

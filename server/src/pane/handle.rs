@@ -6,11 +6,15 @@
 
 use crossbeam_channel::{bounded, Sender, TrySendError};
 use phux_core::docs::ScreenState;
+use phux_core::engine::{Terminal, KITTY_REPORT_ALL_KEYS};
 use phux_core::ids::PaneId;
-use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes};
+use phux_core::keys::{bracketed_paste, parse_keys, InputAction, KeyModes, KeySpec};
 use phux_core::screen_capture::{capture, CaptureRequest};
 
+use super::shell_track::ShellTrack;
 use super::{lock, PaneCommand, PaneError, SharedTerminal};
+use rustix::fd::OwnedFd;
+use std::sync::Arc;
 
 #[derive(Clone)]
 pub struct PaneHandle {
@@ -19,6 +23,15 @@ pub struct PaneHandle {
     tx: Sender<PaneCommand>,
     terminal: SharedTerminal,
     writer: Sender<Vec<u8>>,
+    process: PaneProcess,
+}
+
+/// What tells whether the pane's shell is listening: its terminal (for the foreground process
+/// group) and what its OSC 133 marks said.
+#[derive(Clone)]
+pub struct PaneProcess {
+    pub master: Arc<OwnedFd>,
+    pub shell: Arc<ShellTrack>,
 }
 
 impl PaneHandle {
@@ -28,6 +41,7 @@ impl PaneHandle {
         tx: Sender<PaneCommand>,
         terminal: SharedTerminal,
         writer: Sender<Vec<u8>>,
+        process: PaneProcess,
     ) -> PaneHandle {
         PaneHandle {
             id,
@@ -35,7 +49,25 @@ impl PaneHandle {
             tx,
             terminal,
             writer,
+            process,
         }
+    }
+
+    /// What the pane's shell marks said (see `ShellTrack`).
+    pub fn shell(&self) -> &ShellTrack {
+        &self.process.shell
+    }
+
+    /// The terminal's foreground process group, when it is not the pane's own program's.
+    pub fn foreground_other(&self) -> Option<u32> {
+        let group = rustix::termios::tcgetpgrp(&*self.process.master).ok()?;
+        let group = u32::try_from(group.as_raw_nonzero().get()).ok()?;
+        (group != self.pid).then_some(group)
+    }
+
+    /// The grid size, read under the terminal's lock.
+    pub fn size(&self) -> (u16, u16) {
+        lock(&self.terminal).size()
     }
 
     pub fn send(&self, command: PaneCommand) -> Result<(), PaneError> {
@@ -54,29 +86,28 @@ impl PaneHandle {
         capture(&lock(&self.terminal), self.id, request)
     }
 
-    /// Types `keys` (key specs, encoded for the terminal's current key modes) or, when there
-    /// are none, `actions`.
+    /// Types `keys` (key specs) or, when there are none, `actions`. Keys are encoded by the
+    /// engine for the modes the program set (application cursor keys, modifyOtherKeys, the
+    /// Kitty keyboard protocol); text is typed as it is, never pasted, unless the program asked
+    /// the Kitty protocol to report every key as an escape code.
     pub fn input(&self, actions: Vec<InputAction>, keys: &[String]) -> Result<(), PaneError> {
-        let (app_cursor, bracketed) = {
+        let specs = parse_keys(keys).map_err(|e| PaneError::KeySpec(e.to_string()))?;
+        let bytes = {
             let terminal = lock(&self.terminal);
-            (
-                terminal.application_cursor_keys(),
-                terminal.bracketed_paste(),
-            )
-        };
-        let actions = if keys.is_empty() {
-            actions
-        } else {
-            plan_keys(keys, KeyModes { app_cursor })
-                .map_err(|e| PaneError::KeySpec(e.to_string()))?
-        };
-        let mut bytes = Vec::new();
-        for action in actions {
-            match action {
-                InputAction::Bytes(b) => bytes.extend_from_slice(&b),
-                InputAction::Paste(text) => bytes.extend(bracketed_paste(&text, bracketed)),
+            if specs.is_empty() {
+                let bracketed = terminal.bracketed_paste();
+                let mut bytes = Vec::new();
+                for action in actions {
+                    match action {
+                        InputAction::Bytes(b) => bytes.extend_from_slice(&b),
+                        InputAction::Paste(text) => bytes.extend(bracketed_paste(&text, bracketed)),
+                    }
+                }
+                bytes
+            } else {
+                encode_specs(&terminal, &specs)?
             }
-        }
+        };
         self.write(bytes)
     }
 
@@ -86,7 +117,7 @@ impl PaneHandle {
         self.write(bracketed_paste(text, bracketed))
     }
 
-    fn write(&self, bytes: Vec<u8>) -> Result<(), PaneError> {
+    pub(crate) fn write(&self, bytes: Vec<u8>) -> Result<(), PaneError> {
         if bytes.is_empty() {
             return Ok(());
         }
@@ -96,4 +127,28 @@ impl PaneHandle {
             Err(TrySendError::Disconnected(_)) => Err(PaneError::Gone),
         }
     }
+}
+
+/// The bytes of a parsed key batch in `terminal`'s current modes.
+fn encode_specs(terminal: &Terminal, specs: &[KeySpec]) -> Result<Vec<u8>, PaneError> {
+    let modes = KeyModes {
+        app_cursor: terminal.application_cursor_keys(),
+    };
+    let text_as_keys = terminal.kitty_keyboard_flags() & KITTY_REPORT_ALL_KEYS != 0;
+    let mut bytes = Vec::new();
+    for spec in specs {
+        let encoded = match spec {
+            KeySpec::Literal(text) if !text_as_keys => text.as_bytes().to_vec(),
+            // The engine's encoder knows every mode; phux's own table is the fallback, and the
+            // one that refuses what has no encoding.
+            _ => match terminal.encode_key(spec) {
+                Ok(encoded) if !encoded.is_empty() => encoded,
+                _ => spec
+                    .encode(modes)
+                    .map_err(|e| PaneError::KeySpec(e.to_string()))?,
+            },
+        };
+        bytes.extend(encoded);
+    }
+    Ok(bytes)
 }

@@ -6,6 +6,7 @@ pub mod ask;
 mod handle;
 mod io;
 pub mod osc_scan;
+pub mod shell_track;
 
 pub use handle::PaneHandle;
 
@@ -116,19 +117,30 @@ pub fn spawn(
             let _ = exit_tx.send(status);
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
+    let shell = Arc::new(shell_track::ShellTrack::default());
+    let master = Arc::new(process.master.try_clone()?);
     let mut actor = actor::PaneActor::new(
         id,
         Arc::clone(&terminal),
         process.master,
         pid,
         in_tx.clone(),
+        Arc::clone(&shell),
         Arc::clone(shared),
     );
     let observed = observer.map(|observer| actor.observe_from_birth(observer));
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || actor.run(cmd_rx, out_rx, exit_rx))?;
-    Ok((PaneHandle::new(id, pid, cmd_tx, terminal, in_tx), observed))
+    let handle = PaneHandle::new(
+        id,
+        pid,
+        cmd_tx,
+        terminal,
+        in_tx,
+        handle::PaneProcess { master, shell },
+    );
+    Ok((handle, observed))
 }
 
 /// A shell-style status: the exit code, or 128 + the signal that killed the process.

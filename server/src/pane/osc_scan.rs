@@ -33,10 +33,18 @@ pub struct OscScanner {
 impl OscScanner {
     /// Feeds one read; returns the marks completed in it, in order.
     pub fn feed(&mut self, bytes: &[u8]) -> Vec<Mark> {
+        self.feed_at(bytes)
+            .into_iter()
+            .map(|(mark, _)| mark)
+            .collect()
+    }
+
+    /// Like `feed`, with each mark's end: the offset in `bytes` just past its terminator.
+    pub fn feed_at(&mut self, bytes: &[u8]) -> Vec<(Mark, usize)> {
         let mut marks = Vec::new();
-        for &byte in bytes {
+        for (i, &byte) in bytes.iter().enumerate() {
             if let Some(mark) = self.step(byte) {
-                marks.push(mark);
+                marks.push((mark, i + 1));
             }
         }
         marks

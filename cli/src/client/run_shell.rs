@@ -1,0 +1,244 @@
+//! `run`'s view of the pane's shell: whether a shell is listening at all (refusing at once with
+//! `target_not_shell` or `target_busy`), and, where the shell marks its commands with OSC 133
+//! (phux's shell integration, or the user's own), a run that types only the command, as a person
+//! would, and takes the exit code and the output from the command's end mark. Nothing of `run`
+//! shows in the pane, its history or a recording but the command and its output.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use phux_core::docs::RunResult;
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
+
+use crate::client::connection::Client;
+use crate::client::error::ClientError;
+use crate::client::pane::send_literal;
+use crate::client::run::{RunFailure, RunOutcome};
+use crate::client::screen::{get_screen, Change, ScreenFeed};
+use crate::client::wait::{exited_if_gone, pane_closed};
+
+/// Programs `run` may type into: shells, and the clients that carry a remote shell. Their
+/// prompts are unmarked unless they say otherwise, so they get the printed-marker run.
+const SHELLS: &[&str] = &[
+    "sh",
+    "dash",
+    "bash",
+    "zsh",
+    "fish",
+    "ksh",
+    "ksh93",
+    "mksh",
+    "ash",
+    "busybox",
+    "yash",
+    "posh",
+    "tcsh",
+    "csh",
+    "ssh",
+    "mosh-client",
+];
+
+/// How long a finished run waits for the next prompt's end mark before it reports anyway.
+const PROMPT_GRACE: Duration = Duration::from_millis(500);
+
+/// How `run` reaches the command's end in this pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    /// The shell marks its commands: type the command alone.
+    Marked { finished: u64, program_path: String },
+    /// No marks: bracket the command with printed markers.
+    Unmarked,
+}
+
+/// Asks the server what the pane's shell is doing (`after`: include the last command once more
+/// than that many have finished).
+pub fn shell_state(
+    client: &mut Client,
+    pane: PaneId,
+    after: Option<u64>,
+) -> Result<ShellStateOk, ClientError> {
+    client.request(ClientMessage::ShellState(ShellState {
+        id: 0,
+        pane,
+        output_after: after,
+    }))
+}
+
+/// Where `run` may type, refusing at once when no shell is listening.
+pub fn route(pane: PaneId, state: &ShellStateOk) -> Result<Route, ClientError> {
+    let is_shell = |name: &str| SHELLS.contains(&name);
+    if let Some(foreground) = &state.foreground {
+        if is_shell(&foreground.name) {
+            // A shell (or ssh) started from the pane's shell: its prompt is the one listening.
+            return Ok(Route::Unmarked);
+        }
+        return Err(not_shell(pane, &foreground.name, foreground.pid));
+    }
+    if !is_shell(&state.program) {
+        return Err(not_shell(pane, &state.program, 0));
+    }
+    if !state.marked {
+        return Ok(Route::Unmarked);
+    }
+    if state.running {
+        return Err(ClientError::preflight(
+            ErrorCode::TargetBusy,
+            format!("the shell in {pane} is still running a command; nothing was typed"),
+            format!(
+                "wait for it (`phux wait --idle 500 {pane}`) or interrupt it (`phux signal {pane} interrupt`)"
+            ),
+        ));
+    }
+    Ok(Route::Marked {
+        finished: state.commands_finished,
+        program_path: state.program_path.clone(),
+    })
+}
+
+fn not_shell(pane: PaneId, name: &str, pid: u32) -> ClientError {
+    let which = if pid == 0 {
+        format!("{pane} runs {name:?}")
+    } else {
+        format!("the foreground program of {pane} is {name:?} (pid {pid})")
+    };
+    ClientError::preflight(
+        ErrorCode::TargetNotShell,
+        format!("{which}, not a shell: `run` would type into it; nothing was typed"),
+        format!(
+            "type into it with `phux send-keys {pane} ...`, or end it first (`phux signal {pane} interrupt`)"
+        ),
+    )
+}
+
+/// Runs `command` in a marking shell: typed alone, finished when the shell's next D mark comes.
+pub fn run_marked(
+    client: &mut Client,
+    socket: &Path,
+    pane: PaneId,
+    command: &str,
+    route: (u64, &str),
+    timeout: Option<Duration>,
+) -> Result<RunOutcome, RunFailure> {
+    let before = |error| RunFailure {
+        error,
+        typed: false,
+    };
+    let (finished, program_path) = route;
+    check_complete(command, program_path).map_err(before)?;
+    let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
+    send_literal(client, pane, format!("{command}\r")).map_err(before)?;
+    let typed = |error| RunFailure {
+        error: exited_if_gone(error, pane),
+        typed: true,
+    };
+    let submitted = Instant::now();
+    let give_up_at = timeout.map(|t| submitted + t);
+    // The command's end mark comes just before the next prompt is drawn; the run ends with that
+    // prompt on screen (or a moment later, for a prompt that marks only its start).
+    let mut done: Option<(RunResult, Instant)> = None;
+    loop {
+        let wake = match (&done, give_up_at) {
+            (Some((_, at)), Some(limit)) => Some((*at + PROMPT_GRACE).min(limit)),
+            (Some((_, at)), None) => Some(*at + PROMPT_GRACE),
+            (None, limit) => limit,
+        };
+        match feed.next_change(wake).map_err(typed)? {
+            Change::Maybe => {}
+            Change::Deadline => {
+                if let Some((result, _)) = done {
+                    return Ok(RunOutcome::Completed(result));
+                }
+                let screen = get_screen(client, pane, None, false).map_err(typed)?;
+                return Ok(RunOutcome::TimedOut {
+                    elapsed: submitted.elapsed(),
+                    screen,
+                });
+            }
+            Change::Closed => return Err(typed(pane_closed(pane))),
+        }
+        let state = shell_state(client, pane, Some(finished)).map_err(typed)?;
+        if let Some(last) = state.last_command {
+            done.get_or_insert_with(|| {
+                let result = RunResult {
+                    command: command.to_owned(),
+                    exit_code: last.exit_code.unwrap_or(0),
+                    output: last.output,
+                    duration_ms: u64::try_from(submitted.elapsed().as_millis()).unwrap_or(u64::MAX),
+                    truncated: last.truncated,
+                };
+                (result, Instant::now())
+            });
+        }
+        if state.at_prompt {
+            if let Some((result, _)) = done {
+                return Ok(RunOutcome::Completed(result));
+            }
+        }
+    }
+}
+
+/// Whether `command` could leave the shell waiting for more input (an open quote, a heredoc, a
+/// compound command); plain words never can, and skip the check.
+fn may_be_incomplete(command: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac",
+        "select", "function", "begin", "end", "switch",
+    ];
+    let plain = |c: char| c.is_alphanumeric() || " _./=:,+@%^-~".contains(c);
+    !command.chars().all(plain) || command.split(' ').any(|w| KEYWORDS.contains(&w))
+}
+
+/// Refuses a command the pane's shell would not read as one complete line (`command_incomplete`),
+/// checked by that shell's own parser (`-n`: read, do not run) before anything is typed.
+fn check_complete(command: &str, program_path: &str) -> Result<(), ClientError> {
+    if program_path.is_empty() || !may_be_incomplete(command) {
+        return Ok(());
+    }
+    let output = Command::new(program_path)
+        .args(["-n", "-c", command])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
+    let Ok(output) = output else {
+        return Ok(());
+    };
+    if output.status.success() {
+        return Ok(());
+    }
+    let diagnostic = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_owned();
+    Err(ClientError::preflight(
+        ErrorCode::CommandIncomplete,
+        format!("{command:?} does not parse as one command line ({diagnostic}); nothing was typed"),
+        "close every quote, heredoc and block in the command (a heredoc's lines go in the same argument, separated by newlines)",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_commands_skip_the_parser() {
+        assert!(!may_be_incomplete("true"));
+        assert!(!may_be_incomplete("cargo test -p phux-core"));
+        assert!(may_be_incomplete("echo 'open"));
+        assert!(may_be_incomplete("cat <<EOF\nx\nEOF"));
+        assert!(may_be_incomplete("for x in a b"));
+    }
+
+    #[test]
+    fn an_open_quote_is_refused_by_the_shells_parser() {
+        let err = check_complete("echo 'open", "/bin/sh").unwrap_err();
+        assert!(err.to_string().contains("does not parse"), "{err}");
+        check_complete("cat <<EOF\nhi\nEOF", "/bin/sh").unwrap();
+    }
+}

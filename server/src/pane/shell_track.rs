@@ -1,0 +1,178 @@
+//! What a pane's shell has said through its OSC 133 marks: whether it marks at all, whether a
+//! command is running, how many have finished, and the last one's exit code and output (the raw
+//! bytes between its C and D marks, rendered on request). `run` reads this instead of typing
+//! markers; `new` waits on it for the pane's first paint or first prompt.
+
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use phux_core::engine::Terminal;
+
+use super::osc_scan::Mark;
+
+/// Output kept per command; beyond it the start is dropped and the result is `truncated`.
+const CAPTURE_LIMIT: usize = 4 * 1024 * 1024;
+
+/// The last finished command, as read.
+#[derive(Debug, Clone, Default)]
+pub struct Finished {
+    pub exit_code: Option<i32>,
+    pub bytes: Vec<u8>,
+    pub truncated: bool,
+}
+
+/// The state of one pane's shell, as its marks tell it.
+#[derive(Debug, Clone, Default)]
+pub struct ShellView {
+    pub marked: bool,
+    pub running: bool,
+    /// The prompt has been drawn to its end (B) since the last command.
+    pub at_prompt: bool,
+    pub finished: u64,
+    pub last: Option<Finished>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    view: ShellView,
+    capture: Option<Finished>,
+    painted: bool,
+    /// When the first prompt started (A), and whether a prompt has been drawn to its end (B).
+    prompt_started: Option<Instant>,
+    prompted: bool,
+}
+
+/// Shared between the pane's actor (which feeds it) and request threads (which read it).
+#[derive(Debug, Default)]
+pub struct ShellTrack {
+    state: Mutex<State>,
+    changed: Condvar,
+}
+
+impl ShellTrack {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// One PTY read and the marks found in it, each with the offset just past it.
+    pub fn on_output(&self, bytes: &[u8], marks: &[(Mark, usize)]) {
+        let mut state = self.lock();
+        let first_paint = !state.painted;
+        state.painted = true;
+        let mut from = 0;
+        for &(mark, end) in marks {
+            if let Some(capture) = state.capture.as_mut() {
+                append(capture, &bytes[from.min(end)..end]);
+            }
+            state.view.marked = true;
+            match mark {
+                Mark::PromptStart => {
+                    state.prompt_started.get_or_insert_with(Instant::now);
+                }
+                Mark::InputStart => {
+                    state.prompted = true;
+                    state.view.at_prompt = true;
+                }
+                Mark::CommandStarted => {
+                    state.view.running = true;
+                    state.view.at_prompt = false;
+                    state.capture = Some(Finished::default());
+                }
+                Mark::CommandFinished(exit_code) => {
+                    state.view.running = false;
+                    state.view.at_prompt = false;
+                    state.view.finished += 1;
+                    let mut done = state.capture.take().unwrap_or_default();
+                    done.exit_code = exit_code;
+                    state.view.last = Some(done);
+                }
+            }
+            from = end;
+        }
+        if let Some(capture) = state.capture.as_mut() {
+            append(capture, &bytes[from.min(bytes.len())..]);
+        }
+        if first_paint || state.prompt_started.is_some() || state.prompted {
+            self.changed.notify_all();
+        }
+    }
+
+    /// The view, with the last command only when more than `after` commands have finished.
+    pub fn view(&self, after: Option<u64>) -> ShellView {
+        let state = self.lock();
+        let mut view = state.view.clone();
+        if after.is_none_or(|n| view.finished <= n) {
+            view.last = None;
+        }
+        view
+    }
+
+    /// Waits (up to `limit`) for the first output, or with `prompt` for the first prompt mark.
+    pub fn wait_first(&self, prompt: bool, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        let mut state = self.lock();
+        while !(if prompt {
+            state.prompted
+        } else {
+            state.painted
+        }) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return;
+            }
+            state = self
+                .changed
+                .wait_timeout(state, left)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+}
+
+fn append(capture: &mut Finished, bytes: &[u8]) {
+    capture.bytes.extend_from_slice(bytes);
+    if capture.bytes.len() > CAPTURE_LIMIT {
+        let excess = capture.bytes.len() - CAPTURE_LIMIT;
+        capture.bytes.drain(..excess);
+        capture.truncated = true;
+    }
+}
+
+/// The text a command's output shows on a terminal `cols` wide: its rows, right-trimmed, without
+/// trailing blank rows. (The marks inside are invisible.)
+pub fn render(bytes: &[u8], cols: u16, rows: u16) -> String {
+    let lines = bytes.iter().filter(|&&b| b == b'\n').count();
+    let Ok(mut terminal) = Terminal::new(cols, rows, lines + usize::from(rows) + 1) else {
+        return String::from_utf8_lossy(bytes).into_owned();
+    };
+    terminal.write(bytes);
+    let mut text = terminal.scrollback_text(None, false);
+    text.extend(terminal.viewport_lines());
+    while text.last().is_some_and(|l| l.trim_end().is_empty()) {
+        text.pop();
+    }
+    text.iter()
+        .map(|l| l.trim_end())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_between_c_and_d_is_kept_with_the_exit_code() {
+        let track = ShellTrack::default();
+        let chunk = b"\x1b]133;C\x07hello\r\n\x1b]133;D;3\x07$ ";
+        let marks = super::super::osc_scan::OscScanner::default().feed_at(chunk);
+        track.on_output(chunk, &marks);
+        let view = track.view(Some(0));
+        assert!(view.marked && !view.running);
+        assert_eq!(view.finished, 1);
+        let last = view.last.unwrap();
+        assert_eq!(last.exit_code, Some(3));
+        assert_eq!(&last.bytes, b"hello\r\n\x1b]133;D;3\x07");
+        assert!(track.view(Some(1)).last.is_none());
+    }
+}
