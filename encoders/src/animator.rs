@@ -62,6 +62,11 @@ impl<S: FrameSink> Animator<S> {
         }
     }
 
+    /// True once the sink refused a frame for the byte limit: nothing more will be encoded.
+    pub fn is_full(&self) -> bool {
+        self.full
+    }
+
     /// Records that the screen looked like `screen` from time `t_seconds` on. Times that go
     /// backwards (or are not finite) are taken as the latest time seen.
     pub fn push(&mut self, t_seconds: f64, screen: &RenderScreen) -> Result<(), EncodeError> {

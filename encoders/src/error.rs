@@ -53,6 +53,23 @@ pub enum EncodeError {
         /// The format's limit per side.
         max: u64,
     },
+    /// The image would need more memory than phux gives an animation.
+    #[error(
+        "a {cols}x{rows} recording at scale {scale} is a {width}x{height} px image, more than \
+         the {max} pixels phux encodes"
+    , max = crate::raster::MAX_CANVAS_PIXELS)]
+    CanvasTooLarge {
+        /// Grid columns.
+        cols: u16,
+        /// Grid rows.
+        rows: u16,
+        /// The integer scale.
+        scale: u8,
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+    },
     /// `--scale` must be at least 1 (and small enough to stay within the format's limits).
     #[error("scale must be between 1 and 16, got {0}")]
     BadScale(u8),

@@ -1,8 +1,11 @@
 //! Animated GIF output: changed rectangles only, exact palettes, LZW on the worker thread, and
 //! the header written last so its global palette holds exactly the colours the frames use.
+//! Until then the compressed frames go to an unnamed scratch file beside the output, not to
+//! memory, so a recording of any length is encoded in the same few megabytes.
 
 use std::borrow::Cow;
-use std::io::{BufWriter, Seek, Write};
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::animator::{FrameSink, SinkStatus};
@@ -47,16 +50,9 @@ impl GifEncoder {
         };
         let width = u16::try_from(w).map_err(|_| too_big())?;
         let height = u16::try_from(h).map_err(|_| too_big())?;
-        let writer = GifWriter {
-            out: OutputFile::create(path)?,
-            width,
-            height,
-            max_bytes: options.max_bytes,
-            palette: GlobalPalette::default(),
-            frames: Vec::new(),
-            body_bytes: 0,
-            clock: DelayClock::new(100),
-        };
+        let out = OutputFile::create(path)?;
+        let scratch = out.scratch()?;
+        let writer = GifWriter::new(out, scratch, width, height, options.max_bytes)?;
         Ok(GifEncoder {
             pipeline: FramePipeline::start(raster, writer)?,
             path: path.to_path_buf(),
@@ -84,17 +80,49 @@ impl FrameSink for GifEncoder {
     }
 }
 
-/// The worker-side GIF writer: compressed frames wait in memory (bounded by `max_bytes`) until
-/// the palette is final.
+/// The worker-side GIF writer: compressed frames go to the scratch file as they come, and are
+/// copied behind the header once the palette is final.
 struct GifWriter {
     out: OutputFile,
     width: u16,
     height: u16,
     max_bytes: u64,
     palette: GlobalPalette,
-    frames: Vec<gif::Frame<'static>>,
+    /// A GIF stream into the scratch file; only its frame blocks are kept.
+    body: gif::Encoder<BufWriter<File>>,
+    /// Where the frame blocks start in the scratch file (after its own throwaway header).
+    body_start: u64,
+    frames: u32,
     body_bytes: u64,
     clock: DelayClock,
+}
+
+impl GifWriter {
+    fn new(
+        out: OutputFile,
+        scratch: File,
+        width: u16,
+        height: u16,
+        max_bytes: u64,
+    ) -> Result<Self, EncodeError> {
+        // Any global palette will do for the throwaway header: frames without a local palette
+        // are accepted only when there is one.
+        let mut body = gif::Encoder::new(BufWriter::new(scratch), width, height, &[0; 6])?;
+        body.set_repeat(gif::Repeat::Infinite)?;
+        let body_start = header_bytes(2);
+        Ok(GifWriter {
+            out,
+            width,
+            height,
+            max_bytes,
+            palette: GlobalPalette::default(),
+            body,
+            body_start,
+            frames: 0,
+            body_bytes: 0,
+            clock: DelayClock::new(100),
+        })
+    }
 }
 
 impl FrameWriter for GifWriter {
@@ -118,7 +146,7 @@ impl FrameWriter for GifWriter {
         let total = header_bytes(self.palette.len()) + self.body_bytes + size + TRAILER;
         if total > self.max_bytes {
             self.palette.truncate(palette_before);
-            if self.frames.is_empty() {
+            if self.frames == 0 {
                 return Err(EncodeError::MaxBytesTooSmall {
                     max_bytes: self.max_bytes,
                     needed: total,
@@ -126,23 +154,36 @@ impl FrameWriter for GifWriter {
             }
             return Ok(Fit::WouldExceed);
         }
+        self.body.write_lzw_pre_encoded_frame(&frame)?;
         self.clock.commit(u64::from(frame.delay));
         self.body_bytes += size;
-        self.frames.push(frame);
+        self.frames += 1;
         Ok(Fit::Written)
     }
 
     fn finish(mut self) -> Result<WriterTotals, EncodeError> {
-        if self.frames.is_empty() {
+        if self.frames == 0 {
             return Err(EncodeError::NoFrames);
         }
+        let scratch_error = |e: std::io::Error| EncodeError::io("read back", "the scratch file", e);
+        let mut scratch = self
+            .body
+            .into_inner()?
+            .into_inner()
+            .map_err(|e| scratch_error(e.into_error()))?;
+        scratch
+            .seek(SeekFrom::Start(self.body_start))
+            .map_err(scratch_error)?;
         let palette = self.palette.rgb_bytes();
         let (width, height) = (self.width, self.height);
         let file = BufWriter::new(self.out.file());
         let mut encoder = gif::Encoder::new(file, width, height, &palette)?;
         encoder.set_repeat(gif::Repeat::Infinite)?;
-        for frame in &self.frames {
-            encoder.write_lzw_pre_encoded_frame(frame)?;
+        let copied = std::io::copy(&mut (&mut scratch).take(self.body_bytes), encoder.get_mut());
+        if copied.map_err(scratch_error)? != self.body_bytes {
+            return Err(EncodeError::Internal(
+                "the scratch file is shorter than its frames",
+            ));
         }
         let mut file = encoder.into_inner()?;
         let flushed = file.flush();
@@ -156,12 +197,11 @@ impl FrameWriter for GifWriter {
                 "GIF size accounting disagrees with the file",
             ));
         }
-        let frames = u32::try_from(self.frames.len()).unwrap_or(u32::MAX);
         let duration_ms = self.clock.total_units() * 10;
         let bytes = self.out.persist()?;
         Ok(WriterTotals {
             bytes,
-            frames,
+            frames: self.frames,
             duration_ms,
         })
     }

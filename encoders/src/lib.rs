@@ -44,7 +44,7 @@ pub use apng_encoder::ApngEncoder;
 pub use error::EncodeError;
 pub use format::{resolve_output, OutputFormat, ResolvedOutput};
 pub use gif_encoder::GifEncoder;
-pub use raster::{Canvas, Rasterizer, Rect, MAX_SCALE};
+pub use raster::{Canvas, Rasterizer, Rect, MAX_CANVAS_PIXELS, MAX_SCALE};
 pub use replay::{render_cast, screen_of, Progress, RenderSettings};
 pub use screen::{CellAttrs, CellColor, CellWidth, RenderCell, RenderCursor, RenderScreen};
 pub use summary::{EncodeOptions, EncodeSummary, DEFAULT_MAX_BYTES};

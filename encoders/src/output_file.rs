@@ -34,6 +34,17 @@ impl OutputFile {
         })
     }
 
+    /// An unnamed scratch file beside the destination (gone when closed), for an encoder's
+    /// intermediate data: on the same filesystem as the output, never in memory.
+    pub fn scratch(&self) -> Result<std::fs::File, EncodeError> {
+        let dir = match self.dest.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        tempfile::tempfile_in(&dir)
+            .map_err(|e| EncodeError::io("create a scratch file in", &dir, e))
+    }
+
     /// The open temp file.
     pub fn file(&mut self) -> &mut std::fs::File {
         self.temp.as_file_mut()

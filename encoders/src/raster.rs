@@ -100,6 +100,11 @@ impl DirtyBox {
     }
 }
 
+/// The largest canvas drawn, in pixels (4096×4096, 64 MB at 4 bytes a pixel). The encoder
+/// keeps the canvas, a few changed rectangles in flight and one frame being compressed, so this
+/// bounds its memory to a few hundred MB whatever the recording claims.
+pub const MAX_CANVAS_PIXELS: u64 = 4096 * 4096;
+
 /// Draws screens of a fixed grid size into one canvas.
 #[derive(Debug)]
 pub struct Rasterizer {
@@ -127,6 +132,17 @@ impl Rasterizer {
                 width: width.into(),
                 height: height.into(),
                 max: u64::from(u16::MAX),
+            });
+        }
+        // Before the canvas is allocated: a cast's header alone could ask for terabytes.
+        let pixels = u64::from(width) * u64::from(height);
+        if pixels > MAX_CANVAS_PIXELS {
+            return Err(EncodeError::CanvasTooLarge {
+                cols,
+                rows,
+                scale,
+                width: width.into(),
+                height: height.into(),
             });
         }
         Ok(Rasterizer {

@@ -52,6 +52,10 @@ pub fn render_cast(
     let mut pending: Option<f64> = Some(0.0);
     let total = cast.events.len();
     for (done, event) in cast.events.iter().enumerate() {
+        // Past --max-bytes nothing more is written: stop replaying at once.
+        if animator.is_full() {
+            break;
+        }
         let t = timeline.playback_time(event.time);
         if let Some(start) = pending {
             if t >= start + slot {

@@ -233,3 +233,41 @@ fn watch_escapes_control_and_bidi_characters_in_titles_but_json_keeps_them() {
         !stdout(&server.run(&["ls"])).is_empty()
     });
 }
+
+/// `rec --from` of a cast 65535 wide aborted ("memory allocation of 2198956147200 bytes
+/// failed", SIGABRT); 2000x1000 took 2.3 GB. The pixel size is checked before the canvas.
+#[test]
+fn rec_from_a_huge_cast_is_refused_before_the_canvas_is_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    for (cols, rows, ext) in [
+        (65535, 65535, "gif"),
+        (2000, 1000, "gif"),
+        (2000, 1000, "png"),
+    ] {
+        let cast = dir.path().join(format!("{cols}x{rows}.cast"));
+        std::fs::write(
+            &cast,
+            format!("{{\"version\":2,\"width\":{cols},\"height\":{rows}}}\n[0.1,\"o\",\"x\"]\n"),
+        )
+        .unwrap();
+        let out = dir.path().join(format!("out.{ext}"));
+        let output = phux_tests::run(&mut phux_tests::phux(&[
+            "rec",
+            "--from",
+            cast.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ]));
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let line = error_line(&output);
+        assert_eq!(line["error"]["code"], "encode_failed");
+        let message = line["error"]["message"].as_str().unwrap();
+        assert!(message.contains("px"), "{message}");
+        assert!(
+            line["remedy"].as_str().unwrap().contains("--scale"),
+            "{line}"
+        );
+        assert!(!out.exists());
+    }
+}

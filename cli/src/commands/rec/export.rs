@@ -10,7 +10,7 @@ use crate::output;
 use phux_core::docs::rec::REC_SCHEMA_VERSION;
 use phux_core::docs::{RecFormat, RecJson};
 use phux_core::error_code::ErrorCode;
-use phux_encoders::{render_cast, EncodeOptions, OutputFormat, RenderSettings, Theme};
+use phux_encoders::{render_cast, EncodeError, EncodeOptions, OutputFormat, RenderSettings, Theme};
 use phux_recorder::{read_cast, transcode, Cast, CastVersion};
 use std::path::{Path, PathBuf};
 
@@ -186,11 +186,13 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
     });
     progress.finish();
     let summary = result.map_err(|e| {
-        Failure::new(
-            ErrorCode::EncodeFailed,
-            e.to_string(),
-            "check the output path and --max-bytes",
-        )
+        let remedy = match e {
+            EncodeError::CanvasTooLarge { .. } | EncodeError::BadDimensions { .. } => {
+                "lower --scale, or render a recording of a smaller grid (.cast output keeps any size)"
+            }
+            _ => "check the output path and --max-bytes",
+        };
+        Failure::new(ErrorCode::EncodeFailed, e.to_string(), remedy)
     })?;
     let format = if format == OutputFormat::Gif {
         RecFormat::Gif
