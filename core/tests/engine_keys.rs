@@ -59,3 +59,21 @@ fn kitty_keyboard_protocol_disambiguates_control_keys() {
     assert_eq!(t.kitty_keyboard_flags(), 0);
     assert_eq!(encode(&t, "C-c"), b"\x03");
 }
+
+#[test]
+fn kitty_report_all_keys_sends_text_as_key_codes() {
+    let mut t = terminal();
+    // CSI > 8 u: "report all keys as escape codes".
+    t.write(b"\x1b[>8u");
+    assert_eq!(
+        t.kitty_keyboard_flags() & phux_core::engine::KITTY_REPORT_ALL_KEYS,
+        8
+    );
+    let out = encode(&t, "a");
+    assert!(
+        out.starts_with(b"\x1b[97"),
+        "{:?}",
+        String::from_utf8_lossy(&out)
+    );
+    assert!(out.ends_with(b"u"), "{:?}", String::from_utf8_lossy(&out));
+}

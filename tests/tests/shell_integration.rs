@@ -233,13 +233,19 @@ fn run_refuses_a_busy_shell() {
 /// Regression: `new` returned before the shell had printed anything, so a `snapshot` right
 /// after it could be blank.
 #[test]
-fn new_returns_once_the_pane_has_painted() {
+fn new_and_spawn_return_once_the_pane_has_painted() {
     let server = TestServer::start();
     for name in ["a", "b", "c"] {
         let pane = server.new_session(name, &[]);
         assert!(
             !shown(&server, &pane).is_empty(),
             "{name}: blank right after new"
+        );
+        let doc = server.json(&["spawn", "--json", "--target", &pane]);
+        let spawned = format!("@{}", doc["terminal_id"]);
+        assert!(
+            !shown(&server, &spawned).is_empty(),
+            "{name}: blank right after spawn"
         );
     }
 }

@@ -62,13 +62,21 @@ impl Bracket {
         format!("PHUXrun{}RC=", self.nonce)
     }
 
-    /// The line typed into the shell (POSIX sh, bash, zsh, dash). The leading space keeps it
-    /// out of the history of shells that ignore space-prefixed lines.
-    pub fn line(&self, command: &str) -> String {
+    /// The line typed into `shell` (POSIX sh, bash, zsh, dash; its process name). The leading
+    /// space keeps it out of the history of shells that ignore space-prefixed lines.
+    pub fn line(&self, command: &str, shell: &str) -> String {
         let nonce = &self.nonce;
         let quoted = command.replace('\'', r"'\''");
+        // A POSIX shell abandons the whole line on a syntax error in the special builtin `eval`
+        // unless it is run through `command`; zsh's `command` runs external programs only, and
+        // its `eval` returns an error without abandoning the line.
+        let eval = if shell == "zsh" {
+            "eval"
+        } else {
+            "command eval"
+        };
         format!(
-            " printf 'PHUXrun%sBEGIN\\n' {nonce}; command eval '{quoted}'; printf '\\nPHUXrun%sRC=%d=END\\n' {nonce} $?"
+            " printf 'PHUXrun%sBEGIN\\n' {nonce}; {eval} '{quoted}'; printf '\\nPHUXrun%sRC=%d=END\\n' {nonce} $?"
         )
     }
 
@@ -147,23 +155,25 @@ pub fn run(
         typed: false,
     };
     let state = shell_state(client, pane, None).map_err(before)?;
-    if let Route::Marked {
-        finished,
-        program_path,
-    } = route(pane, &state).map_err(before)?
-    {
-        return run_marked(
-            client,
-            socket,
-            pane,
-            command,
-            (finished, &program_path),
-            timeout,
-        );
-    }
+    let shell = match route(pane, &state).map_err(before)? {
+        Route::Marked {
+            finished,
+            program_path,
+        } => {
+            return run_marked(
+                client,
+                socket,
+                pane,
+                command,
+                (finished, &program_path),
+                timeout,
+            )
+        }
+        Route::Unmarked { shell } => shell,
+    };
     let bracket = Bracket::fresh();
     let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
-    send_literal(client, pane, format!("{}", bracket.line(command))).map_err(before)?;
+    send_literal(client, pane, format!("{}\r", bracket.line(command, &shell))).map_err(before)?;
     follow(client, &mut feed, pane, &bracket, command, timeout).map_err(|error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,
@@ -247,7 +257,7 @@ mod tests {
     #[test]
     fn the_typed_echo_never_looks_like_a_marker() {
         let bracket = Bracket::with_nonce("abc123");
-        let echo = format!("$ {}", bracket.line("echo hi"));
+        let echo = format!("$ {}", bracket.line("echo hi", "sh"));
         assert!(bracket.exit_code_of(&echo).is_none());
         assert!(!echo.contains(&bracket.begin()));
         assert_eq!(bracket.find(&lines(&[&echo])), None);

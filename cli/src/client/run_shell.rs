@@ -49,8 +49,8 @@ const PROMPT_GRACE: Duration = Duration::from_millis(500);
 pub enum Route {
     /// The shell marks its commands: type the command alone.
     Marked { finished: u64, program_path: String },
-    /// No marks: bracket the command with printed markers.
-    Unmarked,
+    /// No marks: bracket the command with printed markers, for this shell (its process name).
+    Unmarked { shell: String },
 }
 
 /// Asks the server what the pane's shell is doing (`after`: include the last command once more
@@ -73,7 +73,9 @@ pub fn route(pane: PaneId, state: &ShellStateOk) -> Result<Route, ClientError> {
     if let Some(foreground) = &state.foreground {
         if is_shell(&foreground.name) {
             // A shell (or ssh) started from the pane's shell: its prompt is the one listening.
-            return Ok(Route::Unmarked);
+            return Ok(Route::Unmarked {
+                shell: foreground.name.clone(),
+            });
         }
         return Err(not_shell(pane, &foreground.name, foreground.pid));
     }
@@ -81,7 +83,9 @@ pub fn route(pane: PaneId, state: &ShellStateOk) -> Result<Route, ClientError> {
         return Err(not_shell(pane, &state.program, 0));
     }
     if !state.marked {
-        return Ok(Route::Unmarked);
+        return Ok(Route::Unmarked {
+            shell: state.program.clone(),
+        });
     }
     if state.running {
         return Err(ClientError::preflight(
@@ -159,7 +163,9 @@ pub fn run_marked(
             }
             Change::Closed => return Err(typed(pane_closed(pane))),
         }
-        let state = shell_state(client, pane, Some(finished)).map_err(typed)?;
+        // Once the command's end is in hand, only the prompt is still awaited: no output again.
+        let after = done.is_none().then_some(finished);
+        let state = shell_state(client, pane, after).map_err(typed)?;
         if let Some(last) = state.last_command {
             done.get_or_insert_with(|| {
                 let result = RunResult {

@@ -104,24 +104,43 @@ fn integration_dir(shared: &Shared) -> PathBuf {
         .map_or_else(std::env::temp_dir, std::path::Path::to_path_buf)
 }
 
-/// How long `new` waits for a pane's first paint, so an immediate snapshot is never blank: a
+/// What `new` and `spawn` wait for before answering, so an immediate snapshot is never blank: a
 /// shell's first prompt (its marks, when integrated) may wait on the user's rc files; another
 /// program may never print, so it gets only a moment.
-fn first_paint_limit(argv: &[String]) -> (bool, Duration) {
-    let name = argv
-        .first()
-        .and_then(|p| std::path::Path::new(p).file_name())
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    if crate::shell::Shell::of_argv(argv).is_some() {
-        (true, Duration::from_secs(5))
-    } else if matches!(
-        name,
-        "sh" | "dash" | "bash" | "zsh" | "fish" | "ksh" | "mksh"
-    ) {
-        (false, Duration::from_secs(3))
-    } else {
-        (false, Duration::from_millis(300))
+struct FirstPaint {
+    prompt: bool,
+    limit: Duration,
+}
+
+impl FirstPaint {
+    fn of(shared: &Shared, command: &Option<Vec<String>>, env: &[(String, String)]) -> Self {
+        let argv = match command {
+            Some(argv) if !argv.is_empty() => argv.clone(),
+            _ => vec![shared.config.default_shell.clone()],
+        };
+        let name = argv
+            .first()
+            .and_then(|p| std::path::Path::new(p).file_name())
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let (prompt, limit) = if crate::shell::Shell::of_argv(&argv).is_some() {
+            (!crate::shell::disabled(env), Duration::from_secs(5))
+        } else if matches!(
+            name,
+            "sh" | "dash" | "bash" | "zsh" | "fish" | "ksh" | "mksh"
+        ) {
+            (false, Duration::from_secs(3))
+        } else {
+            (false, Duration::from_millis(300))
+        };
+        FirstPaint { prompt, limit }
+    }
+
+    fn wait(&self, shared: &Shared, pane: PaneId) {
+        let handle = shared.registry().panes.get(&pane).map(|e| e.handle.clone());
+        if let Some(handle) = handle {
+            handle.shell().wait_first(self.prompt, self.limit);
+        }
     }
 }
 
@@ -143,21 +162,9 @@ pub fn new_session(
     shared: &Arc<Shared>,
     request: wire::NewSession,
 ) -> Result<NewSessionOk, RequestError> {
-    let argv = match &request.command {
-        Some(argv) if !argv.is_empty() => argv.clone(),
-        _ => vec![shared.config.default_shell.clone()],
-    };
-    let (mut prompt, limit) = first_paint_limit(&argv);
-    prompt &= !crate::shell::disabled(&request.env);
+    let first_paint = FirstPaint::of(shared, &request.command, &request.env);
     let (ok, _) = new_session_observed(shared, request, None)?;
-    let handle = shared
-        .registry()
-        .panes
-        .get(&ok.pane)
-        .map(|e| e.handle.clone());
-    if let Some(handle) = handle {
-        handle.shell().wait_first(prompt, limit);
-    }
+    first_paint.wait(shared, ok.pane);
     Ok(ok)
 }
 
@@ -197,7 +204,15 @@ pub fn new_session_observed(
     Ok((ok, observed))
 }
 
+/// `spawn`: like `new`, returns once the pane has painted (or its integrated shell prompted).
 pub fn spawn(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, RequestError> {
+    let first_paint = FirstPaint::of(shared, &request.command, &request.env);
+    let ok = spawn_pane(shared, request)?;
+    first_paint.wait(shared, ok.pane);
+    Ok(ok)
+}
+
+fn spawn_pane(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, RequestError> {
     let ratio = check_ratio(request.ratio).map_err(|e| {
         RequestError::refused(
             ErrorCode::InvalidRatio,
