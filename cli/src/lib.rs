@@ -8,3 +8,4 @@ pub mod commands;
 pub mod failure;
 pub mod output;
 pub mod screen_view;
+pub mod tui;

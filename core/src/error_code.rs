@@ -132,6 +132,8 @@ error_codes! {
     OutputExists => "output_exists", FAILURE;
     EncodeFailed => "encode_failed", FAILURE;
     RecordFailed => "record_failed", FAILURE;
+    NotATerminal => "not_a_terminal", USAGE;
+    NestedAttach => "nested_attach", USAGE;
 }
 
 /// A string that is not in the vocabulary.

@@ -10,6 +10,7 @@ pub mod error_doc;
 pub mod exit_code;
 pub mod ids;
 pub mod keys;
+pub mod pane_layout;
 pub mod resolve;
 pub mod screen_capture;
 pub mod selector;

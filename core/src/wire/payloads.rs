@@ -51,3 +51,16 @@ pub struct StatusOk {
     pub clients: u32,
     pub log: Option<String>,
 }
+
+/// `attach_client`: the client's id (for `client_resize`) and the session it joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttachOk {
+    pub client: u32,
+    pub session: String,
+}
+
+/// `detach_clients`: how many clients were asked to leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DetachOk {
+    pub detached: u32,
+}
