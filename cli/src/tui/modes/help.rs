@@ -4,11 +4,13 @@ use phux_core::engine::{CellColor, CellStyle};
 
 use crate::tui::grid::Grid;
 use crate::tui::input::Key;
-use crate::tui::keymap::BINDINGS;
+use crate::tui::keymap::{Action, BINDINGS};
 
 #[derive(Default)]
 pub struct HelpOverlay {
     pub filter: String,
+    /// The first line shown, when the list is longer than the screen.
+    scroll: usize,
 }
 
 impl HelpOverlay {
@@ -19,8 +21,14 @@ impl HelpOverlay {
             Key::Char('q') if self.filter.is_empty() => return false,
             Key::Backspace => {
                 self.filter.pop();
+                self.scroll = 0;
             }
-            Key::Char(c) => self.filter.push(c),
+            Key::Down | Key::PageDown => self.scroll += 1,
+            Key::Up | Key::PageUp => self.scroll = self.scroll.saturating_sub(1),
+            Key::Char(c) => {
+                self.filter.push(c);
+                self.scroll = 0;
+            }
             _ => {}
         }
         true
@@ -31,7 +39,11 @@ impl HelpOverlay {
         let filter = self.filter.to_lowercase();
         BINDINGS
             .iter()
-            .map(|b| format!("C-a {:<7} {}", b.chord, b.help))
+            .filter(|b| !matches!(b.action, Action::SelectWindow(n) if n > 0))
+            .map(|b| match b.action {
+                Action::SelectWindow(_) => format!("C-a {:<7} select window 0–9", "0-9"),
+                _ => format!("C-a {:<7} {}", b.chord, b.help),
+            })
             .filter(|line| line.to_lowercase().contains(&filter))
             .collect()
     }
@@ -57,7 +69,15 @@ impl HelpOverlay {
             bold: true,
             ..box_style
         };
-        let header = format!(" keys (prefix C-a) — filter: {}", self.filter);
+        let shown = usize::from(height.saturating_sub(1)).max(1);
+        let scroll = self.scroll.min(lines.len().saturating_sub(shown));
+        let more = if lines.len() > shown {
+            " (↑↓ scroll)"
+        } else {
+            ""
+        };
+        let header = format!(" keys (prefix C-a){more} — type to filter: {}", self.filter);
+        let lines = &lines[scroll..];
         let rows = height.min(lines.len() as u16 + 2);
         for y in 0..rows {
             grid.fill(x0, y, cols, ' ', box_style);
