@@ -87,7 +87,7 @@ impl App {
             let timeout = if self.dirty {
                 FRAME_INTERVAL.saturating_sub(last_draw.elapsed())
             } else {
-                until_next_minute()
+                self.next_wake()
             };
             match rx.recv_timeout(timeout) {
                 Ok(event) => {
@@ -282,8 +282,17 @@ impl App {
         self.outer.mirror(wanted);
     }
 
-    pub fn mark_dirty(&mut self) {
-        self.dirty = true;
+    /// With nothing to draw: sleep until the clock's minute turns or a message expires.
+    fn next_wake(&self) -> Duration {
+        let message = self
+            .model
+            .message
+            .as_ref()
+            .and_then(|(_, at)| crate::tui::status::MESSAGE_TIME.checked_sub(at.elapsed()));
+        match message {
+            Some(left) => left.min(until_next_minute()) + Duration::from_millis(5),
+            None => until_next_minute(),
+        }
     }
 }
 
