@@ -109,7 +109,11 @@ impl App {
 
     fn handle(&mut self, event: Event) -> Result<(), ClientError> {
         match event {
-            Event::Input(bytes) => self.input(&bytes)?,
+            Event::Input(bytes) => match self.input(&bytes) {
+                // A refused action is a message, not the end of the client.
+                Err(ClientError::Server { message, .. }) => self.model.say(message),
+                other => other?,
+            },
             Event::InputClosed | Event::Stop => self.ended = Some(Ended::Stopped),
             Event::Resized => self.outer_resized()?,
             Event::PaneFrame {
@@ -173,7 +177,7 @@ impl App {
             client: self.client_id,
             cols,
             rows: rows.saturating_sub(1).max(1),
-            session: Some(self.model.session_name()),
+            session: None,
         };
         let _: phux_core::wire::Done = self
             .control

@@ -26,7 +26,7 @@ const PANE_VERBS: &[&str] = &[
 /// The argv `text` stands for, with the focused pane (or this session) added as the target
 /// when the verb takes one and none is given.
 pub fn argv(text: &str, focused: Option<String>, session: &str) -> Vec<String> {
-    let mut words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    let mut words = split_words(text);
     if let Some(verb) = words.first().map(String::as_str) {
         let has_target =
             words.iter().skip(1).any(|w| !w.starts_with('-')) && !matches!(verb, "rec" | "spawn");
@@ -41,6 +41,33 @@ pub fn argv(text: &str, focused: Option<String>, session: &str) -> Vec<String> {
             }
         }
     }
+    words
+}
+
+/// Words as a shell splits them: whitespace separates, '…' and "…" quote, \ escapes.
+pub fn split_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => {
+                if let Some(next) = chars.next() {
+                    word.get_or_insert_with(String::new).push(next);
+                }
+            }
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
     words
 }
 
@@ -100,5 +127,9 @@ mod tests {
         );
         assert_eq!(argv("detach", focused.clone(), "work"), ["detach", "work"]);
         assert_eq!(argv("ls", focused, "s"), ["ls"]);
+        assert_eq!(
+            split_words(r#"send-keys @1 'echo a b' "x\"y" z\ w"#),
+            ["send-keys", "@1", "echo a b", "x\"y", "z w"]
+        );
     }
 }
