@@ -67,11 +67,44 @@ pub struct Divider {
     pub rows: u16,
 }
 
+/// Where a split is: the way to it from the root (`false` = first child, `true` = second), the
+/// area it divides, and the column (side by side) or row (stacked) where its second child
+/// begins' border lies: the divider column, or the second child's title row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitPlace {
+    pub path: Vec<bool>,
+    pub split: SplitDirection,
+    pub area: Rect,
+    pub at: u16,
+}
+
+impl SplitPlace {
+    /// Whether the cell (x, y) is this split's border, which a mouse can drag.
+    pub fn is_border(&self, x: u16, y: u16) -> bool {
+        match self.split {
+            SplitDirection::Vertical => x == self.at && self.area.contains(x, y),
+            SplitDirection::Horizontal => y == self.at && self.area.contains(x, y),
+        }
+    }
+
+    /// The ratio that puts the border at `to` (a column or a row).
+    pub fn ratio_for(&self, to: u16) -> f64 {
+        let (start, total, divider) = match self.split {
+            SplitDirection::Vertical => (self.area.x, self.area.cols, 1),
+            SplitDirection::Horizontal => (self.area.y, self.area.rows, 0),
+        };
+        let usable = total.saturating_sub(divider).max(2);
+        let first = to.saturating_sub(start).clamp(1, usable - 1);
+        f64::from(first) / f64::from(usable)
+    }
+}
+
 /// Every pane and divider of `node` laid out in `area`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Placement {
     pub panes: Vec<Placed>,
     pub dividers: Vec<Divider>,
+    pub splits: Vec<SplitPlace>,
 }
 
 impl Placement {
@@ -83,7 +116,7 @@ impl Placement {
 /// Lays `node` out in `area`.
 pub fn place(node: &LayoutNode, area: Rect) -> Placement {
     let mut out = Placement::default();
-    place_into(node, area, &mut out);
+    place_into(node, area, &mut Vec::new(), &mut out);
     out
 }
 
@@ -98,7 +131,7 @@ pub fn first_share(total: u16, ratio: f64, divider: u16) -> u16 {
     wanted.clamp(1, usable - 1)
 }
 
-fn place_into(node: &LayoutNode, area: Rect, out: &mut Placement) {
+fn place_into(node: &LayoutNode, area: Rect, path: &mut Vec<bool>, out: &mut Placement) {
     match node {
         LayoutNode::Pane { pane } => {
             let content = Rect::new(
@@ -122,19 +155,45 @@ fn place_into(node: &LayoutNode, area: Rect, out: &mut Placement) {
             SplitDirection::Vertical => {
                 let a = first_share(area.cols, *ratio, 1);
                 let b = area.cols.saturating_sub(a + 1);
-                place_into(first, Rect::new(area.x, area.y, a, area.rows), out);
+                out.splits.push(SplitPlace {
+                    path: path.clone(),
+                    split: *split,
+                    area,
+                    at: area.x + a,
+                });
+                path.push(false);
+                place_into(first, Rect::new(area.x, area.y, a, area.rows), path, out);
+                path.pop();
                 out.dividers.push(Divider {
                     x: area.x + a,
                     y: area.y,
                     rows: area.rows,
                 });
-                place_into(second, Rect::new(area.x + a + 1, area.y, b, area.rows), out);
+                path.push(true);
+                let second_area = Rect::new(area.x + a + 1, area.y, b, area.rows);
+                place_into(second, second_area, path, out);
+                path.pop();
             }
             SplitDirection::Horizontal => {
                 let a = first_share(area.rows, *ratio, 0);
                 let b = area.rows.saturating_sub(a);
-                place_into(first, Rect::new(area.x, area.y, area.cols, a), out);
-                place_into(second, Rect::new(area.x, area.y + a, area.cols, b), out);
+                out.splits.push(SplitPlace {
+                    path: path.clone(),
+                    split: *split,
+                    area,
+                    at: area.y + a,
+                });
+                path.push(false);
+                place_into(first, Rect::new(area.x, area.y, area.cols, a), path, out);
+                path.pop();
+                path.push(true);
+                place_into(
+                    second,
+                    Rect::new(area.x, area.y + a, area.cols, b),
+                    path,
+                    out,
+                );
+                path.pop();
             }
         },
     }
@@ -276,6 +335,28 @@ mod tests {
             ratio_after_move(&node, area, PaneId(1), SplitDirection::Horizontal, 5),
             None
         );
+    }
+
+    #[test]
+    fn each_split_knows_its_path_and_border() {
+        let node = LayoutNode::Split {
+            split: SplitDirection::Vertical,
+            ratio: 0.5,
+            first: pane(1),
+            second: Box::new(LayoutNode::Split {
+                split: SplitDirection::Horizontal,
+                ratio: 0.5,
+                first: pane(2),
+                second: pane(3),
+            }),
+        };
+        let placed = place(&node, Rect::new(0, 0, 81, 24));
+        assert_eq!(placed.splits.len(), 2);
+        assert_eq!(placed.splits[1].path, vec![true]);
+        assert!(placed.splits[0].is_border(40, 10));
+        assert!(placed.splits[1].is_border(60, 12));
+        assert!(!placed.splits[1].is_border(20, 12));
+        assert!((placed.splits[0].ratio_for(20) - 0.25).abs() < 1e-9);
     }
 
     #[test]

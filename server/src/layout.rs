@@ -127,6 +127,33 @@ impl Layout {
         }
     }
 
+    /// Sets the ratio of the split reached by `path` from here, if it splits in `direction`.
+    pub fn set_ratio_at(
+        &mut self,
+        path: &[bool],
+        direction: SplitDirection,
+        new_ratio: f64,
+    ) -> bool {
+        let Layout::Split {
+            direction: d,
+            ratio,
+            first,
+            second,
+        } = self
+        else {
+            return false;
+        };
+        match path.split_first() {
+            None if *d == direction => {
+                *ratio = new_ratio;
+                true
+            }
+            None => false,
+            Some((false, rest)) => first.set_ratio_at(rest, direction, new_ratio),
+            Some((true, rest)) => second.set_ratio_at(rest, direction, new_ratio),
+        }
+    }
+
     /// Sets the ratio of the innermost `direction` split holding `pane`. False when there is none.
     pub fn set_ratio(&mut self, pane: PaneId, direction: SplitDirection, new_ratio: f64) -> bool {
         let Layout::Split {

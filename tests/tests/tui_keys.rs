@@ -126,3 +126,41 @@ fn prefix_twice_sends_a_literal_ctrl_a() {
     tui.type_bytes(b"\r");
     tui.wait_for_text("^A");
 }
+
+/// An SGR mouse report for the cell (x, y), 0-based.
+fn mouse(code: u16, x: u16, y: u16, release: bool) -> Vec<u8> {
+    let end = if release { 'm' } else { 'M' };
+    format!("\x1b[<{code};{};{}{end}", x + 1, y + 1).into_bytes()
+}
+
+#[test]
+fn the_mouse_focuses_drags_a_border_and_scrolls_history() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    tui.type_bytes(b"i=0; while [ $i -lt 60 ]; do i=$((i+1)); echo wheel-$i-line; done\r");
+    tui.wait_for_text("wheel-60-line");
+    tui.prefix(b"%");
+    tui.wait_for("@2 focused", |l| {
+        l.last().is_some_and(|s| s.contains("\"@2\""))
+    });
+    // A click in the left pane focuses it.
+    tui.type_bytes(&mouse(0, 10, 10, false));
+    tui.type_bytes(&mouse(0, 10, 10, true));
+    tui.wait_for("@1 focused", |l| {
+        l.last().is_some_and(|s| s.contains("\"@1\""))
+    });
+    // Dragging the divider from column 40 to 30.
+    tui.type_bytes(&mouse(0, 40, 8, false));
+    tui.type_bytes(&mouse(32, 35, 8, false));
+    tui.type_bytes(&mouse(32, 30, 8, false));
+    tui.type_bytes(&mouse(0, 30, 8, true));
+    tui.wait_for("the divider at column 30", |l| {
+        divider_column(l) == Some(30)
+    });
+    // The wheel over the left pane scrolls back into its history.
+    assert!(!tui.screen().contains("wheel-3-line"));
+    for _ in 0..20 {
+        tui.type_bytes(&mouse(64, 10, 10, false));
+    }
+    tui.wait_for_text("wheel-3-line");
+}

@@ -291,6 +291,7 @@ impl App {
             pane,
             split,
             ratio,
+            path: None,
         }));
         if let Err(ClientError::Server { message, .. }) = &result {
             self.model.say(message.clone());

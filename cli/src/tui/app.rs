@@ -47,6 +47,8 @@ pub struct App {
     outer: OuterTerminal,
     last_frame: Option<Grid>,
     prefix_pending: bool,
+    /// The split whose border the mouse is dragging.
+    pub drag: Option<phux_core::pane_layout::SplitPlace>,
     dirty: bool,
     pub ended: Option<Ended>,
 }
@@ -72,6 +74,7 @@ impl App {
             outer,
             last_frame: None,
             prefix_pending: false,
+            drag: None,
             dirty: true,
             ended: None,
         }
@@ -189,6 +192,12 @@ impl App {
     fn input(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
         let mut rest = bytes;
         while !rest.is_empty() && self.ended.is_none() {
+            if let Some((event, len)) = crate::tui::mouse::parse(rest) {
+                rest = &rest[len..];
+                self.mouse(event)?;
+                self.dirty = true;
+                continue;
+            }
             if !matches!(self.mode, Mode::Normal) {
                 let (key, len) = next_key(rest).unwrap_or((crate::tui::input::Key::Other, 1));
                 rest = &rest[len.max(1)..];
@@ -206,13 +215,23 @@ impl App {
                 self.dirty = true;
                 continue;
             }
-            let cut = rest.iter().position(|&b| b == PREFIX).unwrap_or(rest.len());
+            // Up to the prefix or a mouse report, whichever comes first.
+            let cut = (0..rest.len())
+                .find(|&i| rest[i] == PREFIX || rest[i..].starts_with(b"\x1b[<"))
+                .unwrap_or(rest.len());
             if cut > 0 {
                 self.type_bytes(rest[..cut].to_vec())?;
             }
-            if cut < rest.len() {
+            if cut < rest.len() && rest[cut] == PREFIX {
                 self.prefix_pending = true;
                 rest = &rest[cut + 1..];
+            } else if cut < rest.len() {
+                rest = &rest[cut..];
+                if crate::tui::mouse::parse(rest).is_none() {
+                    // An incomplete report: hand it on rather than lose it.
+                    self.type_bytes(rest.to_vec())?;
+                    rest = &[];
+                }
             } else {
                 rest = &[];
             }

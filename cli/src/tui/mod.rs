@@ -17,6 +17,7 @@ pub mod input;
 pub mod keymap;
 pub mod model;
 pub mod modes;
+mod mouse;
 pub mod outer;
 mod panes;
 pub mod recording;

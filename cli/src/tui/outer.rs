@@ -53,6 +53,7 @@ impl OuterTerminal {
             modes: MirroredModes::default(),
         };
         write_all(ENTER.as_bytes());
+        write_all(crate::tui::mouse::ENABLE.as_bytes());
         Ok(outer)
     }
 
@@ -80,6 +81,7 @@ impl OuterTerminal {
 impl Drop for OuterTerminal {
     fn drop(&mut self) {
         write_all(LEAVE.as_bytes());
+        write_all(crate::tui::mouse::DISABLE.as_bytes());
         let _ = termios::tcsetattr(stdin().as_fd(), OptionalActions::Now, &self.saved);
     }
 }

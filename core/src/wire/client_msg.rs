@@ -360,11 +360,15 @@ pub struct RenameWindow {
     pub name: String,
 }
 
-/// Sets the ratio of the innermost `split` around `pane` (the share its first child keeps).
+/// Sets the ratio of the innermost `split` around `pane` (the share its first child keeps), or,
+/// with `path`, of the split reached from the root of `pane`'s window by that way (`false` =
+/// first child, `true` = second), as a mouse dragging a border names it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetSplitRatio {
     pub id: u64,
     pub pane: PaneId,
     pub split: SplitDirection,
     pub ratio: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<bool>>,
 }

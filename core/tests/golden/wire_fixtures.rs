@@ -348,6 +348,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 pane: PaneId(4),
                 split: SplitDirection::Vertical,
                 ratio: 0.25,
+                path: None,
             }),
         ),
     ]

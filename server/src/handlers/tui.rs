@@ -195,7 +195,10 @@ pub fn set_split_ratio(
             .ok_or_else(|| RequestError::NoSuchTarget(request.pane.to_string()))?;
         let changed = registry
             .window_mut(session, window)
-            .is_some_and(|w| w.layout.set_ratio(request.pane, request.split, ratio));
+            .is_some_and(|w| match &request.path {
+                Some(path) => w.layout.set_ratio_at(path, request.split, ratio),
+                None => w.layout.set_ratio(request.pane, request.split, ratio),
+            });
         if !changed {
             return Err(RequestError::refused(
                 ErrorCode::InvalidArgument,

@@ -98,6 +98,15 @@ impl CopyMode {
         CopyOutcome::Stay
     }
 
+    /// Scrolls by `lines` (negative: up, into history), the cursor moving along.
+    pub fn scroll(&mut self, lines: isize) {
+        let last_top = self.lines.len().saturating_sub(self.rows) as isize;
+        self.top = (self.top as isize + lines).clamp(0, last_top.max(0)) as usize;
+        let bottom = self.top + self.rows - 1;
+        self.cursor.0 = self.cursor.0.clamp(self.top, bottom.max(self.top));
+        self.clamp_column();
+    }
+
     fn line_len(&self, line: usize) -> usize {
         self.lines.get(line).map_or(0, |l| l.chars().count())
     }
@@ -296,6 +305,16 @@ mod tests {
             panic!("y copies")
         };
         assert_eq!(text, "line 12");
+    }
+
+    #[test]
+    fn the_wheel_moves_the_view_at_once() {
+        let mut copy = mode();
+        copy.scroll(-3);
+        assert_eq!(copy.top, 87);
+        assert_eq!(copy.cursor.0, 96);
+        copy.scroll(100);
+        assert_eq!(copy.top, 90);
     }
 
     #[test]
