@@ -38,7 +38,12 @@ impl Globals {
 impl Cli {
     /// Parses `args` (the program name first), describing to clap only the verb they name, or
     /// every verb when they name none (help, version, a mistyped verb).
-    pub fn try_from_args(args: Vec<OsString>) -> Result<Cli, clap::Error> {
+    pub fn try_from_args(mut args: Vec<OsString>) -> Result<Cli, clap::Error> {
+        if bare(&args) {
+            // `phux` alone (or with only --socket / --rec): attach.
+            let at = args.len().min(1);
+            args.insert(at, OsString::from("attach"));
+        }
         let args = json_after_verb(args);
         let command = match verb_of(&args).and_then(commands::describe) {
             Some(verb) => top_level().subcommand(verb),
@@ -59,7 +64,21 @@ fn top_level() -> clap::Command {
         .after_help(EXIT_CODE_TABLE_HELP)
         .propagate_version(true)
         .subcommand_required(true)
-        .arg_required_else_help(true)
+}
+
+/// No verb and nothing but `--socket PATH` and `--rec FILE`: `phux` means `phux attach`.
+fn bare(args: &[OsString]) -> bool {
+    let mut words = args.iter().skip(1);
+    while let Some(word) = words.next() {
+        match word.to_str() {
+            Some("--socket" | "--rec") => {
+                words.next();
+            }
+            Some(w) if w.starts_with("--socket=") || w.starts_with("--rec=") => {}
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// The position of the verb: the first word that is neither a flag nor `--socket`'s value
@@ -161,6 +180,16 @@ mod tests {
     }
 
     #[test]
+    fn phux_alone_attaches() {
+        assert!(bare(&words(&["phux"])));
+        assert!(bare(&words(&["phux", "--rec", "x.cast", "--socket", "/s"])));
+        assert!(!bare(&words(&["phux", "--help"])));
+        assert!(!bare(&words(&["phux", "ls"])));
+        let cli = Cli::try_from_args(words(&["phux", "--rec", "x.cast"])).unwrap();
+        assert!(matches!(cli.command, Command::Attach(ref a) if a.rec.is_some()));
+    }
+
+    #[test]
     fn help_says_what_phux_is_and_what_each_verb_does() {
         let help = <Cli as clap::CommandFactory>::command()
             .render_help()
@@ -200,7 +229,7 @@ mod tests {
             assert_eq!(args(&alone), args(verb), "{name}: arguments");
             seen += 1;
         }
-        assert_eq!(seen, 25, "a verb was added: describe() must name it too");
+        assert_eq!(seen, 27, "a verb was added: describe() must name it too");
         assert!(commands::describe("nope").is_none());
     }
 }

@@ -10,3 +10,4 @@ pub mod failure;
 pub mod output;
 pub mod screen_view;
 pub mod usage;
+pub mod tui;

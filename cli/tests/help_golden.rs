@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 21] = [
+const VERBS: [&str; 23] = [
+    "attach",
+    "detach",
     "new",
     "ls",
     "status",

@@ -143,6 +143,8 @@ error_codes! {
     // waiting for more input (an open quote or heredoc)
     TargetBusy => "target_busy", USAGE;
     CommandIncomplete => "command_incomplete", USAGE;
+    NotATerminal => "not_a_terminal", USAGE;
+    NestedAttach => "nested_attach", USAGE;
 }
 
 /// A string that is not in the vocabulary.

@@ -11,6 +11,7 @@ pub mod exit_code;
 pub mod ids;
 pub mod keys;
 pub mod limits;
+pub mod pane_layout;
 pub mod resolve;
 pub mod screen_capture;
 pub mod selector;

@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::docs::GridSize;
 use crate::ids::{PaneId, SessionId, WindowId};
+use crate::pane_layout::LayoutNode;
 
 /// One pane of a window. Its index in `name:W.P` is its position in [`WindowView::panes`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -14,6 +16,9 @@ pub struct PaneView {
     pub title: Option<String>,
     pub cols: u16,
     pub rows: u16,
+    /// A recorder (`phux rec`) is observing this pane.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub recording: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,6 +27,9 @@ pub struct WindowView {
     pub index: u32,
     pub name: String,
     pub panes: Vec<PaneView>,
+    /// The split tree the panes are placed by (absent from servers that predate the TUI).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout: Option<LayoutNode>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -31,6 +39,10 @@ pub struct SessionView {
     pub windows: Vec<WindowView>,
     #[serde(default)]
     pub attached_clients: u32,
+    /// The size the window-size policy gives this session's windows while clients are
+    /// attached (absent when none is, or under `manual`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_size: Option<GridSize>,
 }
 
 /// Everything a selector is resolved against. Snapshot order is sessions, then windows, then
@@ -63,6 +75,15 @@ impl StateView {
     /// The most recently active pane that still exists.
     pub fn focused(&self) -> Option<PaneId> {
         self.focus_order.iter().copied().find(|&p| self.contains(p))
+    }
+
+    /// The most recently active pane of session `session`.
+    pub fn focused_in(&self, session: SessionId) -> Option<PaneId> {
+        let s = self.sessions.iter().find(|s| s.id == session)?;
+        self.focus_order
+            .iter()
+            .copied()
+            .find(|&p| s.pane_ids().any(|q| q == p))
     }
 
     pub fn session(&self, name: &str) -> Option<&SessionView> {

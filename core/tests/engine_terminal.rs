@@ -318,3 +318,9 @@ fn compressing_history_changes_no_read() {
     t.write(b"after\r\n");
     assert_eq!(t.scrollback_text(Some(1), false), vec![viewport[0].clone()]);
 }
+
+#[test]
+fn cursor_blinking_mode_reads() {
+    let t = phux_core::engine::Terminal::new(20, 5, 10).unwrap();
+    assert!(!t.mode(phux_core::engine::Mode::CURSOR_BLINKING));
+}

@@ -17,6 +17,7 @@ fn pane(id: u32, tags: &[&str]) -> PaneView {
         title: None,
         cols: 80,
         rows: 24,
+        recording: false,
     }
 }
 
@@ -27,18 +28,21 @@ fn state() -> StateView {
                 id: SessionId(1),
                 name: "work".into(),
                 attached_clients: 0,
+                window_size: None,
                 windows: vec![
                     WindowView {
                         id: WindowId(1),
                         index: 0,
                         name: "editor".into(),
                         panes: vec![pane(1, &["ci"]), pane(2, &[])],
+                        layout: None,
                     },
                     WindowView {
                         id: WindowId(2),
                         index: 1,
                         name: "build".into(),
                         panes: vec![pane(3, &["ci", "build"])],
+                        layout: None,
                     },
                 ],
             },
@@ -46,11 +50,13 @@ fn state() -> StateView {
                 id: SessionId(2),
                 name: "play".into(),
                 attached_clients: 1,
+                window_size: None,
                 windows: vec![WindowView {
                     id: WindowId(3),
                     index: 0,
                     name: "main".into(),
                     panes: vec![pane(4, &[])],
+                    layout: None,
                 }],
             },
         ],

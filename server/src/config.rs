@@ -20,6 +20,8 @@ pub struct ServerConfig {
     pub flight_bytes: usize,
     /// Where a detached server's stderr goes.
     pub log_path: Option<PathBuf>,
+    /// How attached clients' sizes decide the sessions' sizes.
+    pub window_size: crate::clients::WindowSizePolicy,
 }
 
 impl ServerConfig {
@@ -32,6 +34,7 @@ impl ServerConfig {
             seed_session: false,
             default_shell: default_shell(),
             log_path: None,
+            window_size: crate::clients::WindowSizePolicy::default(),
             flight_bytes: crate::flight::DEFAULT_FLIGHT_BYTES,
         }
     }

@@ -70,8 +70,13 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
                 );
             }
             ClientMessage::Observe(request) => {
+                let _recording = (!request.viewer)
+                    .then(|| crate::clients::RecordingMark::new(shared, request.pane));
                 let started = streams::observe(shared, &request);
                 return stream_after(&mut writer, &stream, id, started);
+            }
+            ClientMessage::AttachClient(request) => {
+                return crate::attached::serve(&mut writer, &stream, shared, id, &request);
             }
             ClientMessage::NewSession(request) if request.observe => {
                 let started = streams::observe_new_session(shared, request);
@@ -208,7 +213,7 @@ fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
 }
 
 /// A quiet stream checks now and then whether its client hung up.
-fn client_gone(socket: &UnixStream) -> bool {
+pub(crate) fn client_gone(socket: &UnixStream) -> bool {
     use rustix::net::RecvFlags;
     let mut probe = [0u8; 1];
     match rustix::net::recv(socket, &mut probe, RecvFlags::PEEK | RecvFlags::DONTWAIT) {

@@ -107,6 +107,82 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// The tree as clients see it.
+    pub fn to_view(&self) -> phux_core::pane_layout::LayoutNode {
+        use phux_core::pane_layout::LayoutNode;
+        match self {
+            Layout::Pane(pane) => LayoutNode::Pane { pane: *pane },
+            Layout::Split {
+                direction,
+                ratio,
+                first,
+                second,
+            } => LayoutNode::Split {
+                split: *direction,
+                ratio: *ratio,
+                first: Box::new(first.to_view()),
+                second: Box::new(second.to_view()),
+            },
+        }
+    }
+
+    /// Sets the ratio of the split reached by `path` from here, if it splits in `direction`.
+    pub fn set_ratio_at(
+        &mut self,
+        path: &[bool],
+        direction: SplitDirection,
+        new_ratio: f64,
+    ) -> bool {
+        let Layout::Split {
+            direction: d,
+            ratio,
+            first,
+            second,
+        } = self
+        else {
+            return false;
+        };
+        match path.split_first() {
+            None if *d == direction => {
+                *ratio = new_ratio;
+                true
+            }
+            None => false,
+            Some((false, rest)) => first.set_ratio_at(rest, direction, new_ratio),
+            Some((true, rest)) => second.set_ratio_at(rest, direction, new_ratio),
+        }
+    }
+
+    /// Sets the ratio of the innermost `direction` split holding `pane`. False when there is none.
+    pub fn set_ratio(&mut self, pane: PaneId, direction: SplitDirection, new_ratio: f64) -> bool {
+        let Layout::Split {
+            direction: d,
+            ratio,
+            first,
+            second,
+        } = self
+        else {
+            return false;
+        };
+        let inner = if first.contains(pane) {
+            first.set_ratio(pane, direction, new_ratio)
+        } else if second.contains(pane) {
+            second.set_ratio(pane, direction, new_ratio)
+        } else {
+            return false;
+        };
+        if inner {
+            return true;
+        }
+        if *d == direction {
+            *ratio = new_ratio;
+            return true;
+        }
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,6 +205,24 @@ mod tests {
         let layout = layout.remove(C).unwrap();
         assert_eq!(layout, Layout::Pane(A));
         assert!(layout.remove(A).is_none());
+    }
+
+    #[test]
+    fn set_ratio_changes_the_innermost_split_of_that_direction() {
+        let mut layout = Layout::Pane(A);
+        layout.insert(A, B, SplitDirection::Vertical, 0.5);
+        layout.insert(B, C, SplitDirection::Horizontal, 0.5);
+        assert!(layout.set_ratio(C, SplitDirection::Vertical, 0.3));
+        assert!(layout.set_ratio(C, SplitDirection::Horizontal, 0.8));
+        let Layout::Split { ratio, second, .. } = &layout else {
+            panic!("split expected")
+        };
+        assert!((ratio - 0.3).abs() < 1e-9);
+        let Layout::Split { ratio, .. } = second.as_ref() else {
+            panic!("split expected")
+        };
+        assert!((ratio - 0.8).abs() < 1e-9);
+        assert!(!Layout::Pane(A).set_ratio(A, SplitDirection::Vertical, 0.5));
     }
 
     #[test]

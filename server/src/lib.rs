@@ -7,7 +7,9 @@
 //! which a connection thread makes itself (see `pane::PaneHandle`).
 
 mod acceptors;
+mod attached;
 pub mod bus;
+pub mod clients;
 pub mod config;
 mod connection;
 pub mod flight;

@@ -40,6 +40,8 @@ pub struct Registry {
     next_session: u32,
     next_window: u32,
     pub ever_had_panes: bool,
+    /// Recorders observing each pane (front ends' views are not counted).
+    pub recorders: BTreeMap<PaneId, u32>,
 }
 
 impl Registry {
@@ -133,6 +135,35 @@ impl Registry {
         true
     }
 
+    /// Adds a window holding `entry` at the end of `session`'s windows (numbered one past the
+    /// highest). False when the session is gone.
+    pub fn add_window(&mut self, session: SessionId, mut entry: PaneEntry) -> bool {
+        self.next_window += 1;
+        let window = WindowId(self.next_window);
+        let Some(s) = self.session_mut(session) else {
+            return false;
+        };
+        let index = s.windows.iter().map(|w| w.index + 1).max().unwrap_or(0);
+        s.windows.push(Window {
+            id: window,
+            index,
+            name: index.to_string(),
+            layout: Layout::Pane(entry.handle.id),
+        });
+        entry.session = session;
+        entry.window = window;
+        self.add_entry(entry);
+        true
+    }
+
+    /// The window `window`, wherever it is.
+    pub fn find_window_mut(&mut self, window: WindowId) -> Option<&mut Window> {
+        self.sessions
+            .iter_mut()
+            .flat_map(|s| s.windows.iter_mut())
+            .find(|w| w.id == window)
+    }
+
     pub fn window_mut(&mut self, session: SessionId, window: WindowId) -> Option<&mut Window> {
         self.session_mut(session)?
             .windows
@@ -197,6 +228,7 @@ impl Registry {
                 name: s.name.clone(),
                 windows: s.windows.iter().map(|w| self.window_view(w)).collect(),
                 attached_clients: 0,
+                window_size: None,
             })
             .collect();
         StateView {
@@ -219,6 +251,7 @@ impl Registry {
                     title: entry.title.clone(),
                     cols: entry.cols,
                     rows: entry.rows,
+                    recording: self.recorders.get(&id).is_some_and(|&n| n > 0),
                 })
             })
             .collect();
@@ -227,6 +260,7 @@ impl Registry {
             index: window.index,
             name: window.name.clone(),
             panes,
+            layout: Some(window.layout.to_view()),
         }
     }
 }

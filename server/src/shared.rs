@@ -17,6 +17,8 @@ pub struct Shared {
     registry: Mutex<Registry>,
     global_bus: Mutex<Bus>,
     pub clients: AtomicU32,
+    /// Attached front ends (the TUI) and their sizes.
+    attached: Mutex<crate::clients::AttachedClients>,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -33,6 +35,7 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             global_bus: Mutex::new(Bus::default()),
             clients: AtomicU32::new(0),
+            attached: Mutex::new(crate::clients::AttachedClients::default()),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }
@@ -42,6 +45,12 @@ impl Shared {
     /// every mutation is a single step).
     pub fn registry(&self) -> MutexGuard<'_, Registry> {
         self.registry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub fn attached(&self) -> MutexGuard<'_, crate::clients::AttachedClients> {
+        self.attached
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }

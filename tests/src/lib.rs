@@ -3,6 +3,8 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
+pub mod outer_screen;
+
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

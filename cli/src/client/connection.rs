@@ -212,6 +212,13 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         SwapPane(m) => &mut m.id,
         ReportAsked(m) => &mut m.id,
         ShellState(m) => &mut m.id,
+        AttachClient(m) => &mut m.id,
+        ClientResize(m) => &mut m.id,
+        DetachClients(m) => &mut m.id,
+        SelectPane(m) => &mut m.id,
+        NewWindow(m) => &mut m.id,
+        RenameWindow(m) => &mut m.id,
+        SetSplitRatio(m) => &mut m.id,
     };
     *slot = id;
     Some(message)

@@ -227,6 +227,7 @@ mod tests {
             title: None,
             cols: 80,
             rows: 24,
+            recording: false,
         };
         StateView {
             sessions: vec![SessionView {
@@ -238,15 +239,18 @@ mod tests {
                         index: 0,
                         name: "edit".into(),
                         panes: vec![pane(1, &["ci"]), pane(2, &[])],
+                        layout: None,
                     },
                     WindowView {
                         id: WindowId(8),
                         index: 1,
                         name: "logs".into(),
                         panes: vec![pane(3, &["ci"])],
+                        layout: None,
                     },
                 ],
                 attached_clients: 0,
+                window_size: None,
             }],
             focus_order: vec![PaneId(2)],
             unreachable: vec![],

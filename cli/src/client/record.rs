@@ -60,6 +60,7 @@ pub fn record(
         id: 0,
         pane: request.pane,
         since_ms: request.since_ms,
+        viewer: false,
     }))?;
     record_stream(client, start, request, on_progress)
 }

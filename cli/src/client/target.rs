@@ -117,6 +117,7 @@ mod tests {
             title: None,
             cols: 80,
             rows: 24,
+            recording: false,
         }
     }
 
@@ -130,8 +131,10 @@ mod tests {
                     index: 0,
                     name: "main".into(),
                     panes: vec![pane(3), pane(4)],
+                    layout: None,
                 }],
                 attached_clients: 0,
+                window_size: None,
             }],
             focus_order: vec![PaneId(4)],
             unreachable: vec![],

@@ -2,6 +2,8 @@
 //! status. The work itself is in `crate::client`; a verb parses, calls it, and prints.
 
 pub mod ask;
+pub mod attach;
+pub mod detach;
 pub mod engine;
 pub mod insert_pane;
 pub mod kill;
@@ -45,6 +47,9 @@ pub struct Context {
 // `Debug`: some verbs' `Args` (kept as their authors wrote them) are not.
 #[derive(Subcommand)]
 pub enum Command {
+    #[command(visible_alias = "a")]
+    Attach(attach::Args),
+    Detach(detach::Args),
     New(new::Args),
     Ls(ls::Args),
     Status(status::Args),
@@ -81,6 +86,12 @@ pub fn describe(name: &str) -> Option<clap::Command> {
     use clap::Args as _;
     type Describe = fn(clap::Command) -> clap::Command;
     let (name, describe): (&'static str, Describe) = match name {
+        "attach" | "a" => {
+            return Some(attach::Args::augment_args(
+                clap::Command::new("attach").visible_alias("a"),
+            ))
+        }
+        "detach" => ("detach", detach::Args::augment_args),
         "new" => ("new", new::Args::augment_args),
         "ls" => ("ls", ls::Args::augment_args),
         "status" => ("status", status::Args::augment_args),
@@ -114,6 +125,8 @@ pub fn describe(name: &str) -> Option<clap::Command> {
 /// Runs a verb and returns the process exit status.
 pub fn run(command: Command, context: &Context) -> i32 {
     match command {
+        Command::Attach(args) => attach::run(args, context),
+        Command::Detach(args) => detach::run(args, context),
         Command::New(args) => new::run(args, context),
         Command::Ls(args) => ls::run(args, context),
         Command::Status(args) => status::run(args, context),

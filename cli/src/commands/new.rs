@@ -32,7 +32,10 @@ pub struct Args {
     /// Environment entry for the first process (repeatable; VALUE may contain '=')
     #[arg(short = 'e', long = "env", value_name = "KEY=VALUE", value_parser = parse_env)]
     pub env: Vec<(String, String)>,
-    /// Print a NewJson document instead of the pane id (requires -s)
+    /// Stay detached: print the pane id instead of attaching (attaching needs a terminal)
+    #[arg(short = 'd', long = "detached")]
+    pub detached: bool,
+    /// Print a NewJson document instead of the pane id (requires -s); never attaches
     #[arg(long, requires = "session")]
     pub json: bool,
     /// The command to run instead of the default shell
@@ -78,6 +81,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             failure
         }
     })?;
+    let attach = !args.json
+        && !args.detached
+        && crate::tui::outer::is_tty()
+        && std::env::var_os("PHUX_PANE").is_none();
+    if attach {
+        return crate::commands::attach::attach_to(created.session.clone(), context);
+    }
     if args.json {
         output::print_json(&created);
     } else {

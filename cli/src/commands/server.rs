@@ -2,6 +2,7 @@
 //! background server a client starts on demand).
 
 use crate::output::print_error;
+use phux_server::clients::WindowSizePolicy;
 use phux_server::{ServerConfig, ServerError, SocketError};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -18,6 +19,11 @@ pub struct Args {
     /// Rows of history each pane keeps
     #[arg(long, value_name = "ROWS", default_value_t = 10_000)]
     history_limit: usize,
+    /// How attached clients' sizes decide a session's size: smallest (larger clients
+    /// letterbox), largest, latest (the last client to attach or resize), manual (only
+    /// `phux resize`) [default: $PHUX_WINDOW_SIZE, else smallest]
+    #[arg(long, value_name = "POLICY", value_parser = WindowSizePolicy::NAMES)]
+    window_size: Option<String>,
     /// Start without the `default` session a foreground server normally seeds
     #[arg(long)]
     no_seed: bool,
@@ -34,6 +40,13 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     config.seed_session = !args.no_seed && !args.detach_stdio;
     config.flight_bytes = args.flight_bytes;
     config.scrollback_rows = args.history_limit.max(1);
+    let policy = args
+        .window_size
+        .or_else(|| std::env::var("PHUX_WINDOW_SIZE").ok());
+    config.window_size = policy
+        .as_deref()
+        .and_then(WindowSizePolicy::parse)
+        .unwrap_or_default();
     let idle = args.exit_after_idle.or_else(|| {
         std::env::var("PHUX_AUTO_SPAWN_EXIT_AFTER_IDLE")
             .ok()

@@ -3,7 +3,8 @@
 //! It knows the common wide (CJK, Hangul, fullwidth, emoji) and zero-width (combining) ranges;
 //! rarer characters count as one cell.
 
-fn char_width(c: char) -> usize {
+/// Cells one character occupies (0 for combining marks).
+pub fn char_width(c: char) -> usize {
     let c = u32::from(c);
     const ZERO: &[(u32, u32)] = &[
         (0x0300, 0x036F),

@@ -70,6 +70,26 @@ impl Mode {
         number: 1000,
         ansi: false,
     };
+    pub const CURSOR_BLINKING: Mode = Mode {
+        number: 12,
+        ansi: false,
+    };
+    pub const FOCUS_EVENTS: Mode = Mode {
+        number: 1004,
+        ansi: false,
+    };
+    pub const MOUSE_SGR: Mode = Mode {
+        number: 1006,
+        ansi: false,
+    };
+    pub const MOUSE_BUTTON_EVENT: Mode = Mode {
+        number: 1002,
+        ansi: false,
+    };
+    pub const MOUSE_ANY_EVENT: Mode = Mode {
+        number: 1003,
+        ansi: false,
+    };
     pub const ALTERNATE_SCREEN: Mode = Mode {
         number: 1049,
         ansi: false,

@@ -37,6 +37,13 @@ pub enum ClientMessage {
     SwapPane(SwapPane),
     ReportAsked(ReportAsked),
     ShellState(ShellState),
+    AttachClient(AttachClient),
+    ClientResize(ClientResize),
+    DetachClients(DetachClients),
+    SelectPane(SelectPane),
+    NewWindow(NewWindow),
+    RenameWindow(RenameWindow),
+    SetSplitRatio(SetSplitRatio),
     #[serde(other)]
     Unknown,
 }
@@ -67,6 +74,13 @@ impl ClientMessage {
             SwapPane(m) => m.id,
             ReportAsked(m) => m.id,
             ShellState(m) => m.id,
+            AttachClient(m) => m.id,
+            ClientResize(m) => m.id,
+            DetachClients(m) => m.id,
+            SelectPane(m) => m.id,
+            NewWindow(m) => m.id,
+            RenameWindow(m) => m.id,
+            SetSplitRatio(m) => m.id,
         })
     }
 }
@@ -247,6 +261,9 @@ pub struct Observe {
     /// Replay this much already-recorded output from the flight recorder first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since_ms: Option<u64>,
+    /// A front end showing the pane, not a recorder: the pane is not marked as recorded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub viewer: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -296,4 +313,78 @@ pub struct ShellState {
     pub pane: PaneId,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_after: Option<u64>,
+}
+
+/// Attaches a front end (the TUI) to a session whose windows then take a size from every
+/// attached client's (the window-size policy). The connection becomes a stream of
+/// [`crate::wire::ClientNotice`]s; closing it detaches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttachClient {
+    pub id: u64,
+    /// The most recently active session when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+    /// The area the client has for the session's windows (its terminal less the status line).
+    pub cols: u16,
+    pub rows: u16,
+}
+
+/// An attached client's area changed (or its session's layout did and sizes must follow).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientResize {
+    pub id: u64,
+    pub client: u32,
+    pub cols: u16,
+    pub rows: u16,
+    /// The session the client now shows (it may have switched).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+/// Asks every attached client of `session` (of every session when absent) to detach.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DetachClients {
+    pub id: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+/// A person focused `pane`: it becomes the most recently active pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectPane {
+    pub id: u64,
+    pub pane: PaneId,
+}
+
+/// A new window (running the default shell) at the end of `session`'s window list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewWindow {
+    pub id: u64,
+    pub session: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cols: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rows: Option<u16>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenameWindow {
+    pub id: u64,
+    pub window: WindowId,
+    pub name: String,
+}
+
+/// Sets the ratio of the innermost `split` around `pane` (the share its first child keeps), or,
+/// with `path`, of the split reached from the root of `pane`'s window by that way (`false` =
+/// first child, `true` = second), as a mouse dragging a border names it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetSplitRatio {
+    pub id: u64,
+    pub pane: PaneId,
+    pub split: SplitDirection,
+    pub ratio: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<Vec<bool>>,
 }

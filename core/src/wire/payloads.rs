@@ -88,3 +88,16 @@ pub struct FinishedCommand {
     pub output: String,
     pub truncated: bool,
 }
+
+/// `attach_client`: the client's id (for `client_resize`) and the session it joined.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttachOk {
+    pub client: u32,
+    pub session: String,
+}
+
+/// `detach_clients`: how many clients were asked to leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DetachOk {
+    pub detached: u32,
+}

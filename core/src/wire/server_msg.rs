@@ -20,6 +20,7 @@ pub enum ServerMessage {
     ObserverLagged(ObserverLagged),
     Resized(Resized),
     ScreenChanged(ScreenChanged),
+    ClientNotice(ClientNotice),
     #[serde(other)]
     Unknown,
 }
@@ -140,4 +141,21 @@ pub struct Resized {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScreenChanged {
     pub pane: PaneId,
+}
+
+/// On an attached client's stream: something the client must act on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientNotice {
+    pub notice: ClientNoticeKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientNoticeKind {
+    /// `phux detach` (or the session going away): the client should leave.
+    Detach,
+    /// The session's windows, panes, layout, titles or sizes changed: read the state again.
+    StateChanged,
+    #[serde(other)]
+    Unknown,
 }

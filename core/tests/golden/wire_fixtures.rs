@@ -16,6 +16,7 @@ fn state() -> StateView {
             id: SessionId(1),
             name: "work".into(),
             attached_clients: 0,
+            window_size: None,
             windows: vec![WindowView {
                 id: WindowId(1),
                 index: 0,
@@ -26,7 +27,9 @@ fn state() -> StateView {
                     title: Some("vim".into()),
                     cols: 80,
                     rows: 24,
+                    recording: false,
                 }],
+                layout: None,
             }],
         }],
         focus_order: vec![PaneId(3)],
@@ -247,6 +250,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 22,
                 pane: PaneId(3),
                 since_ms: Some(60_000),
+                viewer: false,
             }),
         ),
         (
@@ -294,6 +298,67 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 27,
                 pane: PaneId(3),
                 output_after: Some(4),
+            }),
+        ),
+        (
+            "attach_client",
+            C::AttachClient(AttachClient {
+                id: 27,
+                session: Some("work".into()),
+                cols: 120,
+                rows: 39,
+            }),
+        ),
+        (
+            "client_resize",
+            C::ClientResize(ClientResize {
+                id: 28,
+                client: 1,
+                cols: 100,
+                rows: 29,
+                session: None,
+            }),
+        ),
+        (
+            "detach_clients",
+            C::DetachClients(DetachClients {
+                id: 29,
+                session: Some("work".into()),
+            }),
+        ),
+        (
+            "select_pane",
+            C::SelectPane(SelectPane {
+                id: 30,
+                pane: PaneId(4),
+            }),
+        ),
+        (
+            "new_window",
+            C::NewWindow(NewWindow {
+                id: 31,
+                session: "work".into(),
+                cwd: None,
+                cols: Some(120),
+                rows: Some(38),
+            }),
+        ),
+        (
+            "rename_window",
+            C::RenameWindow(RenameWindow {
+                id: 32,
+                window: WindowId(2),
+                name: "logs".into(),
+            }),
+        ),
+        (
+            "set_split_ratio",
+            C::SetSplitRatio(SetSplitRatio {
+                id: 33,
+                pane: PaneId(4),
+                split: SplitDirection::Vertical,
+                ratio: 0.25,
+                path: None,
             }),
         ),
     ]
@@ -393,6 +458,12 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
         (
             "screen_changed",
             S::ScreenChanged(ScreenChanged { pane: PaneId(3) }),
+        ),
+        (
+            "client_notice",
+            S::ClientNotice(ClientNotice {
+                notice: ClientNoticeKind::Detach,
+            }),
         ),
     ]
 }

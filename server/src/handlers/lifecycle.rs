@@ -35,17 +35,17 @@ fn pane_env(shared: &Shared, id: PaneId, extra: &[(String, String)]) -> Vec<(Str
     env
 }
 
-struct PaneRequest<'a> {
-    command: &'a Option<Vec<String>>,
-    cwd: Option<PathBuf>,
-    env: &'a [(String, String)],
-    cols: Option<u16>,
-    rows: Option<u16>,
+pub(crate) struct PaneRequest<'a> {
+    pub command: &'a Option<Vec<String>>,
+    pub cwd: Option<PathBuf>,
+    pub env: &'a [(String, String)],
+    pub cols: Option<u16>,
+    pub rows: Option<u16>,
 }
 
 /// Starts a pane's program; every request that creates panes comes here, and a stopping
 /// server refuses them all.
-fn start_pane(
+pub(crate) fn start_pane(
     shared: &Arc<Shared>,
     id: PaneId,
     request: &PaneRequest<'_>,
@@ -144,7 +144,7 @@ impl FirstPaint {
     }
 }
 
-fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry {
+pub(crate) fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry {
     PaneEntry {
         handle,
         session: SessionId(0),
@@ -286,7 +286,7 @@ pub fn check_grid(cols: u16, rows: u16) -> Result<(), RequestError> {
 }
 
 /// New panes start where the pane they join is (the reference's `inherit-focused`).
-fn pane_cwd(handle: &PaneHandle) -> Option<PathBuf> {
+pub(crate) fn pane_cwd(handle: &PaneHandle) -> Option<PathBuf> {
     std::fs::read_link(format!("/proc/{}/cwd", handle.pid)).ok()
 }
 

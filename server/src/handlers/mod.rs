@@ -4,6 +4,7 @@
 pub mod lifecycle;
 pub mod pane_ops;
 mod spatial;
+pub mod tui;
 
 use crate::request_error::RequestError;
 use crate::shared::Shared;
@@ -28,7 +29,11 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
 pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
     use ClientMessage as M;
     match message {
-        M::GetState(_) => json(Ok(shared.registry().state_view())),
+        M::GetState(_) => {
+            let mut state = shared.registry().state_view();
+            tui::fill_attached(shared, &mut state);
+            json(Ok(state))
+        }
         M::Status(_) => json(Ok(status(shared))),
         M::NewSession(m) => json(lifecycle::new_session(shared, m)),
         M::Spawn(m) => json(lifecycle::spawn(shared, m)),
@@ -53,7 +58,13 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::SwapPane(m) => json(spatial::swap_pane(shared, &m)),
         M::ReportAsked(m) => json(crate::streams::report_asked(shared, m)),
         M::ShellState(m) => json(pane_ops::shell_state(shared, &m)),
-        M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::Unknown => {
+        M::ClientResize(m) => json(tui::client_resize(shared, &m)),
+        M::DetachClients(m) => json(tui::detach_clients(shared, &m)),
+        M::SelectPane(m) => json(tui::select_pane(shared, &m)),
+        M::NewWindow(m) => json(tui::new_window(shared, m)),
+        M::RenameWindow(m) => json(tui::rename_window(shared, &m)),
+        M::SetSplitRatio(m) => json(tui::set_split_ratio(shared, &m)),
+        M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::AttachClient(_) | M::Unknown => {
             Err(RequestError::UnknownRequest)
         }
     }

@@ -1,0 +1,187 @@
+//! `phux attach [SESSION] [--rec FILE]` (alias `a`; also `phux` with no verb): shows a
+//! session in this terminal until the person detaches (`C-a d`), `phux detach`, a signal, the
+//! terminal closing, or the session ending. With no SESSION: the most recently active one,
+//! else a new `default` (starting the server).
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::{FAILURE, SUCCESS};
+
+use crate::client::lifecycle::{new_session, ProcessSpec};
+use crate::client::{ensure_server, Client, ClientError};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+use crate::tui::{self, AttachError, AttachRequest, Ended};
+
+/// Show a session in this terminal (default: the most recent one, else a new `default`)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The session to attach to
+    #[arg(value_name = "SESSION")]
+    pub session: Option<String>,
+    /// Record what this client shows (borders, status line, every pane) to FILE (.cast, .gif,
+    /// .png); input is never recorded
+    #[arg(long, value_name = "FILE")]
+    pub rec: Option<PathBuf>,
+    /// Attach even from inside a phux pane
+    #[arg(long)]
+    pub force: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(false, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    if !tui::outer::is_tty() {
+        return Err(Failure::new(
+            ErrorCode::NotATerminal,
+            "phux attach needs a terminal (stdin and stdout must be a TTY)",
+            "read a pane with `phux snapshot TARGET`, or follow it with `phux watch TARGET`",
+        ));
+    }
+    if std::env::var_os("PHUX_PANE").is_some() && !args.force {
+        return Err(Failure::new(
+            ErrorCode::NestedAttach,
+            "this terminal is a phux pane: attaching here would nest phux in itself",
+            "detach first, or pass --force to attach anyway",
+        ));
+    }
+    let control = connect(context, args.session.as_deref())?;
+    let request = AttachRequest {
+        session: args.session.clone(),
+        rec: args.rec.clone(),
+    };
+    let attached = tui::attach(control, request).map_err(|e| attach_failure(e, &args))?;
+    match attached.ended {
+        Ended::Detached => {
+            output::stderr_line(&format!("[detached (from session {})]", attached.session))
+        }
+        Ended::SessionEnded => output::stderr_line("[exited]"),
+        Ended::Stopped => {}
+    }
+    if let Some(Ok(recorder)) = attached.recording {
+        finish_recording(recorder)?;
+    }
+    Ok(SUCCESS)
+}
+
+/// Attaches to `session` (which exists), as `phux new` does on a terminal.
+pub fn attach_to(session: String, context: &Context) -> VerbResult {
+    execute(
+        Args {
+            session: Some(session),
+            rec: None,
+            force: false,
+        },
+        context,
+    )
+}
+
+/// A client of the server. Attaching to a named session needs it to exist; with no name, a
+/// server is started and a `default` session created when there is none.
+fn connect(context: &Context, session: Option<&str>) -> Result<Client, Failure> {
+    let missing = |name: &str| {
+        Failure::new(
+            ErrorCode::NoSuchTarget,
+            format!("no session named {name}"),
+            format!("create it with `phux new -s {name}`"),
+        )
+        .with_exit_code(FAILURE)
+    };
+    match session {
+        Some(name) => {
+            let mut client = match Client::connect(&context.socket) {
+                Ok(client) => client,
+                Err(ClientError::NoServer { .. }) => return Err(missing(name)),
+                Err(other) => return Err(other.into()),
+            };
+            if client.state()?.session(name).is_none() {
+                return Err(missing(name));
+            }
+            Ok(client)
+        }
+        None => {
+            let mut client = ensure_server(&context.socket)?;
+            if client.state()?.sessions.is_empty() {
+                new_session(&mut client, Some("default".into()), ProcessSpec::default())?;
+            }
+            Ok(client)
+        }
+    }
+}
+
+fn attach_failure(error: AttachError, args: &Args) -> Failure {
+    match error {
+        AttachError::Client(ClientError::Server {
+            code: ErrorCode::NoSuchTarget,
+            ..
+        }) => {
+            let name = args.session.clone().unwrap_or_else(|| "default".into());
+            Failure::new(
+                ErrorCode::NoSuchTarget,
+                format!("no session named {name}"),
+                format!("create it with `phux new -s {name}`"),
+            )
+            .with_exit_code(FAILURE)
+        }
+        AttachError::Client(e) => e.into(),
+        AttachError::Terminal(e) => Failure::new(
+            ErrorCode::NotATerminal,
+            format!("cannot put the terminal in raw mode: {e}"),
+            "run phux attach in an interactive terminal",
+        ),
+        AttachError::Recording(message) => Failure::new(
+            ErrorCode::RecordFailed,
+            message,
+            "check that the --rec path is writable and ends in .cast, .gif or .png",
+        ),
+    }
+}
+
+/// Closes the cast and, for an animation, renders it with `phux rec --from`.
+fn finish_recording(recorder: tui::recording::ScreenRecorder) -> Result<(), Failure> {
+    let render_to = recorder.render_to.clone();
+    let cast = recorder.finish().map_err(|message| {
+        Failure::new(
+            ErrorCode::RecordFailed,
+            message,
+            "retry with another --rec path",
+        )
+    })?;
+    let Some(out) = render_to else {
+        output::stderr_line(&format!("phux: recorded {}", cast.display()));
+        return Ok(());
+    };
+    let exe = std::env::current_exe().unwrap_or_else(|_| "phux".into());
+    let status = Command::new(exe)
+        .arg("rec")
+        .arg("--from")
+        .arg(&cast)
+        .arg("-o")
+        .arg(&out)
+        .arg("--overwrite")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .status();
+    match status {
+        Ok(s) if s.success() => {
+            let _ = std::fs::remove_file(&cast);
+            output::stderr_line(&format!("phux: recorded {}", out.display()));
+            Ok(())
+        }
+        _ => Err(Failure::new(
+            ErrorCode::EncodeFailed,
+            format!("cannot render {}", out.display()),
+            format!(
+                "the recording is at {}; render it with `phux rec --from {} -o {}`",
+                cast.display(),
+                cast.display(),
+                out.display()
+            ),
+        )),
+    }
+}

@@ -1,0 +1,328 @@
+//! The event loop: it only routes. Events come from the outer terminal (keys, resizes), the
+//! panes' streams, the server's notices and signals; keys become pane input, a binding's
+//! action, or a mode's key; frames are drawn when something changed, at most one per
+//! `FRAME_INTERVAL`, and an idle client sleeps until the status line's clock changes.
+
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use phux_core::engine::Mode as TermMode;
+use phux_core::wire::ClientNoticeKind;
+
+use crate::client::{Client, ClientError};
+use crate::tui::compose::compose;
+use crate::tui::event::Event;
+use crate::tui::grid::Grid;
+use crate::tui::input::{next_key, PREFIX};
+use crate::tui::keymap;
+use crate::tui::model::Model;
+use crate::tui::modes::Mode;
+use crate::tui::outer::{self, MirroredModes, OuterTerminal};
+use crate::tui::panes::PaneFeeds;
+use crate::tui::recording::ScreenRecorder;
+use crate::tui::render;
+
+/// The shortest time between two frames: output faster than this is coalesced.
+const FRAME_INTERVAL: Duration = Duration::from_millis(8);
+
+/// Why the client stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    Detached,
+    /// A signal, or the outer terminal closed.
+    Stopped,
+    /// The session ended (its last pane exited) or the server stopped.
+    SessionEnded,
+}
+
+pub struct App {
+    pub model: Model,
+    pub feeds: PaneFeeds,
+    pub control: Client,
+    pub client_id: u32,
+    pub mode: Mode,
+    pub events: Sender<Event>,
+    pub paste_buffer: String,
+    pub recorder: Option<ScreenRecorder>,
+    outer: OuterTerminal,
+    last_frame: Option<Grid>,
+    prefix_pending: bool,
+    /// The split whose border the mouse is dragging.
+    pub drag: Option<phux_core::pane_layout::SplitPlace>,
+    dirty: bool,
+    pub ended: Option<Ended>,
+}
+
+impl App {
+    pub fn new(
+        model: Model,
+        control: Client,
+        client_id: u32,
+        events: Sender<Event>,
+        outer: OuterTerminal,
+        recorder: Option<ScreenRecorder>,
+    ) -> App {
+        App {
+            model,
+            feeds: PaneFeeds::default(),
+            control,
+            client_id,
+            mode: Mode::Normal,
+            events,
+            paste_buffer: String::new(),
+            recorder,
+            outer,
+            last_frame: None,
+            prefix_pending: false,
+            drag: None,
+            dirty: true,
+            ended: None,
+        }
+    }
+
+    pub fn run(&mut self, rx: &Receiver<Event>) -> Result<Ended, ClientError> {
+        self.sync_feeds()?;
+        let mut last_draw = Instant::now() - FRAME_INTERVAL;
+        loop {
+            if let Some(ended) = self.ended {
+                return Ok(ended);
+            }
+            let timeout = if self.dirty {
+                FRAME_INTERVAL.saturating_sub(last_draw.elapsed())
+            } else {
+                self.next_wake()
+            };
+            match rx.recv_timeout(timeout) {
+                Ok(event) => {
+                    self.handle(event)?;
+                    // Take whatever else is already waiting before drawing.
+                    for event in rx.try_iter().take(256) {
+                        self.handle(event)?;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => self.dirty = true,
+                Err(RecvTimeoutError::Disconnected) => return Ok(Ended::Stopped),
+            }
+            if self.dirty && last_draw.elapsed() >= FRAME_INTERVAL && self.ended.is_none() {
+                self.draw();
+                last_draw = Instant::now();
+            }
+        }
+    }
+
+    fn handle(&mut self, event: Event) -> Result<(), ClientError> {
+        match event {
+            Event::Input(bytes) => match self.input(&bytes) {
+                // A refused action is a message, not the end of the client.
+                Err(ClientError::Server { message, .. }) => self.model.say(message),
+                other => other?,
+            },
+            Event::InputClosed | Event::Stop => self.ended = Some(Ended::Stopped),
+            Event::Resized => self.outer_resized()?,
+            Event::PaneFrame {
+                pane,
+                stream_id,
+                frame,
+            } => {
+                if self.feeds.apply(pane, stream_id, frame) {
+                    self.dirty = true;
+                }
+            }
+            Event::PaneEnded { pane, stream_id } => {
+                self.feeds.ended(pane, stream_id);
+                self.refresh()?;
+            }
+            Event::Notice(ClientNoticeKind::Detach) => self.ended = Some(Ended::Detached),
+            Event::Notice(_) => self.refresh()?,
+            Event::ServerGone => self.ended = Some(Ended::SessionEnded),
+            Event::CommandDone(message) => {
+                self.model.say(message);
+                self.refresh()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the state again and follows it: panes to observe, sizes to apply.
+    pub fn refresh(&mut self) -> Result<(), ClientError> {
+        let state = self.control.state()?;
+        if !state.sessions.iter().any(|s| s.id == self.model.session_id) {
+            self.ended = Some(Ended::SessionEnded);
+            return Ok(());
+        }
+        self.model.refresh(state);
+        self.sync_feeds()?;
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn sync_feeds(&mut self) -> Result<(), ClientError> {
+        let visible = self.model.visible_panes();
+        let socket = self.control.socket().to_path_buf();
+        self.feeds.keep(&visible, &socket, &self.events)
+    }
+
+    fn outer_resized(&mut self) -> Result<(), ClientError> {
+        self.model.outer = outer::size();
+        if let Some(recorder) = self.recorder.as_mut() {
+            recorder.resize(self.model.outer);
+        }
+        self.send_size()?;
+        self.last_frame = None;
+        self.refresh()
+    }
+
+    /// Tells the server this client's area (which also applies sizes after a layout change).
+    pub fn send_size(&mut self) -> Result<(), ClientError> {
+        let (cols, rows) = self.model.outer;
+        let request = phux_core::wire::ClientResize {
+            id: 0,
+            client: self.client_id,
+            cols,
+            rows: rows.saturating_sub(1).max(1),
+            session: None,
+        };
+        let _: phux_core::wire::Done = self
+            .control
+            .request(phux_core::wire::ClientMessage::ClientResize(request))?;
+        Ok(())
+    }
+
+    /// Routes typed bytes: to the focused pane, except the prefix and what a mode takes.
+    fn input(&mut self, bytes: &[u8]) -> Result<(), ClientError> {
+        let mut rest = bytes;
+        while !rest.is_empty() && self.ended.is_none() {
+            if let Some((event, len)) = crate::tui::mouse::parse(rest) {
+                rest = &rest[len..];
+                self.mouse(event)?;
+                self.dirty = true;
+                continue;
+            }
+            if !matches!(self.mode, Mode::Normal) {
+                let (key, len) = next_key(rest).unwrap_or((crate::tui::input::Key::Other, 1));
+                rest = &rest[len.max(1)..];
+                self.mode_key(key)?;
+                self.dirty = true;
+                continue;
+            }
+            if self.prefix_pending {
+                let (key, len) = next_key(rest).unwrap_or((crate::tui::input::Key::Other, 1));
+                rest = &rest[len.max(1)..];
+                self.prefix_pending = false;
+                if let Some(action) = keymap::lookup(key) {
+                    self.perform(action)?;
+                }
+                self.dirty = true;
+                continue;
+            }
+            // Up to the prefix or a mouse report, whichever comes first.
+            let cut = (0..rest.len())
+                .find(|&i| rest[i] == PREFIX || rest[i..].starts_with(b"\x1b[<"))
+                .unwrap_or(rest.len());
+            if cut > 0 {
+                self.type_bytes(rest[..cut].to_vec())?;
+            }
+            if cut < rest.len() && rest[cut] == PREFIX {
+                self.prefix_pending = true;
+                rest = &rest[cut + 1..];
+            } else if cut < rest.len() {
+                rest = &rest[cut..];
+                if crate::tui::mouse::parse(rest).is_none() {
+                    // An incomplete report: hand it on rather than lose it.
+                    self.type_bytes(rest.to_vec())?;
+                    rest = &[];
+                }
+            } else {
+                rest = &[];
+            }
+        }
+        Ok(())
+    }
+
+    /// Bytes for the focused pane, as the outer terminal sent them.
+    pub fn type_bytes(&mut self, bytes: Vec<u8>) -> Result<(), ClientError> {
+        let Some(pane) = self.model.focused() else {
+            return Ok(());
+        };
+        let request = phux_core::wire::Input {
+            id: 0,
+            pane,
+            actions: vec![phux_core::keys::InputAction::Bytes(bytes)],
+            keys: Vec::new(),
+        };
+        match self
+            .control
+            .request::<phux_core::wire::Done>(phux_core::wire::ClientMessage::Input(request))
+        {
+            Ok(_) => Ok(()),
+            // The pane just went away; the next state says where focus goes.
+            Err(ClientError::Server { .. }) => self.refresh(),
+            Err(other) => Err(other),
+        }
+    }
+
+    fn draw(&mut self) {
+        self.dirty = false;
+        let mut grid = compose(&self.model, &self.feeds);
+        self.draw_mode(&mut grid);
+        let bytes = render::frame(self.last_frame.as_ref(), &grid);
+        self.mirror_modes();
+        if !bytes.is_empty() {
+            outer::write_all(&bytes);
+            if let Some(recorder) = self.recorder.as_mut() {
+                recorder.frame(&bytes);
+            }
+        }
+        self.last_frame = Some(grid);
+    }
+
+    fn draw_mode(&self, grid: &mut Grid) {
+        match &self.mode {
+            Mode::Normal => {}
+            Mode::Help(help) => help.draw(grid),
+            Mode::Prompt(prompt) => prompt.draw(grid),
+            Mode::Copy(copy) => {
+                if let Some(placed) = self.model.placement().of(copy.pane) {
+                    copy.draw(grid, placed.content);
+                }
+            }
+        }
+    }
+
+    /// The outer terminal encodes keys as the focused pane's program asked its terminal to.
+    fn mirror_modes(&mut self) {
+        let wanted = self
+            .model
+            .focused()
+            .and_then(|p| self.feeds.get(p))
+            .filter(|_| matches!(self.mode, Mode::Normal))
+            .map(|feed| MirroredModes {
+                app_cursor: feed.terminal.application_cursor_keys(),
+                bracketed_paste: feed.terminal.bracketed_paste(),
+                focus_events: feed.terminal.mode(TermMode::FOCUS_EVENTS),
+            })
+            .unwrap_or_default();
+        self.outer.mirror(wanted);
+    }
+
+    /// With nothing to draw: sleep until the clock's minute turns or a message expires.
+    fn next_wake(&self) -> Duration {
+        let message = self
+            .model
+            .message
+            .as_ref()
+            .and_then(|(_, at)| crate::tui::status::MESSAGE_TIME.checked_sub(at.elapsed()));
+        match message {
+            Some(left) => left.min(until_next_minute()) + Duration::from_millis(5),
+            None => until_next_minute(),
+        }
+    }
+}
+
+/// How long until the status line's clock shows another minute.
+fn until_next_minute() -> Duration {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    Duration::from_secs(60 - now.as_secs() % 60) + Duration::from_millis(5)
+}

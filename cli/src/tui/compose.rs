@@ -1,0 +1,110 @@
+//! Model → cells: the active window's panes from their terminals, the title row of each pane
+//! (the focused one marked), dividers, the letterbox outside the session's area, and the status
+//! line. Modes (copy mode, prompt, help) draw themselves over this as layers.
+
+use phux_core::engine::{CellColor, CellStyle};
+use phux_core::pane_layout::Placed;
+
+use super::grid::{Grid, GridCursor};
+use super::model::Model;
+use super::panes::PaneFeeds;
+use super::status;
+
+pub fn style(fg: CellColor, bold: bool) -> CellStyle {
+    CellStyle {
+        fg,
+        bold,
+        ..CellStyle::default()
+    }
+}
+
+const ACCENT: CellColor = CellColor::Palette(2);
+const DIM: CellColor = CellColor::Palette(8);
+
+/// The frame for `model` before any mode's layer.
+pub fn compose(model: &Model, feeds: &PaneFeeds) -> Grid {
+    let (cols, rows) = model.outer;
+    let mut grid = Grid::new(cols, rows);
+    let area = model.area();
+    letterbox(&mut grid, area.cols, area.rows, rows.saturating_sub(1));
+    let placement = model.placement();
+    let focused = model.focused();
+    for placed in &placement.panes {
+        let active = Some(placed.pane) == focused;
+        title_row(&mut grid, model, placed, active);
+        content(&mut grid, feeds, placed);
+        if active {
+            grid.cursor = cursor(feeds, placed);
+        }
+    }
+    for divider in &placement.dividers {
+        for y in divider.y..divider.y + divider.rows {
+            grid.fill(divider.x, y, 1, '│', style(DIM, false));
+        }
+    }
+    status::draw(&mut grid, model);
+    grid
+}
+
+/// Cells outside the session's area (a larger client under `smallest`).
+fn letterbox(grid: &mut Grid, cols: u16, rows: u16, height: u16) {
+    let dots = style(DIM, false);
+    for y in 0..height {
+        let from = if y < rows { cols } else { 0 };
+        for x in from..grid.cols {
+            grid.fill(x, y, 1, '·', dots);
+        }
+    }
+}
+
+fn title_row(grid: &mut Grid, model: &Model, placed: &Placed, active: bool) {
+    let area = placed.area;
+    let line = style(if active { ACCENT } else { DIM }, false);
+    grid.fill(area.x, area.y, area.cols, '─', line);
+    let view = model.pane_view(placed.pane);
+    let title = view.and_then(|v| v.title.clone()).unwrap_or_default();
+    let mut label = format!(" {} ", placed.pane);
+    if !title.is_empty() {
+        label = format!(" {} {} ", placed.pane, title);
+    }
+    let max_x = area.x + area.cols;
+    let mut x = area.x + 1;
+    if view.is_some_and(|v| v.recording) {
+        x = grid.put_str(x, area.y, " ●", style(CellColor::Palette(1), true), max_x);
+    }
+    let text = style(if active { ACCENT } else { CellColor::Default }, active);
+    grid.put_str(x, area.y, &label, text, max_x);
+}
+
+fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {
+    let rect = placed.content;
+    let Some(feed) = feeds.get(placed.pane) else {
+        return;
+    };
+    let (_, term_rows) = feed.terminal.size();
+    for row in 0..rect.rows.min(term_rows) {
+        let cells = feed.terminal.viewport_row_cells(row);
+        for (col, cell) in cells.into_iter().enumerate().take(usize::from(rect.cols)) {
+            if cell.width == phux_core::engine::CellWidth::SpacerTail {
+                continue;
+            }
+            let col = col as u16;
+            if cell.width == phux_core::engine::CellWidth::Wide && col + 1 >= rect.cols {
+                continue;
+            }
+            grid.set(rect.x + col, rect.y + row, cell);
+        }
+    }
+}
+
+fn cursor(feeds: &PaneFeeds, placed: &Placed) -> Option<GridCursor> {
+    let feed = feeds.get(placed.pane)?;
+    let at = feed.terminal.cursor();
+    let rect = placed.content;
+    (at.visible && at.x < rect.cols && at.y < rect.rows).then(|| GridCursor {
+        x: rect.x + at.x,
+        y: rect.y + at.y,
+        shape: feed.shape.shape,
+        blinking: feed.shape.blinking,
+    })
+}

@@ -1,0 +1,31 @@
+//! What wakes the event loop.
+
+use phux_core::ids::PaneId;
+use phux_core::wire::{ClientNoticeKind, Frame};
+
+pub enum Event {
+    /// Bytes the person typed (or the outer terminal reported).
+    Input(Vec<u8>),
+    /// The outer terminal is gone (stdin closed or failed).
+    InputClosed,
+    /// The outer terminal changed size.
+    Resized,
+    /// SIGINT, SIGTERM or SIGHUP: end cleanly.
+    Stop,
+    /// One frame of a pane's observe stream.
+    PaneFrame {
+        pane: PaneId,
+        stream_id: u64,
+        frame: Frame,
+    },
+    PaneEnded {
+        pane: PaneId,
+        stream_id: u64,
+    },
+    /// From the server, on the attach connection.
+    Notice(ClientNoticeKind),
+    /// The attach connection ended: the server is gone.
+    ServerGone,
+    /// A verb run from the command prompt finished; its message for the status line.
+    CommandDone(String),
+}

@@ -1,0 +1,179 @@
+//! The TUI (`phux`, `phux attach`): a front end that keeps its own engine terminal for each
+//! visible pane, fed by the observe stream the recorder uses, and draws the session's window as
+//! model → cells → diff → bytes.
+//!
+//! `model` holds what is shown; `compose`, `status` and the `modes` draw it into a `grid`;
+//! `render` writes what changed; `input` and `keymap` turn keys into named actions, which
+//! `actions` carries out; `app` is the event loop, which only routes.
+
+mod actions;
+pub mod app;
+mod command;
+mod compose;
+mod cursor_shape;
+mod event;
+pub mod grid;
+pub mod input;
+pub mod keymap;
+pub mod model;
+pub mod modes;
+mod mouse;
+pub mod outer;
+mod panes;
+pub mod recording;
+pub mod render;
+mod status;
+
+use std::os::unix::net::UnixStream;
+use std::path::PathBuf;
+
+use crossbeam_channel::{bounded, Sender};
+use phux_core::wire::{AttachClient, AttachOk, ClientMessage, Frame, FrameReader, ServerMessage};
+
+use crate::client::{Client, ClientError};
+pub use app::Ended;
+use event::Event;
+
+/// What to attach to and how.
+pub struct AttachRequest {
+    /// The session; the most recently active one when None.
+    pub session: Option<String>,
+    pub rec: Option<PathBuf>,
+}
+
+/// How attaching ended.
+pub struct Attached {
+    pub ended: Ended,
+    pub session: String,
+    /// The recording's cast, when `--rec` was given.
+    pub recording: Option<Result<recording::ScreenRecorder, String>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AttachError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error("cannot set up the terminal: {0}")]
+    Terminal(std::io::Error),
+    #[error("cannot record to the file: {0}")]
+    Recording(String),
+}
+
+/// Attaches `control`'s server's session until the person detaches, a signal arrives, the outer
+/// terminal closes or the session ends.
+pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, AttachError> {
+    let outer_size = outer::size();
+    let (tx, rx) = bounded::<Event>(1024);
+    let (ok, session_id) = attach_stream(&mut control, &request, outer_size, &tx)?;
+    let state = control.state()?;
+    let recorder = match &request.rec {
+        Some(path) => Some(
+            recording::ScreenRecorder::create(path, outer_size).map_err(AttachError::Recording)?,
+        ),
+        None => None,
+    };
+    let terminal = outer::OuterTerminal::enter().map_err(AttachError::Terminal)?;
+    spawn_stdin_reader(tx.clone());
+    spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
+    let model = model::Model::new(session_id, state, outer_size);
+    let mut app = app::App::new(model, control, ok.client, tx, terminal, recorder);
+    let ended = app.run(&rx);
+    let session = app.model.session_name();
+    let recorder = app.recorder.take();
+    drop(app);
+    let ended = ended?;
+    Ok(Attached {
+        ended,
+        session: if session.is_empty() {
+            ok.session
+        } else {
+            session
+        },
+        recording: recorder.map(Ok),
+    })
+}
+
+/// Opens the attach connection (the server registers this client and sizes its session) and
+/// reads its notices on a thread.
+fn attach_stream(
+    control: &mut Client,
+    request: &AttachRequest,
+    (cols, rows): (u16, u16),
+    tx: &Sender<Event>,
+) -> Result<(AttachOk, phux_core::ids::SessionId), ClientError> {
+    let mut notices = Client::connect(control.socket())?;
+    let ok: AttachOk = notices.request(ClientMessage::AttachClient(AttachClient {
+        id: 0,
+        session: request.session.clone(),
+        cols,
+        rows: rows.saturating_sub(1).max(1),
+    }))?;
+    let state = control.state()?;
+    let session_id =
+        state
+            .session(&ok.session)
+            .map(|s| s.id)
+            .ok_or_else(|| ClientError::Transport {
+                socket: control.socket().to_path_buf(),
+                message: format!("session {} vanished while attaching", ok.session),
+            })?;
+    notices.set_read_timeout(None)?;
+    let stream = notices.into_stream();
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        let mut reader = FrameReader::new(stream);
+        while let Ok(frame) = reader.read_frame() {
+            let Frame::Json(_) = frame else { continue };
+            if let Ok(ServerMessage::ClientNotice(notice)) = frame.decode::<ServerMessage>() {
+                if tx.send(Event::Notice(notice.notice)).is_err() {
+                    return;
+                }
+            }
+        }
+        let _ = tx.send(Event::ServerGone);
+    });
+    Ok((ok, session_id))
+}
+
+fn spawn_stdin_reader(tx: Sender<Event>) {
+    std::thread::spawn(move || {
+        let stdin = rustix::stdio::stdin();
+        let mut buffer = [0u8; 4096];
+        loop {
+            match rustix::io::read(stdin, &mut buffer) {
+                Ok(0) => break,
+                Ok(n) => {
+                    if tx.send(Event::Input(buffer[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+                Err(rustix::io::Errno::INTR | rustix::io::Errno::AGAIN) => continue,
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(Event::InputClosed);
+    });
+}
+
+/// SIGWINCH becomes `Resized`; SIGINT, SIGTERM and SIGHUP become `Stop`.
+fn spawn_signal_watchers(tx: &Sender<Event>) -> std::io::Result<()> {
+    let watch = |signals: &[i32], event: fn() -> Event| -> std::io::Result<()> {
+        let (read_end, write_end) = UnixStream::pair()?;
+        write_end.set_nonblocking(true)?;
+        for &signal in signals {
+            signal_hook::low_level::pipe::register(signal, write_end.try_clone()?)?;
+        }
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let mut byte = [0u8; 64];
+            while let Ok(n) = std::io::Read::read(&mut &read_end, &mut byte) {
+                if n == 0 || tx.send(event()).is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(())
+    };
+    watch(&[signal_hook::consts::SIGWINCH], || Event::Resized)?;
+    watch(&crate::commands::values::STOP_SIGNALS, || Event::Stop)
+}

@@ -1,0 +1,223 @@
+//! Grid → bytes: only the cells that differ from the previous frame, with cursor moves and SGR
+//! changes kept to what is needed, inside DEC 2026 synchronized-output brackets so the outer
+//! terminal shows the frame whole.
+
+use std::fmt::Write as _;
+
+use phux_core::engine::{CellColor, CellStyle, CellWidth};
+
+use super::cursor_shape::CursorShape;
+#[cfg(test)]
+use phux_core::engine::CellData;
+
+use super::grid::{Grid, GridCursor};
+
+const SYNC_BEGIN: &str = "\x1b[?2026h";
+const SYNC_END: &str = "\x1b[?2026l";
+
+/// The bytes that turn the outer terminal from `old` (None: unknown, draw everything) into
+/// `new`. Empty when nothing changed.
+pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
+    let same_size = old.is_some_and(|o| o.cols == new.cols && o.rows == new.rows);
+    let old = old.filter(|_| same_size);
+    let mut out = String::new();
+    if old.is_none() {
+        out.push_str("\x1b[0m\x1b[H\x1b[2J");
+    }
+    let mut pen = Pen::unknown();
+    for y in 0..new.rows {
+        for x in 0..new.cols {
+            let Some(cell) = new.get(x, y) else { continue };
+            if cell.width == CellWidth::SpacerTail {
+                continue;
+            }
+            let changed = match old.and_then(|o| o.get(x, y)) {
+                Some(before) => before != cell || wide_tail_changed(old, new, x, y),
+                None => true,
+            };
+            if !changed {
+                continue;
+            }
+            pen.move_to(&mut out, x, y);
+            pen.style(&mut out, &cell.style);
+            out.push_str(if cell.text.is_empty() {
+                " "
+            } else {
+                &cell.text
+            });
+            pen.advance(if cell.width == CellWidth::Wide { 2 } else { 1 }, new.cols);
+        }
+    }
+    let cursor_changed = old.is_none_or(|o| o.cursor != new.cursor);
+    if out.is_empty() && !cursor_changed {
+        return Vec::new();
+    }
+    let mut bytes = String::with_capacity(out.len() + 64);
+    bytes.push_str(SYNC_BEGIN);
+    bytes.push_str("\x1b[?25l");
+    bytes.push_str(&out);
+    bytes.push_str("\x1b[0m");
+    place_cursor(&mut bytes, new.cursor);
+    bytes.push_str(SYNC_END);
+    bytes.into_bytes()
+}
+
+/// A wide glyph's spacer changed while its head did not (cannot happen in a consistent grid,
+/// but a redraw is cheap insurance).
+fn wide_tail_changed(old: Option<&Grid>, new: &Grid, x: u16, y: u16) -> bool {
+    let Some(old) = old else { return true };
+    new.get(x, y).is_some_and(|c| c.width == CellWidth::Wide)
+        && old.get(x + 1, y) != new.get(x + 1, y)
+}
+
+fn place_cursor(out: &mut String, cursor: Option<GridCursor>) {
+    let Some(cursor) = cursor else { return };
+    let shape = match (cursor.shape, cursor.blinking) {
+        (CursorShape::Block, true) => 1,
+        (CursorShape::Block, false) => 2,
+        (CursorShape::Underline, true) => 3,
+        (CursorShape::Underline, false) => 4,
+        (CursorShape::Bar, true) => 5,
+        (CursorShape::Bar, false) => 6,
+    };
+    let _ = write!(
+        out,
+        "\x1b[{};{}H\x1b[{shape} q\x1b[?25h",
+        cursor.y + 1,
+        cursor.x + 1
+    );
+}
+
+/// What the outer terminal's cursor and current SGR are, as far as this frame knows.
+struct Pen {
+    at: Option<(u16, u16)>,
+    style: Option<CellStyle>,
+}
+
+impl Pen {
+    fn unknown() -> Pen {
+        Pen {
+            at: None,
+            style: None,
+        }
+    }
+
+    fn move_to(&mut self, out: &mut String, x: u16, y: u16) {
+        if self.at == Some((x, y)) {
+            return;
+        }
+        let _ = write!(out, "\x1b[{};{}H", y + 1, x + 1);
+        self.at = Some((x, y));
+    }
+
+    /// After writing `width` cells; at the right margin the terminal's cursor position is not
+    /// worth predicting (pending wrap), so the next cell moves explicitly.
+    fn advance(&mut self, width: u16, cols: u16) {
+        self.at = self
+            .at
+            .map(|(x, y)| (x + width, y))
+            .filter(|(x, _)| *x < cols);
+    }
+
+    fn style(&mut self, out: &mut String, style: &CellStyle) {
+        if self.style.as_ref() == Some(style) {
+            return;
+        }
+        out.push_str(&sgr(style));
+        self.style = Some(*style);
+    }
+}
+
+/// The SGR sequence that sets exactly `style` (from a reset).
+pub fn sgr(style: &CellStyle) -> String {
+    let mut codes = String::from("\x1b[0");
+    let flags = [
+        (style.bold, "1"),
+        (style.faint, "2"),
+        (style.italic, "3"),
+        (style.underline, "4"),
+        (style.blink, "5"),
+        (style.inverse, "7"),
+        (style.invisible, "8"),
+        (style.strikethrough, "9"),
+        (style.overline, "53"),
+    ];
+    for (on, code) in flags {
+        if on {
+            codes.push(';');
+            codes.push_str(code);
+        }
+    }
+    color(&mut codes, style.fg, 30, 90, 38);
+    color(&mut codes, style.bg, 40, 100, 48);
+    codes.push('m');
+    codes
+}
+
+fn color(out: &mut String, color: CellColor, base: u8, bright: u8, extended: u8) {
+    match color {
+        CellColor::Default => {}
+        CellColor::Palette(n) if n < 8 => {
+            let _ = write!(out, ";{}", base + n);
+        }
+        CellColor::Palette(n) if n < 16 => {
+            let _ = write!(out, ";{}", bright + n - 8);
+        }
+        CellColor::Palette(n) => {
+            let _ = write!(out, ";{extended};5;{n}");
+        }
+        CellColor::Rgb(r, g, b) => {
+            let _ = write!(out, ";{extended};2;{r};{g};{b}");
+        }
+    }
+}
+
+/// A cell of plain text, for tests.
+#[cfg(test)]
+fn text(s: &str) -> CellData {
+    CellData {
+        text: s.into(),
+        ..CellData::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unchanged_grid_writes_nothing() {
+        let grid = Grid::new(10, 3);
+        assert!(frame(Some(&grid), &grid).is_empty());
+    }
+
+    #[test]
+    fn only_the_changed_cell_is_written_inside_sync_brackets() {
+        let old = Grid::new(10, 3);
+        let mut new = old.clone();
+        new.set(4, 1, text("x"));
+        let bytes = String::from_utf8(frame(Some(&old), &new)).unwrap();
+        assert!(
+            bytes.starts_with(SYNC_BEGIN) && bytes.ends_with(SYNC_END),
+            "{bytes:?}"
+        );
+        assert!(bytes.contains("\x1b[2;5H\x1b[0mx"), "{bytes:?}");
+        assert_eq!(bytes.matches('x').count(), 1);
+    }
+
+    #[test]
+    fn colours_use_the_shortest_form_that_says_them() {
+        let style = CellStyle {
+            bold: true,
+            fg: CellColor::Palette(9),
+            bg: CellColor::Rgb(1, 2, 3),
+            ..CellStyle::default()
+        };
+        assert_eq!(sgr(&style), "\x1b[0;1;91;48;2;1;2;3m");
+        let style = CellStyle {
+            fg: CellColor::Palette(200),
+            ..CellStyle::default()
+        };
+        assert_eq!(sgr(&style), "\x1b[0;38;5;200m");
+    }
+}

@@ -1,0 +1,86 @@
+//! The status line: `[session]`, the window list (`*` active, `-` last), and on the right a
+//! passing message or the focused pane's title, `●REC` while a pane of the window is recorded,
+//! and the time.
+
+use std::time::Duration;
+
+use phux_core::engine::{CellColor, CellStyle};
+
+use super::grid::Grid;
+use super::model::Model;
+
+/// How long a message stays in the status line.
+pub const MESSAGE_TIME: Duration = Duration::from_secs(4);
+
+fn bar() -> CellStyle {
+    CellStyle {
+        fg: CellColor::Palette(0),
+        bg: CellColor::Palette(2),
+        ..CellStyle::default()
+    }
+}
+
+pub fn draw(grid: &mut Grid, model: &Model) {
+    let y = grid.rows.saturating_sub(1);
+    let cols = grid.cols;
+    grid.fill(0, y, cols, ' ', bar());
+    let left = left_text(model);
+    grid.put_str(0, y, &left, bar(), cols);
+    let right = right_text(model);
+    let width = phux_core::docs::cell_width::display_width(&right) as u16;
+    let x = cols.saturating_sub(width + 1).max(left_width(&left) + 1);
+    grid.put_str(x, y, &right, bar(), cols);
+}
+
+fn left_width(text: &str) -> u16 {
+    phux_core::docs::cell_width::display_width(text) as u16
+}
+
+pub fn left_text(model: &Model) -> String {
+    let mut text = format!("[{}] ", model.session_name());
+    for window in model.windows() {
+        let mark = if Some(window.id) == model.window {
+            "*"
+        } else if Some(window.id) == model.last_window {
+            "-"
+        } else {
+            ""
+        };
+        text.push_str(&format!("{}:{}{mark} ", window.index, window.name));
+    }
+    text
+}
+
+fn right_text(model: &Model) -> String {
+    let mut parts = Vec::new();
+    match &model.message {
+        Some((message, at)) if at.elapsed() < MESSAGE_TIME => parts.push(message.clone()),
+        _ => {
+            if let Some(title) = model
+                .focused()
+                .and_then(|p| model.pane_view(p))
+                .map(|v| v.title.clone().unwrap_or_else(|| v.id.to_string()))
+            {
+                parts.push(format!("\"{title}\""));
+            }
+        }
+    }
+    let recorded = model
+        .active_window()
+        .is_some_and(|w| w.panes.iter().any(|p| p.recording));
+    if recorded {
+        parts.push("●REC".into());
+    }
+    parts.push(clock());
+    parts.join(" ")
+}
+
+/// The time of day as HH:MM (UTC: reading the local zone needs libc calls the client does not
+/// make).
+fn clock() -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let minutes = now / 60;
+    format!("{:02}:{:02}", (minutes / 60) % 24, minutes % 60)
+}

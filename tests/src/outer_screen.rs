@@ -1,0 +1,157 @@
+//! `phux attach` run as a person runs it: in a real PTY whose output is fed to an engine
+//! terminal standing for the person's terminal, so tests assert on the screen they would see.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
+
+use std::io::{Read, Write};
+use std::process::Child;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use phux_core::engine::Terminal;
+use phux_server::pty::{self, SpawnSpec};
+
+use crate::{phux_bin, TestServer, PANE_SHELL};
+
+/// How long a screen wait lasts before the test fails.
+pub const SCREEN_WAIT: Duration = Duration::from_secs(15);
+
+/// A `phux attach` (or `phux`, `phux new`) process on its own PTY, and the screen it drew.
+pub struct AttachedTui {
+    master: std::fs::File,
+    child: Child,
+    screen: Arc<Mutex<Terminal>>,
+    /// Every byte the client wrote, in order.
+    written: Arc<Mutex<Vec<u8>>>,
+}
+
+impl AttachedTui {
+    /// Runs `phux ARGS` against `server` on a `cols`x`rows` terminal.
+    pub fn start(server: &TestServer, args: &[&str], cols: u16, rows: u16) -> AttachedTui {
+        let mut argv = vec![phux_bin().display().to_string()];
+        argv.extend(args.iter().map(|a| a.to_string()));
+        let spec = SpawnSpec {
+            argv,
+            cwd: Some(server.dir.path().to_path_buf()),
+            env: vec![
+                ("PHUX_SOCKET".into(), server.socket.display().to_string()),
+                ("SHELL".into(), PANE_SHELL.into()),
+                ("TERM".into(), "xterm-256color".into()),
+                ("PS1".into(), "$ ".into()),
+            ],
+            cols,
+            rows,
+        };
+        let process = pty::spawn(&spec, &phux_bin()).expect("start phux on a pty");
+        let master = std::fs::File::from(process.master);
+        let screen = Arc::new(Mutex::new(Terminal::new(cols, rows, 100).expect("engine")));
+        let written = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = master.try_clone().expect("dup master");
+        let (screen_feed, written_feed) = (Arc::clone(&screen), Arc::clone(&written));
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 65536];
+            while let Ok(n) = reader.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                written_feed.lock().unwrap().extend_from_slice(&buffer[..n]);
+                screen_feed.lock().unwrap().write(&buffer[..n]);
+            }
+        });
+        AttachedTui {
+            master,
+            child: process.child,
+            screen,
+            written,
+        }
+    }
+
+    /// The outer screen, one right-trimmed line per row.
+    pub fn lines(&self) -> Vec<String> {
+        self.screen.lock().unwrap().viewport_lines()
+    }
+
+    pub fn screen(&self) -> String {
+        self.lines().join("\n")
+    }
+
+    /// Every byte the client wrote so far.
+    pub fn written(&self) -> Vec<u8> {
+        self.written.lock().unwrap().clone()
+    }
+
+    /// Waits until `predicate` holds for the screen, failing with the screen after 15 s.
+    pub fn wait_for(&self, what: &str, predicate: impl Fn(&[String]) -> bool) {
+        let start = Instant::now();
+        loop {
+            let lines = self.lines();
+            if predicate(&lines) {
+                return;
+            }
+            assert!(
+                start.elapsed() < SCREEN_WAIT,
+                "timed out waiting until {what}; the screen:\n{}",
+                lines.join("\n")
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until some row of the screen contains `text`.
+    pub fn wait_for_text(&self, text: &str) {
+        self.wait_for(&format!("the screen shows {text:?}"), |lines| {
+            lines.iter().any(|l| l.contains(text))
+        });
+    }
+
+    /// Types `bytes` as the person's terminal sends them.
+    pub fn type_bytes(&self, bytes: &[u8]) {
+        (&self.master).write_all(bytes).expect("write to the pty");
+    }
+
+    /// Types the prefix (`C-a`) and then `key`.
+    pub fn prefix(&self, key: &[u8]) {
+        self.type_bytes(b"\x01");
+        std::thread::sleep(Duration::from_millis(30));
+        self.type_bytes(key);
+    }
+
+    /// Resizes the person's terminal (the client gets SIGWINCH).
+    pub fn resize(&self, cols: u16, rows: u16) {
+        self.screen.lock().unwrap().resize(cols, rows).unwrap();
+        let fd = rustix::fd::AsFd::as_fd(&self.master);
+        rustix::termios::tcsetwinsize(
+            fd,
+            rustix::termios::Winsize {
+                ws_row: rows,
+                ws_col: cols,
+                ws_xpixel: 0,
+                ws_ypixel: 0,
+            },
+        )
+        .expect("resize the pty");
+    }
+
+    /// Waits (up to `limit`) for the client to exit; its status code.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<i32> {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if let Some(status) = self.child.try_wait().ok().flatten() {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for AttachedTui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
