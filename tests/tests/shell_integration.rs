@@ -257,7 +257,7 @@ fn new_and_spawn_return_once_the_pane_has_painted() {
 fn the_marks_feed_cells_output_only_waits_and_watch_events() {
     let server = TestServer::start();
     let pane = shell_pane(&server, "m", "bash", &[]);
-    let mut watch = server
+    let watch = server
         .phux(&[
             "watch",
             "--json",
