@@ -257,7 +257,7 @@ fn new_and_spawn_return_once_the_pane_has_painted() {
 fn the_marks_feed_cells_output_only_waits_and_watch_events() {
     let server = TestServer::start();
     let pane = shell_pane(&server, "m", "bash", &[]);
-    let mut watch = server
+    let watch = server
         .phux(&[
             "watch",
             "--json",
@@ -303,4 +303,40 @@ fn the_marks_feed_cells_output_only_waits_and_watch_events() {
         .collect();
     assert!(semantics.contains(&"Prompt"), "{cells}");
     assert!(semantics.contains(&"Input"), "{cells}");
+}
+
+/// A recording of a pane during `run` holds the typed command and its output, and no marker.
+#[test]
+fn a_recording_during_run_holds_only_the_command_and_its_output() {
+    let server = TestServer::start();
+    let pane = shell_pane(&server, "rec", "bash", &[]);
+    let cast = server.dir.path().join("run.cast");
+    let cast_arg = cast.display().to_string();
+    let mut rec = server
+        .phux(&["rec", &pane, "-o", &cast_arg, "--duration", "3"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    phux_tests::wait_until("the recording started", Duration::from_secs(10), || {
+        cast.exists()
+    });
+    let doc = server.json(&["run", "--json", &pane, "echo recorded-$((6*7))"]);
+    assert_eq!(doc["output"], "recorded-42");
+    assert!(rec.wait().unwrap().success());
+    // Everything the pane printed, joined across output events however it was split.
+    let text: String = std::fs::read_to_string(&cast)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|event| event[1] == "o")
+        .filter_map(|event| event[2].as_str().map(str::to_owned))
+        .collect();
+    assert!(text.contains("recorded-42"), "{text}");
+    assert!(text.contains("echo recorded-$((6*7))"), "{text}");
+    assert!(
+        !text.contains("PHUXrun") && !text.contains("printf"),
+        "{text}"
+    );
 }

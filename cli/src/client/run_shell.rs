@@ -83,6 +83,14 @@ pub fn route(pane: PaneId, state: &ShellStateOk) -> Result<Route, ClientError> {
         return Err(not_shell(pane, &state.program, 0));
     }
     if !state.marked {
+        if state.program == "fish" {
+            // The printed-marker line is POSIX shell; fish reads it as an error.
+            return Err(ClientError::preflight(
+                ErrorCode::TargetNotShell,
+                format!("{pane} runs fish without OSC 133 marks: `run` needs phux's shell integration there; nothing was typed"),
+                format!("start the pane without PHUX_SHELL_INTEGRATION=0, or type with `phux send-keys {pane} ...`"),
+            ));
+        }
         return Ok(Route::Unmarked {
             shell: state.program.clone(),
         });
