@@ -204,6 +204,7 @@ impl App {
             env: Vec::new(),
             cols: None,
             rows: None,
+            detached: false,
         }))?;
         self.model.zoomed = None;
         self.refresh()?;
