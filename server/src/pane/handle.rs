@@ -4,12 +4,13 @@
 //! to the PTY writer. Handing them to the actor and waiting for its answer costs two thread
 //! switches, which is most of a `snapshot`'s time in the server.
 
-use crossbeam_channel::{bounded, Sender, TrySendError};
+use crossbeam_channel::{bounded, Sender};
 use phux_core::docs::ScreenState;
 use phux_core::ids::PaneId;
 use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes};
 use phux_core::screen_capture::{capture, CaptureRequest};
 
+use super::input_queue::InputQueue;
 use super::{lock, PaneCommand, PaneError, SharedTerminal};
 
 #[derive(Clone)]
@@ -18,7 +19,7 @@ pub struct PaneHandle {
     pub pid: u32,
     tx: Sender<PaneCommand>,
     terminal: SharedTerminal,
-    writer: Sender<Vec<u8>>,
+    writer: InputQueue,
 }
 
 impl PaneHandle {
@@ -27,7 +28,7 @@ impl PaneHandle {
         pid: u32,
         tx: Sender<PaneCommand>,
         terminal: SharedTerminal,
-        writer: Sender<Vec<u8>>,
+        writer: InputQueue,
     ) -> PaneHandle {
         PaneHandle {
             id,
@@ -90,10 +91,6 @@ impl PaneHandle {
         if bytes.is_empty() {
             return Ok(());
         }
-        match self.writer.try_send(bytes) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(PaneError::InputQueueFull),
-            Err(TrySendError::Disconnected(_)) => Err(PaneError::Gone),
-        }
+        self.writer.push(bytes)
     }
 }
