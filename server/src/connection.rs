@@ -1,6 +1,8 @@
 //! One client connection on its own thread: the version handshake, then requests answered in
 //! order; a `subscribe` or `observe` turns the connection into a one-way stream until either
-//! side goes away. A malformed or oversize frame ends this connection only.
+//! side goes away. A malformed or oversize frame ends this connection only, and so does a
+//! hello that does not arrive within [`HELLO_DEADLINE`] or a frame whose body does not arrive
+//! within [`BODY_DEADLINE`] of its length (see `admission` for how many connections are kept).
 
 use crate::bus::BusEvent;
 use crate::handlers;
@@ -12,16 +14,26 @@ use phux_core::wire::{
     self, negotiate, ClientMessage, Event, Frame, FrameReader, FrameWriter, ObserverLagged,
     OutputChunk, Resized, Response, ScreenChanged, ServerMessage, WireError,
 };
+use std::io::Read;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-type Writer = FrameWriter<UnixStream>;
+type Writer<'a> = FrameWriter<&'a UnixStream>;
+
+/// How long a new connection has to send its hello.
+pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a frame's body may take to arrive once its length has.
+pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
+    let Some(ticket) = shared.admission.admit(&stream) else {
+        crate::log::line("refused a connection: every place is taken by an active client");
+        return;
+    };
     shared.clients.fetch_add(1, Ordering::Relaxed);
-    if let Err(e) = converse(stream, &shared) {
+    if let Err(e) = converse(&stream, &shared, &ticket) {
         if !matches!(e, WireError::Closed) {
             crate::log::line(&format!("client dropped: {e}"));
         }
@@ -29,12 +41,45 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     shared.clients.fetch_sub(1, Ordering::Relaxed);
 }
 
-fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
-    let mut reader = FrameReader::new(stream.try_clone()?);
-    let mut writer: Writer = FrameWriter::new(stream.try_clone()?);
+/// The socket read with a deadline that runs across reads (a socket timeout alone restarts
+/// with every byte, so a client trickling one byte at a time would never hit it).
+struct Deadlined<'a> {
+    socket: &'a UnixStream,
+    deadline: Option<Instant>,
+}
+
+impl Read for Deadlined<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let timeout = match self.deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(std::io::ErrorKind::TimedOut.into());
+                }
+                Some(left)
+            }
+            None => None,
+        };
+        self.socket.set_read_timeout(timeout)?;
+        let mut socket = self.socket;
+        socket.read(buf)
+    }
+}
+
+fn converse(
+    stream: &UnixStream,
+    shared: &Arc<Shared>,
+    ticket: &crate::admission::Ticket<'_>,
+) -> Result<(), WireError> {
+    let mut reader = FrameReader::new(Deadlined {
+        socket: stream,
+        deadline: Some(Instant::now() + HELLO_DEADLINE),
+    });
+    let mut writer: Writer = FrameWriter::new(stream);
     let ClientMessage::Hello(hello) = reader.read_message::<ClientMessage>()? else {
         return Err(WireError::Unexpected("the first message must be hello"));
     };
+    ticket.handshake_done();
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;
@@ -42,7 +87,12 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
         return Ok(());
     }
     loop {
-        let message = match reader.read_message::<ClientMessage>() {
+        // Between requests a client may wait as long as it likes; a body may not.
+        reader.get_mut().deadline = None;
+        let message = match reader.read_message_then::<ClientMessage>(|socket| {
+            socket.deadline = Some(Instant::now() + BODY_DEADLINE);
+            Ok(())
+        }) {
             Ok(message) => message,
             Err(WireError::Closed) => return Ok(()),
             Err(e) => {
@@ -62,20 +112,15 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
         match message {
             ClientMessage::Subscribe(request) => {
                 let started = streams::subscribe(shared, &request);
-                return stream_after(
-                    &mut writer,
-                    &stream,
-                    id,
-                    started.map(|s| (wire::Done {}, s)),
-                );
+                return stream_after(&mut writer, stream, id, started.map(|s| (wire::Done {}, s)));
             }
             ClientMessage::Observe(request) => {
                 let started = streams::observe(shared, &request);
-                return stream_after(&mut writer, &stream, id, started);
+                return stream_after(&mut writer, stream, id, started);
             }
             ClientMessage::NewSession(request) if request.observe => {
                 let started = streams::observe_new_session(shared, request);
-                return stream_after(&mut writer, &stream, id, started);
+                return stream_after(&mut writer, stream, id, started);
             }
             other => {
                 let response = match handlers::dispatch(shared, other) {

@@ -17,6 +17,7 @@ pub struct Shared {
     registry: Mutex<Registry>,
     global_bus: Mutex<Bus>,
     pub clients: AtomicU32,
+    pub admission: crate::admission::Admission,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -33,6 +34,7 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             global_bus: Mutex::new(Bus::default()),
             clients: AtomicU32::new(0),
+            admission: crate::admission::Admission::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }
