@@ -130,10 +130,34 @@ fn converse(
                     },
                     Err(error) => Response::error(id, error.body()),
                 };
-                send(&mut writer, &ServerMessage::Response(response))?;
+                writer.write_frame(&answer_frame(id, response)?)?;
             }
         }
     }
+}
+
+/// The response as one frame, or, when it is too large for one, an error that says so and how
+/// to ask for less (rather than a dropped connection the client can only call "gone").
+fn answer_frame(id: u64, response: Response) -> Result<Frame, WireError> {
+    let frame = Frame::json(&ServerMessage::Response(response))?;
+    let len = match &frame {
+        Frame::Json(json) => json.len() as u64,
+        _ => 0,
+    };
+    if len < u64::from(wire::MAX_FRAME_LEN) {
+        return Ok(frame);
+    }
+    let body = wire::WireErrorBody::new(
+        phux_core::error_code::ErrorCode::ReplyTooLarge,
+        format!(
+            "the answer is {} MiB, more than the {} MiB one reply may carry",
+            len.div_ceil(1024 * 1024),
+            wire::MAX_FRAME_LEN / (1024 * 1024)
+        ),
+        "ask for less: for snapshot, fewer rows of history (--scrollback N or --tail N) \
+         or no --cells",
+    );
+    Frame::json(&ServerMessage::Response(Response::error(id, body)))
 }
 
 fn send(writer: &mut Writer, message: &ServerMessage) -> Result<(), WireError> {

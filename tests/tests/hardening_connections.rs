@@ -121,3 +121,46 @@ fn past_the_cap_of_active_clients_a_newcomer_is_refused() {
         server.run(&["ls"]).status.success()
     });
 }
+
+/// `snapshot --scrollback` of a wide pane with 10k rows of history is more than one frame may
+/// carry: the connection was dropped and the CLI said "the server went away".
+#[test]
+fn a_reply_over_16_mib_is_a_typed_error_saying_how_to_narrow_it() {
+    use phux_core::wire::{ClientMessage, NewSession, NewSessionOk};
+    let server = TestServer::start();
+    // 1000 columns of box drawing (3 bytes each) for 10,050 rows: ~30 MB of text.
+    let script = "sleep 0.5; line=$(printf '%1000s' '' | sed 's/ /─/g'); \
+                  i=0; while [ $i -lt 10050 ]; do echo \"$line\"; i=$((i+1)); done; \
+                  echo finished; exec sleep 600";
+    let mut client = phux_cli::client::Client::connect(&server.socket).unwrap();
+    let created: NewSessionOk = client
+        .request(ClientMessage::NewSession(NewSession {
+            id: 0,
+            name: Some("wide".into()),
+            cwd: None,
+            env: Vec::new(),
+            command: Some(vec!["bash".into(), "-c".into(), script.into()]),
+            cols: Some(1000),
+            rows: Some(50),
+            observe: false,
+        }))
+        .unwrap();
+    let pane = format!("@{}", created.pane.0);
+    wait_until("the history is written", Duration::from_secs(120), || {
+        phux_tests::screen(&server.socket, &pane)
+            .lines
+            .iter()
+            .any(|l| l.contains("finished"))
+    });
+    let output = server.run(&["snapshot", &pane, "--scrollback", "--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let line = phux_tests::error_line(&output);
+    assert_eq!(line["error"]["code"], "reply_too_large", "{line}");
+    assert!(
+        line["remedy"].as_str().unwrap().contains("--scrollback N"),
+        "{line}"
+    );
+    // Narrowed as the remedy says, it answers.
+    let narrowed = server.run(&["snapshot", &pane, "--scrollback", "100", "--json"]);
+    assert!(narrowed.status.success(), "{}", stderr(&narrowed));
+}
