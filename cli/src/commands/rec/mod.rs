@@ -111,7 +111,8 @@ fn rec(args: Args, context: &Context) -> VerbResult {
             "name the output .cast, .gif, .png or .apng",
         )
     })?;
-    if output.path.exists() && !args.overwrite {
+    // symlink_metadata: a dangling symlink is something at the path too.
+    if std::fs::symlink_metadata(&output.path).is_ok() && !args.overwrite {
         return Err(Failure::new(
             ErrorCode::OutputExists,
             format!("{} already exists", output.path.display()),
