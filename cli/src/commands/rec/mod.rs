@@ -58,7 +58,8 @@ pub struct Args {
     /// Integer pixel scale of an animation (1 = 8x16 px cells)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
     scale: u8,
-    /// Replace the output file if it exists
+    /// Replace whatever is at the output path (a symlink there is replaced, never followed);
+    /// without it nothing at the path is ever replaced
     #[arg(long)]
     overwrite: bool,
     /// Print the result document (and nothing else) on stdout
