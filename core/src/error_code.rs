@@ -44,6 +44,7 @@ error_codes! {
     ServerDisconnected => "server_disconnected", FAILURE;
     Transport => "transport", FAILURE;
     UntrustedSocket => "untrusted_socket", FAILURE;
+    ReplyTooLarge => "reply_too_large", FAILURE;
     // resolution
     NoSuchTarget => "no_such_target", FAILURE;
     PartialView => "partial_view", PARTIAL_VIEW;

@@ -38,7 +38,8 @@ impl ApngEncoder {
     ) -> Result<ApngEncoder, EncodeError> {
         let raster = Rasterizer::new(cols, rows, options.theme, options.scale)?;
         let (w, h) = (raster.canvas().width, raster.canvas().height);
-        let writer = ApngWriter::create(path, w, h, options.max_bytes)?;
+        let out = OutputFile::create(path, options.overwrite)?;
+        let writer = ApngWriter::create(out, w, h, options.max_bytes)?;
         Ok(ApngEncoder {
             pipeline: FramePipeline::start(raster, writer)?,
             path: path.to_path_buf(),
@@ -108,7 +109,12 @@ struct ApngWriter {
 }
 
 impl ApngWriter {
-    fn create(path: &Path, width: u32, height: u32, max_bytes: u64) -> Result<Self, EncodeError> {
+    fn create(
+        mut out: OutputFile,
+        width: u32,
+        height: u32,
+        max_bytes: u64,
+    ) -> Result<Self, EncodeError> {
         let spool = Spool::default();
         let mut encoder = png::Encoder::new(spool.clone(), width, height);
         encoder.set_color(png::ColorType::Rgb);
@@ -121,7 +127,6 @@ impl ApngWriter {
         let header = spool.take();
         let actl_offset = find_chunk(&header, b"acTL")
             .ok_or(EncodeError::Internal("the png writer wrote no acTL chunk"))?;
-        let mut out = OutputFile::create(path)?;
         out.file()
             .write_all(&header)
             .map_err(|e| out.write_error(e))?;

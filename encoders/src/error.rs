@@ -70,6 +70,10 @@ pub enum EncodeError {
         /// Height in pixels.
         height: u64,
     },
+    /// Something appeared at the output path while the animation was being encoded, and
+    /// replacing was not allowed.
+    #[error("{0} appeared while the animation was being encoded; it was left alone")]
+    OutputExists(PathBuf),
     /// `--scale` must be at least 1 (and small enough to stay within the format's limits).
     #[error("scale must be between 1 and 16, got {0}")]
     BadScale(u8),

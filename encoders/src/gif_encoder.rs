@@ -50,7 +50,7 @@ impl GifEncoder {
         };
         let width = u16::try_from(w).map_err(|_| too_big())?;
         let height = u16::try_from(h).map_err(|_| too_big())?;
-        let out = OutputFile::create(path)?;
+        let out = OutputFile::create(path, options.overwrite)?;
         let scratch = out.scratch()?;
         let writer = GifWriter::new(out, scratch, width, height, options.max_bytes)?;
         Ok(GifEncoder {

@@ -1,4 +1,6 @@
-//! The temporary file an encoder writes into, renamed over the destination only on success.
+//! The temporary file an encoder writes into, moved to the destination only on success: renamed
+//! over it when replacing is allowed (which replaces a symlink there, never its target), else
+//! hard-linked in, which fails if anything at all, a dangling symlink included, is there.
 
 use std::path::{Path, PathBuf};
 
@@ -11,11 +13,12 @@ use crate::error::EncodeError;
 pub struct OutputFile {
     dest: PathBuf,
     temp: NamedTempFile,
+    overwrite: bool,
 }
 
 impl OutputFile {
     /// Creates the temp file next to `dest`.
-    pub fn create(dest: &Path) -> Result<OutputFile, EncodeError> {
+    pub fn create(dest: &Path, overwrite: bool) -> Result<OutputFile, EncodeError> {
         let dir = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -31,6 +34,7 @@ impl OutputFile {
         Ok(OutputFile {
             dest: dest.to_path_buf(),
             temp,
+            overwrite,
         })
     }
 
@@ -65,9 +69,19 @@ impl OutputFile {
             .map_err(|e| EncodeError::io("stat", self.temp.path(), e))?
             .len();
         let dest = self.dest;
-        self.temp
-            .persist(&dest)
-            .map_err(|e| EncodeError::io("rename into place as", &dest, e.error))?;
+        if self.overwrite {
+            self.temp
+                .persist(&dest)
+                .map_err(|e| EncodeError::io("rename into place as", &dest, e.error))?;
+        } else {
+            self.temp.persist_noclobber(&dest).map_err(|e| {
+                if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                    EncodeError::OutputExists(dest.clone())
+                } else {
+                    EncodeError::io("link into place as", &dest, e.error)
+                }
+            })?;
+        }
         Ok(bytes)
     }
 }

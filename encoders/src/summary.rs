@@ -38,6 +38,10 @@ pub struct EncodeOptions {
     pub scale: u8,
     /// Stop before the file would exceed this many bytes.
     pub max_bytes: u64,
+    /// Replace whatever is at the output path (the path itself: a symlink there is replaced,
+    /// never written through). Without it, the finished file is linked in only if nothing,
+    /// not even a dangling symlink, has appeared at the path meanwhile.
+    pub overwrite: bool,
 }
 
 impl Default for EncodeOptions {
@@ -46,6 +50,7 @@ impl Default for EncodeOptions {
             theme: Theme::default(),
             scale: 1,
             max_bytes: DEFAULT_MAX_BYTES,
+            overwrite: true,
         }
     }
 }

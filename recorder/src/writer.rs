@@ -41,13 +41,18 @@ impl CastWriter<File> {
     ) -> Result<Self, RecorderError> {
         let path = path.as_ref();
         header.validate()?;
-        let mut options = OpenOptions::new();
-        options.write(true);
+        // Replacing removes the path itself first, so a symlink there is replaced rather than
+        // written through; either way the file is then created exclusively (O_EXCL refuses
+        // anything at the path, a dangling symlink included).
         if overwrite {
-            options.create(true).truncate(true);
-        } else {
-            options.create_new(true);
+            match std::fs::symlink_metadata(path) {
+                Ok(meta) if !meta.is_dir() => std::fs::remove_file(path)
+                    .map_err(|e| RecorderError::io(Some(path.to_owned()), e))?,
+                _ => {}
+            }
         }
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
         let file = options.open(path).map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => RecorderError::Exists {
                 path: path.to_owned(),

@@ -18,7 +18,7 @@ use crate::shared::Shared;
 const STATE_CHECK: Duration = Duration::from_millis(200);
 
 pub fn serve(
-    writer: &mut FrameWriter<UnixStream>,
+    writer: &mut FrameWriter<&UnixStream>,
     socket: &UnixStream,
     shared: &Shared,
     id: u64,
@@ -37,7 +37,7 @@ pub fn serve(
 }
 
 fn notify_until_gone(
-    writer: &mut FrameWriter<UnixStream>,
+    writer: &mut FrameWriter<&UnixStream>,
     socket: &UnixStream,
     shared: &Shared,
     id: u64,

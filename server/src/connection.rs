@@ -1,6 +1,8 @@
 //! One client connection on its own thread: the version handshake, then requests answered in
 //! order; a `subscribe` or `observe` turns the connection into a one-way stream until either
-//! side goes away. A malformed or oversize frame ends this connection only.
+//! side goes away. A malformed or oversize frame ends this connection only, and so does a
+//! hello that does not arrive within [`HELLO_DEADLINE`] or a frame whose body does not arrive
+//! within [`BODY_DEADLINE`] of its length (see `admission` for how many connections are kept).
 
 use crate::bus::BusEvent;
 use crate::handlers;
@@ -12,16 +14,26 @@ use phux_core::wire::{
     self, negotiate, ClientMessage, Event, Frame, FrameReader, FrameWriter, ObserverLagged,
     OutputChunk, Resized, Response, ScreenChanged, ServerMessage, WireError,
 };
+use std::io::Read;
 use std::os::unix::net::UnixStream;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-type Writer = FrameWriter<UnixStream>;
+type Writer<'a> = FrameWriter<&'a UnixStream>;
+
+/// How long a new connection has to send its hello.
+pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a frame's body may take to arrive once its length has.
+pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
+    let Some(ticket) = shared.admission.admit(&stream) else {
+        crate::log::line("refused a connection: every place is taken by an active client");
+        return;
+    };
     shared.clients.fetch_add(1, Ordering::Relaxed);
-    if let Err(e) = converse(stream, &shared) {
+    if let Err(e) = converse(&stream, &shared, &ticket) {
         if !matches!(e, WireError::Closed) {
             crate::log::line(&format!("client dropped: {e}"));
         }
@@ -29,12 +41,45 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     shared.clients.fetch_sub(1, Ordering::Relaxed);
 }
 
-fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
-    let mut reader = FrameReader::new(stream.try_clone()?);
-    let mut writer: Writer = FrameWriter::new(stream.try_clone()?);
+/// The socket read with a deadline that runs across reads (a socket timeout alone restarts
+/// with every byte, so a client trickling one byte at a time would never hit it).
+struct Deadlined<'a> {
+    socket: &'a UnixStream,
+    deadline: Option<Instant>,
+}
+
+impl Read for Deadlined<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let timeout = match self.deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(std::io::ErrorKind::TimedOut.into());
+                }
+                Some(left)
+            }
+            None => None,
+        };
+        self.socket.set_read_timeout(timeout)?;
+        let mut socket = self.socket;
+        socket.read(buf)
+    }
+}
+
+fn converse(
+    stream: &UnixStream,
+    shared: &Arc<Shared>,
+    ticket: &crate::admission::Ticket<'_>,
+) -> Result<(), WireError> {
+    let mut reader = FrameReader::new(Deadlined {
+        socket: stream,
+        deadline: Some(Instant::now() + HELLO_DEADLINE),
+    });
+    let mut writer: Writer = FrameWriter::new(stream);
     let ClientMessage::Hello(hello) = reader.read_message::<ClientMessage>()? else {
         return Err(WireError::Unexpected("the first message must be hello"));
     };
+    ticket.handshake_done();
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;
@@ -42,7 +87,12 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
         return Ok(());
     }
     loop {
-        let message = match reader.read_message::<ClientMessage>() {
+        // Between requests a client may wait as long as it likes; a body may not.
+        reader.get_mut().deadline = None;
+        let message = match reader.read_message_then::<ClientMessage>(|socket| {
+            socket.deadline = Some(Instant::now() + BODY_DEADLINE);
+            Ok(())
+        }) {
             Ok(message) => message,
             Err(WireError::Closed) => return Ok(()),
             Err(e) => {
@@ -62,25 +112,20 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
         match message {
             ClientMessage::Subscribe(request) => {
                 let started = streams::subscribe(shared, &request);
-                return stream_after(
-                    &mut writer,
-                    &stream,
-                    id,
-                    started.map(|s| (wire::Done {}, s)),
-                );
+                return stream_after(&mut writer, stream, id, started.map(|s| (wire::Done {}, s)));
             }
             ClientMessage::Observe(request) => {
                 let _recording = (!request.viewer)
                     .then(|| crate::clients::RecordingMark::new(shared, request.pane));
                 let started = streams::observe(shared, &request);
-                return stream_after(&mut writer, &stream, id, started);
+                return stream_after(&mut writer, stream, id, started);
             }
             ClientMessage::AttachClient(request) => {
-                return crate::attached::serve(&mut writer, &stream, shared, id, &request);
+                return crate::attached::serve(&mut writer, stream, shared, id, &request);
             }
             ClientMessage::NewSession(request) if request.observe => {
                 let started = streams::observe_new_session(shared, request);
-                return stream_after(&mut writer, &stream, id, started);
+                return stream_after(&mut writer, stream, id, started);
             }
             other => {
                 let response = match handlers::dispatch(shared, other) {
@@ -90,10 +135,34 @@ fn converse(stream: UnixStream, shared: &Arc<Shared>) -> Result<(), WireError> {
                     },
                     Err(error) => Response::error(id, error.body()),
                 };
-                send(&mut writer, &ServerMessage::Response(response))?;
+                writer.write_frame(&answer_frame(id, response)?)?;
             }
         }
     }
+}
+
+/// The response as one frame, or, when it is too large for one, an error that says so and how
+/// to ask for less (rather than a dropped connection the client can only call "gone").
+fn answer_frame(id: u64, response: Response) -> Result<Frame, WireError> {
+    let frame = Frame::json(&ServerMessage::Response(response))?;
+    let len = match &frame {
+        Frame::Json(json) => json.len() as u64,
+        _ => 0,
+    };
+    if len < u64::from(wire::MAX_FRAME_LEN) {
+        return Ok(frame);
+    }
+    let body = wire::WireErrorBody::new(
+        phux_core::error_code::ErrorCode::ReplyTooLarge,
+        format!(
+            "the answer is {} MiB, more than the {} MiB one reply may carry",
+            len.div_ceil(1024 * 1024),
+            wire::MAX_FRAME_LEN / (1024 * 1024)
+        ),
+        "ask for less: for snapshot, fewer rows of history (--scrollback N or --tail N) \
+         or no --cells",
+    );
+    Frame::json(&ServerMessage::Response(Response::error(id, body)))
 }
 
 fn send(writer: &mut Writer, message: &ServerMessage) -> Result<(), WireError> {

@@ -7,6 +7,7 @@
 //! which a connection thread makes itself (see `pane::PaneHandle`).
 
 mod acceptors;
+mod admission;
 mod attached;
 pub mod bus;
 pub mod clients;

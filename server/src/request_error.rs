@@ -53,8 +53,12 @@ impl RequestError {
                 ErrorCode::NoSuchTarget,
                 "the pane closed; list panes with `phux ls`".into(),
             ),
-            RequestError::Pane(PaneError::InputQueueFull) => (
-                ErrorCode::InputNotWritten,
+            RequestError::Pane(PaneError::InputTooLarge { .. }) => (
+                ErrorCode::InputTooLarge,
+                "send the text in smaller pieces, waiting for the program to read each".into(),
+            ),
+            RequestError::Pane(PaneError::InputBusy { .. }) => (
+                ErrorCode::InputBusy,
                 "the program is not reading its input; retry later (nothing was written)".into(),
             ),
             RequestError::Pane(PaneError::KeySpec(_)) => (

@@ -19,6 +19,7 @@ pub struct Shared {
     pub clients: AtomicU32,
     /// Attached front ends (the TUI) and their sizes.
     attached: Mutex<crate::clients::AttachedClients>,
+    pub admission: crate::admission::Admission,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -36,6 +37,7 @@ impl Shared {
             global_bus: Mutex::new(Bus::default()),
             clients: AtomicU32::new(0),
             attached: Mutex::new(crate::clients::AttachedClients::default()),
+            admission: crate::admission::Admission::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }

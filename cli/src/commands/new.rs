@@ -23,7 +23,8 @@ pub struct Args {
     // argument conflicting with it is present, so the conflict is checked in `run`.
     #[arg(value_name = "NAME")]
     pub name: Option<String>,
-    /// Session name
+    /// Session name: letters, digits, - and _ (no whitespace, controls or : . @ # /; at most
+    /// 64 bytes)
     #[arg(short = 's', long = "session", value_name = "NAME")]
     pub session: Option<String>,
     /// Directory the first process starts in [default: the current directory]

@@ -135,6 +135,15 @@ impl<R: Read> FrameReader<R> {
 
     /// The next frame. [`WireError::Closed`] at a clean end of stream between frames.
     pub fn read_frame(&mut self) -> Result<Frame, WireError> {
+        self.read_frame_then(|_| Ok(()))
+    }
+
+    /// The next frame; `after_header` runs once its length has arrived and before its body is
+    /// read (the server starts the body's deadline there).
+    pub fn read_frame_then(
+        &mut self,
+        after_header: impl FnOnce(&mut R) -> std::io::Result<()>,
+    ) -> Result<Frame, WireError> {
         let mut header = [0u8; 4];
         let got = read_full(&mut self.inner, &mut header)?;
         if got == 0 {
@@ -153,7 +162,9 @@ impl<R: Read> FrameReader<R> {
                 max: MAX_FRAME_LEN,
             });
         }
+        after_header(&mut self.inner)?;
         let len = len as usize;
+        // Grown as bytes arrive, never to the claimed length at once.
         let mut payload = Vec::new();
         while payload.len() < len {
             let start = payload.len();
@@ -173,6 +184,19 @@ impl<R: Read> FrameReader<R> {
     /// The next frame decoded as a JSON message `T`.
     pub fn read_message<T: DeserializeOwned>(&mut self) -> Result<T, WireError> {
         self.read_frame()?.decode()
+    }
+
+    /// [`Self::read_frame_then`], decoded as a JSON message `T`.
+    pub fn read_message_then<T: DeserializeOwned>(
+        &mut self,
+        after_header: impl FnOnce(&mut R) -> std::io::Result<()>,
+    ) -> Result<T, WireError> {
+        self.read_frame_then(after_header)?.decode()
+    }
+
+    /// The reader underneath.
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
     }
 }
 

@@ -4,6 +4,7 @@
 //! terminal's lock from the requesting thread instead: see `PaneHandle`.)
 
 use super::ask::parse_title;
+use super::input_queue::InputQueue;
 use super::osc_scan::{Mark, OscScanner};
 use super::shell_track::ShellTrack;
 use super::{lock, ObserveStart, PaneCommand, PaneError, SharedTerminal};
@@ -33,7 +34,7 @@ pub struct PaneActor {
     terminal: SharedTerminal,
     master: OwnedFd,
     pid: u32,
-    writer: Sender<Vec<u8>>,
+    writer: InputQueue,
     bus: Bus,
     scanner: OscScanner,
     shell: Arc<ShellTrack>,
@@ -53,7 +54,7 @@ impl PaneActor {
         terminal: SharedTerminal,
         master: OwnedFd,
         pid: u32,
-        writer: Sender<Vec<u8>>,
+        writer: InputQueue,
         shell: Arc<ShellTrack>,
         shared: Arc<Shared>,
     ) -> Self {
@@ -150,7 +151,8 @@ impl PaneActor {
             terminal.take_replies()
         };
         if !replies.is_empty() {
-            let _ = self.writer.try_send(replies);
+            // Answers a program does not read are dropped once its input queue is full.
+            let _ = self.writer.push(replies);
         }
         self.seq += 1;
         self.last_output = Instant::now();

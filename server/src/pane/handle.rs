@@ -4,13 +4,14 @@
 //! to the PTY writer. Handing them to the actor and waiting for its answer costs two thread
 //! switches, which is most of a `snapshot`'s time in the server.
 
-use crossbeam_channel::{bounded, Sender, TrySendError};
+use crossbeam_channel::{bounded, Sender};
 use phux_core::docs::ScreenState;
 use phux_core::engine::{Terminal, KITTY_REPORT_ALL_KEYS};
 use phux_core::ids::PaneId;
 use phux_core::keys::{bracketed_paste, parse_keys, InputAction, KeyModes, KeySpec};
 use phux_core::screen_capture::{capture, CaptureRequest};
 
+use super::input_queue::InputQueue;
 use super::shell_track::ShellTrack;
 use super::{lock, PaneCommand, PaneError, SharedTerminal};
 use rustix::fd::OwnedFd;
@@ -22,7 +23,7 @@ pub struct PaneHandle {
     pub pid: u32,
     tx: Sender<PaneCommand>,
     terminal: SharedTerminal,
-    writer: Sender<Vec<u8>>,
+    writer: InputQueue,
     process: PaneProcess,
 }
 
@@ -40,7 +41,7 @@ impl PaneHandle {
         pid: u32,
         tx: Sender<PaneCommand>,
         terminal: SharedTerminal,
-        writer: Sender<Vec<u8>>,
+        writer: InputQueue,
         process: PaneProcess,
     ) -> PaneHandle {
         PaneHandle {
@@ -121,11 +122,7 @@ impl PaneHandle {
         if bytes.is_empty() {
             return Ok(());
         }
-        match self.writer.try_send(bytes) {
-            Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(PaneError::InputQueueFull),
-            Err(TrySendError::Disconnected(_)) => Err(PaneError::Gone),
-        }
+        self.writer.push(bytes)
     }
 }
 

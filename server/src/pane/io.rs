@@ -1,11 +1,24 @@
 //! The two threads beside every pane actor: the reader, which stamps each PTY read with the
-//! monotonic time it was read and hands it over, and the writer, which owns blocking writes to
-//! the PTY so a program that stops reading its input can never stall the actor.
+//! monotonic time it was read and hands it over, and the writer, which owns writes to the PTY
+//! so a program that stops reading its input can never stall the actor.
+//!
+//! The PTY is non-blocking and both threads wait in `poll`, so neither can be stuck in a
+//! system call when the pane ends: the writer checks the pane's `closed` flag while it waits
+//! for room, and ends with it, dropping its descriptor and whatever input was still queued
+//! (a blocking write to a program that never reads again outlived the pane before).
 
-use crossbeam_channel::{Receiver, Sender};
-use std::io::{Read, Write};
+use crossbeam_channel::{RecvTimeoutError, Sender};
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::io::Errno;
+use std::fs::File;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use super::input_queue::InputSource;
+
+/// How often a waiting writer looks at the pane's `closed` flag.
+const CLOSED_CHECK: Duration = Duration::from_millis(200);
 
 /// One read from the PTY.
 pub struct Chunk {
@@ -13,26 +26,58 @@ pub struct Chunk {
     pub bytes: Arc<[u8]>,
 }
 
-/// Reads until EOF (the last holder of the terminal closed it); then drops `tx`.
-pub fn spawn_reader(mut master: std::fs::File, tx: Sender<Chunk>, epoch: Instant, name: String) {
+/// Makes the PTY's (shared) open file non-blocking: from now on every reader and writer polls.
+pub fn make_nonblocking(master: &File) -> std::io::Result<()> {
+    use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+    let flags = fcntl_getfl(master)?;
+    fcntl_setfl(master, flags | OFlags::NONBLOCK)?;
+    Ok(())
+}
+
+/// Waits until `master` is ready for `flags`, or `timeout` passes (`None`: forever). False when
+/// the other side hung up or the descriptor failed.
+fn wait_ready(master: &File, flags: PollFlags, timeout: Option<Duration>) -> Result<bool, ()> {
+    let timeout = timeout.and_then(|t| Timespec::try_from(t).ok());
+    let mut fds = [PollFd::new(master, flags)];
+    match poll(&mut fds, timeout.as_ref()) {
+        Ok(0) => Ok(false),
+        Ok(_) => {
+            let got = fds[0].revents();
+            if got.intersects(flags) {
+                Ok(true)
+            } else if got.intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL) {
+                Err(())
+            } else {
+                Ok(false)
+            }
+        }
+        Err(Errno::INTR) => Ok(false),
+        Err(_) => Err(()),
+    }
+}
+
+/// Reads until EOF or EIO (the last holder of the terminal closed it); then drops `tx`.
+pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: String) {
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let mut buffer = vec![0u8; 64 * 1024];
         loop {
-            match master.read(&mut buffer) {
+            match rustix::io::read(&master, &mut buffer) {
                 Ok(0) => break,
                 Ok(n) => {
                     let t_ns = crate::bus::now_ns(epoch);
-                    if tx
-                        .send(Chunk {
-                            t_ns,
-                            bytes: Arc::from(&buffer[..n]),
-                        })
-                        .is_err()
-                    {
+                    let bytes = Arc::from(&buffer[..n]);
+                    if tx.send(Chunk { t_ns, bytes }).is_err() {
                         break;
                     }
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(Errno::AGAIN | Errno::INTR) => {
+                    // Readable data, or the hang-up that makes the next read fail, wakes us.
+                    if wait_ready(&master, PollFlags::IN, None).is_err() {
+                        // POLLHUP can come with data still buffered: read it before leaving.
+                        drain(&master, &mut buffer, &tx, epoch);
+                        break;
+                    }
+                }
                 // EIO is how Linux reports that the slave side is gone.
                 Err(_) => break,
             }
@@ -43,20 +88,60 @@ pub fn spawn_reader(mut master: std::fs::File, tx: Sender<Chunk>, epoch: Instant
     }
 }
 
-/// Writes queued input to the PTY in order until the queue closes.
-pub fn spawn_writer(mut master: std::fs::File, rx: Receiver<Vec<u8>>, name: String) {
-    let spawned = std::thread::Builder::new().name(name).spawn(move || {
-        for bytes in rx {
-            if master
-                .write_all(&bytes)
-                .and_then(|()| master.flush())
-                .is_err()
-            {
-                break;
+/// Reads what is left after a hang-up.
+fn drain(master: &File, buffer: &mut [u8], tx: &Sender<Chunk>, epoch: Instant) {
+    while let Ok(n) = rustix::io::read(master, &mut *buffer) {
+        if n == 0 {
+            return;
+        }
+        let t_ns = crate::bus::now_ns(epoch);
+        if tx
+            .send(Chunk {
+                t_ns,
+                bytes: Arc::from(&buffer[..n]),
+            })
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Writes queued input to the PTY in order until the pane closes.
+pub fn spawn_writer(master: File, input: InputSource, closed: Arc<AtomicBool>, name: String) {
+    let spawned = std::thread::Builder::new().name(name).spawn(move || loop {
+        match input.rx.recv_timeout(CLOSED_CHECK) {
+            Ok(bytes) => {
+                let done = write_all(&master, &bytes, &closed);
+                input.written(bytes.len());
+                if !done {
+                    return;
+                }
             }
+            Err(RecvTimeoutError::Timeout) if !closed.load(Ordering::Acquire) => {}
+            Err(_) => return,
         }
     });
     if let Err(e) = spawned {
         crate::log::line(&format!("cannot start a PTY writer: {e}"));
     }
+}
+
+/// Writes `bytes` as the program makes room; false when the pane closed or the PTY failed.
+fn write_all(master: &File, mut bytes: &[u8], closed: &AtomicBool) -> bool {
+    while !bytes.is_empty() {
+        if closed.load(Ordering::Acquire) {
+            return false;
+        }
+        match rustix::io::write(master, bytes) {
+            Ok(n) => bytes = &bytes[n..],
+            Err(Errno::AGAIN | Errno::INTR) => {
+                if wait_ready(master, PollFlags::OUT, Some(CLOSED_CHECK)).is_err() {
+                    return false;
+                }
+            }
+            Err(_) => return false,
+        }
+    }
+    true
 }

@@ -4,6 +4,7 @@
 mod actor;
 pub mod ask;
 mod handle;
+pub mod input_queue;
 mod io;
 pub mod osc_scan;
 pub mod shell_track;
@@ -14,9 +15,11 @@ use crate::bus::Subscriber;
 use crate::pty::{self, SpawnSpec};
 use crate::shared::Shared;
 use crossbeam_channel::{bounded, unbounded, Sender};
+use input_queue::input_queue;
 use phux_core::engine::{Terminal, TerminalOptions};
 use phux_core::ids::PaneId;
 use phux_core::wire::SignalName;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 /// A pane's engine terminal. The actor holds the lock while it feeds output to the engine;
@@ -31,16 +34,20 @@ pub fn lock(terminal: &SharedTerminal) -> MutexGuard<'_, Terminal> {
 
 /// PTY reads the actor may have queued before the reader waits (and the child with it).
 const OUTPUT_QUEUE: usize = 8;
-/// Writes (keystrokes, pastes, query answers) queued for the PTY before input is refused.
-const INPUT_QUEUE: usize = 1024;
 
 /// Why a pane could not do what was asked.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum PaneError {
     #[error("the pane is gone")]
     Gone,
-    #[error("the pane's input queue is full; nothing was written")]
-    InputQueueFull,
+    #[error(
+        "the input is {len} bytes, more than a pane queues ({max} bytes); nothing was written"
+    )]
+    InputTooLarge { len: usize, max: usize },
+    #[error(
+        "the pane's program is not reading its input ({queued} bytes wait); nothing was written"
+    )]
+    InputBusy { queued: usize },
     #[error("invalid key spec: {0}")]
     KeySpec(String),
     #[error("cannot signal the pane: {0}")]
@@ -98,17 +105,24 @@ pub fn spawn(
     let pid = process.child.id();
     let read_side = std::fs::File::from(process.master.try_clone()?);
     let write_side = std::fs::File::from(process.master.try_clone()?);
+    io::make_nonblocking(&read_side)?;
     let (out_tx, out_rx) = bounded(OUTPUT_QUEUE);
-    let (in_tx, in_rx) = bounded(INPUT_QUEUE);
+    let (input, input_source) = input_queue();
     let (cmd_tx, cmd_rx) = unbounded();
     let (exit_tx, exit_rx) = bounded(1);
+    let closed = Arc::new(AtomicBool::new(false));
     io::spawn_reader(
         read_side,
         out_tx,
         shared.epoch,
         format!("pane-{}-reader", id.0),
     );
-    io::spawn_writer(write_side, in_rx, format!("pane-{}-writer", id.0));
+    io::spawn_writer(
+        write_side,
+        input_source,
+        Arc::clone(&closed),
+        format!("pane-{}-writer", id.0),
+    );
     let mut child = process.child;
     std::thread::Builder::new()
         .name(format!("pane-{}-waiter", id.0))
@@ -124,20 +138,24 @@ pub fn spawn(
         Arc::clone(&terminal),
         process.master,
         pid,
-        in_tx.clone(),
+        input.clone(),
         Arc::clone(&shell),
         Arc::clone(shared),
     );
     let observed = observer.map(|observer| actor.observe_from_birth(observer));
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
-        .spawn(move || actor.run(cmd_rx, out_rx, exit_rx))?;
+        .spawn(move || {
+            actor.run(cmd_rx, out_rx, exit_rx);
+            // The writer ends with the pane, with its descriptor and any input still queued.
+            closed.store(true, Ordering::Release);
+        })?;
     let handle = PaneHandle::new(
         id,
         pid,
         cmd_tx,
         terminal,
-        in_tx,
+        input,
         handle::PaneProcess { master, shell },
     );
     Ok((handle, observed))

@@ -170,6 +170,7 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
             theme,
             scale: args.scale,
             max_bytes: args.max_bytes,
+            overwrite: args.overwrite,
         },
         prefer_cast_theme: args.theme.is_none(),
         fps: args.fps,
@@ -190,9 +191,14 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
             EncodeError::CanvasTooLarge { .. } | EncodeError::BadDimensions { .. } => {
                 "lower --scale, or render a recording of a smaller grid (.cast output keeps any size)"
             }
+            EncodeError::OutputExists(_) => "choose another path, or pass --overwrite",
             _ => "check the output path and --max-bytes",
         };
-        Failure::new(ErrorCode::EncodeFailed, e.to_string(), remedy)
+        let code = match e {
+            EncodeError::OutputExists(_) => ErrorCode::OutputExists,
+            _ => ErrorCode::EncodeFailed,
+        };
+        Failure::new(code, e.to_string(), remedy)
     })?;
     let format = if format == OutputFormat::Gif {
         RecFormat::Gif

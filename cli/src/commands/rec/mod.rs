@@ -59,7 +59,8 @@ pub struct Args {
     /// Integer pixel scale of an animation (1 = 8x16 px cells)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
     scale: u8,
-    /// Replace the output file if it exists
+    /// Replace whatever is at the output path (a symlink there is replaced, never followed);
+    /// without it nothing at the path is ever replaced
     #[arg(long)]
     overwrite: bool,
     /// Print the result document (and nothing else) on stdout
@@ -112,7 +113,8 @@ fn rec(args: Args, context: &Context) -> VerbResult {
             "name the output .cast, .gif, .png or .apng",
         )
     })?;
-    if output.path.exists() && !args.overwrite {
+    // symlink_metadata: a dangling symlink is something at the path too.
+    if std::fs::symlink_metadata(&output.path).is_ok() && !args.overwrite {
         return Err(Failure::new(
             ErrorCode::OutputExists,
             format!("{} already exists", output.path.display()),

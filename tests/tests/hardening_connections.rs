@@ -1,0 +1,166 @@
+//! Issue 18, items 5 and 6, against a real server: a connection that never says hello, or a
+//! frame whose body never comes, is dropped; connections are capped, the oldest unfinished
+//! handshakes making room first, so silent connections cannot starve real clients; and a reply
+//! too large for one frame is a typed error that says how to narrow the request.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::io::{Read, Write};
+use std::os::unix::net::UnixStream;
+use std::time::Duration;
+
+use phux_tests::{stderr, wait_until, TestServer};
+
+/// The server's cap (`phux_server::admission::MAX_CONNECTIONS`).
+const CAP: usize = 512;
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut out = u32::try_from(body.len() + 1)
+        .unwrap()
+        .to_be_bytes()
+        .to_vec();
+    out.push(1);
+    out.extend_from_slice(body);
+    out
+}
+
+const HELLO: &[u8] = br#"{"type":"hello","protocol":{"major":1,"minor":0},"client":"t"}"#;
+
+/// True when the server closes `stream` (EOF, or a reset) within `limit`, after any answer.
+fn closed_by_server(stream: &mut UnixStream, limit: Duration) -> bool {
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut sink = [0u8; 4096];
+    loop {
+        match stream.read(&mut sink) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => return false,
+            Err(_) => return true,
+        }
+    }
+}
+
+fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count()
+}
+
+/// ~6,660 silent connections exhausted the server's descriptors and every verb hung.
+#[test]
+fn a_connection_that_never_says_hello_is_dropped() {
+    let server = TestServer::start();
+    let mut silent = UnixStream::connect(&server.socket).unwrap();
+    assert!(
+        closed_by_server(&mut silent, Duration::from_secs(30)),
+        "a silent connection was kept"
+    );
+}
+
+/// 40 connections each holding a 16 MiB−1 partial frame pinned 668 MB.
+#[test]
+fn a_frame_whose_body_never_arrives_is_dropped() {
+    let server = TestServer::start();
+    let mut stream = UnixStream::connect(&server.socket).unwrap();
+    stream.write_all(&frame(HELLO)).unwrap();
+    let claimed = 16 * 1024 * 1024 - 1_u32;
+    stream.write_all(&claimed.to_be_bytes()).unwrap();
+    stream.write_all(&[1]).unwrap();
+    stream.write_all(&[b' '; 4096]).unwrap();
+    assert!(
+        closed_by_server(&mut stream, Duration::from_secs(40)),
+        "a connection holding a partial frame was kept"
+    );
+}
+
+/// Silent connections beyond the cap push out the oldest handshakes: a real client still gets
+/// its answer, and the server's descriptors stay bounded by the cap.
+#[test]
+fn silent_connections_beyond_the_cap_do_not_starve_a_real_client() {
+    let server = TestServer::start();
+    let pane = server.new_session("s", &["sleep", "600"]);
+    let pid = server.server_pid();
+    let silent: Vec<UnixStream> = (0..CAP + 200)
+        .map(|_| UnixStream::connect(&server.socket).unwrap())
+        .collect();
+    wait_until(
+        "the server holds at most its cap of connections",
+        Duration::from_secs(30),
+        || open_fds(pid) < 2 * CAP + 64,
+    );
+    let output = server.run(&["snapshot", &pane, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    drop(silent);
+}
+
+/// When every place is held by a client past its hello, a newcomer is refused at once
+/// instead of growing the server without bound.
+#[test]
+fn past_the_cap_of_active_clients_a_newcomer_is_refused() {
+    let server = TestServer::start();
+    let mut active = Vec::new();
+    for _ in 0..CAP {
+        let mut stream = UnixStream::connect(&server.socket).unwrap();
+        stream.write_all(&frame(HELLO)).unwrap();
+        let mut header = [0u8; 4];
+        stream.read_exact(&mut header).unwrap();
+        let mut welcome = vec![0u8; u32::from_be_bytes(header) as usize];
+        stream.read_exact(&mut welcome).unwrap();
+        active.push(stream);
+    }
+    let mut newcomer = UnixStream::connect(&server.socket).unwrap();
+    let _ = newcomer.write_all(&frame(HELLO));
+    assert!(
+        closed_by_server(&mut newcomer, Duration::from_secs(30)),
+        "connection {} past the cap was served",
+        CAP + 1
+    );
+    drop(active);
+    wait_until("a place is free again", Duration::from_secs(15), || {
+        server.run(&["ls"]).status.success()
+    });
+}
+
+/// `snapshot --scrollback` of a wide pane with 10k rows of history is more than one frame may
+/// carry: the connection was dropped and the CLI said "the server went away".
+#[test]
+fn a_reply_over_16_mib_is_a_typed_error_saying_how_to_narrow_it() {
+    use phux_core::wire::{ClientMessage, NewSession, NewSessionOk};
+    let server = TestServer::start();
+    // 1000 columns of box drawing (3 bytes each) for 10,050 rows: ~30 MB of text.
+    let script = "sleep 0.5; line=$(printf '%1000s' '' | sed 's/ /─/g'); \
+                  i=0; while [ $i -lt 10050 ]; do echo \"$line\"; i=$((i+1)); done; \
+                  echo finished; exec sleep 600";
+    let mut client = phux_cli::client::Client::connect(&server.socket).unwrap();
+    let created: NewSessionOk = client
+        .request(ClientMessage::NewSession(NewSession {
+            id: 0,
+            name: Some("wide".into()),
+            cwd: None,
+            env: Vec::new(),
+            command: Some(vec!["bash".into(), "-c".into(), script.into()]),
+            cols: Some(1000),
+            rows: Some(50),
+            observe: false,
+        }))
+        .unwrap();
+    let pane = format!("@{}", created.pane.0);
+    wait_until("the history is written", Duration::from_secs(120), || {
+        phux_tests::screen(&server.socket, &pane)
+            .lines
+            .iter()
+            .any(|l| l.contains("finished"))
+    });
+    let output = server.run(&["snapshot", &pane, "--scrollback", "--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let line = phux_tests::error_line(&output);
+    assert_eq!(line["error"]["code"], "reply_too_large", "{line}");
+    assert!(
+        line["remedy"].as_str().unwrap().contains("--scrollback N"),
+        "{line}"
+    );
+    // Narrowed as the remedy says, it answers.
+    let narrowed = server.run(&["snapshot", &pane, "--scrollback", "100", "--json"]);
+    assert!(narrowed.status.success(), "{}", stderr(&narrowed));
+}

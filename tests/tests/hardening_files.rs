@@ -1,0 +1,94 @@
+//! Issue 18, item 11, through the real CLI: without `--overwrite` nothing at the output path is
+//! ever replaced, a dangling symlink included, and a file that appears while a recording runs
+//! is left alone; with `--overwrite` the path itself is replaced, never written through a
+//! symlink to its target.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use phux_tests::{error_line, phux, run, stderr, TestServer};
+
+fn sample() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples/shell.cast")
+}
+
+fn rec_from(out: &Path, overwrite: bool) -> std::process::Output {
+    let mut args = vec![
+        "rec".to_owned(),
+        "--from".to_owned(),
+        sample().display().to_string(),
+        "-o".to_owned(),
+        out.display().to_string(),
+        "--json".to_owned(),
+    ];
+    if overwrite {
+        args.push("--overwrite".to_owned());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&mut phux(&args))
+}
+
+/// `rec -o x` over a dangling symlink followed it and created the file it pointed to.
+#[test]
+fn without_overwrite_a_dangling_symlink_at_the_output_is_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["cast", "gif", "png"] {
+        let target = dir.path().join(format!("elsewhere.{ext}"));
+        let out = dir.path().join(format!("out.{ext}"));
+        std::os::unix::fs::symlink(&target, &out).unwrap();
+        let output = rec_from(&out, false);
+        assert_eq!(output.status.code(), Some(1), "{ext}: {}", stderr(&output));
+        assert_eq!(error_line(&output)["error"]["code"], "output_exists");
+        assert!(std::fs::symlink_metadata(&out)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert!(!target.exists(), "{ext}: written through the symlink");
+    }
+}
+
+/// With `--overwrite`, `.cast` wrote through a symlink into its target.
+#[test]
+fn with_overwrite_a_symlink_is_replaced_never_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    for ext in ["cast", "gif", "png"] {
+        let victim = dir.path().join(format!("victim-{ext}"));
+        std::fs::write(&victim, b"precious\n").unwrap();
+        let out = dir.path().join(format!("out.{ext}"));
+        std::os::unix::fs::symlink(&victim, &out).unwrap();
+        let output = rec_from(&out, true);
+        assert!(output.status.success(), "{ext}: {}", stderr(&output));
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious\n", "{ext}");
+        assert!(std::fs::symlink_metadata(&out).unwrap().is_file(), "{ext}");
+    }
+}
+
+/// A file that appeared at the output during a 3 s recording was replaced at the final rename.
+#[test]
+fn a_file_that_appears_while_recording_is_not_replaced() {
+    let server = TestServer::start();
+    let out = server.dir.path().join("demo.gif");
+    let recording = server
+        .phux(&[
+            "rec",
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+            "--",
+            "sh",
+            "-c",
+            "echo recording; sleep 2",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    std::fs::write(&out, b"mine\n").unwrap();
+    let output = recording.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "output_exists");
+    assert_eq!(std::fs::read(&out).unwrap(), b"mine\n");
+}
