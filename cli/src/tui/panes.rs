@@ -8,7 +8,6 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use crossbeam_channel::Sender;
-use phux_core::docs::WatchEventKind;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
@@ -25,7 +24,6 @@ pub struct PaneFeed {
     /// Which stream this is, so frames of a replaced stream are ignored.
     pub stream_id: u64,
     socket: UnixStream,
-    pub closed: bool,
     pub shape: ShapeTracker,
 }
 
@@ -91,24 +89,22 @@ impl PaneFeeds {
             }
             Frame::Json(_) => match frame.decode::<ServerMessage>() {
                 Ok(ServerMessage::Resized(r)) => feed.terminal.resize(r.cols, r.rows).is_ok(),
-                Ok(ServerMessage::Event(e)) => {
-                    if matches!(e.event, WatchEventKind::PaneClosed { .. }) {
-                        feed.closed = true;
-                    }
-                    false
-                }
                 _ => false,
             },
             Frame::Unknown { .. } => false,
         }
     }
 
-    /// The stream ended (the pane closed or the server went away).
+    /// The stream ended: the pane closed, or the server dropped this client's stream because
+    /// it fell behind. The feed goes; the next `keep` opens a new stream (starting from a fresh
+    /// repaint) if the pane is still shown.
     pub fn ended(&mut self, pane: PaneId, stream_id: u64) {
-        if let Some(feed) = self.feeds.get_mut(&pane) {
-            if feed.stream_id == stream_id {
-                feed.closed = true;
-            }
+        if self
+            .feeds
+            .get(&pane)
+            .is_some_and(|f| f.stream_id == stream_id)
+        {
+            self.feeds.remove(&pane);
         }
     }
 }
@@ -159,7 +155,6 @@ fn open(
         terminal,
         stream_id,
         socket: socket_clone,
-        closed: false,
         shape: ShapeTracker::default(),
     })
 }
