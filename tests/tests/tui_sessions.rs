@@ -99,3 +99,17 @@ fn sigterm_ends_a_recording_client_cleanly_with_a_valid_cast() {
         "work"
     );
 }
+
+#[test]
+fn the_client_ends_with_0_when_its_session_ends() {
+    let server = TestServer::start();
+    server.new_session("keep", &[]);
+    server.new_session("work", &[]);
+    let mut tui = AttachedTui::start(&server, &["attach", "work"], 80, 24);
+    tui.wait_for_text("[work]");
+    tui.type_bytes(b"exit\r");
+    assert_eq!(tui.wait_exit(EXIT_WAIT), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = String::from_utf8_lossy(&tui.written()).into_owned();
+    assert!(text.contains("[exited]"), "{text:?}");
+}

@@ -132,7 +132,19 @@ impl App {
                 self.feeds.ended(pane, stream_id);
                 self.refresh()?;
             }
-            Event::Notice(ClientNoticeKind::Detach) => self.ended = Some(Ended::Detached),
+            Event::Notice(ClientNoticeKind::Detach) => {
+                // The server also sends a client away when its session is gone.
+                let gone = self
+                    .control
+                    .state()
+                    .map(|s| !s.sessions.iter().any(|s| s.id == self.model.session_id))
+                    .unwrap_or(true);
+                self.ended = Some(if gone {
+                    Ended::SessionEnded
+                } else {
+                    Ended::Detached
+                });
+            }
             Event::Notice(_) => self.refresh()?,
             Event::ServerGone => self.ended = Some(Ended::SessionEnded),
             Event::CommandDone(message) => {
