@@ -33,6 +33,15 @@ impl Drop for PaneFeed {
     }
 }
 
+/// Where the streams' reader threads send: frames on their own short queue, so a flooding
+/// pane fills it and waits (and the server drops and later restarts its stream) while keys and
+/// notices on `events` never queue behind output.
+#[derive(Clone)]
+pub struct Channels {
+    pub frames: Sender<Event>,
+    pub events: Sender<Event>,
+}
+
 /// Every pane the client shows, by id.
 #[derive(Default)]
 pub struct PaneFeeds {
@@ -50,7 +59,7 @@ impl PaneFeeds {
         &mut self,
         visible: &[PaneId],
         socket: &Path,
-        events: &Sender<Event>,
+        channels: &Channels,
     ) -> Result<(), ClientError> {
         self.feeds.retain(|pane, _| visible.contains(pane));
         for &pane in visible {
@@ -58,7 +67,7 @@ impl PaneFeeds {
                 continue;
             }
             self.next_stream += 1;
-            match open(pane, self.next_stream, socket, events) {
+            match open(pane, self.next_stream, socket, channels) {
                 Ok(feed) => {
                     self.feeds.insert(pane, feed);
                 }
@@ -113,7 +122,7 @@ fn open(
     pane: PaneId,
     stream_id: u64,
     socket: &Path,
-    events: &Sender<Event>,
+    channels: &Channels,
 ) -> Result<PaneFeed, ClientError> {
     let mut client = Client::connect(socket)?;
     let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
@@ -134,11 +143,11 @@ fn open(
         socket: socket.to_path_buf(),
         message: e.to_string(),
     })?;
-    let events = events.clone();
+    let (frames, events) = (channels.frames.clone(), channels.events.clone());
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
         while let Ok(frame) = reader.read_frame() {
-            if events
+            if frames
                 .send(Event::PaneFrame {
                     pane,
                     stream_id,
