@@ -305,6 +305,7 @@ impl App {
 
     fn draw(&mut self) {
         self.dirty = false;
+        self.feeds.refresh_cells();
         let mut grid = compose(&self.model, &self.feeds);
         self.draw_mode(&mut grid);
         let bytes = render::frame(self.last_frame.as_ref(), &grid);

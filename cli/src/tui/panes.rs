@@ -24,6 +24,9 @@ pub struct PaneFeed {
     /// Which stream this is, so frames of a replaced stream are ignored.
     pub stream_id: u64,
     socket: UnixStream,
+    /// The screen's cells as of the last frame drawn, read again only after output changed it.
+    pub rows: Vec<Vec<phux_core::engine::CellData>>,
+    changed: bool,
     pub shape: ShapeTracker,
 }
 
@@ -91,16 +94,31 @@ impl PaneFeeds {
             Frame::Output(chunk) => {
                 feed.terminal.write(&chunk.bytes);
                 feed.shape.scan(&chunk.bytes);
+                feed.changed = true;
                 // The server's terminal answers the program's queries; this copy's answers
                 // would be a second reply.
                 let _ = feed.terminal.take_replies();
                 true
             }
             Frame::Json(_) => match frame.decode::<ServerMessage>() {
-                Ok(ServerMessage::Resized(r)) => feed.terminal.resize(r.cols, r.rows).is_ok(),
+                Ok(ServerMessage::Resized(r)) => {
+                    feed.changed = true;
+                    feed.terminal.resize(r.cols, r.rows).is_ok()
+                }
                 _ => false,
             },
             Frame::Unknown { .. } => false,
+        }
+    }
+
+    /// Reads the cells of every pane whose screen changed since the last frame.
+    pub fn refresh_cells(&mut self) {
+        for feed in self.feeds.values_mut().filter(|f| f.changed) {
+            let (_, rows) = feed.terminal.size();
+            feed.rows = (0..rows)
+                .map(|y| feed.terminal.viewport_row_cells(y))
+                .collect();
+            feed.changed = false;
         }
     }
 
@@ -164,6 +182,8 @@ fn open(
         terminal,
         stream_id,
         socket: socket_clone,
+        rows: Vec::new(),
+        changed: true,
         shape: ShapeTracker::default(),
     })
 }
