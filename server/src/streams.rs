@@ -68,7 +68,13 @@ pub fn observe(
     request: &wire::Observe,
 ) -> Result<(ObserveStart, Stream), RequestError> {
     let (subscriber, rx) = observer();
-    let pane = pane_ops::handle(shared, request.pane)?;
+    // A front end showing a pane is not a person using it: only a recorder's observe makes
+    // the pane the most recently active one.
+    let pane = if request.viewer {
+        pane_ops::handle_for_read(shared, request.pane)?
+    } else {
+        pane_ops::handle(shared, request.pane)?
+    };
     let since_ms = request.since_ms;
     let start = pane.ask(|reply| PaneCommand::Observe {
         subscriber,

@@ -30,15 +30,26 @@ impl AttachedTui {
     pub fn start(server: &TestServer, args: &[&str], cols: u16, rows: u16) -> AttachedTui {
         let mut argv = vec![phux_bin().display().to_string()];
         argv.extend(args.iter().map(|a| a.to_string()));
+        let env = vec![
+            ("PHUX_SOCKET".into(), server.socket.display().to_string()),
+            ("SHELL".into(), PANE_SHELL.into()),
+        ];
+        Self::spawn(argv, env, server.dir.path(), cols, rows)
+    }
+
+    /// Runs any program (another multiplexer, for a benchmark) the same way.
+    pub fn spawn(
+        argv: Vec<String>,
+        mut env: Vec<(String, String)>,
+        cwd: &std::path::Path,
+        cols: u16,
+        rows: u16,
+    ) -> AttachedTui {
+        env.push(("TERM".into(), "xterm-256color".into()));
         let spec = SpawnSpec {
             argv,
-            cwd: Some(server.dir.path().to_path_buf()),
-            env: vec![
-                ("PHUX_SOCKET".into(), server.socket.display().to_string()),
-                ("SHELL".into(), PANE_SHELL.into()),
-                ("TERM".into(), "xterm-256color".into()),
-                ("PS1".into(), "$ ".into()),
-            ],
+            cwd: Some(cwd.to_path_buf()),
+            env,
             cols,
             rows,
         };
@@ -142,6 +153,16 @@ impl AttachedTui {
             std::thread::sleep(Duration::from_millis(10));
         }
         None
+    }
+
+    /// How many bytes the client wrote so far.
+    pub fn written_len(&self) -> usize {
+        self.written.lock().unwrap().len()
+    }
+
+    /// Whether some row of the screen contains `text`, now.
+    pub fn shows(&self, text: &str) -> bool {
+        self.lines().iter().any(|l| l.contains(text))
     }
 
     pub fn pid(&self) -> u32 {

@@ -99,3 +99,32 @@ fn sigterm_ends_a_recording_client_cleanly_with_a_valid_cast() {
         "work"
     );
 }
+
+#[test]
+fn the_client_ends_with_0_when_its_session_ends() {
+    let server = TestServer::start();
+    server.new_session("keep", &[]);
+    server.new_session("work", &[]);
+    let mut tui = AttachedTui::start(&server, &["attach", "work"], 80, 24);
+    tui.wait_for_text("[work]");
+    tui.type_bytes(b"exit\r");
+    assert_eq!(tui.wait_exit(EXIT_WAIT), Some(0));
+    std::thread::sleep(Duration::from_millis(100));
+    let text = String::from_utf8_lossy(&tui.written()).into_owned();
+    assert!(text.contains("[exited]"), "{text:?}");
+}
+
+/// Attaching shows every pane of the window without making any of them the one `.` names.
+#[test]
+fn attaching_leaves_the_focused_pane_agents_see_alone() {
+    let server = TestServer::start();
+    let first = server.new_session("work", &[]);
+    let spawned = server.json(&["spawn", "--json", "--target", &first]);
+    assert_eq!(spawned["terminal_id"], 2, "{spawned}");
+    server.send_keys(&first, &["true", "Enter"]);
+    let tui = AttachedTui::start(&server, &["attach", "work"], 80, 24);
+    tui.wait_for_text("─ @2");
+    std::thread::sleep(Duration::from_millis(300));
+    let focused = server.json(&["snapshot", "--json", "."]);
+    assert_eq!(focused["pane"], 1, "{focused}");
+}

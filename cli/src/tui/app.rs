@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender};
+use crossbeam_channel::{Receiver, Sender};
 use phux_core::engine::Mode as TermMode;
 use phux_core::wire::ClientNoticeKind;
 
@@ -18,12 +18,15 @@ use crate::tui::keymap;
 use crate::tui::model::Model;
 use crate::tui::modes::Mode;
 use crate::tui::outer::{self, MirroredModes, OuterTerminal};
-use crate::tui::panes::PaneFeeds;
+use crate::tui::panes::{Channels, PaneFeeds};
 use crate::tui::recording::ScreenRecorder;
 use crate::tui::render;
 
 /// The shortest time between two frames: output faster than this is coalesced.
 const FRAME_INTERVAL: Duration = Duration::from_millis(8);
+
+/// The longest the loop spends feeding pane output before it looks at keys and draws again.
+const OUTPUT_BUDGET: Duration = Duration::from_millis(4);
 
 /// Why the client stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,7 @@ pub struct App {
     pub client_id: u32,
     pub mode: Mode,
     pub events: Sender<Event>,
+    frames_tx: Sender<Event>,
     pub paste_buffer: String,
     pub recorder: Option<ScreenRecorder>,
     outer: OuterTerminal,
@@ -58,7 +62,7 @@ impl App {
         model: Model,
         control: Client,
         client_id: u32,
-        events: Sender<Event>,
+        channels: Channels,
         outer: OuterTerminal,
         recorder: Option<ScreenRecorder>,
     ) -> App {
@@ -68,7 +72,8 @@ impl App {
             control,
             client_id,
             mode: Mode::Normal,
-            events,
+            events: channels.events,
+            frames_tx: channels.frames,
             paste_buffer: String::new(),
             recorder,
             outer,
@@ -80,7 +85,13 @@ impl App {
         }
     }
 
-    pub fn run(&mut self, rx: &Receiver<Event>) -> Result<Ended, ClientError> {
+    /// Routes events until the client ends: keys and notices first, then pane output for at
+    /// most `OUTPUT_BUDGET`, then a frame when one is due.
+    pub fn run(
+        &mut self,
+        events: &Receiver<Event>,
+        frames: &Receiver<Event>,
+    ) -> Result<Ended, ClientError> {
         self.sync_feeds()?;
         let mut last_draw = Instant::now() - FRAME_INTERVAL;
         loop {
@@ -92,16 +103,31 @@ impl App {
             } else {
                 self.next_wake()
             };
-            match rx.recv_timeout(timeout) {
-                Ok(event) => {
-                    self.handle(event)?;
-                    // Take whatever else is already waiting before drawing.
-                    for event in rx.try_iter().take(256) {
+            crossbeam_channel::select! {
+                recv(events) -> event => match event {
+                    Ok(event) => self.handle(event)?,
+                    Err(_) => return Ok(Ended::Stopped),
+                },
+                recv(frames) -> event => {
+                    if let Ok(event) = event {
                         self.handle(event)?;
                     }
+                },
+                default(timeout) => self.dirty = true,
+            }
+            let budget = Instant::now() + OUTPUT_BUDGET;
+            loop {
+                if let Ok(event) = events.try_recv() {
+                    self.handle(event)?;
+                    continue;
                 }
-                Err(RecvTimeoutError::Timeout) => self.dirty = true,
-                Err(RecvTimeoutError::Disconnected) => return Ok(Ended::Stopped),
+                if Instant::now() >= budget {
+                    break;
+                }
+                match frames.try_recv() {
+                    Ok(event) => self.handle(event)?,
+                    Err(_) => break,
+                }
             }
             if self.dirty && last_draw.elapsed() >= FRAME_INTERVAL && self.ended.is_none() {
                 self.draw();
@@ -132,7 +158,19 @@ impl App {
                 self.feeds.ended(pane, stream_id);
                 self.refresh()?;
             }
-            Event::Notice(ClientNoticeKind::Detach) => self.ended = Some(Ended::Detached),
+            Event::Notice(ClientNoticeKind::Detach) => {
+                // The server also sends a client away when its session is gone.
+                let gone = self
+                    .control
+                    .state()
+                    .map(|s| !s.sessions.iter().any(|s| s.id == self.model.session_id))
+                    .unwrap_or(true);
+                self.ended = Some(if gone {
+                    Ended::SessionEnded
+                } else {
+                    Ended::Detached
+                });
+            }
             Event::Notice(_) => self.refresh()?,
             Event::ServerGone => self.ended = Some(Ended::SessionEnded),
             Event::CommandDone(message) => {
@@ -159,7 +197,11 @@ impl App {
     fn sync_feeds(&mut self) -> Result<(), ClientError> {
         let visible = self.model.visible_panes();
         let socket = self.control.socket().to_path_buf();
-        self.feeds.keep(&visible, &socket, &self.events)
+        let channels = Channels {
+            frames: self.frames_tx.clone(),
+            events: self.events.clone(),
+        };
+        self.feeds.keep(&visible, &socket, &channels)
     }
 
     fn outer_resized(&mut self) -> Result<(), ClientError> {
@@ -263,6 +305,7 @@ impl App {
 
     fn draw(&mut self) {
         self.dirty = false;
+        self.feeds.refresh_cells();
         let mut grid = compose(&self.model, &self.feeds);
         self.draw_mode(&mut grid);
         let bytes = render::frame(self.last_frame.as_ref(), &grid);

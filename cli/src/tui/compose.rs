@@ -81,10 +81,9 @@ fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {
     let Some(feed) = feeds.get(placed.pane) else {
         return;
     };
-    let (_, term_rows) = feed.terminal.size();
-    for row in 0..rect.rows.min(term_rows) {
-        let cells = feed.terminal.viewport_row_cells(row);
-        for (col, cell) in cells.into_iter().enumerate().take(usize::from(rect.cols)) {
+    for (row, cells) in feed.rows.iter().enumerate().take(usize::from(rect.rows)) {
+        let row = row as u16;
+        for (col, cell) in cells.iter().enumerate().take(usize::from(rect.cols)) {
             if cell.width == phux_core::engine::CellWidth::SpacerTail {
                 continue;
             }
@@ -92,7 +91,7 @@ fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {
             if cell.width == phux_core::engine::CellWidth::Wide && col + 1 >= rect.cols {
                 continue;
             }
-            grid.set(rect.x + col, rect.y + row, cell);
+            grid.set(rect.x + col, rect.y + row, cell.clone());
         }
     }
 }

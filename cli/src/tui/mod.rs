@@ -34,6 +34,9 @@ use crate::client::{Client, ClientError};
 pub use app::Ended;
 use event::Event;
 
+/// Output frames that may wait for the event loop, across all panes.
+const FRAME_QUEUE: usize = 8;
+
 /// What to attach to and how.
 pub struct AttachRequest {
     /// The session; the most recently active one when None.
@@ -64,6 +67,8 @@ pub enum AttachError {
 pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, AttachError> {
     let outer_size = outer::size();
     let (tx, rx) = bounded::<Event>(1024);
+    // Short: a flooding pane waits here, not in a queue keys would stand behind.
+    let (frames_tx, frames_rx) = bounded::<Event>(FRAME_QUEUE);
     let (ok, session_id) = attach_stream(&mut control, &request, outer_size, &tx)?;
     let state = control.state()?;
     let recorder = match &request.rec {
@@ -76,8 +81,12 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     spawn_stdin_reader(tx.clone());
     spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
     let model = model::Model::new(session_id, state, outer_size);
-    let mut app = app::App::new(model, control, ok.client, tx, terminal, recorder);
-    let ended = app.run(&rx);
+    let channels = panes::Channels {
+        frames: frames_tx,
+        events: tx,
+    };
+    let mut app = app::App::new(model, control, ok.client, channels, terminal, recorder);
+    let ended = app.run(&rx, &frames_rx);
     let session = app.model.session_name();
     let recorder = app.recorder.take();
     drop(app);

@@ -8,7 +8,6 @@ use std::os::unix::net::UnixStream;
 use std::path::Path;
 
 use crossbeam_channel::Sender;
-use phux_core::docs::WatchEventKind;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
@@ -25,7 +24,9 @@ pub struct PaneFeed {
     /// Which stream this is, so frames of a replaced stream are ignored.
     pub stream_id: u64,
     socket: UnixStream,
-    pub closed: bool,
+    /// The screen's cells as of the last frame drawn, read again only after output changed it.
+    pub rows: Vec<Vec<phux_core::engine::CellData>>,
+    changed: bool,
     pub shape: ShapeTracker,
 }
 
@@ -33,6 +34,15 @@ impl Drop for PaneFeed {
     fn drop(&mut self) {
         let _ = self.socket.shutdown(Shutdown::Both);
     }
+}
+
+/// Where the streams' reader threads send: frames on their own short queue, so a flooding
+/// pane fills it and waits (and the server drops and later restarts its stream) while keys and
+/// notices on `events` never queue behind output.
+#[derive(Clone)]
+pub struct Channels {
+    pub frames: Sender<Event>,
+    pub events: Sender<Event>,
 }
 
 /// Every pane the client shows, by id.
@@ -52,7 +62,7 @@ impl PaneFeeds {
         &mut self,
         visible: &[PaneId],
         socket: &Path,
-        events: &Sender<Event>,
+        channels: &Channels,
     ) -> Result<(), ClientError> {
         self.feeds.retain(|pane, _| visible.contains(pane));
         for &pane in visible {
@@ -60,7 +70,7 @@ impl PaneFeeds {
                 continue;
             }
             self.next_stream += 1;
-            match open(pane, self.next_stream, socket, events) {
+            match open(pane, self.next_stream, socket, channels) {
                 Ok(feed) => {
                     self.feeds.insert(pane, feed);
                 }
@@ -84,18 +94,16 @@ impl PaneFeeds {
             Frame::Output(chunk) => {
                 feed.terminal.write(&chunk.bytes);
                 feed.shape.scan(&chunk.bytes);
+                feed.changed = true;
                 // The server's terminal answers the program's queries; this copy's answers
                 // would be a second reply.
                 let _ = feed.terminal.take_replies();
                 true
             }
             Frame::Json(_) => match frame.decode::<ServerMessage>() {
-                Ok(ServerMessage::Resized(r)) => feed.terminal.resize(r.cols, r.rows).is_ok(),
-                Ok(ServerMessage::Event(e)) => {
-                    if matches!(e.event, WatchEventKind::PaneClosed { .. }) {
-                        feed.closed = true;
-                    }
-                    false
+                Ok(ServerMessage::Resized(r)) => {
+                    feed.changed = true;
+                    feed.terminal.resize(r.cols, r.rows).is_ok()
                 }
                 _ => false,
             },
@@ -103,12 +111,27 @@ impl PaneFeeds {
         }
     }
 
-    /// The stream ended (the pane closed or the server went away).
+    /// Reads the cells of every pane whose screen changed since the last frame.
+    pub fn refresh_cells(&mut self) {
+        for feed in self.feeds.values_mut().filter(|f| f.changed) {
+            let (_, rows) = feed.terminal.size();
+            feed.rows = (0..rows)
+                .map(|y| feed.terminal.viewport_row_cells(y))
+                .collect();
+            feed.changed = false;
+        }
+    }
+
+    /// The stream ended: the pane closed, or the server dropped this client's stream because
+    /// it fell behind. The feed goes; the next `keep` opens a new stream (starting from a fresh
+    /// repaint) if the pane is still shown.
     pub fn ended(&mut self, pane: PaneId, stream_id: u64) {
-        if let Some(feed) = self.feeds.get_mut(&pane) {
-            if feed.stream_id == stream_id {
-                feed.closed = true;
-            }
+        if self
+            .feeds
+            .get(&pane)
+            .is_some_and(|f| f.stream_id == stream_id)
+        {
+            self.feeds.remove(&pane);
         }
     }
 }
@@ -117,7 +140,7 @@ fn open(
     pane: PaneId,
     stream_id: u64,
     socket: &Path,
-    events: &Sender<Event>,
+    channels: &Channels,
 ) -> Result<PaneFeed, ClientError> {
     let mut client = Client::connect(socket)?;
     let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
@@ -138,11 +161,11 @@ fn open(
         socket: socket.to_path_buf(),
         message: e.to_string(),
     })?;
-    let events = events.clone();
+    let (frames, events) = (channels.frames.clone(), channels.events.clone());
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
         while let Ok(frame) = reader.read_frame() {
-            if events
+            if frames
                 .send(Event::PaneFrame {
                     pane,
                     stream_id,
@@ -159,7 +182,8 @@ fn open(
         terminal,
         stream_id,
         socket: socket_clone,
-        closed: false,
+        rows: Vec::new(),
+        changed: true,
         shape: ShapeTracker::default(),
     })
 }

@@ -1,0 +1,227 @@
+//! The TUI beside tmux, each attached in the same kind of PTY at 200x50 with two panes side by
+//! side: how long `cat` of a large file takes to reach the outer screen, how long a keystroke
+//! in the other pane takes to show during that flood (median and worst of 30), the bytes each
+//! client wrote to the outer terminal, and the CPU an idle attached client uses.
+//!
+//! A benchmark, not a test: it prints figures. `TUI_BENCH_MB` sets the file size (default 50).
+//! Run: `cargo run --release -p phux-tests --example tui_bench` (needs tmux).
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
+
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+use phux_tests::outer_screen::AttachedTui;
+use phux_tests::TestServer;
+
+const COLS: u16 = 200;
+const ROWS: u16 = 50;
+const SAMPLES: usize = 30;
+
+struct Figures {
+    flood: Duration,
+    latency: Vec<Duration>,
+    bytes: usize,
+    idle_cpu_percent: f64,
+}
+
+/// What differs between the two multiplexers: how to start, the prefix, the ready mark.
+struct Tool {
+    name: &'static str,
+    prefix: &'static [u8],
+    ready: &'static str,
+}
+
+fn main() {
+    let mb: usize = std::env::var("TUI_BENCH_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(50);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("flood.txt");
+    write_flood_file(&file, mb);
+    let file = file.display().to_string();
+    let phux = {
+        let server = TestServer::start();
+        server.new_session("bench", &[]);
+        let tui = AttachedTui::start(&server, &["attach", "bench"], COLS, ROWS);
+        let tool = Tool {
+            name: "phux",
+            prefix: b"\x01",
+            ready: "[bench]",
+        };
+        measure(&tool, &tui, &file)
+    };
+    let tmux = {
+        let socket = format!("phux-bench-{}", std::process::id());
+        let argv = [
+            "tmux",
+            "-L",
+            &socket,
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-s",
+            "bench",
+        ];
+        let env = vec![("SHELL".into(), "/bin/sh".into())];
+        let tui = AttachedTui::spawn(
+            argv.iter().map(|s| s.to_string()).collect(),
+            env,
+            dir.path(),
+            COLS,
+            ROWS,
+        );
+        let tool = Tool {
+            name: "tmux",
+            prefix: b"\x02",
+            ready: "[bench]",
+        };
+        let figures = measure(&tool, &tui, &file);
+        let _ = std::process::Command::new("tmux")
+            .args(["-L", &socket, "kill-server"])
+            .status();
+        figures
+    };
+    println!("{mb} MB cat at {COLS}x{ROWS}, two panes side by side; ratio = phux / tmux");
+    println!("{:<34} {:>12} {:>12} {:>7}", "", "phux", "tmux", "ratio");
+    let row = |name: &str, p: f64, t: f64, unit: &str| {
+        println!(
+            "{name:<34} {p:>10.2}{unit} {t:>10.2}{unit} {:>7.2}",
+            p / t.max(1e-9)
+        );
+    };
+    row(
+        "cat to the outer screen (s)",
+        phux.flood.as_secs_f64(),
+        tmux.flood.as_secs_f64(),
+        "  ",
+    );
+    row(
+        "keystroke during flood, median (ms)",
+        ms(median(&phux.latency)),
+        ms(median(&tmux.latency)),
+        "  ",
+    );
+    row(
+        "keystroke during flood, worst (ms)",
+        ms(worst(&phux.latency)),
+        ms(worst(&tmux.latency)),
+        "  ",
+    );
+    row(
+        "bytes to the outer terminal (MB)",
+        phux.bytes as f64 / 1e6,
+        tmux.bytes as f64 / 1e6,
+        "  ",
+    );
+    row(
+        "idle client CPU (%)",
+        phux.idle_cpu_percent,
+        tmux.idle_cpu_percent,
+        "  ",
+    );
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn median(samples: &[Duration]) -> Duration {
+    let mut sorted = samples.to_vec();
+    sorted.sort();
+    sorted.get(sorted.len() / 2).copied().unwrap_or_default()
+}
+
+fn worst(samples: &[Duration]) -> Duration {
+    samples.iter().max().copied().unwrap_or_default()
+}
+
+/// Numbered lines of digits, about `mb` megabytes.
+fn write_flood_file(path: &std::path::Path, mb: usize) {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut written = 0;
+    let mut n = 0u64;
+    while written < mb * 1_000_000 {
+        let line = format!("{n:012} 0123456789 0123456789 0123456789 0123456789 0123456789\n");
+        out.write_all(line.as_bytes()).unwrap();
+        written += line.len();
+        n += 1;
+    }
+}
+
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "timed out");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    start.elapsed()
+}
+
+fn measure(tool: &Tool, tui: &AttachedTui, file: &str) -> Figures {
+    let long = Duration::from_secs(600);
+    tui.wait_for_text(tool.ready);
+    std::thread::sleep(Duration::from_millis(500));
+    tui.type_bytes(tool.prefix);
+    tui.type_bytes(b"%");
+    std::thread::sleep(Duration::from_millis(1000));
+    // The flood alone, in the new (right) pane.
+    let before = tui.written_len();
+    tui.type_bytes(format!("cat {file}; echo FLOOD-$((1+1))-END\r").as_bytes());
+    let flood = wait_until(long, || tui.shows("FLOOD-2-END"));
+    let bytes = tui.written_len() - before;
+    tui.type_bytes(b"clear\r");
+    std::thread::sleep(Duration::from_millis(500));
+    // Keystrokes in the left pane while the right one floods again.
+    tui.type_bytes(format!("cat {file}; echo FLOOD-$((2+1))-END\r").as_bytes());
+    std::thread::sleep(Duration::from_millis(200));
+    tui.type_bytes(tool.prefix);
+    tui.type_bytes(b"\x1b[D");
+    std::thread::sleep(Duration::from_millis(300));
+    let mut latency = Vec::new();
+    for n in 1..=SAMPLES {
+        let typed = "q".repeat(n);
+        let start = Instant::now();
+        tui.type_bytes(b"q");
+        wait_until(Duration::from_secs(30), || tui.shows(&typed));
+        latency.push(start.elapsed());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    wait_until(long, || tui.shows("FLOOD-3-END"));
+    tui.type_bytes(b"\x15");
+    std::thread::sleep(Duration::from_secs(2));
+    let idle_cpu_percent = idle_cpu(tui.pid(), Duration::from_secs(10));
+    println!("{}: done", tool.name);
+    Figures {
+        flood,
+        latency,
+        bytes,
+        idle_cpu_percent,
+    }
+}
+
+/// CPU time of process `pid` over `span`, in percent of one core.
+fn idle_cpu(pid: u32, span: Duration) -> f64 {
+    let ticks = || -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        // utime and stime are fields 14 and 15; after the ")" they are the 12th and 13th.
+        fields
+            .get(11)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+            + fields
+                .get(12)
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(0)
+    };
+    let before = ticks();
+    std::thread::sleep(span);
+    let after = ticks();
+    // 100 clock ticks per second on Linux.
+    (after - before) as f64 / span.as_secs_f64()
+}
