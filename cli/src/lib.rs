@@ -8,5 +8,6 @@ pub mod commands;
 pub mod engine_setup;
 pub mod failure;
 pub mod output;
+pub mod quick;
 pub mod screen_view;
 pub mod usage;
