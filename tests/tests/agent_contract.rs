@@ -277,7 +277,10 @@ fn a_resize_to_the_same_size_is_not_an_event() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    let socket = server.socket.clone();
+    wait_until("watch subscribed", Duration::from_secs(10), || {
+        clients_besides_me(&socket, 1)
+    });
     let again = server.run(&["resize", &pane, "70x20"]);
     assert!(again.status.success(), "{}", stderr(&again));
     let output = watcher.wait_with_output().unwrap();
