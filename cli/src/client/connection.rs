@@ -35,13 +35,6 @@ pub struct Client {
     next_id: u64,
 }
 
-/// A request on its way: its id, and whether writing it worked (reported with its answer).
-#[derive(Debug)]
-pub struct Sent {
-    id: u64,
-    written: Result<(), WireError>,
-}
-
 impl Client {
     /// Connects to `socket` and says hello. Nothing listening there (no socket file, a stale
     /// one) is [`ClientError::NoServer`]; a server of another major version is
@@ -121,37 +114,24 @@ impl Client {
         &mut self,
         message: ClientMessage,
     ) -> Result<T, ClientError> {
-        let sent = self.send(message)?;
-        self.answer(sent)
-    }
-
-    /// Sends `message` with a fresh id without waiting for its answer, which
-    /// [`Client::answer`] reads later: another connection's round trip can happen meanwhile.
-    pub fn send(&mut self, message: ClientMessage) -> Result<Sent, ClientError> {
         let id = self.next_id;
         self.next_id += 1;
         let message = with_id(message, id).ok_or_else(|| ClientError::Transport {
             socket: self.socket.clone(),
             message: "only requests can be sent with `request`".to_owned(),
         })?;
-        let written = Frame::json(&message)
+        let sent = Frame::json(&message)
             .and_then(|frame| frame.encode())
             .and_then(|bytes| {
                 let mut out = self.unsent_hello.take().unwrap_or_default();
                 out.extend_from_slice(&bytes);
                 (&self.stream).write_all(&out).map_err(WireError::Io)
             });
-        Ok(Sent { id, written })
-    }
-
-    /// The answer to a request [`Client::send`] sent.
-    pub fn answer<T: DeserializeOwned>(&mut self, sent: Sent) -> Result<T, ClientError> {
-        let Sent { id, written } = sent;
         // A server that refused the hello has hung up: its refusal says more than the failed
         // write does.
         self.welcome()?;
         let wire = |e| ClientError::from_wire(&self.socket, e);
-        written.map_err(wire)?;
+        sent.map_err(wire)?;
         let mut reader = FrameReader::new(&self.stream);
         loop {
             let frame = reader.read_frame().map_err(wire)?;

@@ -18,6 +18,6 @@ pub mod target;
 pub mod wait;
 
 pub use autostart::{ensure_server, on_a_server, AUTOSTART_LIMIT, AUTOSTART_POLL};
-pub use connection::{Client, Sent, DEFAULT_READ_TIMEOUT};
+pub use connection::{Client, DEFAULT_READ_TIMEOUT};
 pub use error::ClientError;
 pub use stream::{Pushed, SCREEN_CHANGED};

@@ -72,19 +72,6 @@ impl ScreenFeed {
         })
     }
 
-    /// Asks for a subscription to `pane`'s changes without waiting for the answer, so its round
-    /// trip overlaps the caller's first read; [`PendingFeed::confirm`] completes it.
-    pub fn ask(socket: &Path, pane: PaneId) -> Result<PendingFeed, ClientError> {
-        let mut stream = Client::connect(socket)?;
-        let sent = stream.subscribe_later(Some(pane), vec![SCREEN_CHANGED.to_owned()])?;
-        Ok(PendingFeed {
-            stream,
-            sent,
-            socket: socket.to_path_buf(),
-            pane,
-        })
-    }
-
     /// Waits until the screen may have changed, until `deadline` (forever when `None`), or
     /// until the pane closes. Notices that queued up meanwhile are taken together: one read
     /// answers them all.
@@ -136,37 +123,6 @@ impl ScreenFeed {
             }
             Err(e) => Err(e),
         }
-    }
-}
-
-/// A subscription asked for and not yet known to be accepted (dropping it closes the
-/// connection, which the server takes as the subscriber leaving).
-#[derive(Debug)]
-pub struct PendingFeed {
-    stream: Client,
-    sent: crate::client::Sent,
-    socket: PathBuf,
-    pane: PaneId,
-}
-
-impl PendingFeed {
-    /// Waits for the server to accept the subscription. Changes from then on are noticed;
-    /// read the screen once more after this, for those before.
-    pub fn confirm(self) -> Result<ScreenFeed, ClientError> {
-        let PendingFeed {
-            mut stream,
-            sent,
-            socket,
-            pane,
-        } = self;
-        stream.confirm_subscription(sent)?;
-        Ok(ScreenFeed {
-            stream,
-            socket,
-            pane,
-            notices: 0,
-            safety_polls: 0,
-        })
     }
 }
 

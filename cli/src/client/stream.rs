@@ -47,26 +47,6 @@ impl Client {
         Ok(())
     }
 
-    /// Asks for the subscription `subscribe` makes, without waiting for the server to accept
-    /// it: [`Client::confirm_subscription`] reads the answer, after other work meanwhile.
-    pub fn subscribe_later(
-        &mut self,
-        pane: Option<PaneId>,
-        events: Vec<String>,
-    ) -> Result<crate::client::Sent, ClientError> {
-        self.send(ClientMessage::Subscribe(Subscribe {
-            id: 0,
-            pane,
-            events,
-        }))
-    }
-
-    /// The server's acceptance of a subscription asked for with `subscribe_later`.
-    pub fn confirm_subscription(&mut self, sent: crate::client::Sent) -> Result<(), ClientError> {
-        let Done {} = self.answer(sent)?;
-        Ok(())
-    }
-
     /// The next pushed message, waiting until `deadline` (forever when `None`). Binary output
     /// frames are skipped.
     pub fn next_message(&mut self, deadline: Option<Instant>) -> Result<Pushed, ClientError> {

@@ -91,9 +91,7 @@ pub fn wait(
                 .any(|l| text.matches(l))
         })
     };
-    // The subscription is asked for first, so its round trip overlaps the first read; a
-    // condition that already holds never waits for it.
-    let pending = ScreenFeed::ask(socket, pane)?;
+    // A condition that already holds needs no subscription at all.
     let first = read(client)?;
     if text_met(&first) {
         return Ok(WaitOutcome {
@@ -107,7 +105,7 @@ pub fn wait(
     }
     // Subscribe, then read again: a change between the first read and the subscription shows
     // in this read, and every later one comes with a notice.
-    let mut feed = pending.confirm()?;
+    let mut feed = ScreenFeed::open(socket, pane)?;
     let mut screen = read(client).map_err(|e| exited_if_gone(e, pane))?;
     let mut reads = 2;
     let mut saw_marks = has_marks(&first) || has_marks(&screen);
