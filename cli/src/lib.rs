@@ -8,6 +8,7 @@ pub mod commands;
 pub mod engine_setup;
 pub mod failure;
 pub mod output;
+pub mod quick;
 pub mod screen_view;
 pub mod tui;
 pub mod usage;

@@ -277,10 +277,37 @@ fn a_resize_to_the_same_size_is_not_an_event() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(700));
+    let socket = server.socket.clone();
+    wait_until("watch subscribed", Duration::from_secs(10), || {
+        clients_besides_me(&socket, 1)
+    });
     let again = server.run(&["resize", &pane, "70x20"]);
     assert!(again.status.success(), "{}", stderr(&again));
     let output = watcher.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(124), "{}", stderr(&output));
     assert!(!String::from_utf8_lossy(&output.stdout).contains("resized"));
+}
+
+#[test]
+fn a_pane_that_exits_before_watch_s_until_is_pane_exited() {
+    let server = TestServer::start();
+    server.plain_shell("keeper", "sh"); // the server stops with its last pane
+    let pane = server.new_session("closing", &["sh", "-c", "read _; exit 5"]);
+    let socket = server.socket.clone();
+    let watcher = server
+        .phux(&["watch", "--json", "--until", "bell", &pane])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("watch subscribed", Duration::from_secs(10), || {
+        clients_besides_me(&socket, 1)
+    });
+    server.send_keys(&pane, &["Enter"]);
+    let output = watcher.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let expected = format!(
+        r#"{{"schema_version":1,"error":{{"code":"pane_exited","message":"{pane} exited before any of: bell"}},"remedy":"list what exists with `phux ls --json`","exit_code":1}}"#
+    );
+    assert_eq!(stderr(&output), format!("{expected}\n"));
 }

@@ -124,6 +124,11 @@ fn a_command_that_fails_is_recorded_with_its_status() {
     assert!(stderr(&ok).is_empty(), "{}", stderr(&ok));
 }
 
+/// Whether a cast's events (past the header line, which names the command) hold `text`.
+fn has_output(cast: &str, text: &str) -> bool {
+    cast.lines().skip(1).any(|line| line.contains(text))
+}
+
 /// Starts a rec of a command that prints `started` and sleeps, waits until the cast at
 /// `cast` holds the output, and crashes the server.
 fn rec_then_crash(server: &mut TestServer, out: &Path, cast: &Path) -> Output {
@@ -144,9 +149,7 @@ fn rec_then_crash(server: &mut TestServer, out: &Path, cast: &Path) -> Output {
         .unwrap();
     let cast = cast.to_path_buf();
     wait_until("the output is in the cast", Duration::from_secs(15), || {
-        // Past the header, which names the command (and so the word) itself.
-        std::fs::read_to_string(&cast)
-            .is_ok_and(|text| text.lines().skip(1).any(|line| line.contains("started")))
+        std::fs::read_to_string(&cast).is_ok_and(|text| has_output(&text, "started"))
     });
     server.crash();
     let waiter = std::thread::spawn(move || child.wait_with_output().unwrap());
@@ -205,7 +208,7 @@ fn the_server_dying_mid_gif_rec_keeps_the_cast_and_says_how_to_render_it() {
     wait_until(
         "the output is in the scratch cast",
         Duration::from_secs(15),
-        || std::fs::read_to_string(&kept).is_ok_and(|t| t.contains("started")),
+        || std::fs::read_to_string(&kept).is_ok_and(|t| has_output(&t, "started")),
     );
     server.crash();
     let output = child.wait_with_output().unwrap();

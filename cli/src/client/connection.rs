@@ -1,7 +1,7 @@
 //! `Client`: one connection to the server's socket, past the handshake, sending requests with
 //! fresh ids and waiting for the response carrying the same id.
 
-use std::io::ErrorKind;
+use std::io::{ErrorKind, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 
 use phux_core::state_view::StateView;
 use phux_core::wire::{
-    check_welcome, ClientMessage, Frame, FrameReader, FrameWriter, Hello, IdOnly, ServerMessage,
-    Welcome, WireError, PROTOCOL,
+    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Welcome,
+    WireError, PROTOCOL,
 };
 
 use crate::client::error::ClientError;
@@ -21,13 +21,16 @@ use crate::client::trust;
 /// server fails a script instead of hanging it.
 pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A connected client. Its hello goes out at connect, but the server's answer to it is read
-/// only before the first answer a caller waits for: the hello and the first request share one
-/// round trip, which is most of what a one-shot verb spends on the socket.
+/// A connected client. Its hello goes out with the first request (one write for both), and
+/// the server's answer to it is read only before the first answer a caller waits for: the
+/// hello and the first request share one round trip, which is most of what a one-shot verb
+/// spends on the socket.
 #[derive(Debug)]
 pub struct Client {
     stream: UnixStream,
     socket: PathBuf,
+    /// The encoded hello, until it is sent.
+    unsent_hello: Option<Vec<u8>>,
     /// The server's welcome, once read.
     welcome: Option<Welcome>,
     next_id: u64,
@@ -52,10 +55,11 @@ impl Client {
             protocol: PROTOCOL,
             client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
         });
-        FrameWriter::new(&stream).send(&hello).map_err(wire)?;
+        let hello = Frame::json(&hello).and_then(|f| f.encode()).map_err(wire)?;
         Ok(Client {
             stream,
             socket: socket.to_path_buf(),
+            unsent_hello: Some(hello),
             welcome: None,
             next_id: 1,
         })
@@ -70,8 +74,13 @@ impl Client {
         Ok(self.welcome.insert(welcome))
     }
 
-    fn read_welcome(&self) -> Result<Welcome, ClientError> {
+    fn read_welcome(&mut self) -> Result<Welcome, ClientError> {
         let wire = |e| ClientError::from_wire(&self.socket, e);
+        if let Some(hello) = self.unsent_hello.take() {
+            (&self.stream)
+                .write_all(&hello)
+                .map_err(|e| wire(WireError::Io(e)))?;
+        }
         let answer: ServerMessage = FrameReader::new(&self.stream)
             .read_message()
             .map_err(wire)?;
@@ -117,7 +126,13 @@ impl Client {
             socket: self.socket.clone(),
             message: "only requests can be sent with `request`".to_owned(),
         })?;
-        let sent = FrameWriter::new(&self.stream).send(&message);
+        let sent = Frame::json(&message)
+            .and_then(|frame| frame.encode())
+            .and_then(|bytes| {
+                let mut out = self.unsent_hello.take().unwrap_or_default();
+                out.extend_from_slice(&bytes);
+                (&self.stream).write_all(&out).map_err(WireError::Io)
+            });
         // A server that refused the hello has hung up: its refusal says more than the failed
         // write does.
         self.welcome()?;

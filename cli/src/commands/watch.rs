@@ -152,8 +152,8 @@ fn ended_before(pane: Option<PaneId>, until: &[WatchEventName]) -> Failure {
     let names: Vec<&str> = until.iter().map(|n| n.as_str()).collect();
     match pane {
         Some(pane) => Failure::new(
-            ErrorCode::NoSuchTarget,
-            format!("{pane} closed before any of: {}", names.join(", ")),
+            ErrorCode::PaneExited,
+            format!("{pane} exited before any of: {}", names.join(", ")),
             "list what exists with `phux ls --json`",
         ),
         None => Failure::new(
