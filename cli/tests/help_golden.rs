@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 21] = [
+const VERBS: [&str; 22] = [
     "new",
     "ls",
     "status",
@@ -28,6 +28,7 @@ const VERBS: [&str; 21] = [
     "watch",
     "ask",
     "rec",
+    "agent",
 ];
 
 fn golden_dir() -> PathBuf {

@@ -7,6 +7,7 @@
 //! which a connection thread makes itself (see `pane::PaneHandle`).
 
 mod acceptors;
+pub mod agents;
 pub mod bus;
 pub mod config;
 mod connection;

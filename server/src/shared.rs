@@ -17,6 +17,10 @@ pub struct Shared {
     registry: Mutex<Registry>,
     global_bus: Mutex<Bus>,
     pub clients: AtomicU32,
+    /// Per-pane metadata and agent records.
+    pub agents: crate::agents::AgentStore,
+    /// The detection manifests, loaded once at start.
+    pub manifests: phux_core::agents::ManifestSet,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -33,6 +37,8 @@ impl Shared {
             registry: Mutex::new(Registry::default()),
             global_bus: Mutex::new(Bus::default()),
             clients: AtomicU32::new(0),
+            agents: crate::agents::AgentStore::default(),
+            manifests: crate::agents::load_manifests(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }

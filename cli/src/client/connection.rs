@@ -205,6 +205,12 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         MovePane(m) => &mut m.id,
         SwapPane(m) => &mut m.id,
         ReportAsked(m) => &mut m.id,
+        MetadataGet(m) => &mut m.id,
+        MetadataSet(m) => &mut m.id,
+        AgentSet(m) => &mut m.id,
+        AgentClear(m) => &mut m.id,
+        AgentReportState(m) => &mut m.id,
+        AgentInspect(m) => &mut m.id,
     };
     *slot = id;
     Some(message)

@@ -18,7 +18,7 @@ pub struct Screen<'a> {
 }
 
 /// Why `detector_state` is not a state a rule asserted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FallbackReason {
     /// No rule matched: idle, the fail-safe.

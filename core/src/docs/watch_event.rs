@@ -8,6 +8,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::agents::{AgentState, Attention};
 use crate::error_code::ErrorCode;
 use crate::error_doc::ContractError;
 use crate::ids::TerminalAddr;
@@ -25,10 +26,12 @@ pub enum WatchEventName {
     PaneClosed,
     CwdChanged,
     Asked,
+    AgentState,
+    Metadata,
 }
 
 impl WatchEventName {
-    pub const ALL: [WatchEventName; 10] = [
+    pub const ALL: [WatchEventName; 12] = [
         WatchEventName::Bell,
         WatchEventName::TitleChanged,
         WatchEventName::CommandStarted,
@@ -39,6 +42,8 @@ impl WatchEventName {
         WatchEventName::PaneClosed,
         WatchEventName::CwdChanged,
         WatchEventName::Asked,
+        WatchEventName::AgentState,
+        WatchEventName::Metadata,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -53,6 +58,8 @@ impl WatchEventName {
             WatchEventName::PaneClosed => "pane_closed",
             WatchEventName::CwdChanged => "cwd_changed",
             WatchEventName::Asked => "asked",
+            WatchEventName::AgentState => "agent_state",
+            WatchEventName::Metadata => "metadata",
         }
     }
 
@@ -118,6 +125,13 @@ pub enum WatchEventKind {
         suggestions: Vec<String>,
         elapsed_seconds: Option<u64>,
     },
+    /// The pane's agent changed state (or its record came or went: `state` null when gone).
+    AgentState(Box<AgentStateEvent>),
+    /// A metadata key of the pane was written (`value` null when deleted).
+    Metadata {
+        key: String,
+        value: Value,
+    },
     /// An event this build does not know; a newer server may send it.
     Unknown {
         event: String,
@@ -138,6 +152,8 @@ impl WatchEventKind {
             WatchEventKind::PaneClosed { .. } => WatchEventName::PaneClosed,
             WatchEventKind::CwdChanged { .. } => WatchEventName::CwdChanged,
             WatchEventKind::Asked { .. } => WatchEventName::Asked,
+            WatchEventKind::AgentState(_) => WatchEventName::AgentState,
+            WatchEventKind::Metadata { .. } => WatchEventName::Metadata,
             WatchEventKind::Unknown { event } => return event,
         };
         known.as_str()
@@ -163,6 +179,19 @@ impl WatchEventKind {
                 map.serialize_entry("question", question)?;
                 map.serialize_entry("suggestions", suggestions)?;
                 map.serialize_entry("elapsed_seconds", elapsed_seconds)
+            }
+            WatchEventKind::AgentState(event) => {
+                map.serialize_entry("name", &event.name)?;
+                map.serialize_entry("kind", &event.kind)?;
+                map.serialize_entry("session", &event.session)?;
+                map.serialize_entry("state", &event.state)?;
+                map.serialize_entry("attention", &event.attention)?;
+                map.serialize_entry("from", &event.from)?;
+                map.serialize_entry("source", &event.source)
+            }
+            WatchEventKind::Metadata { key, value } => {
+                map.serialize_entry("key", key)?;
+                map.serialize_entry("value", value)
             }
             WatchEventKind::Bell
             | WatchEventKind::CommandStarted
@@ -213,6 +242,19 @@ impl WatchEventKind {
                     .unwrap_or_default(),
                 elapsed_seconds: field(map, "elapsed_seconds")?,
             },
+            WatchEventName::AgentState => WatchEventKind::AgentState(Box::new(AgentStateEvent {
+                name: field(map, "name")?,
+                kind: field(map, "kind")?,
+                session: field(map, "session")?,
+                state: field(map, "state")?,
+                attention: field(map, "attention")?,
+                from: field(map, "from")?,
+                source: field(map, "source")?,
+            })),
+            WatchEventName::Metadata => WatchEventKind::Metadata {
+                key: field(map, "key")?,
+                value: field(map, "value")?,
+            },
         })
     }
 }
@@ -231,6 +273,20 @@ impl<'de> Deserialize<'de> for WatchEventKind {
         let mut map = Map::deserialize(deserializer)?;
         WatchEventKind::from_map(&mut map)
     }
+}
+
+/// The fields of an `agent_state` event: who the agent is, its state now (`null` when the
+/// record went away) and before, its attention, and where the new state came from
+/// (`agent_record`, `title_ask`, `screen`, or `none`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentStateEvent {
+    pub name: Option<String>,
+    pub kind: Option<String>,
+    pub session: Option<String>,
+    pub state: Option<AgentState>,
+    pub attention: Option<Attention>,
+    pub from: Option<AgentState>,
+    pub source: String,
 }
 
 /// One NDJSON line of `phux watch --json`. No `schema_version`: the stream is unversioned.

@@ -36,6 +36,12 @@ pub enum ClientMessage {
     MovePane(MovePane),
     SwapPane(SwapPane),
     ReportAsked(ReportAsked),
+    MetadataGet(crate::wire::agents::MetadataGet),
+    MetadataSet(crate::wire::agents::MetadataSet),
+    AgentSet(crate::wire::agents::AgentSet),
+    AgentClear(crate::wire::agents::AgentClear),
+    AgentReportState(crate::wire::agents::AgentReportState),
+    AgentInspect(crate::wire::agents::AgentInspect),
     #[serde(other)]
     Unknown,
 }
@@ -65,6 +71,12 @@ impl ClientMessage {
             MovePane(m) => m.id,
             SwapPane(m) => m.id,
             ReportAsked(m) => m.id,
+            MetadataGet(m) => m.id,
+            MetadataSet(m) => m.id,
+            AgentSet(m) => m.id,
+            AgentClear(m) => m.id,
+            AgentReportState(m) => m.id,
+            AgentInspect(m) => m.id,
         })
     }
 }

@@ -27,6 +27,7 @@ fn pane_env(shared: &Shared, id: PaneId, extra: &[(String, String)]) -> Vec<(Str
             shared.config.socket.display().to_string(),
         ),
         ("PHUX_PANE".to_string(), id.to_string()),
+        ("PHUX_TERMINAL_ID".to_string(), id.0.to_string()),
     ];
     env.extend(extra.iter().cloned());
     env
@@ -74,7 +75,10 @@ fn start_pane(
         cols: request.cols.unwrap_or(DEFAULT_COLS).max(1),
         rows: request.rows.unwrap_or(DEFAULT_ROWS).max(1),
     };
-    pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))
+    let started =
+        pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))?;
+    crate::agents::supervise(shared, &started.0);
+    Ok(started)
 }
 
 fn entry(handle: PaneHandle, cols: Option<u16>, rows: Option<u16>) -> PaneEntry {

@@ -5,6 +5,7 @@ pub mod lifecycle;
 pub mod pane_ops;
 mod spatial;
 
+use crate::agents::handlers as agents;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
 use phux_core::wire::{ClientMessage, Done, StatusOk, PROTOCOL};
@@ -52,6 +53,12 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::MovePane(m) => json(spatial::move_pane(shared, &m)),
         M::SwapPane(m) => json(spatial::swap_pane(shared, &m)),
         M::ReportAsked(m) => json(crate::streams::report_asked(shared, m)),
+        M::MetadataGet(m) => json(agents::metadata_get(shared, &m)),
+        M::MetadataSet(m) => json(agents::metadata_set(shared, m)),
+        M::AgentSet(m) => json(agents::agent_set(shared, m)),
+        M::AgentClear(m) => json(agents::agent_clear(shared, &m)),
+        M::AgentReportState(m) => json(agents::agent_report_state(shared, &m)),
+        M::AgentInspect(m) => json(agents::agent_inspect(shared, &m)),
         M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::Unknown => {
             Err(RequestError::UnknownRequest)
         }

@@ -1,0 +1,93 @@
+//! Agent records and what the server knows about each pane's agent: `agent list/show` read it
+//! (`agent_inspect`), `agent set/clear/report-state` write the `phux.agent/v1` record.
+
+use phux_core::agents::{AgentRecord, AgentState, Attention};
+use phux_core::docs::{AgentEntry, AgentStateJson};
+use phux_core::ids::PaneId;
+use phux_core::wire::{
+    AgentClear, AgentInspect, AgentInspectOk, AgentPaneReport, AgentRecordOk, AgentReportState,
+    AgentSet, ClientMessage,
+};
+
+use crate::client::connection::Client;
+use crate::client::error::ClientError;
+
+/// What the server knows about `panes` (every pane when empty).
+pub fn inspect(
+    client: &mut Client,
+    panes: Vec<PaneId>,
+) -> Result<Vec<AgentPaneReport>, ClientError> {
+    let ok: AgentInspectOk =
+        client.request(ClientMessage::AgentInspect(AgentInspect { id: 0, panes }))?;
+    Ok(ok.panes)
+}
+
+/// Whether a pane has anything agent-like to list: a record, an ask, or a detected agent.
+pub fn has_agent(report: &AgentPaneReport) -> bool {
+    report.record.is_some() || report.ask.is_some() || report.detection.is_some()
+}
+
+/// `agent list`: every pane with an agent.
+pub fn list(client: &mut Client) -> Result<AgentStateJson, ClientError> {
+    let reports = inspect(client, Vec::new())?;
+    Ok(AgentStateJson::new(
+        reports
+            .iter()
+            .filter(|r| has_agent(r))
+            .map(AgentEntry::from_report)
+            .collect(),
+    ))
+}
+
+/// `agent show`: the named panes, agent or not.
+pub fn show(client: &mut Client, panes: Vec<PaneId>) -> Result<AgentStateJson, ClientError> {
+    let reports = inspect(client, panes)?;
+    Ok(AgentStateJson::new(
+        reports.iter().map(AgentEntry::from_report).collect(),
+    ))
+}
+
+/// What `agent set` declares.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    pub name: String,
+    pub kind: Option<String>,
+    pub state: Option<AgentState>,
+    pub attention: Option<Attention>,
+    pub session: Option<String>,
+}
+
+pub fn set(
+    client: &mut Client,
+    pane: PaneId,
+    d: Declaration,
+) -> Result<Option<AgentRecord>, ClientError> {
+    let ok: AgentRecordOk = client.request(ClientMessage::AgentSet(AgentSet {
+        id: 0,
+        pane,
+        name: d.name,
+        kind: d.kind,
+        state: d.state,
+        attention: d.attention,
+        session: d.session,
+    }))?;
+    Ok(ok.record)
+}
+
+pub fn clear(client: &mut Client, pane: PaneId) -> Result<(), ClientError> {
+    let _: AgentRecordOk = client.request(ClientMessage::AgentClear(AgentClear { id: 0, pane }))?;
+    Ok(())
+}
+
+pub fn report_state(
+    client: &mut Client,
+    pane: PaneId,
+    state: AgentState,
+) -> Result<Option<AgentRecord>, ClientError> {
+    let ok: AgentRecordOk = client.request(ClientMessage::AgentReportState(AgentReportState {
+        id: 0,
+        pane,
+        state,
+    }))?;
+    Ok(ok.record)
+}
