@@ -183,9 +183,18 @@ impl Supervisor {
         } else {
             None
         };
+        // The name that selected the manifest goes first: it is the one identity reports.
+        let mut names = fg.names.clone();
+        if let Some(at) = manifest
+            .as_ref()
+            .and_then(|m| names.iter().position(|n| m.binaries.contains(n)))
+        {
+            let name = names.remove(at);
+            names.insert(0, name);
+        }
         let occupant = Occupant {
             pid: fg.pid,
-            names: fg.names.clone(),
+            names,
             kind: manifest.as_ref().map(|m| m.kind.clone()),
         };
         self.write(|entry| entry.occupant = Some(occupant));
