@@ -510,3 +510,86 @@ fn vocabulary_and_help_are_pinned() {
     let names: Vec<&str> = WatchEventName::ALL.iter().map(|n| n.as_str()).collect();
     check("watch_event_names.txt", &format!("{}\n", names.join("\n")));
 }
+
+/// The contract's §4.7 example: a codex pane whose record declares no state, raised to
+/// blocked by a live ask title.
+fn ask_report() -> AgentPaneReport {
+    use phux_core::agents::AgentRecord;
+    AgentPaneReport {
+        pane: PaneId(3),
+        session: "work".into(),
+        window: "window-0".into(),
+        title: Some("phux-ask[deploy]:Approve deploy??s=Yes|No".into()),
+        cwd: Some("/repo".into()),
+        record: Some(AgentRecord {
+            name: "codex".into(),
+            kind: "codex".into(),
+            state: None,
+            attention: None,
+            session: None,
+            declared: false,
+            state_source: None,
+        }),
+        state: Some(phux_core::agents::AgentState::Blocked),
+        origin: Some(StateOrigin::TitleAsk),
+        ask: Some(ActiveAsk {
+            id: "deploy".into(),
+            question: "Approve deploy".into(),
+            suggestions: vec!["Yes".into(), "No".into()],
+            from_title: true,
+        }),
+        occupant: None,
+        detection: None,
+    }
+}
+
+#[test]
+fn agent_documents_match_their_golden_files() {
+    use phux_core::agents::AgentState;
+    let entry = AgentEntry::from_report(&ask_report());
+    doc("agent_state", &AgentStateJson::new(vec![entry.clone()]));
+    doc(
+        "agent_wait",
+        &AgentWaitJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(PaneId(7)),
+            satisfied: true,
+            edge: Some(AgentEdge {
+                from: AgentState::Working,
+                to: AgentState::Idle,
+                via: "push".into(),
+            }),
+            baseline: AgentState::Working,
+            state: AgentState::Idle,
+            agent: WaitAgent {
+                name: "reviewer".into(),
+                kind: "claude".into(),
+                session: None,
+            },
+            observations: WaitObservations {
+                edges: 1,
+                pushes: 2,
+                polls: 3,
+            },
+            detection: None,
+        },
+    );
+    doc(
+        "agent_wait_timeout",
+        &AgentWaitJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(PaneId(7)),
+            satisfied: false,
+            edge: None,
+            baseline: AgentState::Idle,
+            state: AgentState::Idle,
+            agent: WaitAgent {
+                name: "reviewer".into(),
+                kind: "claude".into(),
+                session: Some("s-1".into()),
+            },
+            observations: WaitObservations::default(),
+            detection: Some(entry),
+        },
+    );
+}

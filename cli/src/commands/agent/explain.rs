@@ -218,7 +218,7 @@ fn evidence_lines(node: &Evidence, indent: usize, lines: &mut Vec<String>) {
     let pattern = node
         .pattern
         .as_deref()
-        .map(|p| format!(" {p:?}"))
+        .map(|p| format!(" '{p}'"))
         .unwrap_or_default();
     lines.push(format!(
         "{}{} {}{pattern}",
