@@ -1,8 +1,8 @@
 //! One thread per pane that watches who occupies it and, while an agent with a manifest does,
 //! derives its state from the screen. It wakes only on the pane's own edges: dirty, idle
 //! (output settled), title and command marks identify the occupant; while an agent is there,
-//! coalesced screen-changed notices and the settled edge run the detector (at most one
-//! evaluation per `MIN_INTERVAL`, one more after a change inside it). Nothing polls on a timer.
+//! coalesced screen-changed notices and the settled edge run the detector (once the screen has
+//! been quiet for `SETTLE`, or every `MAX_DEFER` while it keeps changing). Nothing polls on a timer.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,8 +21,11 @@ use crate::bus::{BusEvent, Interest, Subscriber, WATCH_QUEUE};
 use crate::pane::{ask::parse_title, PaneCommand, PaneHandle};
 use crate::shared::Shared;
 
-/// Least time between two evaluations of one pane's screen.
-const MIN_INTERVAL: Duration = Duration::from_millis(40);
+/// Quiet after a screen change before it is evaluated: a repaint in several reads is judged
+/// whole, never half drawn.
+const SETTLE: Duration = Duration::from_millis(30);
+/// Longest an evaluation waits behind a screen that keeps changing.
+const MAX_DEFER: Duration = Duration::from_millis(150);
 /// Quiet a derived working → idle change waits for, unless the idle rule is visible-idle.
 const IDLE_HOLD: Duration = Duration::from_millis(1000);
 /// A departure is confirmed by a second look this much later.
@@ -55,7 +58,7 @@ pub fn supervise(shared: &Arc<Shared>, handle: &PaneHandle) {
         pane: handle.id,
         agent: None,
         changes: never(),
-        last_eval: None,
+        changed_since: None,
         eval_due: None,
         idle_since: None,
         departure_due: None,
@@ -73,7 +76,8 @@ struct Supervisor {
     /// The manifest of the agent occupying the pane, and its process.
     agent: Option<(Manifest, u32)>,
     changes: Receiver<BusEvent>,
-    last_eval: Option<Instant>,
+    /// The first change not evaluated yet.
+    changed_since: Option<Instant>,
     eval_due: Option<Instant>,
     /// When the screen first read idle after working (the hold's start).
     idle_since: Option<Instant>,
@@ -102,9 +106,10 @@ impl Supervisor {
                     Ok(_) => {}
                     Err(_) => break,
                 },
+                // The one-slot queue coalesces: a watch event in it may stand for a screen
+                // change that found the slot taken, so anything here means "re-read".
                 recv(self.changes) -> change => match change {
-                    Ok(BusEvent::Changed { .. }) => self.on_change(),
-                    Ok(_) => {}
+                    Ok(_) => self.on_change(),
                     Err(_) => self.changes = never(),
                 },
                 default(timeout) => self.on_deadline(),
@@ -254,14 +259,13 @@ impl Supervisor {
         self.write(depart);
     }
 
+    /// A change starts (or extends) a short wait for the screen to settle, so a repaint
+    /// arriving in several reads is judged whole; a screen that never settles (a spinner) is
+    /// still judged every `MAX_DEFER`.
     fn on_change(&mut self) {
         let now = Instant::now();
-        match self.last_eval {
-            Some(last) if now < last + MIN_INTERVAL => {
-                self.eval_due.get_or_insert(last + MIN_INTERVAL);
-            }
-            _ => self.evaluate(),
-        }
+        let since = *self.changed_since.get_or_insert(now);
+        self.eval_due = Some((now + SETTLE).min(since + MAX_DEFER));
     }
 
     fn evaluate(&mut self) {
@@ -269,7 +273,7 @@ impl Supervisor {
             return;
         };
         let now = Instant::now();
-        self.last_eval = Some(now);
+        self.changed_since = None;
         self.eval_due = None;
         let screen = self.handle.screen(CaptureRequest {
             scrollback: None,
