@@ -324,3 +324,30 @@ fn a_declared_state_outranks_the_detector_and_an_ask_raises_a_stateless_record_t
         "waiting on a reported human-answerable ask"
     );
 }
+
+/// Paints the dialog, then keeps writing (a clock in the corner) so output never settles.
+const BUSY_DIALOG: &str = r#"#!/bin/bash
+stty -echo
+R=$(printf '─%.0s' $(seq 1 60))
+printf '\033[H\033[2J> go\r\n\r\n✻ Pondering… (1s · esc to interrupt)\r\n\r\n%s\r\n❯ \r\n%s\r\n' "$R" "$R"
+read -r _
+printf '\033[H\033[2J> go\r\n\r\n%s\r\n Do you want to proceed?\r\n ❯ 1. Yes\r\n   2. No\r\n\r\n Esc to cancel\r\n' "$R"
+while :; do printf '\0337\033[1;70H%s\0338' "$(date +%N)"; sleep 0.05; done
+"#;
+
+/// A pane that never goes quiet is judged on its screen-changed notices: its settled edge never
+/// comes. (Also: the agent is the pane's own program, a script run by its shebang.)
+#[test]
+fn a_dialog_under_continuous_output_is_seen_without_the_output_settling() {
+    let server = TestServer::start();
+    let bin = server.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("claude");
+    std::fs::write(&script, BUSY_DIALOG).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let pane = server.new_session("busy", &[script.to_str().unwrap()]);
+    let agent = Agent { server, pane };
+    agent.wait_for_state("working");
+    agent.server.send_keys(&agent.pane, &["Enter"]);
+    agent.wait_for_state("blocked");
+}
