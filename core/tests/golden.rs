@@ -593,3 +593,52 @@ fn agent_documents_match_their_golden_files() {
         },
     );
 }
+
+#[test]
+fn agent_input_documents_match_their_golden_files() {
+    use phux_core::agents::AgentState;
+    doc(
+        "agent_send_keys",
+        &AgentSendKeysJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(PaneId(7)),
+            agent: InputAgent {
+                name: "reviewer".into(),
+                kind: "claude".into(),
+            },
+            keys: 2,
+            verified: true,
+            delivery: "ok".into(),
+            operation_id: "00112233445566778899aabbccddeeff".into(),
+            attempts: 1,
+        },
+    );
+    doc(
+        "agent_prompt",
+        &AgentPromptJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(PaneId(7)),
+            delivery: "ok".into(),
+            operation_id: "00112233445566778899aabbccddeeff".into(),
+            agent: PromptAgent {
+                name: "reviewer".into(),
+                kind: "claude".into(),
+                state: AgentState::Idle,
+                session: None,
+            },
+            pre_submit_state: AgentState::Idle,
+            staleness_bound_ms: None,
+            attempts: 1,
+            submit_ms: 8,
+            transition_observed: true,
+            matched_by: Some("transition".into()),
+            edge: Some(AgentEdge {
+                from: AgentState::Working,
+                to: AgentState::Idle,
+                via: "push".into(),
+            }),
+            waited_ms: Some(1200),
+            degraded_to_polling: false,
+        },
+    );
+}

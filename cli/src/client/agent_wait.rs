@@ -12,6 +12,7 @@ use phux_core::docs::{
     AgentEdge, AgentEntry, AgentWaitJson, WaitAgent, WaitObservations, WatchEventKind,
 };
 use phux_core::error_code::ErrorCode;
+use phux_core::error_doc::ContractError;
 use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::wire::{AgentPaneReport, Event, ServerMessage};
 
@@ -34,25 +35,33 @@ pub enum AgentWaitError {
     Departed { pane: PaneId, why: String },
 }
 
-impl AgentWaitError {
-    pub fn code_and_remedy(&self, pane: PaneId) -> (ErrorCode, String) {
+impl ContractError for AgentWaitError {
+    fn code(&self) -> ErrorCode {
         match self {
-            AgentWaitError::Client(_) => (ErrorCode::Transport, String::new()),
-            AgentWaitError::NoRecord(_) => (
-                ErrorCode::NoAgentRecord,
-                format!("declare one with `phux agent set {pane} --name NAME`, or start a recognised agent (claude, codex, opencode, pi, omp) in the pane"),
+            AgentWaitError::Client(e) => e.code(),
+            AgentWaitError::NoRecord(_) => ErrorCode::NoAgentRecord,
+            AgentWaitError::Departed { .. } => ErrorCode::AgentDeparted,
+        }
+    }
+
+    fn remedy(&self) -> String {
+        match self {
+            AgentWaitError::Client(e) => e.remedy(),
+            AgentWaitError::NoRecord(pane) => format!(
+                "declare one with `phux agent set {pane} --name NAME`, or start a recognised agent (claude, codex, opencode, pi, omp) in the pane"
             ),
-            AgentWaitError::Departed { .. } => (
-                ErrorCode::AgentDeparted,
-                format!("see what is in the pane now with `phux agent show {pane}` and `phux snapshot {pane}`"),
+            AgentWaitError::Departed { pane, .. } => format!(
+                "see what is in the pane now with `phux agent show {pane}` and `phux snapshot {pane}`"
             ),
         }
     }
-}
 
-/// What a wait found: the document, and whether an edge satisfied it.
-pub struct AgentWaitOutcome {
-    pub document: AgentWaitJson,
+    fn exit_code(&self) -> i32 {
+        match self {
+            AgentWaitError::Client(e) => e.exit_code(),
+            _ => self.code().default_exit_code(),
+        }
+    }
 }
 
 struct Watch {
@@ -114,6 +123,121 @@ fn one(client: &mut Client, pane: PaneId) -> Result<AgentPaneReport, AgentWaitEr
         })
 }
 
+/// A wait that is subscribed and has read its baseline: transitions from here on are seen.
+pub struct AgentWaitSession {
+    stream: Client,
+    baseline: AgentState,
+    watch: Watch,
+}
+
+impl AgentWaitSession {
+    /// Subscribes to `pane`'s agent events, then reads the baseline (in that order, so no
+    /// transition falls between the two). A pane without a record is `NoRecord`.
+    pub fn open(
+        client: &mut Client,
+        socket: &Path,
+        pane: PaneId,
+        wanted: Vec<AgentState>,
+    ) -> Result<AgentWaitSession, AgentWaitError> {
+        let mut stream = Client::connect(socket)?;
+        stream.subscribe(Some(pane), vec!["agent_state".into(), "pane_closed".into()])?;
+        let report = one(client, pane)?;
+        let baseline = record_state(&report).ok_or(AgentWaitError::NoRecord(pane))?;
+        let record = report.record.ok_or(AgentWaitError::NoRecord(pane))?;
+        Ok(AgentWaitSession {
+            stream,
+            baseline,
+            watch: Watch {
+                pane,
+                wanted,
+                last: baseline,
+                agent: WaitAgent {
+                    name: record.name,
+                    kind: record.kind,
+                    session: record.session,
+                },
+                observations: WaitObservations::default(),
+            },
+        })
+    }
+
+    pub fn baseline(&self) -> AgentState {
+        self.baseline
+    }
+
+    pub fn agent(&self) -> &WaitAgent {
+        &self.watch.agent
+    }
+
+    /// Waits for a wanted transition until `timeout`, then reads the pane once more for the
+    /// document's `detection`.
+    pub fn run(
+        mut self,
+        client: &mut Client,
+        timeout: Option<Duration>,
+    ) -> Result<AgentWaitJson, AgentWaitError> {
+        let pane = self.watch.pane;
+        let edge = self.next_edge(client, timeout)?;
+        let detection = one(client, pane).ok().map(|r| AgentEntry::from_report(&r));
+        let state = detection.as_ref().map_or(self.watch.last, |d| d.state);
+        Ok(AgentWaitJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(pane),
+            satisfied: edge.is_some(),
+            edge,
+            baseline: self.baseline,
+            state,
+            agent: self.watch.agent,
+            observations: self.watch.observations,
+            detection,
+        })
+    }
+
+    fn next_edge(
+        &mut self,
+        client: &mut Client,
+        timeout: Option<Duration>,
+    ) -> Result<Option<AgentEdge>, AgentWaitError> {
+        let pane = self.watch.pane;
+        let departed = || AgentWaitError::Departed {
+            pane,
+            why: "the pane closed".into(),
+        };
+        let deadline = timeout.map(|t| Instant::now() + t);
+        let mut next_poll = Instant::now() + POLL_FLOOR;
+        loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Ok(None);
+            }
+            let wake = deadline.map_or(next_poll, |d| d.min(next_poll));
+            match self.stream.next_message(Some(wake))? {
+                Pushed::Message(ServerMessage::Event(Event { event, .. })) => match event {
+                    WatchEventKind::AgentState(change) => {
+                        self.watch.observations.pushes += 1;
+                        if let Some(edge) = self.watch.observe(change.state, "push")? {
+                            return Ok(Some(edge));
+                        }
+                    }
+                    WatchEventKind::PaneClosed { .. } => return Err(departed()),
+                    _ => {}
+                },
+                Pushed::Message(_) | Pushed::Stopped => {}
+                Pushed::Ended => return Err(departed()),
+                Pushed::TimedOut => {
+                    if Instant::now() >= next_poll {
+                        next_poll = Instant::now() + POLL_FLOOR;
+                        self.watch.observations.polls += 1;
+                        let report = one(client, pane)?;
+                        if let Some(edge) = self.watch.observe(record_state(&report), "poll")? {
+                            return Ok(Some(edge));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Waits on `pane`'s agent for a transition into one of `wanted`, until `timeout`.
 pub fn agent_wait(
     client: &mut Client,
@@ -121,82 +245,6 @@ pub fn agent_wait(
     pane: PaneId,
     wanted: Vec<AgentState>,
     timeout: Option<Duration>,
-) -> Result<AgentWaitOutcome, AgentWaitError> {
-    // Subscribe before reading the baseline, so no transition falls between the two.
-    let mut stream = Client::connect(socket)?;
-    stream.subscribe(Some(pane), vec!["agent_state".into(), "pane_closed".into()])?;
-    let baseline_report = one(client, pane)?;
-    let baseline = record_state(&baseline_report).ok_or(AgentWaitError::NoRecord(pane))?;
-    let record = baseline_report
-        .record
-        .clone()
-        .ok_or(AgentWaitError::NoRecord(pane))?;
-    let mut watch = Watch {
-        pane,
-        wanted,
-        last: baseline,
-        agent: WaitAgent {
-            name: record.name,
-            kind: record.kind,
-            session: record.session,
-        },
-        observations: WaitObservations::default(),
-    };
-    let deadline = timeout.map(|t| Instant::now() + t);
-    let mut next_poll = Instant::now() + POLL_FLOOR;
-    let edge = loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break None;
-        }
-        let wake = deadline.map_or(next_poll, |d| d.min(next_poll));
-        match stream.next_message(Some(wake))? {
-            Pushed::Message(ServerMessage::Event(Event { event, .. })) => match event {
-                WatchEventKind::AgentState(change) => {
-                    watch.observations.pushes += 1;
-                    if let Some(edge) = watch.observe(change.state, "push")? {
-                        break Some(edge);
-                    }
-                }
-                WatchEventKind::PaneClosed { .. } => {
-                    return Err(AgentWaitError::Departed {
-                        pane,
-                        why: "the pane closed".into(),
-                    })
-                }
-                _ => {}
-            },
-            Pushed::Message(_) | Pushed::Stopped => {}
-            Pushed::Ended => {
-                return Err(AgentWaitError::Departed {
-                    pane,
-                    why: "the pane closed".into(),
-                })
-            }
-            Pushed::TimedOut => {
-                if Instant::now() >= next_poll {
-                    next_poll = Instant::now() + POLL_FLOOR;
-                    watch.observations.polls += 1;
-                    let report = one(client, pane)?;
-                    if let Some(edge) = watch.observe(record_state(&report), "poll")? {
-                        break Some(edge);
-                    }
-                }
-            }
-        }
-    };
-    let detection = one(client, pane).ok().map(|r| AgentEntry::from_report(&r));
-    let state = detection.as_ref().map_or(watch.last, |d| d.state);
-    Ok(AgentWaitOutcome {
-        document: AgentWaitJson {
-            schema_version: 1,
-            terminal: TerminalAddr::local(pane),
-            satisfied: edge.is_some(),
-            edge,
-            baseline,
-            state,
-            agent: watch.agent,
-            observations: watch.observations,
-            detection,
-        },
-    })
+) -> Result<AgentWaitJson, AgentWaitError> {
+    AgentWaitSession::open(client, socket, pane, wanted)?.run(client, timeout)
 }

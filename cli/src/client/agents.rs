@@ -91,3 +91,64 @@ pub fn report_state(
     }))?;
     Ok(ok.record)
 }
+
+/// A fresh 128-bit operation id, in hex.
+pub fn operation_id() -> String {
+    let mut bytes = [0u8; 16];
+    let filled = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
+        .is_ok();
+    if !filled {
+        // No /dev/urandom: time and pid still make the id unique enough for one machine.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = (nanos ^ (u128::from(std::process::id()) << 96)).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The occupant check of the agent input verbs, before a byte is written: the pane must hold
+/// a record (`no_agent_record`), and it must be the agent and kind the caller named
+/// (`agent_mismatch`). Returns the pane's report and whether a check ran.
+pub fn verify_occupant(
+    client: &mut Client,
+    pane: PaneId,
+    expect_agent: Option<&str>,
+    expect_kind: Option<&str>,
+) -> Result<(AgentPaneReport, AgentRecord, bool), ClientError> {
+    use phux_core::error_code::ErrorCode;
+    let report = inspect(client, vec![pane])?
+        .into_iter()
+        .next()
+        .ok_or_else(|| ClientError::Preflight {
+            code: ErrorCode::NoSuchTarget,
+            message: format!("no such target: {pane}"),
+            remedy: "list what exists with `phux ls --json`".into(),
+        })?;
+    let Some(record) = report.record.clone() else {
+        return Err(ClientError::Preflight {
+            code: ErrorCode::NoAgentRecord,
+            message: format!("{pane} has no phux.agent/v1 record, so there is no identity to verify; nothing was written"),
+            remedy: format!("declare one with `phux agent set {pane} --name NAME`, or use `phux send-keys`"),
+        });
+    };
+    let wrong = |what: &str, wanted: &str, found: &str| ClientError::Preflight {
+        code: ErrorCode::AgentMismatch,
+        message: format!(
+            "{pane} hosts {} ({}), not the {what} {wanted:?}; nothing was written",
+            record.name, record.kind
+        ),
+        remedy: format!(
+            "check which pane holds it with `phux agent list` (this one's {what} is {found:?})"
+        ),
+    };
+    if let Some(name) = expect_agent.filter(|n| *n != record.name) {
+        return Err(wrong("agent", name, &record.name));
+    }
+    if let Some(kind) = expect_kind.filter(|k| *k != record.kind) {
+        return Err(wrong("kind", kind, &record.kind));
+    }
+    let verified = expect_agent.is_some() || expect_kind.is_some();
+    Ok((report, record, verified))
+}

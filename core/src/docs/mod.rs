@@ -1,5 +1,6 @@
 //! The versioned `--json` documents of the CLI contract, one file per document.
 
+pub mod agent_input;
 pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
@@ -17,6 +18,7 @@ pub mod status;
 pub mod tag;
 pub mod watch_event;
 
+pub use agent_input::{AgentPromptJson, AgentSendKeysJson, InputAgent, PromptAgent};
 pub use agent_state::{
     AgentEdge, AgentEntry, AgentExplainJson, AgentIdentity, AgentSource, AgentStateJson,
     AgentWaitJson, CaptureInfo, WaitAgent, WaitObservations,

@@ -4,7 +4,9 @@
 pub mod clear;
 pub mod explain;
 pub mod list;
+pub mod prompt;
 pub mod report_state;
+pub mod send_keys;
 pub mod set;
 pub mod show;
 pub mod wait;
@@ -30,6 +32,8 @@ pub enum Action {
     Clear(clear::Args),
     ReportState(report_state::Args),
     Wait(wait::Args),
+    SendKeys(send_keys::Args),
+    Prompt(prompt::Args),
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
@@ -41,5 +45,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
         Action::Clear(args) => clear::run(args, context),
         Action::ReportState(args) => report_state::run(args, context),
         Action::Wait(args) => wait::run(args, context),
+        Action::SendKeys(args) => send_keys::run(args, context),
+        Action::Prompt(args) => prompt::run(args, context),
     }
 }

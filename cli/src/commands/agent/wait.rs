@@ -8,11 +8,11 @@ use std::time::Duration;
 use phux_core::agents::AgentState;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 
-use crate::client::agent_wait::{agent_wait, AgentWaitError};
+use crate::client::agent_wait::agent_wait;
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// Wait until a pane's agent moves into a state (an observed transition, not the current level)
@@ -45,16 +45,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     } else {
         args.until
     };
-    let outcome = agent_wait(&mut client, &context.socket, pane, wanted, args.timeout).map_err(
-        |e| match e {
-            AgentWaitError::Client(e) => Failure::from(e),
-            other => {
-                let (code, remedy) = other.code_and_remedy(pane);
-                Failure::new(code, other.to_string(), remedy)
-            }
-        },
-    )?;
-    let document = outcome.document;
+    let document = agent_wait(&mut client, &context.socket, pane, wanted, args.timeout)?;
     if args.json {
         output::print_json(&document);
     }
