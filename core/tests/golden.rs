@@ -642,3 +642,23 @@ fn agent_input_documents_match_their_golden_files() {
         },
     );
 }
+
+#[test]
+fn agent_answer_document_matches_its_golden_file() {
+    doc(
+        "agent_answer",
+        &AgentAnswerJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(PaneId(7)),
+            ask: AnsweredAsk {
+                id: "deploy".into(),
+                question: "Deploy?".into(),
+                suggestions: vec!["Yes".into(), "No".into()],
+            },
+            answer: "Yes".into(),
+            source: "choice".into(),
+            operation_id: "00112233445566778899aabbccddeeff".into(),
+            delivered: true,
+        },
+    );
+}

@@ -164,3 +164,76 @@ fn prompt_wait_sees_the_agent_work_and_come_back_idle() {
     let multi = server.run(&["agent", "prompt", "--json", &pane, "two\nlines"]);
     assert_eq!(multi.status.code(), Some(2));
 }
+
+/// A program asking through the title sentinel and reading its answer from the terminal.
+const ASKER: &str = r#"printf '\033]0;phux-ask[deploy]:Deploy?\077s=Yes|No\007'; read -r a; echo "got=$a"; sleep 30"#;
+
+#[test]
+fn answer_types_the_chosen_suggestion_the_asker_reads() {
+    let server = TestServer::start();
+    let pane = server.new_session("asker", &["sh", "-c", ASKER]);
+    wait_until("the ask is active", Duration::from_secs(10), || {
+        server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "blocked"
+    });
+    let refusals: [(&[&str], &str, &str); 4] = [
+        (
+            &["--id", "old", "--choice", "1"],
+            "ask_stale",
+            "the ask \"old\" is no longer active",
+        ),
+        (
+            &["--id", "deploy", "--choice", "3"],
+            "answer_choice_out_of_range",
+            "choice 3 is out of range",
+        ),
+        (
+            &["--id", "deploy", "--choice", "0"],
+            "answer_choice_out_of_range",
+            "choice 0 is out of range",
+        ),
+        (
+            &["--id", "deploy", "--text", "Maybe"],
+            "answer_not_suggested",
+            "\"Maybe\" is not one of the suggestions (Yes, No)",
+        ),
+    ];
+    for (flags, code, says) in refusals {
+        let mut args = vec!["agent", "answer", "--json"];
+        args.extend_from_slice(flags);
+        args.push(&pane);
+        let out = server.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let line = error_line(&out);
+        assert_eq!(line["error"]["code"], code);
+        assert!(
+            line["error"]["message"].as_str().unwrap().starts_with(says),
+            "{line}"
+        );
+    }
+    let out = server.run(&[
+        "agent", "answer", "--id", "deploy", "--choice", "2", "--json", &pane,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["answer"], "No");
+    assert_eq!(doc["source"], "choice");
+    assert_eq!(doc["ask"]["suggestions"], serde_json::json!(["Yes", "No"]));
+    assert_eq!(doc["delivered"], true);
+    server.wait_for_text(&pane, "got=No");
+}
+
+#[test]
+fn answer_on_a_pane_asking_nothing_is_no_active_ask() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("quiet");
+    let out = server.run(&[
+        "agent", "answer", "--id", "x", "--text", "y", "--json", &pane,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "no_active_ask");
+    assert_eq!(
+        line["error"]["message"],
+        format!("{pane} is asking nothing")
+    );
+}

@@ -53,3 +53,24 @@ pub struct AgentPromptJson {
     pub waited_ms: Option<u64>,
     pub degraded_to_polling: bool,
 }
+
+/// The ask an answer went to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnsweredAsk {
+    pub id: String,
+    pub question: String,
+    pub suggestions: Vec<String>,
+}
+
+/// `agent answer --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentAnswerJson {
+    pub schema_version: u32,
+    pub terminal: TerminalAddr,
+    pub ask: AnsweredAsk,
+    pub answer: String,
+    /// `choice` or `text`.
+    pub source: String,
+    pub operation_id: String,
+    pub delivered: bool,
+}

@@ -18,7 +18,9 @@ pub mod status;
 pub mod tag;
 pub mod watch_event;
 
-pub use agent_input::{AgentPromptJson, AgentSendKeysJson, InputAgent, PromptAgent};
+pub use agent_input::{
+    AgentAnswerJson, AgentPromptJson, AgentSendKeysJson, AnsweredAsk, InputAgent, PromptAgent,
+};
 pub use agent_state::{
     AgentEdge, AgentEntry, AgentExplainJson, AgentIdentity, AgentSource, AgentStateJson,
     AgentWaitJson, CaptureInfo, WaitAgent, WaitObservations,

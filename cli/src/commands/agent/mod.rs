@@ -1,6 +1,7 @@
 //! `phux agent ...`: supervising agents in panes. One file per sub-verb; this module only
 //! routes.
 
+pub mod answer;
 pub mod clear;
 pub mod explain;
 pub mod list;
@@ -34,6 +35,7 @@ pub enum Action {
     Wait(wait::Args),
     SendKeys(send_keys::Args),
     Prompt(prompt::Args),
+    Answer(answer::Args),
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
@@ -47,5 +49,6 @@ pub fn run(args: Args, context: &Context) -> i32 {
         Action::Wait(args) => wait::run(args, context),
         Action::SendKeys(args) => send_keys::run(args, context),
         Action::Prompt(args) => prompt::run(args, context),
+        Action::Answer(args) => answer::run(args, context),
     }
 }
