@@ -662,3 +662,28 @@ fn agent_answer_document_matches_its_golden_file() {
         },
     );
 }
+
+#[test]
+fn agent_start_document_matches_its_golden_file() {
+    doc(
+        "agent_start",
+        &AgentStartJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(PaneId(7)),
+            name: "reviewer".into(),
+            kind: "claude".into(),
+            integration: None,
+            started: true,
+            ready: true,
+            state: Some(phux_core::agents::AgentState::Idle),
+            shell_check: "passed".into(),
+            readiness: Some(StartReadiness {
+                identity: "claude".into(),
+                transition: "none -> idle".into(),
+                detector: "screen".into(),
+                latency_ms: 420,
+                observations: 9,
+            }),
+        },
+    );
+}

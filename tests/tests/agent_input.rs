@@ -237,3 +237,82 @@ fn answer_on_a_pane_asking_nothing_is_no_active_ask() {
         format!("{pane} is asking nothing")
     );
 }
+
+#[test]
+fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
+    let server = TestServer::start();
+    let bin = server.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("claude");
+    std::fs::write(&script, FAKE_CLAUDE).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!(
+        "PATH={}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let pane = server.new_session(
+        "start",
+        &[
+            "env",
+            &path,
+            "PS1=$ ",
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+        ],
+    );
+    server.wait_for_text(&pane, "$");
+    wait_until("the shell is identified", Duration::from_secs(10), || {
+        server.json(&["agent", "show", "--json", &pane])["agents"][0]["sources"]
+            .as_array()
+            .is_some_and(|s| s.iter().any(|s| s["kind"] == "identity"))
+    });
+    for (args, code) in [
+        (
+            vec![
+                "agent", "start", "Bad Name", "--kind", "claude", "--target", &pane, "--json",
+            ],
+            "invalid_agent_name",
+        ),
+        (
+            vec![
+                "agent", "start", "rev", "--kind", "vim", "--target", &pane, "--json",
+            ],
+            "unsupported_agent_kind",
+        ),
+    ] {
+        let out = server.run(&args);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(error_line(&out)["error"]["code"], code);
+    }
+    let out = server.run(&[
+        "agent",
+        "start",
+        "rev",
+        "--kind",
+        "claude",
+        "--target",
+        &pane,
+        "--timeout",
+        "10",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["ready"], true, "{doc}");
+    assert_eq!(doc["started"], true);
+    assert_eq!(doc["shell_check"], "passed");
+    assert_eq!(doc["state"], "idle");
+    assert_eq!(doc["readiness"]["identity"], "claude");
+    let entry = &server.json(&["agent", "show", "--json", &pane])["agents"][0];
+    assert_eq!(entry["agent"]["id"], "rev");
+    assert_eq!(entry["agent"]["kind"], "claude");
+    // Its foreground is the agent now, not a shell.
+    let again = server.run(&[
+        "agent", "start", "two", "--kind", "claude", "--target", &pane, "--json",
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(error_line(&again)["error"]["code"], "target_not_shell");
+}

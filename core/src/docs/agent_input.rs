@@ -74,3 +74,33 @@ pub struct AgentAnswerJson {
     pub operation_id: String,
     pub delivered: bool,
 }
+
+/// How `agent start` saw the agent come up.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartReadiness {
+    /// The occupant name that selected the manifest.
+    pub identity: String,
+    /// The first derived state, as `none -> STATE`.
+    pub transition: String,
+    /// Where that state came from (`screen`).
+    pub detector: String,
+    pub latency_ms: u64,
+    /// Reads of the pane until ready.
+    pub observations: u32,
+}
+
+/// `agent start --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentStartJson {
+    pub schema_version: u32,
+    pub terminal: TerminalAddr,
+    pub name: String,
+    pub kind: String,
+    pub integration: Option<String>,
+    pub started: bool,
+    pub ready: bool,
+    pub state: Option<AgentState>,
+    /// `passed`: the target's foreground was a shell.
+    pub shell_check: String,
+    pub readiness: Option<StartReadiness>,
+}

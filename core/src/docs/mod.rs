@@ -19,7 +19,8 @@ pub mod tag;
 pub mod watch_event;
 
 pub use agent_input::{
-    AgentAnswerJson, AgentPromptJson, AgentSendKeysJson, AnsweredAsk, InputAgent, PromptAgent,
+    AgentAnswerJson, AgentPromptJson, AgentSendKeysJson, AgentStartJson, AnsweredAsk, InputAgent,
+    PromptAgent, StartReadiness,
 };
 pub use agent_state::{
     AgentEdge, AgentEntry, AgentExplainJson, AgentIdentity, AgentSource, AgentStateJson,

@@ -10,6 +10,7 @@ pub mod report_state;
 pub mod send_keys;
 pub mod set;
 pub mod show;
+pub mod start;
 pub mod wait;
 
 use clap::Subcommand;
@@ -36,6 +37,7 @@ pub enum Action {
     SendKeys(send_keys::Args),
     Prompt(prompt::Args),
     Answer(answer::Args),
+    Start(start::Args),
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
@@ -50,5 +52,6 @@ pub fn run(args: Args, context: &Context) -> i32 {
         Action::SendKeys(args) => send_keys::run(args, context),
         Action::Prompt(args) => prompt::run(args, context),
         Action::Answer(args) => answer::run(args, context),
+        Action::Start(args) => start::run(args, context),
     }
 }
