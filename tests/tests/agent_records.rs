@@ -235,3 +235,29 @@ fn each_write_raises_a_metadata_event_and_each_state_change_an_agent_state_event
     assert_eq!(change["source"], "agent_record");
     assert_eq!(change["name"], "w");
 }
+
+// Regression (a race, seen under load as a flaky `agent answer` test): a program that sets an
+// ask title at once, before its pane's supervisor has subscribed, raised no event the
+// supervisor saw, so the ask never showed. The settled edge now reconciles the ask with the
+// title. Several panes at once make the race likelier; it cannot be forced from outside.
+#[test]
+fn an_ask_title_set_before_the_supervisor_subscribed_is_still_seen() {
+    let server = TestServer::start();
+    let panes: Vec<String> = (0..4)
+        .map(|i| {
+            server.new_session(
+                &format!("early{i}"),
+                &[
+                    "sh",
+                    "-c",
+                    "printf '\\033]0;phux-ask[a]:Go?\\007'; sleep 30",
+                ],
+            )
+        })
+        .collect();
+    for pane in &panes {
+        wait_until("the ask shows", Duration::from_secs(10), || {
+            server.json(&["agent", "show", "--json", pane])["agents"][0]["state"] == "blocked"
+        });
+    }
+}

@@ -142,6 +142,16 @@ impl Supervisor {
                 }
             }),
             WatchEventKind::Idle => {
+                // A title set before this supervisor subscribed raised no event it saw: the
+                // settled edge (which comes well after) reconciles the ask with the title.
+                let title = self
+                    .shared
+                    .registry()
+                    .panes
+                    .get(&self.pane)
+                    .and_then(|e| e.title.clone())
+                    .unwrap_or_default();
+                self.title_ask(&title);
                 self.identify();
                 // Output settled: evaluate now, whatever the interval says.
                 if self.agent.is_some() {
