@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 23] = [
+const VERBS: [&str; 24] = [
     "attach",
     "detach",
     "new",
@@ -30,6 +30,7 @@ const VERBS: [&str; 23] = [
     "watch",
     "ask",
     "rec",
+    "agent",
 ];
 
 fn golden_dir() -> PathBuf {

@@ -3,6 +3,7 @@
 //! `core` depends on nothing of ours and does no I/O beyond finding, installing and loading the
 //! engine library.
 
+pub mod agents;
 pub mod docs;
 pub mod engine;
 pub mod error_code;

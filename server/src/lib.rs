@@ -8,6 +8,7 @@
 
 mod acceptors;
 mod admission;
+pub mod agents;
 mod attached;
 pub mod bus;
 pub mod clients;

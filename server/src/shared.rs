@@ -20,6 +20,10 @@ pub struct Shared {
     /// Attached front ends (the TUI) and their sizes.
     attached: Mutex<crate::clients::AttachedClients>,
     pub admission: crate::admission::Admission,
+    /// Per-pane metadata and agent records.
+    pub agents: crate::agents::AgentStore,
+    /// The detection manifests, loaded once at start.
+    pub manifests: phux_core::agents::ManifestSet,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -38,6 +42,8 @@ impl Shared {
             clients: AtomicU32::new(0),
             attached: Mutex::new(crate::clients::AttachedClients::default()),
             admission: crate::admission::Admission::default(),
+            agents: crate::agents::AgentStore::default(),
+            manifests: crate::agents::load_manifests(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }

@@ -234,6 +234,12 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         NewWindow(m) => &mut m.id,
         RenameWindow(m) => &mut m.id,
         SetSplitRatio(m) => &mut m.id,
+        MetadataGet(m) => &mut m.id,
+        MetadataSet(m) => &mut m.id,
+        AgentSet(m) => &mut m.id,
+        AgentClear(m) => &mut m.id,
+        AgentReportState(m) => &mut m.id,
+        AgentInspect(m) => &mut m.id,
     };
     *slot = id;
     Some(message)

@@ -3,6 +3,8 @@
 //! the verb's `--json` document. Nothing here prints; the CLI verbs and the future MCP adapter
 //! both call these functions and decide how to show the result.
 
+pub mod agent_wait;
+pub mod agents;
 mod autostart;
 mod connection;
 mod error;

@@ -1,6 +1,7 @@
 //! One module per verb; each holds its clap `Args` and its `run()`, which returns the exit
 //! status. The work itself is in `crate::client`; a verb parses, calls it, and prints.
 
+pub mod agent;
 pub mod ask;
 pub mod attach;
 pub mod detach;
@@ -71,6 +72,7 @@ pub enum Command {
     Run(run::Args),
     Watch(watch::Args),
     Ask(ask::Args),
+    Agent(agent::Args),
     Engine(engine::Args),
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
@@ -113,6 +115,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "run" => ("run", run::Args::augment_args),
         "watch" => ("watch", watch::Args::augment_args),
         "ask" => ("ask", ask::Args::augment_args),
+        "agent" => ("agent", agent::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
@@ -147,6 +150,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Run(args) => run::run(args, context),
         Command::Watch(args) => watch::run(args, context),
         Command::Ask(args) => ask::run(args, context),
+        Command::Agent(args) => agent::run(args, context),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

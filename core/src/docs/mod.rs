@@ -1,5 +1,7 @@
 //! The versioned `--json` documents of the CLI contract, one file per document.
 
+pub mod agent_input;
+pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
 pub mod new;
@@ -16,6 +18,14 @@ pub mod status;
 pub mod tag;
 pub mod watch_event;
 
+pub use agent_input::{
+    AgentAnswerJson, AgentPromptJson, AgentSendKeysJson, AgentStartJson, AnsweredAsk, InputAgent,
+    PromptAgent, StartReadiness,
+};
+pub use agent_state::{
+    AgentEdge, AgentEntry, AgentExplainJson, AgentIdentity, AgentSource, AgentStateJson,
+    AgentWaitJson, CaptureInfo, WaitAgent, WaitObservations,
+};
 pub use ask::AskJson;
 pub use new::NewJson;
 pub use play::PlayJson;
@@ -29,7 +39,9 @@ pub use spatial_edit::{SpatialEdit, SpatialEditJson};
 pub use spawn::SpawnJson;
 pub use status::{StatusJson, StatusLogs, StatusProtocol, StatusSession};
 pub use tag::{TagJson, TagRow};
-pub use watch_event::{UnknownEventName, WatchEvent, WatchEventKind, WatchEventName};
+pub use watch_event::{
+    AgentStateEvent, UnknownEventName, WatchEvent, WatchEventKind, WatchEventName,
+};
 
 /// serde helper: skip a `false` flag so an unset flag serializes like the older shape.
 pub(crate) fn is_false(b: &bool) -> bool {

@@ -8,6 +8,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::agents::{AgentState, Attention};
 use crate::error_code::ErrorCode;
 use crate::error_doc::ContractError;
 use crate::ids::TerminalAddr;
@@ -26,10 +27,12 @@ pub enum WatchEventName {
     CwdChanged,
     Asked,
     Resized,
+    AgentState,
+    Metadata,
 }
 
 impl WatchEventName {
-    pub const ALL: [WatchEventName; 11] = [
+    pub const ALL: [WatchEventName; 13] = [
         WatchEventName::Bell,
         WatchEventName::TitleChanged,
         WatchEventName::CommandStarted,
@@ -41,6 +44,8 @@ impl WatchEventName {
         WatchEventName::CwdChanged,
         WatchEventName::Asked,
         WatchEventName::Resized,
+        WatchEventName::AgentState,
+        WatchEventName::Metadata,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -56,6 +61,8 @@ impl WatchEventName {
             WatchEventName::CwdChanged => "cwd_changed",
             WatchEventName::Asked => "asked",
             WatchEventName::Resized => "resized",
+            WatchEventName::AgentState => "agent_state",
+            WatchEventName::Metadata => "metadata",
         }
     }
 
@@ -126,6 +133,13 @@ pub enum WatchEventKind {
         cols: u16,
         rows: u16,
     },
+    /// The pane's agent changed state (or its record came or went: `state` null when gone).
+    AgentState(Box<AgentStateEvent>),
+    /// A metadata key of the pane was written (`value` null when deleted).
+    Metadata {
+        key: String,
+        value: Value,
+    },
     /// An event this build does not know; a newer server may send it.
     Unknown {
         event: String,
@@ -147,6 +161,8 @@ impl WatchEventKind {
             WatchEventKind::CwdChanged { .. } => WatchEventName::CwdChanged,
             WatchEventKind::Asked { .. } => WatchEventName::Asked,
             WatchEventKind::Resized { .. } => WatchEventName::Resized,
+            WatchEventKind::AgentState(_) => WatchEventName::AgentState,
+            WatchEventKind::Metadata { .. } => WatchEventName::Metadata,
             WatchEventKind::Unknown { event } => return event,
         };
         known.as_str()
@@ -176,6 +192,19 @@ impl WatchEventKind {
             WatchEventKind::Resized { cols, rows } => {
                 map.serialize_entry("cols", cols)?;
                 map.serialize_entry("rows", rows)
+            }
+            WatchEventKind::AgentState(event) => {
+                map.serialize_entry("name", &event.name)?;
+                map.serialize_entry("kind", &event.kind)?;
+                map.serialize_entry("session", &event.session)?;
+                map.serialize_entry("state", &event.state)?;
+                map.serialize_entry("attention", &event.attention)?;
+                map.serialize_entry("from", &event.from)?;
+                map.serialize_entry("source", &event.source)
+            }
+            WatchEventKind::Metadata { key, value } => {
+                map.serialize_entry("key", key)?;
+                map.serialize_entry("value", value)
             }
             WatchEventKind::Bell
             | WatchEventKind::CommandStarted
@@ -230,6 +259,19 @@ impl WatchEventKind {
                 cols: field(map, "cols")?,
                 rows: field(map, "rows")?,
             },
+            WatchEventName::AgentState => WatchEventKind::AgentState(Box::new(AgentStateEvent {
+                name: field(map, "name")?,
+                kind: field(map, "kind")?,
+                session: field(map, "session")?,
+                state: field(map, "state")?,
+                attention: field(map, "attention")?,
+                from: field(map, "from")?,
+                source: field(map, "source")?,
+            })),
+            WatchEventName::Metadata => WatchEventKind::Metadata {
+                key: field(map, "key")?,
+                value: field(map, "value")?,
+            },
         })
     }
 }
@@ -248,6 +290,20 @@ impl<'de> Deserialize<'de> for WatchEventKind {
         let mut map = Map::deserialize(deserializer)?;
         WatchEventKind::from_map(&mut map)
     }
+}
+
+/// The fields of an `agent_state` event: who the agent is, its state now (`null` when the
+/// record went away) and before, its attention, and where the new state came from
+/// (`agent_record`, `title_ask`, `screen`, or `none`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentStateEvent {
+    pub name: Option<String>,
+    pub kind: Option<String>,
+    pub session: Option<String>,
+    pub state: Option<AgentState>,
+    pub attention: Option<Attention>,
+    pub from: Option<AgentState>,
+    pub source: String,
 }
 
 /// One NDJSON line of `phux watch --json`. No `schema_version`: the stream is unversioned.

@@ -44,6 +44,12 @@ pub enum ClientMessage {
     NewWindow(NewWindow),
     RenameWindow(RenameWindow),
     SetSplitRatio(SetSplitRatio),
+    MetadataGet(crate::wire::agents::MetadataGet),
+    MetadataSet(crate::wire::agents::MetadataSet),
+    AgentSet(crate::wire::agents::AgentSet),
+    AgentClear(crate::wire::agents::AgentClear),
+    AgentReportState(crate::wire::agents::AgentReportState),
+    AgentInspect(crate::wire::agents::AgentInspect),
     #[serde(other)]
     Unknown,
 }
@@ -81,6 +87,12 @@ impl ClientMessage {
             NewWindow(m) => m.id,
             RenameWindow(m) => m.id,
             SetSplitRatio(m) => m.id,
+            MetadataGet(m) => m.id,
+            MetadataSet(m) => m.id,
+            AgentSet(m) => m.id,
+            AgentClear(m) => m.id,
+            AgentReportState(m) => m.id,
+            AgentInspect(m) => m.id,
         })
     }
 }

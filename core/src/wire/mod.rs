@@ -1,5 +1,6 @@
 //! The client↔server protocol over the Unix socket: frames, handshake and messages.
 
+pub mod agents;
 pub mod client_msg;
 pub mod error;
 pub mod frame;
@@ -7,6 +8,7 @@ pub mod handshake;
 pub mod payloads;
 pub mod server_msg;
 
+pub use agents::*;
 pub use client_msg::*;
 pub use error::WireError;
 pub use frame::{

@@ -30,6 +30,7 @@ fn pane_env(shared: &Shared, id: PaneId, extra: &[(String, String)]) -> Vec<(Str
             shared.config.socket.display().to_string(),
         ),
         ("PHUX_PANE".to_string(), id.to_string()),
+        ("PHUX_TERMINAL_ID".to_string(), id.0.to_string()),
     ];
     env.extend(extra.iter().cloned());
     env
@@ -91,7 +92,10 @@ pub(crate) fn start_pane(
         cols,
         rows,
     };
-    pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))
+    let started =
+        pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))?;
+    crate::agents::supervise(shared, &started.0);
+    Ok(started)
 }
 
 /// Where the shell integration scripts are written: beside the socket, in the server's private

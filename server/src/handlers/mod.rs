@@ -6,6 +6,7 @@ pub mod pane_ops;
 mod spatial;
 pub mod tui;
 
+use crate::agents::handlers as agents;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
 use phux_core::wire::{ClientMessage, Done, StatusOk, PROTOCOL};
@@ -64,6 +65,12 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::NewWindow(m) => json(tui::new_window(shared, m)),
         M::RenameWindow(m) => json(tui::rename_window(shared, &m)),
         M::SetSplitRatio(m) => json(tui::set_split_ratio(shared, &m)),
+        M::MetadataGet(m) => json(agents::metadata_get(shared, &m)),
+        M::MetadataSet(m) => json(agents::metadata_set(shared, m)),
+        M::AgentSet(m) => json(agents::agent_set(shared, m)),
+        M::AgentClear(m) => json(agents::agent_clear(shared, &m)),
+        M::AgentReportState(m) => json(agents::agent_report_state(shared, &m)),
+        M::AgentInspect(m) => json(agents::agent_inspect(shared, &m)),
         M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::AttachClient(_) | M::Unknown => {
             Err(RequestError::UnknownRequest)
         }

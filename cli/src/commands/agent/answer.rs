@@ -1,0 +1,147 @@
+//! `phux agent answer TARGET --id ID (--choice N | --text T) [--allow-unlisted] [--json]`:
+//! answers the ask active on the pane, typing the answer the way the occupant takes it: a
+//! numbered dialog (claude, codex) takes the number, an arrow-driven one (opencode, pi, omp)
+//! takes arrows and Enter, anything else the answer's text and Enter.
+
+use phux_core::docs::{AgentAnswerJson, AnsweredAsk};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use phux_core::ids::TerminalAddr;
+
+use crate::client::agents::{inspect, operation_id};
+use crate::client::pane::send_keys;
+use crate::client::target;
+use crate::commands::values::{connect, resolve_pane, usage};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+/// Answer the question a pane's agent is asking
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The ask's id (as `agent show` or `watch` reported it)
+    #[arg(long, value_name = "ID")]
+    pub id: String,
+    /// Pick the Nth suggested answer (1-based)
+    #[arg(long, value_name = "N", conflicts_with = "text")]
+    pub choice: Option<usize>,
+    /// Answer with this text
+    #[arg(long, value_name = "T")]
+    pub text: Option<String>,
+    /// Allow a --text that is not one of the suggestions
+    #[arg(long)]
+    pub allow_unlisted: bool,
+    /// Print the answer document
+    #[arg(long)]
+    pub json: bool,
+    /// The pane
+    #[arg(value_name = "TARGET")]
+    pub target: String,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn refusal(code: ErrorCode, message: String, remedy: String) -> Failure {
+    Failure::new(code, message, remedy)
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    if args.choice.is_none() && args.text.is_none() {
+        return Err(usage("pass --choice N or --text T"));
+    }
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let report = inspect(&mut client, vec![pane])?.into_iter().next();
+    let kind = report
+        .as_ref()
+        .and_then(|r| r.record.as_ref().map(|r| r.kind.clone()));
+    let Some(ask) = report.and_then(|r| r.ask) else {
+        return Err(refusal(
+            ErrorCode::NoActiveAsk,
+            format!("{pane} is asking nothing"),
+            format!("see what the pane shows with `phux agent show {pane}`"),
+        ));
+    };
+    if ask.id != args.id {
+        return Err(refusal(
+            ErrorCode::AskStale,
+            format!(
+                "the ask {:?} is no longer active on {pane}; it asks {:?} now",
+                args.id, ask.id
+            ),
+            format!(
+                "answer the current ask: `phux agent answer {pane} --id {} ...`",
+                ask.id
+            ),
+        ));
+    }
+    let (answer, source, keys) = match (args.choice, args.text) {
+        (Some(n), _) => {
+            let Some(answer) = n.checked_sub(1).and_then(|i| ask.suggestions.get(i)) else {
+                return Err(refusal(
+                    ErrorCode::AnswerChoiceOutOfRange,
+                    format!(
+                        "choice {n} is out of range: the ask offers {} suggestions",
+                        ask.suggestions.len()
+                    ),
+                    "pass --choice between 1 and the number of suggestions, or --text".into(),
+                ));
+            };
+            (
+                answer.clone(),
+                "choice",
+                choice_keys(kind.as_deref(), n, answer),
+            )
+        }
+        (None, Some(text)) => {
+            if !args.allow_unlisted
+                && !ask.suggestions.is_empty()
+                && !ask.suggestions.contains(&text)
+            {
+                return Err(refusal(
+                    ErrorCode::AnswerNotSuggested,
+                    format!(
+                        "{text:?} is not one of the suggestions ({})",
+                        ask.suggestions.join(", ")
+                    ),
+                    "pick a suggestion, or pass --allow-unlisted".into(),
+                ));
+            }
+            (text.clone(), "text", vec![text, "Enter".into()])
+        }
+        (None, None) => return Err(usage("pass --choice N or --text T")),
+    };
+    send_keys(&mut client, pane, keys)?;
+    if args.json {
+        output::print_json(&AgentAnswerJson {
+            schema_version: 1,
+            terminal: TerminalAddr::local(pane),
+            ask: AnsweredAsk {
+                id: ask.id,
+                question: ask.question,
+                suggestions: ask.suggestions,
+            },
+            answer,
+            source: source.to_owned(),
+            operation_id: operation_id(),
+            delivered: true,
+        });
+    }
+    Ok(SUCCESS)
+}
+
+/// The keys that pick suggestion `n` in the occupant's dialog.
+fn choice_keys(kind: Option<&str>, n: usize, answer: &str) -> Vec<String> {
+    match kind {
+        Some("claude" | "codex") => vec![n.to_string()],
+        Some("opencode" | "pi" | "omp") => {
+            let mut keys = vec!["Down".to_owned(); n.saturating_sub(1)];
+            keys.push("Enter".into());
+            keys
+        }
+        _ => vec![answer.to_owned(), "Enter".into()],
+    }
+}

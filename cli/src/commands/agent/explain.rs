@@ -1,0 +1,232 @@
+//! `phux agent explain [TARGET]`: the live pane's AgentStateJson with every source in prose;
+//! `phux agent explain --file PATH|- --kind K [--title T] [--format auto|json|text]`: what the
+//! detection manifest of kind K does to one captured screen (AgentExplainJson), with no server.
+//! A `snapshot --json` document and a plain text screen both work as captures.
+
+use std::io::Read;
+
+use clap::ValueEnum;
+use phux_core::agents::predicate::Evidence;
+use phux_core::agents::{evaluate, Evaluation, ManifestSet, Screen};
+use phux_core::docs::{AgentExplainJson, CaptureInfo, ScreenState};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+
+use crate::commands::agent::show;
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+/// Rows of each region the prose form shows.
+const PROSE_REGION_ROWS: usize = 6;
+
+/// Explain a pane's agent state, or what a manifest does to a captured screen
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Explain a captured screen (a snapshot --json document or plain text; - for stdin)
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<String>,
+    /// The manifest to explain the capture with (needed with --file)
+    #[arg(long, value_name = "K")]
+    pub kind: Option<String>,
+    /// The pane title to evaluate the capture with
+    #[arg(long, value_name = "T")]
+    pub title: Option<String>,
+    /// How to read the capture
+    #[arg(long, value_enum, default_value_t = CaptureFormat::Auto)]
+    pub format: CaptureFormat,
+    /// Print the document as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// The pane [default: the active pane]
+    #[arg(value_name = "TARGET")]
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CaptureFormat {
+    Auto,
+    Json,
+    Text,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    match args.file.clone() {
+        Some(path) => conclude(args.json, offline(&args, &path)),
+        None => {
+            let live = show::Args {
+                json: args.json,
+                target: args.target,
+            };
+            conclude(live.json, show::execute(&live, context, true))
+        }
+    }
+}
+
+fn offline(args: &Args, path: &str) -> VerbResult {
+    let (set, errors) = phux_server::agents::rules_dir::load();
+    for error in &errors {
+        output::warn(&format!("agent rules not loaded: {error}"));
+    }
+    let manifest = args
+        .kind
+        .as_deref()
+        .and_then(|k| set.get(k))
+        .ok_or_else(|| unknown_kind(args.kind.as_deref(), &set))?;
+    let bytes = read(path)?;
+    let (capture, lines, screen_title) = parse_capture(path, &bytes, args)?;
+    let title = args.title.clone().or(screen_title).unwrap_or_default();
+    let screen = Screen {
+        lines: &lines,
+        title: &title,
+        osc_progress: "",
+    };
+    let document = AgentExplainJson {
+        schema_version: 1,
+        capture,
+        explain: evaluate(manifest, &screen, None),
+    };
+    if args.json {
+        output::print_json(&document);
+    } else {
+        output::print_lines(&prose(&document.explain));
+    }
+    Ok(SUCCESS)
+}
+
+fn unknown_kind(kind: Option<&str>, set: &ManifestSet) -> Failure {
+    let message = match kind {
+        Some(kind) => format!("no detection manifest of kind {kind:?} is loaded"),
+        None => "--kind is needed with --file".to_owned(),
+    };
+    Failure::new(
+        ErrorCode::UnknownAgentKind,
+        message,
+        format!("pass --kind with one of: {}", set.kinds().join(", ")),
+    )
+}
+
+fn read(path: &str) -> Result<Vec<u8>, Failure> {
+    let result = if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    };
+    result.map_err(|e| {
+        Failure::new(
+            ErrorCode::CaptureUnreadable,
+            format!("cannot read the capture {path}: {e}"),
+            "pass a readable file (or - for stdin), e.g. from `phux snapshot --json @N > screen.json`",
+        )
+    })
+}
+
+fn invalid(message: String) -> Failure {
+    Failure::new(
+        ErrorCode::CaptureInvalid,
+        message,
+        "capture a screen with `phux snapshot --json @N > screen.json`, or pass plain text rows",
+    )
+}
+
+/// The capture's description, its rows, and the title a JSON capture carried.
+fn parse_capture(
+    path: &str,
+    bytes: &[u8],
+    args: &Args,
+) -> Result<(CaptureInfo, Vec<String>, Option<String>), Failure> {
+    let text = String::from_utf8_lossy(bytes);
+    let json = match args.format {
+        CaptureFormat::Json => true,
+        CaptureFormat::Text => false,
+        CaptureFormat::Auto => text.trim_start().starts_with('{'),
+    };
+    let (lines, cols, title) = if json {
+        let state: ScreenState = serde_json::from_str(&text)
+            .map_err(|e| invalid(format!("{path} is not a ScreenState document: {e}")))?;
+        (state.lines, Some(state.cols), state.title)
+    } else {
+        (text.lines().map(str::to_owned).collect(), None, None)
+    };
+    if lines.is_empty() {
+        return Err(invalid(format!("{path} holds no rows")));
+    }
+    let capture = CaptureInfo {
+        path: path.to_owned(),
+        format: if json { "json" } else { "text" }.to_owned(),
+        rows: u32::try_from(lines.len()).unwrap_or(u32::MAX),
+        cols,
+        title: args.title.clone().unwrap_or_default(),
+    };
+    Ok((capture, lines, title))
+}
+
+/// The prose form: the verdict, each region (capped), each rule with its evidence tree.
+pub fn prose(explain: &Evaluation) -> Vec<String> {
+    let mut lines = vec![format!(
+        "{}: {}{}",
+        explain.kind,
+        explain.detector_state,
+        match (&explain.matched_rule, explain.fallback_reason) {
+            (Some(rule), Some(_)) => format!(" (held by freeze rule {rule})"),
+            (Some(rule), None) => format!(" (rule {rule})"),
+            (None, _) => " (no rule matched: the fail-safe)".to_owned(),
+        }
+    )];
+    lines.push("regions:".to_owned());
+    for region in &explain.regions {
+        if region.empty {
+            lines.push(format!("  {}: (empty)", region.region));
+            continue;
+        }
+        lines.push(format!("  {}:", region.region));
+        for row in region.lines.iter().take(PROSE_REGION_ROWS) {
+            lines.push(format!("    | {row}"));
+        }
+        if region.lines.len() > PROSE_REGION_ROWS {
+            lines.push(format!(
+                "    ({} more rows)",
+                region.lines.len() - PROSE_REGION_ROWS
+            ));
+        }
+    }
+    lines.push("rules:".to_owned());
+    for rule in &explain.evaluated_rules {
+        let verdict = rule.state.map_or("freeze".to_owned(), |s| s.to_string());
+        lines.push(format!(
+            "  {} {} [priority {}, {}] -> {verdict}",
+            mark(rule.matched),
+            rule.id,
+            rule.priority,
+            rule.region
+        ));
+        evidence_lines(&rule.evidence, 3, &mut lines);
+    }
+    lines
+}
+
+fn mark(matched: bool) -> &'static str {
+    if matched {
+        "yes"
+    } else {
+        "no "
+    }
+}
+
+fn evidence_lines(node: &Evidence, indent: usize, lines: &mut Vec<String>) {
+    let pattern = node
+        .pattern
+        .as_deref()
+        .map(|p| format!(" '{p}'"))
+        .unwrap_or_default();
+    lines.push(format!(
+        "{}{} {}{pattern}",
+        " ".repeat(indent * 2),
+        mark(node.matched),
+        node.op
+    ));
+    for child in &node.children {
+        evidence_lines(child, indent + 1, lines);
+    }
+}

@@ -1,0 +1,200 @@
+//! `phux agent start NAME --kind K --target T [--timeout SECS] [--no-wait] [--json] [-- ARGS]`:
+//! launches a recognised agent in a pane whose foreground is a shell (`target_not_shell`
+//! otherwise): declares the record, types the launch command, and waits until the server has
+//! identified the agent and derived its first state (`agent_start_timeout`, 124).
+
+use std::time::{Duration, Instant};
+
+use phux_core::agents::ManifestSet;
+use phux_core::docs::{AgentStartJson, StartReadiness};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use phux_core::ids::TerminalAddr;
+
+use crate::client::agents::{self, inspect, Declaration};
+use crate::client::pane::send_keys;
+use crate::client::target;
+use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+/// Shells a launch command may be typed into.
+const SHELLS: [&str; 6] = ["bash", "zsh", "sh", "dash", "fish", "ksh"];
+/// How often readiness is re-read.
+const READY_POLL: Duration = Duration::from_millis(50);
+
+/// Launch a recognised agent in a pane's shell and wait until phux sees it
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent's name (`^[a-z][a-z0-9_-]{0,31}$`)
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// The agent's kind: a detection manifest (claude, codex, opencode, pi, omp)
+    #[arg(long, value_name = "K")]
+    pub kind: String,
+    /// The pane whose shell starts it
+    #[arg(long, value_name = "T")]
+    pub target: String,
+    /// Give up waiting for readiness after SECS seconds (exit 124) [default: 30]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Return once the command is typed
+    #[arg(long)]
+    pub no_wait: bool,
+    /// Print the start document
+    #[arg(long)]
+    pub json: bool,
+    /// Arguments for the agent
+    #[arg(last = true, value_name = "ARGS")]
+    pub args: Vec<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && name.len() <= 32
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-')
+}
+
+/// `word` quoted for a POSIX shell.
+fn quoted(word: &str) -> String {
+    if !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    if !valid_name(&args.name) {
+        return Err(Failure::new(
+            ErrorCode::InvalidAgentName,
+            format!("{:?} is not a valid agent name", args.name),
+            "use a lowercase letter, then up to 31 lowercase letters, digits, _ or -",
+        ));
+    }
+    let (set, _) = phux_server::agents::rules_dir::load();
+    let manifest = set
+        .get(&args.kind)
+        .ok_or_else(|| unsupported(&args.kind, &set))?;
+    let program = manifest
+        .binaries
+        .first()
+        .cloned()
+        .unwrap_or_else(|| args.kind.clone());
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let report = inspect(&mut client, vec![pane])?.into_iter().next();
+    let foreground = report
+        .as_ref()
+        .and_then(|r| r.occupant.as_ref())
+        .and_then(|o| o.names.first().cloned())
+        .unwrap_or_default();
+    if !SHELLS.contains(&foreground.as_str()) {
+        return Err(Failure::new(
+            ErrorCode::TargetNotShell,
+            format!("{pane} runs {foreground:?} in its foreground, not an idle shell; nothing was typed"),
+            "pick a pane at a shell prompt, or open one with `phux spawn`",
+        ));
+    }
+    agents::set(
+        &mut client,
+        pane,
+        Declaration {
+            name: args.name.clone(),
+            kind: Some(args.kind.clone()),
+            state: None,
+            attention: None,
+            session: None,
+        },
+    )?;
+    let line: Vec<String> = std::iter::once(program)
+        .chain(args.args)
+        .map(|w| quoted(&w))
+        .collect();
+    let started = Instant::now();
+    send_keys(&mut client, pane, vec![line.join(" "), "Enter".into()])?;
+    let mut document = AgentStartJson {
+        schema_version: 1,
+        terminal: TerminalAddr::local(pane),
+        name: args.name,
+        kind: args.kind.clone(),
+        integration: None,
+        started: true,
+        ready: false,
+        state: None,
+        shell_check: "passed".into(),
+        readiness: None,
+    };
+    if !args.no_wait {
+        let limit = args.timeout.unwrap_or(Duration::from_secs(30));
+        let mut observations = 0;
+        loop {
+            observations += 1;
+            let report = inspect(&mut client, vec![pane])?.into_iter().next();
+            let seen = report.as_ref().and_then(|r| {
+                let occupant = r
+                    .occupant
+                    .as_ref()
+                    .filter(|o| o.kind.as_deref() == Some(args.kind.as_str()))?;
+                let detection = r.detection.as_ref()?;
+                Some((
+                    occupant.names.first().cloned().unwrap_or_default(),
+                    detection.state,
+                    r.state,
+                ))
+            });
+            if let Some((identity, derived, state)) = seen {
+                document.ready = true;
+                document.state = state;
+                document.readiness = Some(StartReadiness {
+                    identity,
+                    transition: format!("none -> {derived}"),
+                    detector: "screen".into(),
+                    latency_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                    observations,
+                });
+                break;
+            }
+            if started.elapsed() >= limit {
+                return Err(Failure::new(
+                    ErrorCode::AgentStartTimeout,
+                    format!("{pane}: {} did not come up within {}s (the launch command was typed)", args.kind, limit.as_secs_f64()),
+                    format!("look at the pane with `phux snapshot {pane}`; raise --timeout for a slow start"),
+                ));
+            }
+            std::thread::sleep(READY_POLL);
+        }
+    }
+    if args.json {
+        output::print_json(&document);
+    } else {
+        output::print_line(&format!(
+            "{pane}\t{}\t{}\t{}",
+            document.name,
+            document.kind,
+            document
+                .state
+                .map_or("started".to_owned(), |s| s.to_string())
+        ));
+    }
+    Ok(SUCCESS)
+}
+
+fn unsupported(kind: &str, set: &ManifestSet) -> Failure {
+    Failure::new(
+        ErrorCode::UnsupportedAgentKind,
+        format!("phux cannot start or recognise an agent of kind {kind:?}"),
+        format!("pass --kind with one of: {}", set.kinds().join(", ")),
+    )
+}

@@ -1,0 +1,146 @@
+//! The agent requests and their answers: the per-pane metadata store (`metadata_get`,
+//! `metadata_set`), the `phux.agent/v1` record's writers (`agent_set`, `agent_clear`,
+//! `agent_report_state`), and `agent_inspect`, which reports what the server knows about each
+//! pane's agent (record, ask, occupant, detection) for the CLI to project into AgentStateJson.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::agents::{AgentRecord, AgentState, Attention, FallbackReason};
+use crate::ids::PaneId;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetadataGet {
+    pub id: u64,
+    pub pane: PaneId,
+}
+
+/// Writes `key`; `value: null` (or absent) deletes it. Every write raises a `metadata` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetadataSet {
+    pub id: u64,
+    pub pane: PaneId,
+    pub key: String,
+    #[serde(default)]
+    pub value: Option<Value>,
+}
+
+/// `metadata_get`: every key the pane holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MetadataOk {
+    pub pane: PaneId,
+    pub entries: BTreeMap<String, Value>,
+}
+
+/// `agent set`: declares (or redeclares) the pane's agent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentSet {
+    pub id: u64,
+    pub pane: PaneId,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<AgentState>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attention: Option<Attention>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentClear {
+    pub id: u64,
+    pub pane: PaneId,
+}
+
+/// What an agent's hook reports: its own state, declared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentReportState {
+    pub id: u64,
+    pub pane: PaneId,
+    pub state: AgentState,
+}
+
+/// The answer of the three record writers: the record as stored afterwards.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentRecordOk {
+    pub pane: PaneId,
+    pub record: Option<AgentRecord>,
+}
+
+/// `panes` empty: every pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentInspect {
+    pub id: u64,
+    #[serde(default)]
+    pub panes: Vec<PaneId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentInspectOk {
+    pub panes: Vec<AgentPaneReport>,
+}
+
+/// Where a pane's effective state comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StateOrigin {
+    /// A state a person or hook declared on the record.
+    AgentRecord,
+    /// An active ask raised a record without a declared state to `blocked`.
+    TitleAsk,
+    /// The screen detector's derived state.
+    Screen,
+}
+
+/// An ask active on the pane (the title sentinel or `phux ask`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActiveAsk {
+    pub id: String,
+    pub question: String,
+    pub suggestions: Vec<String>,
+    /// True when it came from the title sentinel.
+    pub from_title: bool,
+}
+
+/// The pane's foreground process, as identity sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Occupant {
+    pub pid: u32,
+    /// The names it goes by, most specific first.
+    pub names: Vec<String>,
+    /// The manifest kind those names select, if any.
+    pub kind: Option<String>,
+}
+
+/// The detector's last evaluation of the pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DetectionReport {
+    pub kind: String,
+    pub name: String,
+    /// What the detector publishes (after the working→idle hold).
+    pub state: AgentState,
+    pub matched_rule: Option<String>,
+    pub visible_idle: bool,
+    pub fallback_reason: Option<FallbackReason>,
+}
+
+/// Everything the server knows about one pane's agent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentPaneReport {
+    pub pane: PaneId,
+    pub session: String,
+    pub window: String,
+    pub title: Option<String>,
+    pub cwd: Option<String>,
+    pub record: Option<AgentRecord>,
+    /// The effective state and where it comes from; `None` without a record.
+    pub state: Option<AgentState>,
+    pub origin: Option<StateOrigin>,
+    pub ask: Option<ActiveAsk>,
+    pub occupant: Option<Occupant>,
+    pub detection: Option<DetectionReport>,
+}

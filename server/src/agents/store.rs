@@ -1,0 +1,174 @@
+//! The per-pane agent store: metadata (key → JSON value), the active ask, the occupant and the
+//! detector's last word, and the rules that turn them into one effective state. Every write
+//! returns the events it raised (`metadata`, `agent_state`); the caller announces them on the
+//! pane's bus once the store's lock is released.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use phux_core::agents::{AgentRecord, AgentState, StateSource, AGENT_RECORD_KEY};
+use phux_core::docs::{AgentStateEvent, WatchEventKind};
+use phux_core::ids::PaneId;
+use phux_core::wire::{ActiveAsk, DetectionReport, Occupant, StateOrigin};
+use serde_json::Value;
+
+/// What the server knows about one pane's agent.
+#[derive(Debug, Default, Clone)]
+pub struct PaneAgent {
+    pub metadata: BTreeMap<String, Value>,
+    pub ask: Option<ActiveAsk>,
+    pub occupant: Option<Occupant>,
+    pub detection: Option<DetectionReport>,
+}
+
+impl PaneAgent {
+    /// The `phux.agent/v1` record, when the key holds one.
+    pub fn record(&self) -> Option<AgentRecord> {
+        self.metadata
+            .get(AGENT_RECORD_KEY)
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+    }
+
+    /// The effective state and its origin: a declared state first, then an active ask (which
+    /// raises a record without a declared state to blocked), then the detector's state.
+    pub fn effective(&self) -> (Option<AgentState>, Option<StateOrigin>) {
+        let record = self.record();
+        match record {
+            Some(r) if r.state_is_declared() => (r.state, Some(StateOrigin::AgentRecord)),
+            _ if self.ask.is_some() => (Some(AgentState::Blocked), Some(StateOrigin::TitleAsk)),
+            Some(AgentRecord {
+                state: Some(state), ..
+            }) => (Some(state), Some(StateOrigin::Screen)),
+            Some(_) => (Some(AgentState::Unknown), None),
+            None => (None, None),
+        }
+    }
+}
+
+/// Every pane's agent data.
+#[derive(Default)]
+pub struct AgentStore {
+    panes: Mutex<HashMap<PaneId, PaneAgent>>,
+}
+
+impl AgentStore {
+    fn lock(&self) -> MutexGuard<'_, HashMap<PaneId, PaneAgent>> {
+        self.panes.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A copy of the pane's data.
+    pub fn get(&self, pane: PaneId) -> PaneAgent {
+        self.lock().get(&pane).cloned().unwrap_or_default()
+    }
+
+    pub fn forget(&self, pane: PaneId) {
+        self.lock().remove(&pane);
+    }
+
+    /// Changes the pane's data with `change` and returns the events that raised: a `metadata`
+    /// event per key whose value changed, and an `agent_state` event when the effective state,
+    /// or the record's presence, changed.
+    pub fn update<T>(
+        &self,
+        pane: PaneId,
+        change: impl FnOnce(&mut PaneAgent) -> T,
+    ) -> (T, Vec<WatchEventKind>) {
+        let mut panes = self.lock();
+        let entry = panes.entry(pane).or_default();
+        let before_meta = entry.metadata.clone();
+        let before_record = entry.record();
+        let (before_state, _) = entry.effective();
+        let out = change(entry);
+        let mut events = Vec::new();
+        let keys: std::collections::BTreeSet<&String> =
+            before_meta.keys().chain(entry.metadata.keys()).collect();
+        for key in keys {
+            let old = before_meta.get(key);
+            let new = entry.metadata.get(key);
+            if old != new {
+                events.push(WatchEventKind::Metadata {
+                    key: key.clone(),
+                    value: new.cloned().unwrap_or(Value::Null),
+                });
+            }
+        }
+        let record = entry.record();
+        let (state, origin) = entry.effective();
+        if state != before_state || record.is_some() != before_record.is_some() {
+            let shown = record.as_ref().or(before_record.as_ref());
+            events.push(WatchEventKind::AgentState(Box::new(AgentStateEvent {
+                name: shown.map(|r| r.name.clone()),
+                kind: shown.map(|r| r.kind.clone()),
+                session: shown.and_then(|r| r.session.clone()),
+                state,
+                attention: state.map(|s| match &record {
+                    Some(r) => r.effective_attention(Some(s)),
+                    None => s.derived_attention(),
+                }),
+                from: before_state,
+                source: origin_name(origin).to_owned(),
+            })));
+        }
+        (out, events)
+    }
+}
+
+pub fn origin_name(origin: Option<StateOrigin>) -> &'static str {
+    match origin {
+        Some(StateOrigin::AgentRecord) => "agent_record",
+        Some(StateOrigin::TitleAsk) => "title_ask",
+        Some(StateOrigin::Screen) => "screen",
+        None => "none",
+    }
+}
+
+/// Writes (or with `None`, deletes) the record.
+pub fn put_record(entry: &mut PaneAgent, record: Option<&AgentRecord>) {
+    match record.and_then(|r| serde_json::to_value(r).ok()) {
+        Some(value) => {
+            entry.metadata.insert(AGENT_RECORD_KEY.to_owned(), value);
+        }
+        None => {
+            entry.metadata.remove(AGENT_RECORD_KEY);
+        }
+    }
+}
+
+/// The detector's new word on the pane: kept for `explain`, and published into the record
+/// unless a person or hook declared the state. With no record yet, the detector makes one.
+pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
+    let state = detection.state;
+    let mut record = entry.record().unwrap_or_else(|| AgentRecord {
+        name: detection.name.clone(),
+        kind: detection.kind.clone(),
+        state: None,
+        attention: None,
+        session: None,
+        declared: false,
+        state_source: None,
+    });
+    if !record.state_is_declared() {
+        record.state = Some(state);
+        record.state_source = Some(StateSource::Detector);
+    }
+    // A new turn of work ends an ask reported outside the title.
+    if state == AgentState::Working && entry.ask.as_ref().is_some_and(|a| !a.from_title) {
+        entry.ask = None;
+    }
+    entry.detection = Some(detection);
+    put_record(entry, Some(&record));
+}
+
+/// The occupant left: a record the detector made goes; a declared one whose state the
+/// detector set withdraws to unknown.
+pub fn depart(entry: &mut PaneAgent) {
+    entry.detection = None;
+    if let Some(mut record) = entry.record() {
+        if !record.declared {
+            put_record(entry, None);
+        } else if record.state_source == Some(StateSource::Detector) {
+            record.state = Some(AgentState::Unknown);
+            put_record(entry, Some(&record));
+        }
+    }
+}

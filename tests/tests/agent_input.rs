@@ -1,0 +1,318 @@
+//! `agent send-keys` and `agent prompt` against a real server: the occupant check before a byte
+//! is written (`agent_mismatch`, `no_agent_record`, each with its exact line), the delivery
+//! documents, and `prompt --wait` against a fake agent that goes working → idle.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::time::Duration;
+
+use phux_tests::{error_line, stderr, stdout, wait_until, TestServer};
+use serde_json::Value;
+
+/// Claude Code's chrome: idle at its input box; each submitted line makes it work a little,
+/// then rest again.
+const FAKE_CLAUDE: &str = r#"#!/bin/bash
+stty -echo
+R=$(printf '─%.0s' $(seq 1 60))
+paint() { printf '\033[H\033[2J'; printf '%s\r\n' "$@"; }
+idle() { paint "> $1" "" "● ok: $1" "" "$R" "❯ " "$R" "  ? for shortcuts"; }
+idle ready
+while read -r line; do
+  paint "> $line" "" "✻ Pondering… (1s · esc to interrupt)" "" "$R" "❯ " "$R" "  ? for shortcuts"
+  sleep 0.5
+  idle "$line"
+done
+"#;
+
+fn declared_bash(server: &TestServer) -> String {
+    let pane = server.marked_bash("input");
+    let set = server.run(&["agent", "set", &pane, "--name", "rev", "--kind", "claude"]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    pane
+}
+
+#[test]
+fn send_keys_checks_the_occupant_then_types() {
+    let server = TestServer::start();
+    let pane = declared_bash(&server);
+    let out = server.run(&[
+        "agent",
+        "send-keys",
+        "--expect-agent",
+        "rev",
+        "--expect-kind",
+        "claude",
+        "--json",
+        &pane,
+        "echo typed-$((40+2))",
+        "Enter",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["keys"], 2);
+    assert_eq!(doc["verified"], true);
+    assert_eq!(doc["delivery"], "ok");
+    assert_eq!(doc["attempts"], 1);
+    assert_eq!(doc["agent"]["name"], "rev");
+    assert_eq!(doc["operation_id"].as_str().unwrap().len(), 32);
+    server.wait_for_text(&pane, "typed-42");
+    let quiet = server.run(&["agent", "send-keys", &pane, "true", "Enter"]);
+    assert!(quiet.status.success());
+    assert_eq!(stdout(&quiet), "", "silent on success without --json");
+}
+
+#[test]
+fn a_mismatched_occupant_is_refused_and_nothing_is_written() {
+    let server = TestServer::start();
+    let pane = declared_bash(&server);
+    for (flag, value, says) in [
+        ("--expect-agent", "writer", "not the agent \"writer\""),
+        ("--expect-kind", "codex", "not the kind \"codex\""),
+    ] {
+        let out = server.run(&[
+            "agent",
+            "send-keys",
+            flag,
+            value,
+            "--json",
+            &pane,
+            "echo never-typed",
+            "Enter",
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let line = error_line(&out);
+        assert_eq!(line["error"]["code"], "agent_mismatch");
+        let message = line["error"]["message"].as_str().unwrap();
+        assert_eq!(
+            message,
+            format!("{pane} hosts rev (claude), {says}; nothing was written"),
+        );
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!server
+        .lines(&pane)
+        .iter()
+        .any(|l| l.contains("never-typed")));
+}
+
+#[test]
+fn a_pane_without_a_record_has_no_identity_to_verify() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("bare");
+    for verb in [
+        vec!["agent", "send-keys", "--json", &pane, "x"],
+        vec!["agent", "prompt", "--json", &pane, "hello"],
+    ] {
+        let out = server.run(&verb);
+        assert_eq!(out.status.code(), Some(2), "{verb:?}");
+        let line = error_line(&out);
+        assert_eq!(line["error"]["code"], "no_agent_record");
+        assert_eq!(
+            line["error"]["message"],
+            format!("{pane} has no phux.agent/v1 record, so there is no identity to verify; nothing was written")
+        );
+    }
+    let bad = server.run(&["agent", "send-keys", "--json", &pane, "C-"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(error_line(&bad)["error"]["code"], "invalid_key_spec");
+}
+
+#[test]
+fn prompt_wait_sees_the_agent_work_and_come_back_idle() {
+    let server = TestServer::start();
+    let bin = server.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("claude");
+    std::fs::write(&script, FAKE_CLAUDE).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let pane = server.new_session("prompt", &[script.to_str().unwrap()]);
+    wait_until("claude is idle", Duration::from_secs(15), || {
+        server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "idle"
+    });
+    let out = server.run(&[
+        "agent",
+        "prompt",
+        "--expect-kind",
+        "claude",
+        "--wait",
+        "--until",
+        "idle",
+        "--timeout",
+        "10",
+        "--json",
+        &pane,
+        "review the diff",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["delivery"], "ok");
+    assert_eq!(doc["pre_submit_state"], "idle");
+    assert_eq!(doc["transition_observed"], true);
+    assert_eq!(doc["matched_by"], "transition");
+    assert_eq!(doc["edge"]["from"], "working", "{doc}");
+    assert_eq!(doc["edge"]["to"], "idle");
+    assert_eq!(doc["edge"]["via"], "push");
+    assert_eq!(doc["degraded_to_polling"], false);
+    assert_eq!(doc["agent"]["state"], "idle");
+    server.wait_for_text(&pane, "ok: review the diff");
+    let multi = server.run(&["agent", "prompt", "--json", &pane, "two\nlines"]);
+    assert_eq!(multi.status.code(), Some(2));
+}
+
+/// A program asking through the title sentinel and reading its answer from the terminal.
+const ASKER: &str = r#"printf '\033]0;phux-ask[deploy]:Deploy?\077s=Yes|No\007'; read -r a; echo "got=$a"; sleep 30"#;
+
+#[test]
+fn answer_types_the_chosen_suggestion_the_asker_reads() {
+    let server = TestServer::start();
+    let pane = server.new_session("asker", &["sh", "-c", ASKER]);
+    wait_until("the ask is active", Duration::from_secs(10), || {
+        server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "blocked"
+    });
+    let refusals: [(&[&str], &str, &str); 4] = [
+        (
+            &["--id", "old", "--choice", "1"],
+            "ask_stale",
+            "the ask \"old\" is no longer active",
+        ),
+        (
+            &["--id", "deploy", "--choice", "3"],
+            "answer_choice_out_of_range",
+            "choice 3 is out of range",
+        ),
+        (
+            &["--id", "deploy", "--choice", "0"],
+            "answer_choice_out_of_range",
+            "choice 0 is out of range",
+        ),
+        (
+            &["--id", "deploy", "--text", "Maybe"],
+            "answer_not_suggested",
+            "\"Maybe\" is not one of the suggestions (Yes, No)",
+        ),
+    ];
+    for (flags, code, says) in refusals {
+        let mut args = vec!["agent", "answer", "--json"];
+        args.extend_from_slice(flags);
+        args.push(&pane);
+        let out = server.run(&args);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let line = error_line(&out);
+        assert_eq!(line["error"]["code"], code);
+        assert!(
+            line["error"]["message"].as_str().unwrap().starts_with(says),
+            "{line}"
+        );
+    }
+    let out = server.run(&[
+        "agent", "answer", "--id", "deploy", "--choice", "2", "--json", &pane,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["answer"], "No");
+    assert_eq!(doc["source"], "choice");
+    assert_eq!(doc["ask"]["suggestions"], serde_json::json!(["Yes", "No"]));
+    assert_eq!(doc["delivered"], true);
+    server.wait_for_text(&pane, "got=No");
+}
+
+#[test]
+fn answer_on_a_pane_asking_nothing_is_no_active_ask() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("quiet");
+    let out = server.run(&[
+        "agent", "answer", "--id", "x", "--text", "y", "--json", &pane,
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "no_active_ask");
+    assert_eq!(
+        line["error"]["message"],
+        format!("{pane} is asking nothing")
+    );
+}
+
+#[test]
+fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
+    let server = TestServer::start();
+    let bin = server.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let script = bin.join("claude");
+    std::fs::write(&script, FAKE_CLAUDE).unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!(
+        "PATH={}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let pane = server.new_session(
+        "start",
+        &[
+            "env",
+            &path,
+            "PS1=$ ",
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+        ],
+    );
+    server.wait_for_text(&pane, "$");
+    wait_until("the shell is identified", Duration::from_secs(10), || {
+        server.json(&["agent", "show", "--json", &pane])["agents"][0]["sources"]
+            .as_array()
+            .is_some_and(|s| s.iter().any(|s| s["kind"] == "identity"))
+    });
+    for (args, code) in [
+        (
+            vec![
+                "agent", "start", "Bad Name", "--kind", "claude", "--target", &pane, "--json",
+            ],
+            "invalid_agent_name",
+        ),
+        (
+            vec![
+                "agent", "start", "rev", "--kind", "vim", "--target", &pane, "--json",
+            ],
+            "unsupported_agent_kind",
+        ),
+    ] {
+        let out = server.run(&args);
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(error_line(&out)["error"]["code"], code);
+    }
+    let out = server.run(&[
+        "agent",
+        "start",
+        "rev",
+        "--kind",
+        "claude",
+        "--target",
+        &pane,
+        "--timeout",
+        "10",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(doc["ready"], true, "{doc}");
+    assert_eq!(doc["started"], true);
+    assert_eq!(doc["shell_check"], "passed");
+    assert_eq!(doc["state"], "idle");
+    assert_eq!(doc["readiness"]["identity"], "claude");
+    let entry = &server.json(&["agent", "show", "--json", &pane])["agents"][0];
+    assert_eq!(entry["agent"]["id"], "rev");
+    assert_eq!(entry["agent"]["kind"], "claude");
+    // Its foreground is the agent now, not a shell.
+    let again = server.run(&[
+        "agent", "start", "two", "--kind", "claude", "--target", &pane, "--json",
+    ]);
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(error_line(&again)["error"]["code"], "target_not_shell");
+}
