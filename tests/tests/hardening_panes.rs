@@ -31,9 +31,9 @@ fn pane_threads(pid: u32) -> Vec<String> {
 /// the connection that created it is gone.
 fn settled_baseline(pid: u32) -> (Vec<String>, usize) {
     wait_until(
-        "the first pane's four threads run",
+        "the first pane's five threads run (actor, reader, writer, waiter, agent supervisor)",
         Duration::from_secs(10),
-        || pane_threads(pid).len() == 4,
+        || pane_threads(pid).len() == 5,
     );
     std::thread::sleep(Duration::from_millis(500));
     (pane_threads(pid), open_fds(pid))
