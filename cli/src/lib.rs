@@ -9,5 +9,5 @@ pub mod engine_setup;
 pub mod failure;
 pub mod output;
 pub mod screen_view;
-pub mod usage;
 pub mod tui;
+pub mod usage;

@@ -6,6 +6,7 @@ pub mod ask;
 mod handle;
 mod io;
 pub mod osc_scan;
+pub mod output_log;
 pub mod shell_track;
 
 pub use handle::PaneHandle;
@@ -118,28 +119,27 @@ pub fn spawn(
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
     let shell = Arc::new(shell_track::ShellTrack::default());
+    let output = Arc::new(output_log::OutputLog::default());
     let master = Arc::new(process.master.try_clone()?);
+    let process_view = handle::PaneProcess {
+        master,
+        shell,
+        output,
+    };
     let mut actor = actor::PaneActor::new(
         id,
         Arc::clone(&terminal),
         process.master,
         pid,
         in_tx.clone(),
-        Arc::clone(&shell),
+        &process_view,
         Arc::clone(shared),
     );
     let observed = observer.map(|observer| actor.observe_from_birth(observer));
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || actor.run(cmd_rx, out_rx, exit_rx))?;
-    let handle = PaneHandle::new(
-        id,
-        pid,
-        cmd_tx,
-        terminal,
-        in_tx,
-        handle::PaneProcess { master, shell },
-    );
+    let handle = PaneHandle::new(id, pid, cmd_tx, terminal, in_tx, process_view);
     Ok((handle, observed))
 }
 
