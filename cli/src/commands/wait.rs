@@ -51,8 +51,8 @@ pub struct Args {
     /// Give up after SECS seconds and exit 124 [default: never; 0: check once]
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Print the final ScreenState v3 document (also on timeout), with matched, match{text,row}
-    /// and, with --tail N, tail_lines
+    /// Print the final ScreenState v3 document (also on timeout), with met, matched,
+    /// match{text,row} and, with --tail N, tail_lines
     #[arg(long)]
     pub json: bool,
     /// The pane [default: the active pane]
