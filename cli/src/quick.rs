@@ -67,6 +67,8 @@ fn wait_args(words: &[&str]) -> Option<wait::Args> {
         idle: None,
         tail: None,
         output_only: false,
+        new: false,
+        after: None,
         timeout: None,
         json: false,
         target: None,

@@ -166,6 +166,7 @@ fn documents_are_pinned() {
             output: "ok\n".into(),
             duration_ms: 8123,
             truncated: false,
+            mark: None,
         },
     );
     doc(

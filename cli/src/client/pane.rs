@@ -6,8 +6,8 @@ use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::keys::{plan_keys, InputAction, KeyModes};
 use phux_core::selector::Selector;
 use phux_core::wire::{
-    ClientMessage, Done, Input, Paste, ReportAsked, Resize, ResizeOk, Signal, SignalName, Tags,
-    TagsOk,
+    ClientMessage, Done, Input, Marked, Paste, ReportAsked, Resize, ResizeOk, Signal, SignalName,
+    Tags, TagsOk,
 };
 
 use crate::client::connection::Client;
@@ -107,32 +107,34 @@ pub fn check_keys(keys: &[String]) -> Result<(), ClientError> {
 }
 
 /// `send-keys`: the key specs go as `keys`, planned by the server against the pane's modes.
-pub fn send_keys(client: &mut Client, pane: PaneId, keys: Vec<String>) -> Result<(), ClientError> {
+/// Returns the pane's output mark from just before the keys were written.
+pub fn send_keys(client: &mut Client, pane: PaneId, keys: Vec<String>) -> Result<u64, ClientError> {
     check_keys(&keys)?;
-    let Done {} = client.request(ClientMessage::Input(Input {
+    let Marked { mark } = client.request(ClientMessage::Input(Input {
         id: 0,
         pane,
         actions: Vec::new(),
         keys,
     }))?;
-    Ok(())
+    Ok(mark)
 }
 
 /// `send-keys -l`: the text typed as it is, with no key-name lookup (never pasted).
-pub fn send_literal(client: &mut Client, pane: PaneId, text: String) -> Result<(), ClientError> {
-    let Done {} = client.request(ClientMessage::Input(Input {
+pub fn send_literal(client: &mut Client, pane: PaneId, text: String) -> Result<u64, ClientError> {
+    let Marked { mark } = client.request(ClientMessage::Input(Input {
         id: 0,
         pane,
         actions: vec![InputAction::Bytes(text.into_bytes())],
         keys: Vec::new(),
     }))?;
-    Ok(())
+    Ok(mark)
 }
 
 /// `paste`: the text as one paste (bracketed when the pane asked for it), never submitted.
-pub fn paste(client: &mut Client, pane: PaneId, text: String) -> Result<(), ClientError> {
-    let Done {} = client.request(ClientMessage::Paste(Paste { id: 0, pane, text }))?;
-    Ok(())
+/// Returns the pane's output mark from just before the text was written.
+pub fn paste(client: &mut Client, pane: PaneId, text: String) -> Result<u64, ClientError> {
+    let Marked { mark } = client.request(ClientMessage::Paste(Paste { id: 0, pane, text }))?;
+    Ok(mark)
 }
 
 /// What `ask` reports.

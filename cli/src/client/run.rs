@@ -218,6 +218,7 @@ fn follow(
             output,
             duration_ms,
             truncated,
+            mark: None,
         }));
     }
 }

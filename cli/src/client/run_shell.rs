@@ -64,6 +64,7 @@ pub fn shell_state(
         id: 0,
         pane,
         output_after: after,
+        since_mark: None,
     }))
 }
 
@@ -182,6 +183,7 @@ pub fn run_marked(
                     output: last.output,
                     duration_ms: u64::try_from(submitted.elapsed().as_millis()).unwrap_or(u64::MAX),
                     truncated: last.truncated,
+                    mark: None,
                 };
                 (result, Instant::now())
             });

@@ -1,7 +1,9 @@
 //! `wait`: until text appears on a pane (a substring or a regex, matched against soft-wrap
 //! joined logical lines), or until its screen settles. Driven by the pane's screen-changed
 //! notices: subscribe, read once (the condition may already hold), then read again on each
-//! notice, so a match is seen within milliseconds of the output that makes it.
+//! notice, so a match is seen within milliseconds of the output that makes it. With `after`,
+//! text is matched only against the output the pane wrote after a mark (rendered by the server
+//! at the pane's width), never against what was already on the screen.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -11,6 +13,7 @@ use regex::Regex;
 use phux_core::docs::{ScreenState, Semantic};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
+use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
@@ -51,6 +54,17 @@ pub struct WaitSpec {
     pub scrollback: Option<u32>,
     /// Give up after this long (`None`: never).
     pub timeout: Option<Duration>,
+    /// Match text only in output written after a point.
+    pub after: Option<After>,
+}
+
+/// Where "new" output starts for a text condition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum After {
+    /// The pane's mark when the wait began (`--new`).
+    Start,
+    /// A mark a verb reported (`--after MARK`).
+    Mark(u64),
 }
 
 /// How a wait ended.
@@ -58,6 +72,8 @@ pub struct WaitSpec {
 pub struct WaitOutcome {
     /// The condition held (false: the timeout passed first).
     pub met: bool,
+    /// The logical line the text condition matched.
+    pub matched: Option<String>,
     /// The last screen read.
     pub screen: ScreenState,
     /// With `output_only`: whether any cell carried an OSC 133 mark on any read.
@@ -84,20 +100,24 @@ pub fn wait(
         (_, idle) => idle,
     };
     let read = |client: &mut Client| get_screen(client, pane, spec.scrollback, spec.output_only);
-    let text_met = |screen: &ScreenState| {
-        spec.text.as_ref().is_some_and(|text| {
-            searchable_lines(screen, spec.output_only)
-                .iter()
-                .any(|l| text.matches(l))
-        })
-    };
     // A condition that already holds needs no subscription at all.
     let first = read(client)?;
-    if text_met(&first) {
+    let after = spec.after.map(|after| match after {
+        After::Start => first.mark.unwrap_or(0),
+        After::Mark(mark) => mark,
+    });
+    let matched = text_match(client, pane, spec, after, &first)?;
+    if matched.is_some() {
+        // Output matched after a mark may be newer than the screen read before it.
+        let screen = match after {
+            Some(_) => read(client)?,
+            None => first,
+        };
         return Ok(WaitOutcome {
             met: true,
-            saw_marks: has_marks(&first),
-            screen: first,
+            matched,
+            saw_marks: has_marks(&screen),
+            screen,
             reads: 1,
             notices: 0,
             safety_polls: 0,
@@ -111,11 +131,18 @@ pub fn wait(
     let mut saw_marks = has_marks(&first) || has_marks(&screen);
     let mut last_change = Instant::now();
     loop {
-        let text_met = text_met(&screen);
+        let matched =
+            text_match(client, pane, spec, after, &screen).map_err(|e| exited_if_gone(e, pane))?;
         let settle_at = idle.map(|idle| last_change + idle);
         let settled = settle_at.is_some_and(|at| Instant::now() >= at);
-        if text_met || settled {
-            return Ok(outcome(true, screen, saw_marks, reads, &feed));
+        if matched.is_some() || settled {
+            if matched.is_some() && after.is_some() {
+                // The output matched may be newer than this screen: show one that holds it.
+                screen = read(client).map_err(|e| exited_if_gone(e, pane))?;
+            }
+            let mut done = outcome(true, screen, saw_marks, reads, &feed);
+            done.matched = matched;
+            return Ok(done);
         }
         let deadline = match (give_up_at, settle_at) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -149,12 +176,46 @@ fn outcome(
 ) -> WaitOutcome {
     WaitOutcome {
         met,
+        matched: None,
         screen,
         saw_marks,
         reads,
         notices: feed.notices,
         safety_polls: feed.safety_polls,
     }
+}
+
+/// The first logical line the text condition matches: on the screen, or with `after` in the
+/// output written after that mark.
+fn text_match(
+    client: &mut Client,
+    pane: PaneId,
+    spec: &WaitSpec,
+    after: Option<u64>,
+    screen: &ScreenState,
+) -> Result<Option<String>, ClientError> {
+    let Some(text) = spec.text.as_ref() else {
+        return Ok(None);
+    };
+    let lines = match after {
+        Some(mark) => output_since(client, pane, mark)?,
+        None => searchable_lines(screen, spec.output_only),
+    };
+    Ok(lines.into_iter().find(|l| text.matches(l)))
+}
+
+/// The pane's output after `mark`, as rows.
+fn output_since(client: &mut Client, pane: PaneId, mark: u64) -> Result<Vec<String>, ClientError> {
+    let state: ShellStateOk = client.request(ClientMessage::ShellState(ShellState {
+        id: 0,
+        pane,
+        output_after: None,
+        since_mark: Some(mark),
+    }))?;
+    Ok(state
+        .since
+        .map(|since| since.text.lines().map(str::to_owned).collect())
+        .unwrap_or_default())
 }
 
 /// The pane went away while something was waiting on it: `pane_exited`, not `no_such_target`,

@@ -30,6 +30,7 @@ pub mod swap_pane;
 pub mod tag;
 pub mod values;
 pub mod wait;
+pub mod wait_json;
 pub mod watch;
 
 use std::path::PathBuf;

@@ -1,5 +1,6 @@
 //! `phux paste TARGET [TEXT]`: inserts TEXT (or all of stdin) as one paste, bracketed when the
-//! pane asked for it, and never submits it (follow with `phux send-keys TARGET Enter`).
+//! pane asked for it, and never submits it (follow with `phux send-keys TARGET Enter`). With
+//! `--json` it prints the pane and its output `mark` from just before the paste.
 
 use std::io::Read;
 
@@ -15,6 +16,10 @@ use crate::output;
 /// Paste text into a pane without submitting it (stdin when TEXT is omitted)
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// Print {schema_version,pane,mark} (MARK for `wait --after`); on failure, end stderr with
+    /// one JSON error line
+    #[arg(long)]
+    pub json: bool,
     /// The pane
     #[arg(value_name = "TARGET")]
     pub target: String,
@@ -24,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(false, execute(args, context))
+    conclude(args.json, execute(args, context))
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -35,7 +40,14 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     };
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
-    pane::paste(&mut client, pane, text)?;
+    let mark = pane::paste(&mut client, pane, text)?;
+    if args.json {
+        output::print_json(&crate::commands::send_keys::MarkJson {
+            schema_version: 1,
+            pane,
+            mark,
+        });
+    }
     Ok(SUCCESS)
 }
 

@@ -11,8 +11,9 @@ use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
 
 use crate::client::run::{run as run_command, RunOutcome};
+use crate::client::run_shell::shell_state;
 use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::values::{connect, parse_seconds, resolve_single_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -23,7 +24,7 @@ pub struct Args {
     /// Give up after SECS seconds and exit 125, `run_timed_out` (0: never)
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, default_value = "600")]
     pub timeout: Duration,
-    /// Print a RunResult document
+    /// Print a RunResult document (its `mark` is MARK for `wait --after`)
     #[arg(long)]
     pub json: bool,
     /// The pane, running a POSIX shell (sh, dash, bash, zsh)
@@ -47,7 +48,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let command = args.command.join(" ");
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
     let outcome =
         run_command(&mut client, &context.socket, pane, &command, timeout).map_err(|failure| {
@@ -60,7 +61,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             }
         })?;
     match outcome {
-        RunOutcome::Completed(result) => {
+        RunOutcome::Completed(mut result) => {
+            // Where the pane's output stands now the command is done: `wait --after` from here
+            // sees only what comes next.
+            result.mark = shell_state(&mut client, pane, None).ok().map(|s| s.mark);
             if args.json {
                 output::print_json(&result);
             } else if !result.output.is_empty() {

@@ -2,14 +2,25 @@
 //! (`Enter`, `C-c`, `Up`, any case) or text, typed key by key and never pasted (`phux paste`
 //! pastes). `-l` types every argument as text with no key-name lookup. The batch is checked
 //! before connecting (`invalid_key_spec`, exit 2, nothing sent); the server encodes it for the
-//! pane's key modes. Flags go before TARGET. Silent on success.
+//! pane's key modes. Flags go before TARGET. Silent on success; with `--json` it prints the
+//! pane and its output `mark` from just before the keys, for `phux wait --after MARK`.
 
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{pane, target};
-use crate::commands::values::{connect, resolve_pane};
+use crate::commands::values::{connect, resolve_single_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
+use crate::output;
+
+/// What `send-keys --json` and `paste --json` print: the pane and its output position from just
+/// before the input was written (opaque; hand it to `wait --after`).
+#[derive(Debug, serde::Serialize)]
+pub struct MarkJson {
+    pub schema_version: u32,
+    pub pane: phux_core::ids::PaneId,
+    pub mark: u64,
+}
 
 /// Type keys into a pane (tmux key names or text, typed as keystrokes)
 #[derive(Debug, clap::Args)]
@@ -17,7 +28,8 @@ pub struct Args {
     /// Type every argument as text, with no key-name lookup
     #[arg(short = 'l', long)]
     pub literal: bool,
-    /// On failure, end stderr with one JSON error line (success prints nothing)
+    /// Print {schema_version,pane,mark} (MARK for `wait --after`); on failure, end stderr with
+    /// one JSON error line
     #[arg(long)]
     pub json: bool,
     /// The pane
@@ -43,11 +55,18 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     }
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
-    if args.literal {
-        pane::send_literal(&mut client, pane, args.keys.concat())?;
+    let pane = resolve_single_pane(&mut client, &selector)?;
+    let mark = if args.literal {
+        pane::send_literal(&mut client, pane, args.keys.concat())?
     } else {
-        pane::send_keys(&mut client, pane, args.keys)?;
+        pane::send_keys(&mut client, pane, args.keys)?
+    };
+    if args.json {
+        output::print_json(&MarkJson {
+            schema_version: 1,
+            pane,
+            mark,
+        });
     }
     Ok(SUCCESS)
 }

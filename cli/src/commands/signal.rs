@@ -1,19 +1,19 @@
 //! `phux signal TARGET SIGNAL`: sends interrupt/freeze/resume/terminate/kill to the process
-//! group of the pane.
+//! group of every pane TARGET names (a `#tag` set, a session or window: all of their panes).
 
 use clap::ValueEnum;
 use phux_core::exit_code::SUCCESS;
 use phux_core::wire::SignalName;
 
 use crate::client::{pane, target};
-use crate::commands::values::{connect, resolve_pane};
+use crate::commands::values::{connect, warn_if_partial};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 
-/// Send a signal to a pane's process group
+/// Send a signal to the process group of every pane TARGET names
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The pane
+    /// The pane, or every pane of a #tag, session or window
     #[arg(value_name = "TARGET")]
     pub target: String,
     /// The signal
@@ -55,7 +55,17 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
-    pane::signal(&mut client, pane, args.signal.into())?;
+    let panes = match selector {
+        // `@N` names one local pane outright; the server refuses it if it does not exist.
+        phux_core::selector::Selector::Terminal(pane) => vec![pane],
+        _ => {
+            let resolved = target::resolve_target(&mut client, &selector)?;
+            warn_if_partial(resolved.partial_warning());
+            resolved.panes().to_vec()
+        }
+    };
+    for pane in panes {
+        pane::signal(&mut client, pane, args.signal.into())?;
+    }
     Ok(SUCCESS)
 }

@@ -6,7 +6,7 @@ use phux_core::docs::{ScreenState, TAIL_DEFAULT};
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{screen, target};
-use crate::commands::values::{connect, exclusive, optional_count, resolve_pane};
+use crate::commands::values::{connect, exclusive, optional_count, resolve_single_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::{output, screen_view};
@@ -75,7 +75,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let plan = plan(args.scrollback, args.tail, args.target)?;
     let selector = target::parse(&plan.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_single_pane(&mut client, &selector)?;
     let mut state = screen::get_screen(&mut client, pane, plan.scrollback, args.cells)?;
     if let Some(n) = plan.tail {
         state = state.tail(n);

@@ -135,6 +135,32 @@ pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, 
     Ok(resolved.pane())
 }
 
+/// The one pane TARGET names for the verbs that act on one pane (snapshot, send-keys, paste's
+/// siblings run and wait): like `resolve_pane`, but a `#tag` set that matches several panes is
+/// `selector_not_single` (exit 2) naming them, never a silent pick. A session or window still
+/// narrows to its focused pane, as the selector grammar says.
+pub fn resolve_single_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, Failure> {
+    if !matches!(selector, Selector::Tag(_)) {
+        return resolve_pane(client, selector);
+    }
+    let resolved = target::resolve_target(client, selector)
+        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    if let [pane] = resolved.panes() {
+        warn_if_partial(resolved.partial_warning());
+        return Ok(*pane);
+    }
+    let names: Vec<String> = resolved.panes().iter().map(ToString::to_string).collect();
+    Err(Failure::from(crate::client::ClientError::preflight(
+        ErrorCode::SelectorNotSingle,
+        format!(
+            "{selector} matches {} panes ({}); this verb acts on one pane",
+            names.len(),
+            names.join(", ")
+        ),
+        "name one of them, e.g. its @N",
+    )))
+}
+
 /// Prints the partial-fleet warning, if any, ahead of the verb's output.
 pub fn warn_if_partial(warning: Option<String>) {
     if let Some(warning) = warning {

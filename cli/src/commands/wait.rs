@@ -1,7 +1,10 @@
 //! `phux wait [TARGET]`: until text appears (`--until` / `--regex`, matched against soft-wrap
 //! joined lines) or the screen settles (`--idle`). Exit 0 when met, 124 on `--timeout` (with
 //! `--json` the final ScreenState is still printed), 2 for a usage error or a bad regex.
-//! Driven by the pane's change notices, not by a polling loop.
+//! Driven by the pane's change notices, not by a polling loop. `--new` / `--after MARK` match
+//! text only in output written after the wait began / after a mark another verb reported.
+//! With `--json` the ScreenState carries additive keys: `met`, `matched`, `match {text,row}` and, with
+//! `--tail N`, `tail_lines` (the last N non-blank-trailing rows).
 
 use std::time::Duration;
 
@@ -10,10 +13,11 @@ use regex::Regex;
 use phux_core::docs::Semantic;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 
-use crate::client::wait::{wait, TextCondition, WaitSpec};
+use crate::client::wait::{wait, After, TextCondition, WaitSpec};
 use crate::client::{screen, target};
-use crate::commands::snapshot::{self, plan};
-use crate::commands::values::{connect, exclusive, parse_seconds, resolve_pane, usage};
+use crate::commands::snapshot::plan;
+use crate::commands::values::{connect, exclusive, parse_seconds, resolve_single_pane, usage};
+use crate::commands::wait_json::WaitJson;
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -34,13 +38,21 @@ pub struct Args {
     /// 10000)
     #[arg(long, value_name = "N", num_args = 0..=1)]
     pub tail: Option<Option<String>>,
+    /// Match --until/--regex only in output that arrives after the wait began
+    #[arg(long)]
+    pub new: bool,
+    /// Match --until/--regex only in output after MARK (the `mark` send-keys, paste, run or
+    /// snapshot --json reported)
+    #[arg(long, value_name = "MARK")]
+    pub after: Option<u64>,
     /// Ignore rows holding typed input (needs a shell that emits OSC 133 marks)
     #[arg(long)]
     pub output_only: bool,
     /// Give up after SECS seconds and exit 124 [default: never; 0: check once]
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Print the final ScreenState v3 document (also on timeout)
+    /// Print the final ScreenState v3 document (also on timeout), with met, matched,
+    /// match{text,row} and, with --tail N, tail_lines
     #[arg(long)]
     pub json: bool,
     /// The pane [default: the active pane]
@@ -63,12 +75,26 @@ fn text_condition(args: &Args) -> Result<Option<TextCondition>, Failure> {
     }
 }
 
+/// `--new` / `--after`: only with a text condition, and not both.
+fn after(args: &Args, text: Option<&TextCondition>) -> Result<Option<After>, Failure> {
+    let after = match (args.new, args.after) {
+        (true, Some(_)) => return Err(exclusive("new", "after")),
+        (true, None) => Some(After::Start),
+        (false, mark) => mark.map(After::Mark),
+    };
+    if after.is_some() && text.is_none() {
+        return Err(usage("--new and --after need --until or --regex"));
+    }
+    Ok(after)
+}
+
 fn execute(args: Args, context: &Context) -> VerbResult {
     let text = text_condition(&args)?;
+    let after = after(&args, text.as_ref())?;
     let plan = plan(None, args.tail, args.target)?;
     let selector = target::parse(&plan.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_single_pane(&mut client, &selector)?;
     if args.output_only {
         warn_without_marks(&mut client, pane)?;
     }
@@ -78,6 +104,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         output_only: args.output_only,
         scrollback: plan.scrollback,
         timeout: args.timeout,
+        after,
     };
     let outcome = wait(&mut client, &context.socket, pane, &spec)?;
     let mut state = outcome.screen;
@@ -86,7 +113,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         state = state.tail(n);
     }
     if args.json {
-        snapshot::print(&state, true);
+        output::print_json(&WaitJson::new(
+            &state,
+            outcome.met,
+            outcome.matched.clone(),
+            plan.tail,
+        ));
     }
     if outcome.met {
         return Ok(SUCCESS);

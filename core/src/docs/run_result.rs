@@ -17,6 +17,8 @@ pub struct RunResult {
     pub duration_ms: u64,
     /// The BEGIN marker had scrolled away, so `output` is best effort.
     pub truncated: bool,
+    /// The pane's output position once the command had finished (opaque; `wait --after`).
+    pub mark: Option<u64>,
 }
 
 /// The document as printed: `schema_version` first, then the fields in their order. (Kept out
@@ -29,6 +31,8 @@ struct Printed<'a> {
     output: &'a str,
     duration_ms: u64,
     truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mark: Option<u64>,
 }
 
 impl Serialize for RunResult {
@@ -40,6 +44,7 @@ impl Serialize for RunResult {
             output: &self.output,
             duration_ms: self.duration_ms,
             truncated: self.truncated,
+            mark: self.mark,
         }
         .serialize(serializer)
     }

@@ -101,6 +101,9 @@ pub struct ScreenState {
     pub truncated_reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// The pane's output position when the screen was read (opaque; `wait --after MARK`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mark: Option<u64>,
 }
 
 impl ScreenState {
@@ -119,6 +122,7 @@ impl ScreenState {
             truncated: false,
             truncated_reason: None,
             title: None,
+            mark: None,
         }
     }
 }

@@ -325,6 +325,9 @@ pub struct ShellState {
     pub pane: PaneId,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_after: Option<u64>,
+    /// With a mark, the answer carries the pane's output written after it (`wait --after`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_mark: Option<u64>,
 }
 
 /// Attaches a front end (the TUI) to a session whose windows then take a size from every

@@ -73,6 +73,30 @@ pub struct ShellStateOk {
     pub commands_finished: u64,
     /// The last finished command, when more than `output_after` have finished.
     pub last_command: Option<FinishedCommand>,
+    /// The pane's output position now (opaque; see `Marked`).
+    #[serde(default)]
+    pub mark: u64,
+    /// With `since_mark`: the output written after it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<OutputSince>,
+}
+
+/// The `ok` payload of `input` and `paste`: the pane's output position just before the bytes
+/// were written, so output at or after it came after them. Opaque to clients: only ever handed
+/// back in `since_mark`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Marked {
+    #[serde(default)]
+    pub mark: u64,
+}
+
+/// A pane's output after a mark, rendered as rows on a terminal of the pane's width.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputSince {
+    pub text: String,
+    /// Output after the mark was no longer kept (the oldest kept is shown).
+    #[serde(default)]
+    pub lost: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -298,6 +298,16 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 27,
                 pane: PaneId(3),
                 output_after: Some(4),
+                since_mark: None,
+            }),
+        ),
+        (
+            "shell_state_since_mark",
+            C::ShellState(ShellState {
+                id: 28,
+                pane: PaneId(3),
+                output_after: None,
+                since_mark: Some(120),
             }),
         ),
         (

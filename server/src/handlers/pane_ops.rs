@@ -38,16 +38,19 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
     Ok(handle_for_read(shared, request.pane)?.screen(capture))
 }
 
-pub fn input(shared: &Shared, request: wire::Input) -> Result<Done, RequestError> {
+/// The mark is read before the keys are written: whatever the pane prints in answer is after it.
+pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
+    let mark = pane.output().mark();
     pane.input(request.actions, &request.keys)?;
-    Ok(Done {})
+    Ok(wire::Marked { mark })
 }
 
-pub fn paste(shared: &Shared, request: wire::Paste) -> Result<Done, RequestError> {
+pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
+    let mark = pane.output().mark();
     pane.paste(&request.text)?;
-    Ok(Done {})
+    Ok(wire::Marked { mark })
 }
 
 /// `shell_state`: the pane's foreground process group and what its shell's marks said.
@@ -60,6 +63,15 @@ pub fn shell_state(
     let foreground = pane.foreground_other().map(|pid| wire::ForegroundProgram {
         pid,
         name: process_name(pid),
+    });
+    let mark = pane.output().mark();
+    let since = request.since_mark.map(|after| {
+        let since = pane.output().since(after);
+        let (cols, rows) = pane.size();
+        wire::OutputSince {
+            text: crate::pane::shell_track::render(&since.bytes, cols, rows),
+            lost: since.lost,
+        }
     });
     let last_command = view.last.map(|done| {
         let (cols, rows) = pane.size();
@@ -80,6 +92,8 @@ pub fn shell_state(
         at_prompt: view.at_prompt,
         commands_finished: view.finished,
         last_command,
+        mark,
+        since,
     })
 }
 

@@ -6,6 +6,7 @@
 use super::ask::parse_title;
 use super::input_queue::InputQueue;
 use super::osc_scan::{Mark, OscScanner};
+use super::output_log::OutputLog;
 use super::shell_track::ShellTrack;
 use super::{lock, ObserveStart, PaneCommand, PaneError, SharedTerminal};
 use crate::bus::{now_ns, Bus, BusEvent, Subscriber};
@@ -38,6 +39,7 @@ pub struct PaneActor {
     bus: Bus,
     scanner: OscScanner,
     shell: Arc<ShellTrack>,
+    output: Arc<OutputLog>,
     seq: u64,
     dirty: bool,
     last_output: Instant,
@@ -55,7 +57,7 @@ impl PaneActor {
         master: OwnedFd,
         pid: u32,
         writer: InputQueue,
-        shell: Arc<ShellTrack>,
+        process: &super::handle::PaneProcess,
         shared: Arc<Shared>,
     ) -> Self {
         let last_cwd = read_cwd(pid);
@@ -67,7 +69,8 @@ impl PaneActor {
             writer,
             bus: Bus::default(),
             scanner: OscScanner::default(),
-            shell,
+            shell: Arc::clone(&process.shell),
+            output: Arc::clone(&process.output),
             seq: 0,
             dirty: false,
             last_output: Instant::now(),
@@ -148,6 +151,8 @@ impl PaneActor {
         let replies = {
             let mut terminal = self.terminal();
             terminal.write(&chunk.bytes);
+            // Under the terminal's lock: a capture and the mark it reports agree.
+            self.output.append(&chunk.bytes);
             terminal.take_replies()
         };
         if !replies.is_empty() {

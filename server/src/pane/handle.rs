@@ -12,6 +12,7 @@ use phux_core::keys::{bracketed_paste, parse_keys, InputAction, KeyModes, KeySpe
 use phux_core::screen_capture::{capture, CaptureRequest};
 
 use super::input_queue::InputQueue;
+use super::output_log::OutputLog;
 use super::shell_track::ShellTrack;
 use super::{lock, PaneCommand, PaneError, SharedTerminal};
 use rustix::fd::OwnedFd;
@@ -33,6 +34,8 @@ pub struct PaneHandle {
 pub struct PaneProcess {
     pub master: Arc<OwnedFd>,
     pub shell: Arc<ShellTrack>,
+    /// The output position and recent output (`mark`, `wait --after`).
+    pub output: Arc<OutputLog>,
 }
 
 impl PaneHandle {
@@ -59,6 +62,11 @@ impl PaneHandle {
         &self.process.shell
     }
 
+    /// The pane's output position and recent output.
+    pub fn output(&self) -> &OutputLog {
+        &self.process.output
+    }
+
     /// The terminal's foreground process group, when it is not the pane's own program's.
     pub fn foreground_other(&self) -> Option<u32> {
         let group = rustix::termios::tcgetpgrp(&*self.process.master).ok()?;
@@ -83,8 +91,12 @@ impl PaneHandle {
     }
 
     /// The screen as the engine holds it now, with all output the actor has fed it.
+    /// Its `mark` is the output position the screen stands at, read under the same lock.
     pub fn screen(&self, request: CaptureRequest) -> ScreenState {
-        capture(&lock(&self.terminal), self.id, request)
+        let terminal = lock(&self.terminal);
+        let mut state = capture(&terminal, self.id, request);
+        state.mark = Some(self.process.output.mark());
+        state
     }
 
     /// Types `keys` (key specs) or, when there are none, `actions`. Keys are encoded by the

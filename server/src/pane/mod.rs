@@ -7,6 +7,7 @@ mod handle;
 pub mod input_queue;
 mod io;
 pub mod osc_scan;
+pub mod output_log;
 pub mod shell_track;
 
 pub use handle::PaneHandle;
@@ -132,14 +133,20 @@ pub fn spawn(
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
     let shell = Arc::new(shell_track::ShellTrack::default());
+    let output = Arc::new(output_log::OutputLog::default());
     let master = Arc::new(process.master.try_clone()?);
+    let process_view = handle::PaneProcess {
+        master,
+        shell,
+        output,
+    };
     let mut actor = actor::PaneActor::new(
         id,
         Arc::clone(&terminal),
         process.master,
         pid,
         input.clone(),
-        Arc::clone(&shell),
+        &process_view,
         Arc::clone(shared),
     );
     let observed = observer.map(|observer| actor.observe_from_birth(observer));
@@ -150,14 +157,7 @@ pub fn spawn(
             // The writer ends with the pane, with its descriptor and any input still queued.
             closed.store(true, Ordering::Release);
         })?;
-    let handle = PaneHandle::new(
-        id,
-        pid,
-        cmd_tx,
-        terminal,
-        input,
-        handle::PaneProcess { master, shell },
-    );
+    let handle = PaneHandle::new(id, pid, cmd_tx, terminal, input, process_view);
     Ok((handle, observed))
 }
 
