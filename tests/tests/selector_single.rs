@@ -60,6 +60,9 @@ fn a_tag_naming_two_panes_is_selector_not_single_for_one_pane_verbs() {
 #[test]
 fn tag_signal_and_kill_act_on_every_pane_a_tag_names() {
     let server = TestServer::start();
+    // An untagged pane keeps the server up once every tagged pane is gone (a server whose last
+    // pane ends stops, and the reads below would then say no_server).
+    server.new_session("keeper", &["sleep", "1000"]);
     let (a, b) = two_jobs(&server, &["sleep", "1000"]);
     let output = server.run(&["tag", "add", "#jobs", "both"]);
     assert!(
