@@ -309,7 +309,7 @@ fn documents_are_pinned() {
             events: 63,
             speed: 1.0,
             idle_limit: Some(2.0),
-            duration_ms: 17198,
+            duration_ms: Some(17198),
             passes: Some(1),
         },
     );
@@ -324,7 +324,7 @@ fn documents_are_pinned() {
             events: 63,
             speed: 2.5,
             idle_limit: None,
-            duration_ms: 8599,
+            duration_ms: None,
             passes: None,
         },
     );

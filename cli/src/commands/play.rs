@@ -94,13 +94,20 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
             events: cast.events.len() as u64,
             speed: options.speed,
             idle_limit: options.idle_limit,
-            duration_ms: (duration * 1000.0).round() as u64,
+            duration_ms: total_ms(duration, options.passes.count()),
             passes: options.passes.count(),
         });
     } else {
         output::print_line(&spawned.pane.to_string());
     }
     Ok(SUCCESS)
+}
+
+/// §4.16: the wait the caller is in for, every pass counted (passes replay back to back, the
+/// soft reset between them takes no time); `None` for an endless loop, which has no end to wait
+/// for.
+fn total_ms(pass_secs: f64, passes: Option<u32>) -> Option<u64> {
+    passes.map(|n| (pass_secs * f64::from(n) * 1000.0).round() as u64)
 }
 
 /// The whole cast. A followed one may end in a line still being written: what comes before it

@@ -18,8 +18,9 @@ pub struct PlayJson {
     pub speed: f64,
     /// The idle clamp applied, in seconds; `null` when none.
     pub idle_limit: Option<f64>,
-    /// Playback time at this speed after the clamp.
-    pub duration_ms: u64,
+    /// Playback time at this speed after the clamp, every pass counted; `null` when the
+    /// recording repeats until the pane is killed (there is no end to wait for).
+    pub duration_ms: Option<u64>,
     /// Times the recording plays; `null` repeats until the pane is killed.
     pub passes: Option<u32>,
 }

@@ -206,16 +206,31 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
         RecFormat::Apng
     };
     let (cols, rows) = (cast.header.cols, cast.header.rows);
+    let duration_ms = timeline_ms(cast, &settings, summary.duration_ms, summary.truncated);
     Ok(document(
         out,
         format,
         summary.bytes,
-        summary.duration_ms,
+        duration_ms,
         u64::from(summary.frames),
         cols,
         rows,
         summary.truncated,
     ))
+}
+
+/// §4.14: `duration_ms` is the recording's own timeline after the idle clamp (at the render
+/// speed), not the file's delay sum: the `--last-frame` hold is how long the last picture stays
+/// up, not part of the recording, so the same cast reports the same duration as .cast and .gif.
+/// A file cut short by `--max-bytes` reports what it holds, still without the hold.
+fn timeline_ms(cast: &Cast, settings: &RenderSettings, written_ms: u64, truncated: bool) -> u64 {
+    let whole = phux_recorder::playback_duration(&cast.events, settings.idle_limit, settings.speed)
+        .map_or(0, |secs| (secs * 1000.0).round() as u64);
+    if !truncated {
+        return whole;
+    }
+    let hold_ms = (settings.last_frame_hold * 1000.0).round() as u64;
+    whole.min(written_ms.saturating_sub(hold_ms))
 }
 
 #[allow(clippy::too_many_arguments)] // one field each of the document, in its order
