@@ -261,23 +261,18 @@ fn move_pane_across_sessions_keeps_the_process_scrollback_and_id() {
 }
 
 #[test]
-fn insert_pane_within_a_session_and_cross_session_refusal() {
+fn insert_pane_of_a_placed_pane_and_cross_session_are_refused() {
     let server = TestServer::start();
     let a = server.new_session("a", &[]);
     let spawned = server.json(&["spawn", "--target", "a", "--json"]);
     let second = format!("@{}", spawned["terminal_id"]);
-    let doc = server.json(&[
-        "insert-pane",
-        "--json",
-        "--split",
-        "vertical",
-        "--ratio",
-        "0.25",
-        &a,
-        &second,
-    ]);
-    assert_eq!(doc["operation"], "insert-pane");
-    assert_eq!(doc["direction"], "vertical");
+    // Every phux pane has a place; insert-pane does not move it (move-pane does).
+    let placed = server.run(&["insert-pane", "--json", &a, &second]);
+    assert_eq!(placed.status.code(), Some(2));
+    assert_eq!(
+        error_line(&placed)["error"]["code"],
+        "pane_already_in_layout"
+    );
     let other = server.new_session("b", &[]);
     let refused = server.run(&["insert-pane", "--json", &a, &other]);
     assert_eq!(refused.status.code(), Some(2));

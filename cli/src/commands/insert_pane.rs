@@ -1,6 +1,8 @@
 //! `phux insert-pane TARGET NEW_PANE [--split h|v] [--ratio R] [--json]`: places NEW_PANE next
-//! to TARGET. Refusals decided before sending (`invalid_ratio`, `same_pane`,
-//! `selector_not_single`, ...) are exit 2.
+//! to TARGET, in TARGET's session. Refusals are exit 2: those decided before sending
+//! (`invalid_ratio`, `same_pane`, `selector_not_single`, ...) and the server's `cross_session`
+//! and `pane_already_in_layout` (§4.12: a pane with a place is moved by move-pane, not here;
+//! every pane phux runs today has a place, so this refusal is what insert-pane answers).
 
 use phux_core::split::DEFAULT_RATIO;
 
@@ -10,7 +12,7 @@ use crate::commands::values::SplitArg;
 use crate::commands::{swap_pane, Context};
 use crate::failure::{conclude, VerbResult};
 
-/// Place a pane next to a target pane
+/// Place an unplaced pane next to a pane of its session (placed ones: move-pane)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The pane to place the new one next to

@@ -10,7 +10,7 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
-/// Swap the places of two panes
+/// Swap the places of two panes of one session
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// One pane

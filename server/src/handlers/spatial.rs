@@ -25,6 +25,30 @@ fn locate(registry: &Registry, pane: PaneId) -> Result<(SessionId, WindowId), Re
         })
 }
 
+/// §4.12: insert-pane and swap-pane act within one session; only move-pane crosses.
+fn refuse_cross_session(
+    a: (PaneId, SessionId),
+    b: (PaneId, SessionId),
+    remedy: &str,
+) -> Result<(), RequestError> {
+    if a.1 != b.1 {
+        return Err(RequestError::refused(
+            ErrorCode::CrossSession,
+            format!("{} and {} are in different sessions", a.0, b.0),
+            remedy,
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `pane` has a place in its window's layout.
+fn placed(registry: &Registry, pane: PaneId, session: SessionId, window: WindowId) -> bool {
+    registry
+        .session_by_id(session)
+        .and_then(|s| s.windows.iter().find(|w| w.id == window))
+        .is_some_and(|w| w.layout.contains(pane))
+}
+
 fn refuse_same(a: PaneId, b: PaneId) -> Result<(), RequestError> {
     if a == b {
         return Err(RequestError::refused(
@@ -77,16 +101,23 @@ pub fn insert_pane(
     request: &wire::InsertPane,
 ) -> Result<SpatialEditJson, RequestError> {
     let mut registry = shared.registry();
-    let (source_session, _) = locate(&registry, request.new_pane)?;
+    let (source_session, source_window) = locate(&registry, request.new_pane)?;
     let (target_session, _) = locate(&registry, request.target)?;
-    if source_session != target_session {
+    refuse_cross_session(
+        (request.new_pane, source_session),
+        (request.target, target_session),
+        "use `phux move-pane` to move a pane across sessions",
+    )?;
+    // §4.12: insert-pane places a pane that has no place; one that is already placed is
+    // refused, not silently moved (moving is move-pane's job, with its own document).
+    if placed(&registry, request.new_pane, source_session, source_window) {
         return Err(RequestError::refused(
-            ErrorCode::CrossSession,
+            ErrorCode::PaneAlreadyInLayout,
+            format!("{} already has a place in the layout", request.new_pane),
             format!(
-                "{} and {} are in different sessions",
+                "move it with `phux move-pane {} {}`",
                 request.new_pane, request.target
             ),
-            "use `phux move-pane` to move a pane across sessions",
         ));
     }
     let (session_id, _) = relocate(
@@ -135,6 +166,11 @@ pub fn swap_pane(
     let mut registry = shared.registry();
     let (first_session, first_window) = locate(&registry, request.first)?;
     let (second_session, second_window) = locate(&registry, request.second)?;
+    refuse_cross_session(
+        (request.first, first_session),
+        (request.second, second_session),
+        "swap panes of one session; use `phux move-pane` to move a pane across sessions",
+    )?;
     // Each layout swaps the ids it holds: one layout when both share a window, else each one
     // trades its pane for the other.
     for (session, window) in [
