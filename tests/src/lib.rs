@@ -333,6 +333,13 @@ pub fn error_line(output: &Output) -> serde_json::Value {
             .is_some_and(|r| !r.trim().is_empty()),
         "{line}"
     );
+    // §5.3: the vocabulary is closed; a code that core/src/error_code.rs does not declare is a
+    // defect wherever it was emitted.
+    let code = line["error"]["code"].as_str().unwrap_or_default();
+    assert!(
+        code.parse::<phux_core::error_code::ErrorCode>().is_ok(),
+        "error code {code:?} is not in core/src/error_code.rs: {line}"
+    );
     line
 }
 

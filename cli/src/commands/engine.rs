@@ -1,9 +1,11 @@
 //! `phux engine install` and `phux engine status`: put the pinned libghostty-vt in place, and
 //! say which library phux uses and whether it is the pinned one.
 
-use crate::output::{print_error, print_json, print_line, stderr_line};
+use crate::failure::Failure;
+use crate::output::{print_error, print_json, print_line};
 use clap::Subcommand;
 use phux_core::engine::{self, data_dir, EngineError, LoaderConfig};
+use phux_core::error_code::ErrorCode;
 use std::path::PathBuf;
 
 /// Install or inspect the terminal engine (libghostty-vt)
@@ -123,13 +125,13 @@ fn status(json: bool) -> i32 {
 
 fn report_failure(error: &EngineError, json: bool) {
     if json {
-        let line = serde_json::json!({
-            "schema_version": 1,
-            "error": { "code": "engine_unavailable", "message": error.to_string() },
-            "remedy": error.remedy(),
-            "exit_code": 1,
-        });
-        stderr_line(&line.to_string());
+        // The code comes from the one vocabulary (§5.3), like every other verb's failure.
+        Failure::new(
+            ErrorCode::EngineUnavailable,
+            error.to_string(),
+            error.remedy(),
+        )
+        .report(true);
     } else {
         print_error(&error.to_string(), &error.remedy());
     }
