@@ -140,3 +140,34 @@ fn s5_3_engine_json_failure_carries_the_typed_code() {
         "{line}"
     );
 }
+
+/// The codes phux added to the contract's list: each is documented for users with its exit
+/// status, the one the vocabulary gives it.
+#[test]
+fn s5_3_the_codes_phux_added_are_documented_with_their_exit_status() {
+    let docs = std::fs::read_to_string(workspace_root().join("docs/json-contract.md")).unwrap();
+    for code in [
+        ErrorCode::EngineUnavailable,
+        ErrorCode::InvalidArgument,
+        ErrorCode::SessionExists,
+        ErrorCode::SpawnFailed,
+        ErrorCode::SignalFailed,
+        ErrorCode::CastInvalid,
+        ErrorCode::UnsupportedFormat,
+        ErrorCode::OutputExists,
+        ErrorCode::EncodeFailed,
+        ErrorCode::RecordFailed,
+    ] {
+        let name = format!("`{}`", code.as_str());
+        let row = docs
+            .lines()
+            .find(|l| l.starts_with('|') && l.contains(&name))
+            .unwrap_or_else(|| panic!("{name} has no row in docs/json-contract.md"));
+        let exit = row.split('|').nth(2).unwrap().trim();
+        assert!(
+            exit.starts_with(&code.default_exit_code().to_string()),
+            "{name}: documented exit {exit}, declared {}",
+            code.default_exit_code()
+        );
+    }
+}
