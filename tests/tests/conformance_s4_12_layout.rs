@@ -78,3 +78,114 @@ fn s4_12_insert_pane_and_swap_pane_reject_cross_session_selectors() {
     let moved = server.json(&["move-pane", "--json", &a2, &b]);
     assert_eq!(moved["cross_session"], true);
 }
+
+/// The codes the contract names for a layout that is missing or a pane with no place in one.
+const PLACE_CODES: [&str; 2] = ["layout_missing", "pane_not_in_layout"];
+
+/// The codes the contract names for the stages of a move that spans a transport (the source
+/// gives the pane up, the destination takes it, each side checks its state afterwards). In phux
+/// a move is one step under the server's lock, so none of these stages can fail on its own.
+const STAGE_CODES: [&str; 5] = [
+    "layout_rejected",
+    "move_refused",
+    "post_move_state_failed",
+    "destination_changed",
+    "source_layout_failed",
+];
+
+fn terminals(server: &TestServer) -> Vec<String> {
+    topology(server)["terminals"]
+        .as_array()
+        .expect("terminals")
+        .iter()
+        .map(|t| t.as_str().expect("terminal id").to_owned())
+        .collect()
+}
+
+fn spawn_beside(server: &TestServer, target: &str, split: &str) -> String {
+    let spawned = server.json(&[
+        "spawn", "--target", target, "--split", split, "--json", "--", "sleep", "600",
+    ]);
+    format!("@{}", spawned["terminal_id"])
+}
+
+/// `layout_missing` and `pane_not_in_layout` cannot arise: whatever the edits, every pane phux
+/// lists has a place in its window's layout, so the insert of any of them meets a placed pane.
+#[test]
+fn s4_12_every_pane_keeps_a_place_so_layout_missing_and_pane_not_in_layout_cannot_arise() {
+    let server = TestServer::start();
+    let a = server.new_session("a", &["sleep", "600"]);
+    let b = server.new_session("b", &["sleep", "600"]);
+    let a2 = spawn_beside(&server, "a", "vertical");
+    let a3 = spawn_beside(&server, &a2, "horizontal");
+    let b2 = spawn_beside(&server, "b", "horizontal");
+    // Move one across sessions and back again, swap two, and end one.
+    assert_eq!(
+        server.json(&["move-pane", "--json", &a3, &b2])["cross_session"],
+        true
+    );
+    assert_eq!(
+        server.json(&["move-pane", "--json", &a3, &a])["cross_session"],
+        true
+    );
+    server.json(&["swap-pane", "--json", &a, &a2]);
+    assert!(server.run(&["kill", &b]).status.success());
+
+    let panes = terminals(&server);
+    assert_eq!(panes.len(), 4, "{panes:?}");
+    for pane in &panes {
+        let sibling = if pane == &a { &a2 } else { &a };
+        let output = server.run(&["insert-pane", "--json", sibling, pane]);
+        let line = error_line(&output);
+        let code = line["error"]["code"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            code == "pane_already_in_layout" || code == "cross_session",
+            "{pane}: {line}"
+        );
+        assert!(!PLACE_CODES.contains(&code.as_str()), "{pane}: {line}");
+    }
+}
+
+/// The five stage codes cannot arise: two clients moving the same pane back and forth at once
+/// each see either the move done or an ordinary refusal, never a half-done move, and the pane
+/// ends in exactly one place.
+#[test]
+fn s4_12_concurrent_moves_are_one_step_so_the_stage_codes_cannot_arise() {
+    let server = TestServer::start();
+    let a = server.new_session("a", &["sleep", "600"]);
+    let b = server.new_session("b", &["sleep", "600"]);
+    let mover = spawn_beside(&server, "a", "vertical");
+    let server = &server;
+    std::thread::scope(|scope| {
+        for destination in [&a, &b] {
+            let mover = &mover;
+            scope.spawn(move || {
+                for _ in 0..15 {
+                    let output = server.run(&["move-pane", "--json", mover, destination]);
+                    if output.status.success() {
+                        let moved: serde_json::Value =
+                            serde_json::from_str(&stdout(&output)).expect("move document");
+                        assert_eq!(moved["operation"], "move-pane");
+                        continue;
+                    }
+                    let line = error_line(&output);
+                    let code = line["error"]["code"].as_str().unwrap_or_default();
+                    assert!(!STAGE_CODES.contains(&code), "{line}");
+                    assert!(!PLACE_CODES.contains(&code), "{line}");
+                }
+            });
+        }
+    });
+    let panes = terminals(server);
+    assert_eq!(panes.len(), 3, "{panes:?}");
+    assert!(panes.contains(&mover), "{panes:?}");
+    let output = server.run(&["insert-pane", "--json", &a, &mover]);
+    let code = error_line(&output)["error"]["code"].clone();
+    assert!(
+        code == "pane_already_in_layout" || code == "cross_session",
+        "{code}"
+    );
+}

@@ -14,7 +14,10 @@ fn s4_4_new_json_without_dash_s_is_a_usage_error_line() {
         let output = run(phux(args).env("PHUX_SOCKET", &socket));
         assert_eq!(output.status.code(), Some(2), "{args:?}");
         let line = error_line(&output);
-        assert_eq!(line["error"]["code"], "invalid_argument", "{args:?}: {line}");
+        assert_eq!(
+            line["error"]["code"], "invalid_argument",
+            "{args:?}: {line}"
+        );
         assert!(!socket.exists(), "{args:?} started a server");
     }
 }
