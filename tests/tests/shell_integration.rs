@@ -218,7 +218,11 @@ fn run_refuses_a_busy_shell() {
     let server = TestServer::start();
     let pane = shell_pane(&server, "busy", "bash", &[]);
     // `read` is a builtin: the shell itself is in the foreground, running a command.
-    server.send_keys(&pane, &["read line", "Enter"]);
+    // The builtin's own prompt shows it has started: a `run` typed before then would be read
+    // by `read` as its line. The prompt is typed in two quoted halves so that the echo of the
+    // typed line does not already show it.
+    server.send_keys(&pane, &["read -p 'wait''ing> ' line", "Enter"]);
+    server.wait_for_text(&pane, "waiting> ");
     phux_tests::wait_until("the command started", Duration::from_secs(10), || {
         let output = server.run(&["run", "--json", &pane, "echo hi"]);
         output.status.code() == Some(2) && error_line(&output)["error"]["code"] == "target_busy"
