@@ -222,7 +222,7 @@ fn run_refuses_a_busy_shell() {
     // by `read` as its line. The prompt is typed in two quoted halves so that the echo of the
     // typed line does not already show it.
     server.send_keys(&pane, &["read -p 'wait''ing> ' line", "Enter"]);
-    server.wait_for_text(&pane, "waiting> ");
+    server.wait_for_text(&pane, "waiting>");
     phux_tests::wait_until("the command started", Duration::from_secs(10), || {
         let output = server.run(&["run", "--json", &pane, "echo hi"]);
         output.status.code() == Some(2) && error_line(&output)["error"]["code"] == "target_busy"
