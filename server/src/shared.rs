@@ -24,6 +24,8 @@ pub struct Shared {
     pub agents: crate::agents::AgentStore,
     /// The detection manifests, loaded once at start.
     pub manifests: phux_core::agents::ManifestSet,
+    /// Operation ids of acknowledged input and what became of them.
+    pub deliveries: crate::delivery::Ledger,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -44,6 +46,7 @@ impl Shared {
             admission: crate::admission::Admission::default(),
             agents: crate::agents::AgentStore::default(),
             manifests: crate::agents::load_manifests(),
+            deliveries: crate::delivery::Ledger::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }

@@ -226,7 +226,15 @@ fn the_send_keys_and_wait_documents_are_pinned() {
     assert!(resized.status.success());
     let sent = server.run(&["send-keys", "--json", &pane, "Enter"]);
     assert!(sent.status.success(), "{}", stderr(&sent));
-    golden("e2e/send_keys_mark.json", &stdout(&sent));
+    // The operation id is fresh each time: 32 hex digits, pinned as a placeholder.
+    let document = json(&sent);
+    let operation = document["operation_id"].as_str().unwrap_or_default();
+    assert!(
+        operation.len() == 32 && operation.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{document}"
+    );
+    let printed = stdout(&sent).replace(operation, "<operation_id>");
+    golden("e2e/send_keys_mark.json", &printed);
     let mark = json(&sent)["mark"].to_string();
     let waited = run_with_deadline(
         &mut server.phux(&[

@@ -92,22 +92,6 @@ pub fn report_state(
     Ok(ok.record)
 }
 
-/// A fresh 128-bit operation id, in hex.
-pub fn operation_id() -> String {
-    let mut bytes = [0u8; 16];
-    let filled = std::fs::File::open("/dev/urandom")
-        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
-        .is_ok();
-    if !filled {
-        // No /dev/urandom: time and pid still make the id unique enough for one machine.
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        bytes = (nanos ^ (u128::from(std::process::id()) << 96)).to_le_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The occupant check of the agent input verbs, before a byte is written: the pane must hold
 /// a record (`no_agent_record`), and it must be the agent and kind the caller named
 /// (`agent_mismatch`). Returns the pane's report and whether a check ran.

@@ -108,33 +108,75 @@ pub fn check_keys(keys: &[String]) -> Result<(), ClientError> {
 
 /// `send-keys`: the key specs go as `keys`, planned by the server against the pane's modes.
 /// Returns the pane's output mark from just before the keys were written.
-pub fn send_keys(client: &mut Client, pane: PaneId, keys: Vec<String>) -> Result<u64, ClientError> {
+/// The write is acknowledged under `operation`: the server answers once the bytes are in the
+/// PTY (`input_not_written`, `delivery_unknown` otherwise) and never types one id twice.
+pub fn send_keys(
+    client: &mut Client,
+    pane: PaneId,
+    keys: Vec<String>,
+    operation: &str,
+) -> Result<u64, ClientError> {
     check_keys(&keys)?;
     let Marked { mark } = client.request(ClientMessage::Input(Input {
         id: 0,
         pane,
         actions: Vec::new(),
         keys,
+        operation_id: Some(operation.to_owned()),
     }))?;
     Ok(mark)
 }
 
 /// `send-keys -l`: the text typed as it is, with no key-name lookup (never pasted).
-pub fn send_literal(client: &mut Client, pane: PaneId, text: String) -> Result<u64, ClientError> {
+/// Acknowledged under `operation` like [`send_keys`].
+pub fn send_literal(
+    client: &mut Client,
+    pane: PaneId,
+    text: String,
+    operation: &str,
+) -> Result<u64, ClientError> {
     let Marked { mark } = client.request(ClientMessage::Input(Input {
         id: 0,
         pane,
         actions: vec![InputAction::Bytes(text.into_bytes())],
         keys: Vec::new(),
+        operation_id: Some(operation.to_owned()),
     }))?;
     Ok(mark)
 }
 
 /// `paste`: the text as one paste (bracketed when the pane asked for it), never submitted.
 /// Returns the pane's output mark from just before the text was written.
-pub fn paste(client: &mut Client, pane: PaneId, text: String) -> Result<u64, ClientError> {
-    let Marked { mark } = client.request(ClientMessage::Paste(Paste { id: 0, pane, text }))?;
+/// Acknowledged under `operation` like [`send_keys`].
+pub fn paste(
+    client: &mut Client,
+    pane: PaneId,
+    text: String,
+    operation: &str,
+) -> Result<u64, ClientError> {
+    let Marked { mark } = client.request(ClientMessage::Paste(Paste {
+        id: 0,
+        pane,
+        text,
+        operation_id: Some(operation.to_owned()),
+    }))?;
     Ok(mark)
+}
+
+/// A fresh 128-bit operation id, in hex.
+pub fn operation_id() -> String {
+    let mut bytes = [0u8; 16];
+    let filled = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
+        .is_ok();
+    if !filled {
+        // No /dev/urandom: time and pid still make the id unique enough for one machine.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        bytes = (nanos ^ (u128::from(std::process::id()) << 96)).to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// What `ask` reports.

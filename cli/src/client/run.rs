@@ -20,7 +20,7 @@ use phux_core::ids::PaneId;
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
-use crate::client::pane::send_literal;
+use crate::client::pane::{operation_id, send_literal};
 use crate::client::run_shell::{route, run_marked, shell_state, Route};
 use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::wait::{exited_if_gone, pane_closed};
@@ -173,7 +173,13 @@ pub fn run(
     };
     let bracket = Bracket::fresh();
     let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
-    send_literal(client, pane, format!("{}\r", bracket.line(command, &shell))).map_err(before)?;
+    send_literal(
+        client,
+        pane,
+        format!("{}\r", bracket.line(command, &shell)),
+        &operation_id(),
+    )
+    .map_err(before)?;
     follow(client, &mut feed, pane, &bracket, command, timeout).map_err(|error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,

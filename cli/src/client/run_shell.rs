@@ -15,7 +15,7 @@ use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
-use crate::client::pane::send_literal;
+use crate::client::pane::{operation_id, send_literal};
 use crate::client::run::{RunFailure, RunOutcome};
 use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::wait::{exited_if_gone, pane_closed};
@@ -142,7 +142,7 @@ pub fn run_marked(
     let (finished, program_path) = route;
     check_complete(command, program_path).map_err(before)?;
     let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
-    send_literal(client, pane, format!("{command}\r")).map_err(before)?;
+    send_literal(client, pane, format!("{command}\r"), &operation_id()).map_err(before)?;
     let typed = |error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,

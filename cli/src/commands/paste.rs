@@ -40,12 +40,15 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     };
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
-    let mark = pane::paste(&mut client, pane, text)?;
+    let operation = pane::operation_id();
+    let mark = pane::paste(&mut client, pane, text, &operation)?;
     if args.json {
         output::print_json(&crate::commands::send_keys::MarkJson {
             schema_version: 1,
             pane,
             mark,
+            delivery: "ok",
+            operation_id: operation,
         });
     }
     Ok(SUCCESS)

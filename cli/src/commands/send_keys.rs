@@ -14,12 +14,15 @@ use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// What `send-keys --json` and `paste --json` print: the pane and its output position from just
-/// before the input was written (opaque; hand it to `wait --after`).
+/// before the input was written (opaque; hand it to `wait --after`), and how the input was
+/// delivered: `ok` once every byte is in the pane's PTY, under the write's operation id.
 #[derive(Debug, serde::Serialize)]
 pub struct MarkJson {
     pub schema_version: u32,
     pub pane: phux_core::ids::PaneId,
     pub mark: u64,
+    pub delivery: &'static str,
+    pub operation_id: String,
 }
 
 /// Type keys into a pane (tmux key names or text, typed as keystrokes)
@@ -56,16 +59,19 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
+    let operation = pane::operation_id();
     let mark = if args.literal {
-        pane::send_literal(&mut client, pane, args.keys.concat())?
+        pane::send_literal(&mut client, pane, args.keys.concat(), &operation)?
     } else {
-        pane::send_keys(&mut client, pane, args.keys)?
+        pane::send_keys(&mut client, pane, args.keys, &operation)?
     };
     if args.json {
         output::print_json(&MarkJson {
             schema_version: 1,
             pane,
             mark,
+            delivery: "ok",
+            operation_id: operation,
         });
     }
     Ok(SUCCESS)

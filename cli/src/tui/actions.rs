@@ -334,7 +334,12 @@ impl App {
             return Ok(());
         }
         let text = self.paste_buffer.clone();
-        self.request_done(ClientMessage::Paste(Paste { id: 0, pane, text }))
+        self.request_done(ClientMessage::Paste(Paste {
+            id: 0,
+            pane,
+            text,
+            operation_id: None,
+        }))
     }
 
     fn new_window(&mut self) -> Result<(), ClientError> {

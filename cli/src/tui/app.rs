@@ -291,6 +291,8 @@ impl App {
             pane,
             actions: vec![phux_core::keys::InputAction::Bytes(bytes)],
             keys: Vec::new(),
+            // A person's keystroke is not acknowledged: the next one must not wait for it.
+            operation_id: None,
         };
         match self
             .control

@@ -231,6 +231,10 @@ pub struct Input {
     pub actions: Vec<InputAction>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<String>,
+    /// With an id the write is acknowledged: the answer comes once the bytes are in the PTY,
+    /// and an id seen before is not typed again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
 }
 
 /// Inserted as one (bracketed, if the pane asked for it) paste; never submitted.
@@ -239,6 +243,9 @@ pub struct Paste {
     pub id: u64,
     pub pane: PaneId,
     pub text: String,
+    /// As for [`Input`]: acknowledged and written at most once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -199,6 +199,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                     InputAction::Bytes(b"\r".to_vec()),
                 ],
                 keys: vec![],
+                operation_id: None,
             }),
         ),
         (
@@ -208,6 +209,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 pane: PaneId(3),
                 actions: vec![],
                 keys: vec!["Up".into(), "echo hi".into(), "Enter".into()],
+                operation_id: Some("5f0c2a9e41b7d3806e1f4c2b9a7d5e30".into()),
             }),
         ),
         (
@@ -216,6 +218,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 18,
                 pane: PaneId(3),
                 text: "line 1\nline 2".into(),
+                operation_id: Some("0a1b2c3d4e5f60718293a4b5c6d7e8f9".into()),
             }),
         ),
         (

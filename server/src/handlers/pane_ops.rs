@@ -39,18 +39,44 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
 }
 
 /// The mark is read before the keys are written: whatever the pane prints in answer is after it.
+/// With an operation id the answer waits until the bytes are in the PTY (acknowledged input).
 pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
     let mark = pane.output().mark();
-    pane.input(request.actions, &request.keys)?;
+    let bytes = pane.input_bytes(request.actions, &request.keys)?;
+    write(shared, &pane, bytes, request.operation_id.as_deref())?;
     Ok(wire::Marked { mark })
 }
 
 pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
     let mark = pane.output().mark();
-    pane.paste(&request.text)?;
+    let bytes = pane.paste_bytes(&request.text);
+    write(shared, &pane, bytes, request.operation_id.as_deref())?;
     Ok(wire::Marked { mark })
+}
+
+/// Queues `bytes` for `pane`; acknowledged (and written at most once) under `operation_id`.
+fn write(
+    shared: &Shared,
+    pane: &PaneHandle,
+    bytes: Vec<u8>,
+    operation_id: Option<&str>,
+) -> Result<(), RequestError> {
+    let Some(id) = operation_id else {
+        return Ok(pane.write(bytes)?);
+    };
+    let len = bytes.len();
+    shared.deliveries.deliver(
+        id,
+        || {
+            if bytes.is_empty() {
+                return Ok(None);
+            }
+            pane.write_acked(bytes).map(Some)
+        },
+        len,
+    )
 }
 
 /// `shell_state`: the pane's foreground process group and what its shell's marks said.

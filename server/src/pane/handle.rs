@@ -104,30 +104,41 @@ impl PaneHandle {
     /// Kitty keyboard protocol); text is typed as it is, never pasted, unless the program asked
     /// the Kitty protocol to report every key as an escape code.
     pub fn input(&self, actions: Vec<InputAction>, keys: &[String]) -> Result<(), PaneError> {
-        let specs = parse_keys(keys).map_err(|e| PaneError::KeySpec(e.to_string()))?;
-        let bytes = {
-            let terminal = lock(&self.terminal);
-            if specs.is_empty() {
-                let bracketed = terminal.bracketed_paste();
-                let mut bytes = Vec::new();
-                for action in actions {
-                    match action {
-                        InputAction::Bytes(b) => bytes.extend_from_slice(&b),
-                        InputAction::Paste(text) => bytes.extend(bracketed_paste(&text, bracketed)),
-                    }
-                }
-                bytes
-            } else {
-                encode_specs(&terminal, &specs)?
-            }
-        };
+        let bytes = self.input_bytes(actions, keys)?;
         self.write(bytes)
+    }
+
+    /// The bytes [`input`](Self::input) types, planned against the pane's current modes.
+    pub fn input_bytes(
+        &self,
+        actions: Vec<InputAction>,
+        keys: &[String],
+    ) -> Result<Vec<u8>, PaneError> {
+        let specs = parse_keys(keys).map_err(|e| PaneError::KeySpec(e.to_string()))?;
+        let terminal = lock(&self.terminal);
+        if !specs.is_empty() {
+            return encode_specs(&terminal, &specs);
+        }
+        let bracketed = terminal.bracketed_paste();
+        let mut bytes = Vec::new();
+        for action in actions {
+            match action {
+                InputAction::Bytes(b) => bytes.extend_from_slice(&b),
+                InputAction::Paste(text) => bytes.extend(bracketed_paste(&text, bracketed)),
+            }
+        }
+        Ok(bytes)
     }
 
     /// Pastes `text`, bracketed when the program asked for bracketed paste.
     pub fn paste(&self, text: &str) -> Result<(), PaneError> {
+        self.write(self.paste_bytes(text))
+    }
+
+    /// The bytes [`paste`](Self::paste) writes for `text`.
+    pub fn paste_bytes(&self, text: &str) -> Vec<u8> {
         let bracketed = lock(&self.terminal).bracketed_paste();
-        self.write(bracketed_paste(text, bracketed))
+        bracketed_paste(text, bracketed)
     }
 
     pub(crate) fn write(&self, bytes: Vec<u8>) -> Result<(), PaneError> {
@@ -135,6 +146,15 @@ impl PaneHandle {
             return Ok(());
         }
         self.writer.push(bytes)
+    }
+
+    /// Queues `bytes`; the receiver hears how many reached the PTY (see
+    /// [`InputQueue::push_acked`](super::input_queue::InputQueue::push_acked)).
+    pub(crate) fn write_acked(
+        &self,
+        bytes: Vec<u8>,
+    ) -> Result<crossbeam_channel::Receiver<usize>, PaneError> {
+        self.writer.push_acked(bytes)
     }
 }
 

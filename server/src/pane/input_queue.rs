@@ -1,28 +1,35 @@
 //! What is waiting to be typed into a pane, bounded in bytes rather than entries: a program
 //! that stops reading its input can make the server hold at most [`MAX_QUEUED_INPUT_BYTES`]
 //! for it, whatever the size of each paste. Input that could never fit is `input_too_large`;
-//! input that does not fit now is `input_busy` (retry once the program reads).
+//! input that does not fit now is `input_busy` (retry once the program reads). Input may carry
+//! an acknowledgement: the writer says how many of its bytes reached the PTY.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crossbeam_channel::{unbounded, Receiver, Sender, TrySendError};
+use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TrySendError};
 
 use super::PaneError;
 
 /// Bytes of input a pane may have waiting for its program.
 pub const MAX_QUEUED_INPUT_BYTES: usize = 8 * 1024 * 1024;
 
+/// One piece of input waiting for the writer, and who wants to hear how much of it was written.
+pub struct QueuedInput {
+    pub bytes: Vec<u8>,
+    pub ack: Option<Sender<usize>>,
+}
+
 /// The sending side, cloned into every handle of the pane.
 #[derive(Clone)]
 pub struct InputQueue {
-    tx: Sender<Vec<u8>>,
+    tx: Sender<QueuedInput>,
     queued: Arc<AtomicUsize>,
 }
 
 /// The writer's side: takes input in order and says when it is written.
 pub struct InputSource {
-    pub rx: Receiver<Vec<u8>>,
+    pub rx: Receiver<QueuedInput>,
     queued: Arc<AtomicUsize>,
 }
 
@@ -40,6 +47,23 @@ pub fn input_queue() -> (InputQueue, InputSource) {
 impl InputQueue {
     /// Queues `bytes` whole, or refuses them whole: nothing is written in part.
     pub fn push(&self, bytes: Vec<u8>) -> Result<(), PaneError> {
+        self.enqueue(QueuedInput { bytes, ack: None })
+    }
+
+    /// Queues `bytes` like [`push`](Self::push); the receiver hears how many of them reached
+    /// the PTY once the writer is done with them. It hears nothing (a disconnect) when they
+    /// were dropped unwritten with the pane.
+    pub fn push_acked(&self, bytes: Vec<u8>) -> Result<Receiver<usize>, PaneError> {
+        let (ack, written) = bounded(1);
+        self.enqueue(QueuedInput {
+            bytes,
+            ack: Some(ack),
+        })?;
+        Ok(written)
+    }
+
+    fn enqueue(&self, input: QueuedInput) -> Result<(), PaneError> {
+        let bytes = &input.bytes;
         let len = bytes.len();
         if len > MAX_QUEUED_INPUT_BYTES {
             return Err(PaneError::InputTooLarge {
@@ -55,7 +79,7 @@ impl InputQueue {
         if let Err(queued) = reserved {
             return Err(PaneError::InputBusy { queued });
         }
-        match self.tx.try_send(bytes) {
+        match self.tx.try_send(input) {
             Ok(()) => Ok(()),
             Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
                 self.queued.fetch_sub(len, Ordering::AcqRel);
@@ -88,11 +112,21 @@ mod tests {
             Err(PaneError::InputBusy { .. })
         ));
         let taken = source.rx.recv().unwrap();
-        source.written(taken.len());
+        source.written(taken.bytes.len());
         queue.push(vec![b'b']).unwrap();
         assert!(matches!(
             queue.push(vec![0; MAX_QUEUED_INPUT_BYTES + 1]),
             Err(PaneError::InputTooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn an_acknowledged_push_hears_nothing_when_its_input_is_dropped_unwritten() {
+        let (queue, source) = input_queue();
+        let written = queue.push_acked(b"abc".to_vec()).unwrap();
+        let taken = source.rx.recv().unwrap();
+        assert_eq!(taken.bytes, b"abc");
+        drop(taken);
+        assert!(written.recv().is_err());
     }
 }

@@ -111,9 +111,12 @@ fn drain(master: &File, buffer: &mut [u8], tx: &Sender<Chunk>, epoch: Instant) {
 pub fn spawn_writer(master: File, input: InputSource, closed: Arc<AtomicBool>, name: String) {
     let spawned = std::thread::Builder::new().name(name).spawn(move || loop {
         match input.rx.recv_timeout(CLOSED_CHECK) {
-            Ok(bytes) => {
-                let done = write_all(&master, &bytes, &closed);
-                input.written(bytes.len());
+            Ok(queued) => {
+                let (written, done) = write_all(&master, &queued.bytes, &closed);
+                input.written(queued.bytes.len());
+                if let Some(ack) = queued.ack {
+                    let _ = ack.send(written);
+                }
                 if !done {
                     return;
                 }
@@ -127,21 +130,23 @@ pub fn spawn_writer(master: File, input: InputSource, closed: Arc<AtomicBool>, n
     }
 }
 
-/// Writes `bytes` as the program makes room; false when the pane closed or the PTY failed.
-fn write_all(master: &File, mut bytes: &[u8], closed: &AtomicBool) -> bool {
-    while !bytes.is_empty() {
+/// Writes `bytes` as the program makes room. Says how many reached the PTY, and false when
+/// the pane closed or the PTY failed before all of them did.
+fn write_all(master: &File, bytes: &[u8], closed: &AtomicBool) -> (usize, bool) {
+    let mut written = 0;
+    while written < bytes.len() {
         if closed.load(Ordering::Acquire) {
-            return false;
+            return (written, false);
         }
-        match rustix::io::write(master, bytes) {
-            Ok(n) => bytes = &bytes[n..],
+        match rustix::io::write(master, &bytes[written..]) {
+            Ok(n) => written += n,
             Err(Errno::AGAIN | Errno::INTR) => {
                 if wait_ready(master, PollFlags::OUT, Some(CLOSED_CHECK)).is_err() {
-                    return false;
+                    return (written, false);
                 }
             }
-            Err(_) => return false,
+            Err(_) => return (written, false),
         }
     }
-    true
+    (written, true)
 }

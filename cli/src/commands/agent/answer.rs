@@ -8,8 +8,8 @@ use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::TerminalAddr;
 
-use crate::client::agents::{inspect, operation_id};
-use crate::client::pane::send_keys;
+use crate::client::agents::inspect;
+use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, resolve_pane, usage};
 use crate::commands::Context;
@@ -114,7 +114,8 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         }
         (None, None) => return Err(usage("pass --choice N or --text T")),
     };
-    send_keys(&mut client, pane, keys)?;
+    let operation = operation_id();
+    send_keys(&mut client, pane, keys, &operation)?;
     if args.json {
         output::print_json(&AgentAnswerJson {
             schema_version: 1,
@@ -126,7 +127,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             },
             answer,
             source: source.to_owned(),
-            operation_id: operation_id(),
+            operation_id: operation,
             delivered: true,
         });
     }

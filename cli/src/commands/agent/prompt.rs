@@ -11,8 +11,8 @@ use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 use phux_core::ids::TerminalAddr;
 
 use crate::client::agent_wait::AgentWaitSession;
-use crate::client::agents::{operation_id, verify_occupant};
-use crate::client::pane::send_keys;
+use crate::client::agents::verify_occupant;
+use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_pane, usage};
 use crate::commands::Context;
@@ -84,7 +84,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         None
     };
     let started = Instant::now();
-    send_keys(&mut client, pane, vec![args.text, "Enter".into()])?;
+    let operation = operation_id();
+    send_keys(
+        &mut client,
+        pane,
+        vec![args.text, "Enter".into()],
+        &operation,
+    )?;
     let submit_ms = elapsed_ms(started);
     let waited = match session {
         Some(session) => {
@@ -100,7 +106,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         schema_version: 1,
         terminal: TerminalAddr::local(pane),
         delivery: "ok".into(),
-        operation_id: operation_id(),
+        operation_id: operation,
         agent: PromptAgent {
             name: record.name,
             kind: record.kind,

@@ -6,8 +6,8 @@ use phux_core::docs::{AgentSendKeysJson, InputAgent};
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::TerminalAddr;
 
-use crate::client::agents::{operation_id, verify_occupant};
-use crate::client::pane::{check_keys, send_keys};
+use crate::client::agents::verify_occupant;
+use crate::client::pane::{check_keys, operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
@@ -50,7 +50,8 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         args.expect_kind.as_deref(),
     )?;
     let keys = u32::try_from(args.keys.len()).unwrap_or(u32::MAX);
-    send_keys(&mut client, pane, args.keys)?;
+    let operation = operation_id();
+    send_keys(&mut client, pane, args.keys, &operation)?;
     if args.json {
         output::print_json(&AgentSendKeysJson {
             schema_version: 1,
@@ -62,7 +63,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             keys,
             verified,
             delivery: "ok".into(),
-            operation_id: operation_id(),
+            operation_id: operation,
             attempts: 1,
         });
     }

@@ -12,7 +12,7 @@ use phux_core::exit_code::SUCCESS;
 use phux_core::ids::TerminalAddr;
 
 use crate::client::agents::{self, inspect, Declaration};
-use crate::client::pane::send_keys;
+use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_pane};
 use crate::commands::Context;
@@ -123,7 +123,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         .map(|w| quoted(&w))
         .collect();
     let started = Instant::now();
-    send_keys(&mut client, pane, vec![line.join(" "), "Enter".into()])?;
+    send_keys(
+        &mut client,
+        pane,
+        vec![line.join(" "), "Enter".into()],
+        &operation_id(),
+    )?;
     let mut document = AgentStartJson {
         schema_version: 1,
         terminal: TerminalAddr::local(pane),
