@@ -55,7 +55,7 @@ fn decode(path: &Path) -> (u64, (u16, u16), HashSet<[u8; 3]>) {
 fn font_size_renders_smooth_frames_at_the_size_asked_for_with_the_bundled_font() {
     let dir = tempfile::tempdir().unwrap();
     let bitmap = dir.path().join("bitmap.gif");
-    let output = render(&bitmap, &[]);
+    let output = render(&bitmap, &["--font", "unifont"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let (_, bitmap_size, bitmap_colours) = decode(&bitmap);
     // glyphs.cast is 60x14: 8x16 cells.
