@@ -16,7 +16,8 @@ pub const DEFAULT_COVERAGE_LEVELS: u8 = 8;
 /// Largest `--font-size`, in pixels.
 pub const MAX_FONT_SIZE_PX: f32 = 200.0;
 
-/// The font settings of an animation. All `None`/empty: the bitmap mode.
+/// The font settings of an animation. All `None`/empty (`Default`): the bitmap mode, which the
+/// library keeps as its default; `phux rec` with no font flag uses [`FontOptions::smooth`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct FontOptions {
     /// Family names or font files, in fallback order (`--font`, repeatable). `unifont` first
@@ -75,6 +76,16 @@ impl FontOptions {
             size_px: Some(DEFAULT_FONT_SIZE_PX),
             ..FontOptions::default()
         }
+    }
+
+    /// A CSS-style family list (a VHS tape's `Set FontFamily "JetBrains Mono, 'Noto Sans CJK'"`)
+    /// as a fallback chain: split on commas, quotes and spaces around each name dropped.
+    pub fn family_list(text: &str) -> Vec<String> {
+        text.split(',')
+            .map(|f| f.trim().trim_matches(|c| c == '"' || c == '\'').trim())
+            .filter(|f| !f.is_empty())
+            .map(str::to_string)
+            .collect()
     }
 
     /// True when the bitmap font was asked for by name (`--font unifont`).
@@ -154,6 +165,14 @@ impl FontOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_css_family_list_is_a_chain() {
+        assert_eq!(
+            FontOptions::family_list(" JetBrains Mono, 'Noto Sans CJK JP' ,,\"x.ttf\""),
+            vec!["JetBrains Mono", "Noto Sans CJK JP", "x.ttf"]
+        );
+    }
 
     #[test]
     fn nothing_given_is_the_bitmap_mode() {
