@@ -1,6 +1,7 @@
 //! Renders one screen exercising every glyph source and attribute to a PNG, for eyeballing.
 //!
-//! Run with `cargo run -p phux-encoders --example render_sample -- out.png [scale] [theme]`.
+//! Run with `cargo run -p phux-encoders --example render_sample -- out.png [scale] [theme]
+//! [font-size]`; a font size draws with the bundled TrueType font instead of the bitmap one.
 
 use phux_encoders::{
     AnimationEncoder, Animator, CellAttrs, CellColor, CellWidth, EncodeOptions, RenderCell,
@@ -12,10 +13,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = args.next().unwrap_or_else(|| "sample.png".into());
     let scale = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
     let theme = Theme::builtin(&args.next().unwrap_or_else(|| "asciinema".into()))?;
+    let font = phux_encoders::FontOptions {
+        size_px: args.next().and_then(|s| s.parse().ok()),
+        ..phux_encoders::FontOptions::default()
+    };
     let s = sample();
     let options = EncodeOptions {
         theme,
         scale,
+        font,
         ..EncodeOptions::default()
     };
     let encoder = AnimationEncoder::create(path.as_ref(), s.cols, s.rows, &options)?;

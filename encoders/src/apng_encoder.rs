@@ -36,7 +36,8 @@ impl ApngEncoder {
         rows: u16,
         options: &EncodeOptions,
     ) -> Result<ApngEncoder, EncodeError> {
-        let raster = Rasterizer::new(cols, rows, options.theme, options.scale)?;
+        let raster =
+            Rasterizer::with_font(cols, rows, options.theme, options.scale, &options.font)?;
         let (w, h) = (raster.canvas().width, raster.canvas().height);
         let out = OutputFile::create(path, options.overwrite)?;
         let writer = ApngWriter::create(out, w, h, options.max_bytes)?;

@@ -77,6 +77,32 @@ pub enum EncodeError {
     /// `--scale` must be at least 1 (and small enough to stay within the format's limits).
     #[error("scale must be between 1 and 16, got {0}")]
     BadScale(u8),
+    /// A font setting is out of range.
+    #[error("bad {option} {value:?}: expected {accepted}")]
+    BadFontOption {
+        /// The option (`--font-size`, ...).
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// What is accepted.
+        accepted: &'static str,
+    },
+    /// No font file or installed family has this name.
+    #[error("no font {name:?}: it is not a font file, and no installed family has that name (searched {searched})")]
+    FontNotFound {
+        /// The name given.
+        name: String,
+        /// The directories searched, `:`-separated (or "no directories").
+        searched: String,
+    },
+    /// A font file could not be read or parsed.
+    #[error("cannot use font file {path}: {reason}")]
+    FontUnreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// `finish` was called before any screen was pushed.
     #[error("no frame to encode: no screen was pushed")]
     NoFrames,

@@ -41,7 +41,8 @@ impl GifEncoder {
         rows: u16,
         options: &EncodeOptions,
     ) -> Result<GifEncoder, EncodeError> {
-        let raster = Rasterizer::new(cols, rows, options.theme, options.scale)?;
+        let raster =
+            Rasterizer::with_font(cols, rows, options.theme, options.scale, &options.font)?;
         let (w, h) = (raster.canvas().width, raster.canvas().height);
         let too_big = || EncodeError::BadDimensions {
             width: w.into(),

@@ -1,5 +1,8 @@
 //! Maps pixels to GIF colour indices: one exact global palette while the recording has at most
-//! 256 colours, exact local palettes for frames beyond that, a fixed 6×7×6 cube as last resort.
+//! 256 colours, exact local palettes for frames beyond that, and as last resort, for a frame of
+//! more than 256 colours, its 256 most used colours kept exact and the rest drawn in the nearest
+//! of them (backgrounds and text cover the most pixels, so they stay exact; antialiased edges
+//! and rare colours move).
 
 use std::collections::HashMap;
 
@@ -84,7 +87,7 @@ impl GlobalPalette {
     }
 }
 
-/// A frame with its own palette: exact when it has at most 256 colours, else the 6×7×6 cube.
+/// A frame with its own palette: exact when it has at most 256 colours, else its most used ones.
 fn local_frame(pixels: &[u32]) -> IndexedFrame {
     let mut own = GlobalPalette::default();
     if let Some(indices) = own.map_global(pixels) {
@@ -93,34 +96,57 @@ fn local_frame(pixels: &[u32]) -> IndexedFrame {
             local_palette: Some(own.rgb_bytes()),
         };
     }
-    let indices = pixels.iter().map(|p| cube_index(*p)).collect();
+    popular_frame(pixels)
+}
+
+/// The 256 most used colours exactly (ties: first seen), every other colour as the nearest of
+/// them by squared RGB distance.
+fn popular_frame(pixels: &[u32]) -> IndexedFrame {
+    let mut counts: HashMap<u32, (usize, usize)> = HashMap::new();
+    for (i, p) in pixels.iter().enumerate() {
+        counts.entry(*p).or_insert((0, i)).0 += 1;
+    }
+    let mut by_use: Vec<(u32, usize, usize)> =
+        counts.iter().map(|(c, (n, i))| (*c, *n, *i)).collect();
+    by_use.sort_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+    let palette: Vec<u32> = by_use.iter().take(MAX_COLORS).map(|e| e.0).collect();
+    let mut index: HashMap<u32, u8> = palette
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (*c, u8::try_from(i).unwrap_or(u8::MAX)))
+        .collect();
+    let mut indices = Vec::with_capacity(pixels.len());
+    for p in pixels {
+        let i = match index.get(p) {
+            Some(i) => *i,
+            None => {
+                let i = nearest(&palette, *p);
+                index.insert(*p, i);
+                i
+            }
+        };
+        indices.push(i);
+    }
     IndexedFrame {
         indices,
-        local_palette: Some(cube_palette()),
+        local_palette: Some(rgb_bytes(&palette)),
     }
 }
 
-/// Levels per channel of the fallback cube (green gets the extra level: the eye sees it best).
-const CUBE: (u32, u32, u32) = (6, 7, 6);
-
-fn cube_index(p: u32) -> u8 {
-    let Rgb(r, g, b) = Rgb::from_packed(p);
-    let q = |v: u8, levels: u32| (u32::from(v) * (levels - 1) + 127) / 255;
-    let i = (q(r, CUBE.0) * CUBE.1 + q(g, CUBE.1)) * CUBE.2 + q(b, CUBE.2);
-    u8::try_from(i).unwrap_or(u8::MAX)
-}
-
-fn cube_palette() -> Vec<u8> {
-    let level = |i: u32, levels: u32| u8::try_from(i * 255 / (levels - 1)).unwrap_or(u8::MAX);
-    let mut out = Vec::with_capacity(3 * MAX_COLORS);
-    for r in 0..CUBE.0 {
-        for g in 0..CUBE.1 {
-            for b in 0..CUBE.2 {
-                out.extend([level(r, CUBE.0), level(g, CUBE.1), level(b, CUBE.2)]);
-            }
-        }
-    }
-    out
+/// The index of the colour in `palette` closest to `color`.
+fn nearest(palette: &[u32], color: u32) -> u8 {
+    let Rgb(r, g, b) = Rgb::from_packed(color);
+    let distance = |c: &u32| {
+        let Rgb(pr, pg, pb) = Rgb::from_packed(*c);
+        let d = |x: u8, y: u8| (i32::from(x) - i32::from(y)).pow(2);
+        d(r, pr) + d(g, pg) + d(b, pb)
+    };
+    let best = palette
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, c)| distance(c))
+        .map_or(0, |(i, _)| i);
+    u8::try_from(best).unwrap_or(u8::MAX)
 }
 
 fn rgb_bytes(colors: &[u32]) -> Vec<u8> {
@@ -164,13 +190,33 @@ mod tests {
     }
 
     #[test]
-    fn more_than_256_colours_in_one_frame_fall_back_to_the_cube() {
+    fn more_than_256_colours_in_one_frame_keep_the_most_used_exact() {
         let mut p = GlobalPalette::default();
-        let pixels: Vec<u32> = (0..300).map(|i| i * 50_000).collect();
+        // 300 colours, each used once, except colour 299 used a hundred times.
+        let mut pixels: Vec<u32> = (0..300).map(|i| i * 50_000).collect();
+        pixels.extend(std::iter::repeat_n(299 * 50_000, 100));
         let f = p.index_frame(&pixels);
         assert_eq!(p.len(), 0);
-        assert_eq!(f.local_palette.unwrap().len(), 3 * 252);
-        assert!(f.indices.iter().all(|i| *i < 252));
-        assert_eq!(cube_index(0x00FF_FFFF), 251);
+        let local = f.local_palette.unwrap();
+        assert_eq!(local.len(), 3 * 256);
+        let colour = |i: u8| {
+            let i = 3 * usize::from(i);
+            Rgb(local[i], local[i + 1], local[i + 2]).packed()
+        };
+        assert_eq!(
+            colour(f.indices[299]),
+            299 * 50_000,
+            "the most used is exact"
+        );
+        assert_eq!(colour(f.indices[0]), 0, "first seen wins ties");
+        // A colour that did not make it is drawn in its nearest neighbour.
+        let dropped = f.indices[298];
+        let got = Rgb::from_packed(colour(dropped));
+        let want = Rgb::from_packed(298 * 50_000);
+        let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).abs();
+        assert!(
+            d(got.0, want.0) + d(got.1, want.1) + d(got.2, want.2) < 120,
+            "{got:?} {want:?}"
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! reporting the exact bounding box of the pixels that changed.
 
 use crate::error::EncodeError;
+use crate::font::options::{FontMode, FontOptions};
+use crate::font::smooth::{SmoothFont, TileStyle};
 use crate::font::{Glyph, GlyphCache, GlyphKind, CELL_WIDTH, GLYPH_HEIGHT};
 use crate::screen::{CellAttrs, CellWidth, RenderCell, RenderScreen};
 use crate::theme::{Rgb, Theme};
@@ -105,28 +107,60 @@ impl DirtyBox {
 /// bounds its memory to a few hundred MB whatever the recording claims.
 pub const MAX_CANVAS_PIXELS: u64 = 4096 * 4096;
 
+/// How cells become pixels: the 1-bit bitmap font at an integer scale, or antialiased
+/// TrueType glyphs.
+#[derive(Debug)]
+enum CellDrawing {
+    Bitmap(GlyphCache),
+    Smooth(SmoothFont),
+}
+
 /// Draws screens of a fixed grid size into one canvas.
 #[derive(Debug)]
 pub struct Rasterizer {
     theme: Theme,
     scale: u32,
+    cell: (u32, u32),
     cols: u16,
     rows: u16,
     canvas: Canvas,
     drawn: Vec<Option<CellLook>>,
-    glyphs: GlyphCache,
+    drawing: CellDrawing,
     row_buf: Vec<u32>,
 }
 
 impl Rasterizer {
-    /// A rasterizer for a `cols`×`rows` grid at integer `scale` (1..=16).
+    /// A rasterizer for a `cols`×`rows` grid at integer `scale` (1..=16), in the bitmap font.
     pub fn new(cols: u16, rows: u16, theme: Theme, scale: u8) -> Result<Rasterizer, EncodeError> {
+        Rasterizer::with_font(cols, rows, theme, scale, &FontOptions::default())
+    }
+
+    /// A rasterizer drawing with `font` (the bitmap font, or TrueType glyphs at a pixel size;
+    /// `scale` multiplies either).
+    pub fn with_font(
+        cols: u16,
+        rows: u16,
+        theme: Theme,
+        scale: u8,
+        font: &FontOptions,
+    ) -> Result<Rasterizer, EncodeError> {
         if scale == 0 || scale > MAX_SCALE {
             return Err(EncodeError::BadScale(scale));
         }
         let s = u32::from(scale);
-        let width = u32::from(cols) * CELL_WIDTH as u32 * s;
-        let height = u32::from(rows) * GLYPH_HEIGHT as u32 * s;
+        let (drawing, cell) = match font.mode(scale)? {
+            FontMode::Bitmap => (
+                CellDrawing::Bitmap(GlyphCache::new()),
+                (CELL_WIDTH as u32 * s, GLYPH_HEIGHT as u32 * s),
+            ),
+            FontMode::Smooth(spec) => {
+                let smooth = SmoothFont::new(&spec)?;
+                let cell = smooth.cell_size();
+                (CellDrawing::Smooth(smooth), cell)
+            }
+        };
+        let width = u32::from(cols) * cell.0;
+        let height = u32::from(rows) * cell.1;
         if width == 0 || height == 0 {
             return Err(EncodeError::BadDimensions {
                 width: width.into(),
@@ -148,6 +182,7 @@ impl Rasterizer {
         Ok(Rasterizer {
             theme,
             scale: s,
+            cell,
             cols,
             rows,
             canvas: Canvas {
@@ -156,7 +191,7 @@ impl Rasterizer {
                 pixels: vec![UNDRAWN; width as usize * height as usize],
             },
             drawn: vec![None; usize::from(cols) * usize::from(rows)],
-            glyphs: GlyphCache::new(),
+            drawing,
             row_buf: Vec::new(),
         })
     }
@@ -233,13 +268,32 @@ impl Rasterizer {
         }
     }
 
+    /// One cell's size in pixels.
+    pub fn cell_size(&self) -> (u32, u32) {
+        self.cell
+    }
+
     /// Writes one cell's pixels into the canvas, recording which pixels changed.
     fn paint(&mut self, look: CellLook, x: u16, y: u16, dirty: &mut DirtyBox) {
-        let glyph = styled_glyph(&mut self.glyphs, look);
+        let px0 = u32::from(x) * self.cell.0;
+        let py0 = u32::from(y) * self.cell.1;
+        let glyph = match &mut self.drawing {
+            CellDrawing::Bitmap(glyphs) => styled_glyph(glyphs, look),
+            CellDrawing::Smooth(font) => {
+                let tile = font.tile(look.text, look.wide, tile_style(look.attrs));
+                let blends = blend_levels(look.fg, look.bg, font.max_level());
+                let mut row = std::mem::take(&mut self.row_buf);
+                for (ty, levels) in tile.levels.chunks(tile.width as usize).enumerate() {
+                    row.clear();
+                    row.extend(levels.iter().map(|l| blends[usize::from(*l)]));
+                    self.write_row(px0, py0 + ty as u32, &row, dirty);
+                }
+                self.row_buf = row;
+                return;
+            }
+        };
         let s = self.scale;
         let gw = glyph.width() as u32;
-        let px0 = u32::from(x) * CELL_WIDTH as u32 * s;
-        let py0 = u32::from(y) * GLYPH_HEIGHT as u32 * s;
         let mut row = std::mem::take(&mut self.row_buf);
         for (gy, bits) in glyph.rows.iter().enumerate() {
             row.clear();
@@ -285,6 +339,32 @@ fn cursor_head(screen: &RenderScreen) -> Option<(u16, u16)> {
     } else {
         Some((c.x, c.y))
     }
+}
+
+/// The shape-changing attributes of a smooth tile.
+fn tile_style(attrs: CellAttrs) -> TileStyle {
+    TileStyle {
+        bold: attrs.contains(CellAttrs::BOLD),
+        italic: attrs.contains(CellAttrs::ITALIC),
+        underline: attrs.contains(CellAttrs::UNDERLINE),
+        strikethrough: attrs.contains(CellAttrs::STRIKETHROUGH),
+        overline: attrs.contains(CellAttrs::OVERLINE),
+    }
+}
+
+/// The colours of coverage levels `0..=max` between `bg` (0) and `fg` (max), per channel
+/// `bg + (fg - bg) * l / max`, rounded: the only colours a smooth cell has.
+pub fn blend_levels(fg: u32, bg: u32, max: u8) -> Vec<u32> {
+    let (f, b) = (Rgb::from_packed(fg), Rgb::from_packed(bg));
+    let m = i32::from(max.max(1));
+    let mix = |f: u8, b: u8, l: i32| {
+        let (f, b) = (i32::from(f), i32::from(b));
+        let v = b + ((f - b) * l * 2 + m * (f - b).signum()) / (2 * m);
+        v.clamp(0, 255) as u8
+    };
+    (0..=m)
+        .map(|l| Rgb(mix(f.0, b.0, l), mix(f.1, b.1, l), mix(f.2, b.2, l)).packed())
+        .collect()
 }
 
 /// The glyph for a look, with bold/italic applied to font glyphs and the lines drawn over it.

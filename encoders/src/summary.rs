@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::font::options::FontOptions;
 use crate::format::OutputFormat;
 use crate::theme::Theme;
 
@@ -42,6 +43,8 @@ pub struct EncodeOptions {
     /// never written through). Without it, the finished file is linked in only if nothing,
     /// not even a dangling symlink, has appeared at the path meanwhile.
     pub overwrite: bool,
+    /// The font: the bitmap one (the default) or TrueType glyphs at a pixel size.
+    pub font: FontOptions,
 }
 
 impl Default for EncodeOptions {
@@ -51,6 +54,7 @@ impl Default for EncodeOptions {
             scale: 1,
             max_bytes: DEFAULT_MAX_BYTES,
             overwrite: true,
+            font: FontOptions::default(),
         }
     }
 }

@@ -61,6 +61,8 @@ fn render(cast: &Path, out: &Path, scale: u8) -> Figures {
             "rec",
             "--overwrite",
             "--json",
+            "--font",
+            "unifont",
             "--scale",
             &scale.to_string(),
             "--from",
@@ -88,7 +90,10 @@ fn render(cast: &Path, out: &Path, scale: u8) -> Figures {
         doc["rows"].as_u64().unwrap() as u32,
     );
     Figures {
-        name: format!("{} @{scale}x", cast.file_name().unwrap().to_string_lossy()),
+        name: format!(
+            "{} bitmap @{scale}x",
+            cast.file_name().unwrap().to_string_lossy()
+        ),
         frames: doc["frames"].as_u64().unwrap(),
         seconds,
         bytes: doc["bytes"].as_u64().unwrap(),

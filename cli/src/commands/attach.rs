@@ -26,6 +26,9 @@ pub struct Args {
     /// .png); input is never recorded
     #[arg(long, value_name = "FILE")]
     pub rec: Option<PathBuf>,
+    /// How a .gif/.png --rec draws text
+    #[command(flatten)]
+    pub font: crate::commands::font_flags::FontFlags,
     /// Attach even from inside a phux pane
     #[arg(long)]
     pub force: bool,
@@ -50,6 +53,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             "detach first, or pass --force to attach anyway",
         ));
     }
+    if args.rec.is_some() {
+        // A missing font is found now, not after the session was recorded.
+        args.font.check(1)?;
+    }
     let control = connect(context, args.session.as_deref())?;
     let request = AttachRequest {
         session: args.session.clone(),
@@ -64,7 +71,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         Ended::Stopped => {}
     }
     if let Some(Ok(recorder)) = attached.recording {
-        finish_recording(recorder)?;
+        finish_recording(recorder, &args.font)?;
     }
     Ok(SUCCESS)
 }
@@ -75,6 +82,7 @@ pub fn attach_to(session: String, context: &Context) -> VerbResult {
         Args {
             session: Some(session),
             rec: None,
+            font: crate::commands::font_flags::FontFlags::default(),
             force: false,
         },
         context,
@@ -143,7 +151,10 @@ fn attach_failure(error: AttachError, args: &Args) -> Failure {
 }
 
 /// Closes the cast and, for an animation, renders it with `phux rec --from`.
-fn finish_recording(recorder: tui::recording::ScreenRecorder) -> Result<(), Failure> {
+fn finish_recording(
+    recorder: tui::recording::ScreenRecorder,
+    font: &crate::commands::font_flags::FontFlags,
+) -> Result<(), Failure> {
     let render_to = recorder.render_to.clone();
     let cast = recorder.finish().map_err(|message| {
         Failure::new(
@@ -164,6 +175,7 @@ fn finish_recording(recorder: tui::recording::ScreenRecorder) -> Result<(), Fail
         .arg("-o")
         .arg(&out)
         .arg("--overwrite")
+        .args(font.to_words())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .status();

@@ -6,6 +6,7 @@ pub mod ask;
 pub mod attach;
 pub mod detach;
 pub mod engine;
+pub mod font_flags;
 pub mod insert_pane;
 pub mod kill;
 pub mod ls;

@@ -1,7 +1,12 @@
-//! 1-bit glyphs: the bitmap type, and the cache that picks procedural drawing, Unifont or a
-//! replacement box for each character.
+//! Glyphs. The bitmap mode: 1-bit glyphs and the cache that picks procedural drawing, Unifont or
+//! a replacement box for each character. The smooth mode (`smooth`): TrueType outlines found by
+//! `discovery`, rasterized by `outline` into coverage tiles, falling back to the bitmap glyphs.
 
+pub mod discovery;
+pub mod options;
+pub mod outline;
 pub mod procedural;
+pub mod smooth;
 pub mod unifont;
 
 use std::collections::HashMap;

@@ -171,6 +171,7 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
             scale: args.scale,
             max_bytes: args.max_bytes,
             overwrite: args.overwrite,
+            font: args.font.options(),
         },
         prefer_cast_theme: args.theme.is_none(),
         fps: args.fps,
@@ -189,9 +190,12 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
     let summary = result.map_err(|e| {
         let remedy = match e {
             EncodeError::CanvasTooLarge { .. } | EncodeError::BadDimensions { .. } => {
-                "lower --scale, or render a recording of a smaller grid (.cast output keeps any size)"
+                "lower --scale or --font-size, or render a recording of a smaller grid (.cast output keeps any size)"
             }
             EncodeError::OutputExists(_) => "choose another path, or pass --overwrite",
+            EncodeError::FontNotFound { .. } | EncodeError::FontUnreadable { .. } => {
+                "name an installed family (`fc-list : family` lists them) or a font file"
+            }
             _ => "check the output path and --max-bytes",
         };
         let code = match e {

@@ -56,9 +56,11 @@ pub struct Args {
     /// Colour theme of an animation (the recording's own theme wins when it has one)
     #[arg(long)]
     theme: Option<String>,
-    /// Integer pixel scale of an animation (1 = 8x16 px cells)
+    /// Integer pixel scale of an animation (1 = 8x16 px bitmap cells; multiplies --font-size)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
     scale: u8,
+    #[command(flatten)]
+    font: crate::commands::font_flags::FontFlags,
     /// Replace whatever is at the output path (a symlink there is replaced, never followed);
     /// without it nothing at the path is ever replaced
     #[arg(long)]
@@ -145,6 +147,10 @@ fn rec(args: Args, context: &Context) -> VerbResult {
                 ),
             )
         })?;
+    }
+    if output.format != OutputFormat::Cast {
+        // Checked again when rendering; here so a missing font costs no recording.
+        args.font.check(args.scale)?;
     }
     if let Some(from) = &args.from {
         if args.target.is_some() || !args.command.is_empty() {

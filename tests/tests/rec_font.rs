@@ -1,0 +1,122 @@
+//! `phux rec --from` with the font flags, as a user runs it: the smooth mode renders at the size
+//! asked for with the bundled font on a machine without fonts, every frame decodes, and a font
+//! that does not exist or a size out of range is refused before anything is written.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use phux_tests::{run, stderr, stdout};
+
+fn glyphs_cast() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/glyphs.cast")
+}
+
+/// `phux rec --from samples/glyphs.cast -o OUT --json ARGS...` with no installed fonts.
+fn render(out: &Path, args: &[&str]) -> std::process::Output {
+    let cast = glyphs_cast();
+    let mut words = vec![
+        "rec",
+        "--from",
+        cast.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    words.extend_from_slice(args);
+    let mut command = phux_tests::phux(&words);
+    command.env("PHUX_FONT_DIRS", "");
+    run(&mut command)
+}
+
+/// Frame count, size, and the colours of every frame, decoded by the `gif` crate.
+fn decode(path: &Path) -> (u64, (u16, u16), HashSet<[u8; 3]>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let size = (decoder.width(), decoder.height());
+    let mut frames = 0;
+    let mut colours = HashSet::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        frames += 1;
+        for px in frame.buffer.chunks(4) {
+            if px[3] != 0 {
+                colours.insert([px[0], px[1], px[2]]);
+            }
+        }
+    }
+    (frames, size, colours)
+}
+
+#[test]
+fn font_size_renders_smooth_frames_at_the_size_asked_for_with_the_bundled_font() {
+    let dir = tempfile::tempdir().unwrap();
+    let bitmap = dir.path().join("bitmap.gif");
+    let output = render(&bitmap, &["--font", "unifont"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (_, bitmap_size, bitmap_colours) = decode(&bitmap);
+    // glyphs.cast is 60x14: 8x16 cells.
+    assert_eq!(bitmap_size, (480, 224));
+
+    for (size, cell) in [("14", (8u16, 20u16)), ("20", (12, 28))] {
+        let smooth = dir.path().join(format!("smooth{size}.gif"));
+        let output = render(&smooth, &["--font-size", size]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let (frames, px, colours) = decode(&smooth);
+        assert_eq!(doc["frames"].as_u64(), Some(frames));
+        assert_eq!(px, (60 * cell.0, 14 * cell.1), "--font-size {size}");
+        // Antialiasing blends each cell's colours: more colours than the bitmap's, all exact.
+        assert!(colours.len() > bitmap_colours.len(), "--font-size {size}");
+    }
+    // The bundled font by name, and the bitmap font by name, are the same as the defaults.
+    let named = dir.path().join("named.gif");
+    assert!(render(&named, &["--font", "JetBrains Mono"])
+        .status
+        .success());
+    assert_eq!(decode(&named).1, (480, 280));
+    let unifont = dir.path().join("unifont.gif");
+    assert!(render(&unifont, &["--font", "unifont"]).status.success());
+    assert_eq!(
+        std::fs::read(&unifont).unwrap(),
+        std::fs::read(&bitmap).unwrap()
+    );
+}
+
+#[test]
+fn a_missing_font_or_a_bad_size_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.gif");
+    let output = render(&out, &["--font", "No Such Family"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    let line: serde_json::Value =
+        serde_json::from_str(stderr(&output).lines().last().unwrap()).unwrap();
+    assert_eq!(line["error"]["code"], "invalid_argument");
+    let message = line["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("No Such Family") && message.contains("PHUX_FONT_DIRS is empty"),
+        "{line}"
+    );
+    assert!(!out.exists());
+
+    let missing_file = dir.path().join("nope.ttf");
+    let output = render(&out, &["--font", missing_file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("nope.ttf"), "{}", stderr(&output));
+
+    for (flag, value) in [
+        ("--font-size", "0"),
+        ("--font-size", "500"),
+        ("--line-height", "-1"),
+        ("--letter-spacing", "100"),
+    ] {
+        let output = render(&out, &[flag, value]);
+        assert_eq!(output.status.code(), Some(2), "{flag} {value}");
+        assert!(stderr(&output).contains(flag), "{}", stderr(&output));
+        assert!(!out.exists());
+    }
+}
