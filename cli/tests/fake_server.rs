@@ -309,13 +309,28 @@ fn tag_miss_is_no_such_target_exit_1() {
     assert_eq!(error_doc(&out)["error"]["code"], "no_such_target");
 }
 
+/// The request with its operation id taken out, after checking it is a fresh 128-bit id in hex
+/// (every CLI write is acknowledged).
+fn without_operation_id(mut request: serde_json::Value) -> serde_json::Value {
+    let id = request["operation_id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{request}"
+    );
+    request.as_object_mut().map(|o| o.remove("operation_id"));
+    request
+}
+
 #[test]
 fn send_keys_sends_validated_keys_for_the_server_to_plan() {
     let server = FakeServer::start(handler);
     let out = run(&server, &["send-keys", "work", "Up", "echo hi", "Enter"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
-        server.last("input"),
+        without_operation_id(server.last("input")),
         json!({"type": "input", "pane": 2, "actions": [], "keys": ["Up", "echo hi", "Enter"]})
     );
 }
@@ -326,7 +341,7 @@ fn paste_sends_text_or_stdin() {
     let out = run(&server, &["paste", "@1", "ls -la"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(
-        server.last("paste"),
+        without_operation_id(server.last("paste")),
         json!({"type": "paste", "pane": 1, "text": "ls -la"})
     );
     let out = phux(
