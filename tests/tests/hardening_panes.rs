@@ -45,7 +45,10 @@ fn open_fds(pid: u32) -> usize {
         .count()
 }
 
-fn paste(server: &TestServer, pane: &str, text: &[u8]) -> std::process::Output {
+/// Starts `phux paste PANE` with `text` on stdin. Pastes are acknowledged: one into a program
+/// that never reads answers `delivery_unknown` after the server's completion wait (its bytes
+/// stay queued), so the tests start several at once instead of one after another.
+fn start_paste(server: &TestServer, pane: &str, text: &[u8]) -> std::process::Child {
     let mut child = server
         .phux(&["paste", pane])
         .stdin(Stdio::piped())
@@ -56,7 +59,7 @@ fn paste(server: &TestServer, pane: &str, text: &[u8]) -> std::process::Output {
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(text).unwrap();
     drop(stdin);
-    child.wait_with_output().unwrap()
+    child
 }
 
 /// 1,025 pastes of 2 MiB into a pane that does not read took the server to 2.1 GB.
@@ -68,25 +71,40 @@ fn the_input_queue_is_bounded_in_bytes_busy_then_too_large() {
     let pid = server.server_pid();
     let before = rss_of(pid);
     let chunk = vec![b'a'; 2 * 1024 * 1024];
-    let mut busy = None;
-    for _ in 0..24 {
-        let output = paste(&server, &pane, &chunk);
-        if !output.status.success() {
-            busy = Some(output);
-            break;
-        }
-    }
-    let busy = busy.expect("48 MiB were queued for a program that never reads");
-    assert_eq!(busy.status.code(), Some(1), "{}", stderr(&busy));
+    // Six pastes of 2 MiB at once: the queue takes four (8 MiB), the rest are refused at once.
+    let pastes: Vec<_> = (0..6)
+        .map(|_| start_paste(&server, &pane, &chunk))
+        .collect();
+    let outputs: Vec<_> = pastes
+        .into_iter()
+        .map(|p| p.wait_with_output().unwrap())
+        .collect();
+    let busy: Vec<_> = outputs
+        .iter()
+        .filter(|o| stderr(o).contains("not reading its input"))
+        .collect();
     assert!(
-        stderr(&busy).contains("not reading its input"),
-        "{}",
-        stderr(&busy)
+        !busy.is_empty(),
+        "12 MiB were queued for a program that never reads"
     );
+    for output in &outputs {
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(output));
+        assert!(
+            stderr(output).contains("not reading its input")
+                || stderr(output).contains("may or may not have reached"),
+            "{}",
+            stderr(output)
+        );
+    }
     let grown = rss_of(pid).saturating_sub(before);
     assert!(grown < 48 * 1024 * 1024, "the server grew by {grown} bytes");
     let output = server.run(&["send-keys", &pane, "x"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("not reading its input"),
+        "{}",
+        stderr(&output)
+    );
     // More than a pane ever queues is refused as such, not as busy.
     let server2 = TestServer::start();
     let pane2 = server2.new_session("deaf", DEAF);
@@ -120,11 +138,17 @@ fn a_killed_pane_with_input_queued_leaves_no_thread_or_descriptor() {
     let pane = server.new_session("deaf", DEAF);
     server.wait_for_text(&pane, "ready");
     let chunk = vec![b'a'; 1024 * 1024];
-    for _ in 0..3 {
-        assert!(paste(&server, &pane, &chunk).status.success());
-    }
+    let pastes: Vec<_> = (0..3)
+        .map(|_| start_paste(&server, &pane, &chunk))
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
     assert!(pane_threads(pid).len() > threads.len());
     assert!(server.run(&["kill", &pane]).status.success());
+    // The writes the pane never took end as unknown (in part) or not written, never as done.
+    for paste in pastes {
+        let output = paste.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    }
     wait_until(
         "the killed pane's threads and descriptors are gone",
         Duration::from_secs(15),
