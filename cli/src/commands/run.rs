@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use phux_core::docs::RunResult;
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
 
@@ -45,6 +46,22 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let result = run_in_pane(args, context)?;
+    if json {
+        output::print_json(&result);
+    } else if !result.output.is_empty() {
+        output::print_line(&result.output);
+    }
+    if result.truncated {
+        output::warn("the start of the output is no longer in the pane's history");
+    }
+    Ok(mirror_child_exit(result.exit_code))
+}
+
+/// Runs the command `args` describe and returns its RunResult; giving up is `run_timed_out`
+/// (125), and so is every failure once the line was typed. The verb and the MCP tool share it.
+pub fn run_in_pane(args: Args, context: &Context) -> Result<RunResult, Failure> {
     let command = args.command.join(" ");
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
@@ -65,15 +82,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             // Where the pane's output stands now the command is done: `wait --after` from here
             // sees only what comes next.
             result.mark = shell_state(&mut client, pane, None).ok().map(|s| s.mark);
-            if args.json {
-                output::print_json(&result);
-            } else if !result.output.is_empty() {
-                output::print_line(&result.output);
-            }
-            if result.truncated {
-                output::warn("the start of the output is no longer in the pane's history");
-            }
-            Ok(mirror_child_exit(result.exit_code))
+            Ok(result)
         }
         RunOutcome::TimedOut { .. } => Err(gave_up(&command, pane, args.timeout)),
     }

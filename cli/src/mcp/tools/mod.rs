@@ -1,0 +1,176 @@
+//! The tools: one per agent-facing verb, named `phux_VERB` (`phux_agent_SUB` for `phux agent
+//! SUB`). Each states its input schema, and its call builds the verb's own request and calls
+//! the same client library functions the verb calls, returning the document the verb's
+//! `--json` prints. A failure is the verb's failure: the adapter turns it into an `isError`
+//! result carrying the JSON error document.
+
+mod agent;
+mod create;
+mod drive;
+mod layout;
+mod read;
+
+use std::path::PathBuf;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use phux_core::error_code::ErrorCode;
+
+use crate::client::stop::Stop;
+use crate::commands::Context;
+use crate::failure::Failure;
+
+/// The most bytes a tool's result (its pretty JSON text) may take.
+pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+
+/// One tool.
+pub struct Tool {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its input schema (a strict object; every tool also takes `socket`).
+    pub schema: fn() -> Value,
+    pub call: fn(&Call) -> Result<Document, Failure>,
+}
+
+/// A tool's result: the JSON text (rendered from the document itself, so its keys keep the
+/// order the CLI prints them in) and the same document as a value (`structuredContent`).
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub text: String,
+    pub value: Value,
+}
+
+/// What a tool's call gets: its validated arguments, where the server is, and the button a
+/// client's cancellation presses.
+pub struct Call {
+    pub arguments: Value,
+    pub context: Context,
+    pub stop: Stop,
+}
+
+impl Call {
+    /// The arguments as the tool's own typed struct (already checked against its schema).
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, Failure> {
+        serde_json::from_value(self.arguments.clone())
+            .map_err(|e| invalid_argument(format!("invalid arguments: {e}")))
+    }
+}
+
+/// Every tool, in the order `tools/list` shows them.
+pub fn all() -> Vec<Tool> {
+    let mut tools = Vec::new();
+    tools.extend(read::tools());
+    tools.extend(drive::tools());
+    tools.extend(create::tools());
+    tools.extend(layout::tools());
+    tools.extend(agent::tools());
+    tools
+}
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<Tool> {
+    all().into_iter().find(|t| t.name == name)
+}
+
+/// The `tools/list` entry of a tool.
+pub fn listing(tool: &Tool) -> Value {
+    serde_json::json!({
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": (tool.schema)(),
+    })
+}
+
+/// Calls `tool` with `arguments` (null = none): checks them against its schema, picks the
+/// socket, runs it, and holds the result to [`MAX_OUTPUT_BYTES`].
+pub fn call(
+    tool: &Tool,
+    arguments: Value,
+    socket: &std::path::Path,
+    stop: Stop,
+) -> Result<Document, Failure> {
+    let arguments = match arguments {
+        Value::Null => Value::Object(serde_json::Map::new()),
+        other => other,
+    };
+    let schema = (tool.schema)();
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    if required.contains(&Value::from("confirm"))
+        && arguments.get("confirm") != Some(&Value::Bool(true))
+    {
+        return Err(confirmation_required(tool.name));
+    }
+    crate::mcp::schema::validate(&schema, &arguments, "")
+        .map_err(|message| invalid_argument(format!("{}: {message}", tool.name)))?;
+    let socket = match arguments.get("socket").and_then(Value::as_str) {
+        Some(given) => phux_core::socket_path::resolve(Some(&PathBuf::from(given))),
+        None => socket.to_path_buf(),
+    };
+    let call = Call {
+        arguments,
+        context: Context { socket },
+        stop,
+    };
+    let document = (tool.call)(&call)?;
+    let size = document.text.len();
+    if size > MAX_OUTPUT_BYTES {
+        return Err(Failure::new(
+            ErrorCode::OutputTooLarge,
+            format!(
+                "{}'s result is {size} bytes, over the {MAX_OUTPUT_BYTES} a tool may return",
+                tool.name
+            ),
+            "ask for less: a smaller `tail`, no `scrollback`, or no `cells`",
+        ));
+    }
+    Ok(document)
+}
+
+/// A document as the text block of a result: pretty JSON.
+pub fn pretty(document: &Value) -> String {
+    serde_json::to_string_pretty(document).unwrap_or_else(|_| document.to_string())
+}
+
+/// A document as a tool's result (`json_serialize` if it cannot be: a phux bug).
+pub fn to_value<T: serde::Serialize>(document: &T) -> Result<Document, Failure> {
+    let rendered = serde_json::to_string_pretty(document)
+        .and_then(|text| Ok((text, serde_json::to_value(document)?)));
+    match rendered {
+        Ok((text, value)) => Ok(Document { text, value }),
+        Err(e) => Err(Failure::new(
+            ErrorCode::JsonSerialize,
+            format!("cannot render the result: {e}"),
+            "this is a phux bug; please report it with the tool call that caused it",
+        )),
+    }
+}
+
+pub fn invalid_argument(message: impl Into<String>) -> Failure {
+    Failure::new(
+        ErrorCode::InvalidArgument,
+        message,
+        "see the tool's inputSchema in tools/list (or `phux mcp --schema`)",
+    )
+}
+
+/// The refusal of a destructive call made without `confirm: true`.
+pub fn require_confirm(call: &Call, what: &str) -> Result<(), Failure> {
+    if call.arguments.get("confirm") == Some(&Value::Bool(true)) {
+        return Ok(());
+    }
+    Err(confirmation_required(what))
+}
+
+fn confirmation_required(what: &str) -> Failure {
+    Failure::new(
+        ErrorCode::ConfirmationRequired,
+        format!("{what} destroys or interrupts what runs there, so it needs confirm: true"),
+        "call again with \"confirm\": true once you are sure",
+    )
+}
+
+/// Seconds as a duration.
+pub fn seconds(secs: f64) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(secs.max(0.0))
+}
