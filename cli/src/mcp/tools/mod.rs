@@ -174,3 +174,113 @@ fn confirmation_required(what: &str) -> Failure {
 pub fn seconds(secs: f64) -> std::time::Duration {
     std::time::Duration::from_secs_f64(secs.max(0.0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
+    /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
+    /// test until it gets one or a reason here.
+    const NO_TOOL: [(&str, &str); 9] = [
+        (
+            "attach",
+            "a full-screen terminal UI for a person, not a call",
+        ),
+        (
+            "server",
+            "runs the server itself in the foreground; tools start one when needed (phux_new)",
+        ),
+        (
+            "engine",
+            "installs and inspects the terminal engine on this machine: operator work",
+        ),
+        ("mcp", "this adapter itself"),
+        (
+            "play",
+            "not wired yet: plays a recording into a pane through a helper process",
+        ),
+        (
+            "rec",
+            "not wired yet: records a pane to a file with a progress display",
+        ),
+        ("__pane-exec", "internal: the process a pane starts"),
+        (
+            "__play-cast",
+            "internal: the player `play` starts in a pane",
+        ),
+        (
+            "agent report-state",
+            "the hook ingress an agent's own hooks call, not an agent host",
+        ),
+    ];
+
+    /// `phux_send_keys` for `send-keys`, `phux_agent_send_keys` for `agent send-keys`.
+    fn tool_name(verb: &str) -> String {
+        format!("phux_{}", verb.replace([' ', '-'], "_"))
+    }
+
+    fn verbs() -> Vec<String> {
+        let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+        let mut verbs = Vec::new();
+        for verb in cli.get_subcommands() {
+            let name = verb.get_name();
+            if name == "agent" {
+                verbs.extend(
+                    verb.get_subcommands()
+                        .map(|sub| format!("agent {}", sub.get_name())),
+                );
+            } else {
+                verbs.push(name.to_owned());
+            }
+        }
+        verbs
+    }
+
+    #[test]
+    fn every_verb_has_a_tool_or_a_reason() {
+        let tools: Vec<&str> = all().iter().map(|t| t.name).collect();
+        let mut missing = Vec::new();
+        for verb in verbs() {
+            let excluded = NO_TOOL.iter().any(|(name, _)| *name == verb);
+            let has_tool = tools.contains(&tool_name(&verb).as_str());
+            assert!(
+                !(excluded && has_tool),
+                "{verb} has a tool and an exclusion: drop the exclusion"
+            );
+            if !excluded && !has_tool {
+                missing.push(verb);
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "verbs with no MCP tool: {missing:?}; add a tool in cli/src/mcp/tools/ or a reason to NO_TOOL"
+        );
+    }
+
+    #[test]
+    fn every_exclusion_names_a_verb_and_says_why() {
+        let verbs = verbs();
+        for (name, why) in NO_TOOL {
+            assert!(
+                verbs.iter().any(|v| v == name),
+                "{name} is no verb any more"
+            );
+            assert!(why.len() > 10);
+        }
+    }
+
+    #[test]
+    fn tool_names_are_unique_and_schemas_strict() {
+        let tools = all();
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), tools.len());
+        for tool in &tools {
+            let schema = (tool.schema)();
+            assert_eq!(schema["additionalProperties"], false, "{}", tool.name);
+            assert!(schema["properties"]["socket"].is_object(), "{}", tool.name);
+        }
+    }
+}
