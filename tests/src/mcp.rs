@@ -167,3 +167,47 @@ impl Drop for McpProcess {
         let _ = self.child.wait();
     }
 }
+
+/// The official MCP Python SDK's client script, committed beside the tests.
+pub fn sdk_client_script() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp/sdk_client.py")
+}
+
+/// A Python with the official MCP SDK (PyPI `mcp`) installed: a venv kept under the build
+/// directory (`target/.../mcp-sdk-venv`), made on first use, so later runs start at once.
+/// `Err` says why there is none (no venv module, pip cannot reach the registry): the caller
+/// skips and prints it.
+pub fn sdk_python() -> Result<std::path::PathBuf, String> {
+    let venv = phux_bin()
+        .parent()
+        .expect("the build directory")
+        .join("mcp-sdk-venv");
+    let python = venv.join("bin/python");
+    let installed = venv.join(".mcp-installed");
+    if installed.exists() {
+        return Ok(python);
+    }
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .map_err(|e| format!("python3 is not available ({e}); .ci/run installs it"))?;
+    if !made.status.success() {
+        return Err(format!(
+            "python3 -m venv failed (Debian needs python3-venv; .ci/run installs it): {}",
+            String::from_utf8_lossy(&made.stderr).trim()
+        ));
+    }
+    let pip = Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check", "mcp"])
+        .output()
+        .map_err(|e| format!("cannot run the venv's pip: {e}"))?;
+    if !pip.status.success() {
+        return Err(format!(
+            "pip could not install the MCP SDK (`mcp`) from the registry: {}",
+            String::from_utf8_lossy(&pip.stderr).trim()
+        ));
+    }
+    std::fs::write(&installed, b"").map_err(|e| format!("cannot mark the venv ready: {e}"))?;
+    Ok(python)
+}
