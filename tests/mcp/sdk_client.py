@@ -125,7 +125,7 @@ async def bench(phux, socket, rounds):
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
-            created = await call_ok(session, "phux_new", {"name": "bench", "command": ["env", "PS1=$ ", "bash", "--norc", "-i"]})
+            created = await call_ok(session, "phux_new", {"name": "sdk-bench", "command": ["env", "PS1=$ ", "bash", "--norc", "-i"]})
             pane = f"@{created['terminal_id']}"
             await call_ok(session, "phux_wait", {"target": pane, "until": "$", "timeout_secs": 15})
             await call_ok(session, "phux_snapshot", {"target": pane})
@@ -140,7 +140,7 @@ async def bench(phux, socket, rounds):
         out = subprocess.run([phux, "--socket", socket, "snapshot", "--json", pane], capture_output=True, check=True)
         process.append(time.perf_counter() - started)
         json.loads(out.stdout)
-    subprocess.run([phux, "--socket", socket, "kill", "bench"], capture_output=True)
+    subprocess.run([phux, "--socket", socket, "kill", "sdk-bench"], capture_output=True)
     sdk_ms = statistics.median(sdk) * 1000
     process_ms = statistics.median(process) * 1000
     print(f"phux_snapshot via the MCP SDK (tools/call round trip): median {sdk_ms:.2f} ms over {rounds}")
