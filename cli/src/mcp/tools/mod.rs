@@ -271,6 +271,19 @@ mod tests {
     }
 
     #[test]
+    fn docs_mcp_md_lists_every_tool() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp.md"))
+            .unwrap_or_default();
+        for tool in all() {
+            assert!(
+                doc.contains(&format!("| `{}` |", tool.name)),
+                "docs/mcp.md has no row for {}",
+                tool.name
+            );
+        }
+    }
+
+    #[test]
     fn tool_names_are_unique_and_schemas_strict() {
         let tools = all();
         let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
