@@ -246,9 +246,8 @@ fn arguments_are_held_to_the_schema_and_its_limits() {
         "one of",
     );
 
-    mcp.ok("phux_send_keys", json!({"target": pane, "keys": ["C-c"]}));
-
     // A result over 1 MiB is refused, not cut: a wide pane with a long history.
+    let pane = server.plain_shell("big", "bash");
     mcp.ok(
         "phux_resize",
         json!({"target": pane, "cols": 1000, "rows": 50}),
@@ -260,9 +259,9 @@ fn arguments_are_held_to_the_schema_and_its_limits() {
     );
     let waited = mcp.ok(
         "phux_wait",
-        json!({"target": pane, "regex": "^done-printing$", "timeout_secs": 30}),
+        json!({"target": pane, "regex": "^done-printing$", "timeout_secs": 20}),
     );
-    assert_eq!(waited["outcome"], "met");
+    assert_eq!(waited["outcome"], "met", "{:?}", &waited["lines"]);
     let big = mcp.err("phux_snapshot", json!({"target": pane, "scrollback": true}));
     assert_eq!(big["error"]["code"], "output_too_large", "{big}");
     let small = mcp.ok("phux_snapshot", json!({"target": pane, "tail": 10}));
@@ -380,4 +379,40 @@ fn closing_stdin_ends_the_adapter_after_answering_what_is_in_flight() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+#[test]
+fn a_command_is_recorded_to_a_cast_and_played_back_in_a_pane() {
+    let server = TestServer::start();
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    let cast = server.dir.path().join("hello.cast");
+    let recorded = mcp.ok(
+        "phux_rec",
+        json!({
+            "out": cast,
+            "duration_secs": 10,
+            "command": ["sh", "-c", "echo recorded-by-mcp; sleep 0.2"],
+        }),
+    );
+    assert_eq!(recorded["format"], "cast", "{recorded}");
+    assert_eq!(recorded["exit_status"], 0);
+    assert!(std::fs::read_to_string(&cast)
+        .unwrap()
+        .contains("recorded-by-mcp"));
+    // The verb's own checks hold: an existing file is refused without overwrite.
+    let again = mcp.err(
+        "phux_rec",
+        json!({"out": cast, "duration_secs": 1, "command": ["true"]}),
+    );
+    assert_eq!(again["error"]["code"], "output_exists");
+
+    let pane = server.plain_shell("stage", "sh");
+    let played = mcp.ok("phux_play", json!({"file": cast, "target": pane}));
+    let player = format!("@{}", played["terminal_id"]);
+    assert_ne!(player, pane);
+    let waited = mcp.ok(
+        "phux_wait",
+        json!({"target": player, "until": "recorded-by-mcp", "timeout_secs": 10}),
+    );
+    assert_eq!(waited["outcome"], "met");
 }

@@ -14,7 +14,7 @@ pub struct Stop(Arc<Button>);
 
 #[derive(Debug)]
 struct Button {
-    pressed: AtomicBool,
+    pressed: Arc<AtomicBool>,
     read_end: UnixStream,
     write_end: UnixStream,
 }
@@ -25,7 +25,7 @@ impl Stop {
         let (read_end, write_end) = UnixStream::pair()?;
         write_end.set_nonblocking(true)?;
         Ok(Stop(Arc::new(Button {
-            pressed: AtomicBool::new(false),
+            pressed: Arc::new(AtomicBool::new(false)),
             read_end,
             write_end,
         })))
@@ -41,6 +41,11 @@ impl Stop {
 
     pub fn is_pressed(&self) -> bool {
         self.0.pressed.load(Ordering::SeqCst)
+    }
+
+    /// The flag behind the button, for loops that check a flag rather than poll (a recording).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0.pressed)
     }
 
     /// The descriptor that becomes readable once pressed.

@@ -8,6 +8,7 @@ mod agent;
 mod create;
 mod drive;
 mod layout;
+mod media;
 mod read;
 
 use std::path::PathBuf;
@@ -64,6 +65,7 @@ pub fn all() -> Vec<Tool> {
     tools.extend(drive::tools());
     tools.extend(create::tools());
     tools.extend(layout::tools());
+    tools.extend(media::tools());
     tools.extend(agent::tools());
     tools
 }
@@ -182,7 +184,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 9] = [
+    const NO_TOOL: [(&str, &str); 7] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
@@ -196,14 +198,6 @@ mod tests {
             "installs and inspects the terminal engine on this machine: operator work",
         ),
         ("mcp", "this adapter itself"),
-        (
-            "play",
-            "not wired yet: plays a recording into a pane through a helper process",
-        ),
-        (
-            "rec",
-            "not wired yet: records a pane to a file with a progress display",
-        ),
         ("__pane-exec", "internal: the process a pane starts"),
         (
             "__play-cast",
