@@ -34,6 +34,13 @@ pub fn run(args: Args, context: &Context) -> i32 {
         output::print_line(&tools::pretty(&serde_json::Value::Array(list)));
         return SUCCESS;
     }
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        // A person ran it by hand: say what it waits for (stderr; stdout is the protocol's).
+        output::stderr_line(
+            "phux mcp: serving MCP (JSON-RPC, one message per line) on stdin/stdout for an agent host; \
+             register it with `claude mcp add phux -- phux mcp` (see `phux mcp --help`). Ctrl-D ends it.",
+        );
+    }
     let stdin = std::io::stdin().lock();
     match crate::mcp::serve(stdin, Box::new(std::io::stdout()), context.socket.clone()) {
         Ok(()) => SUCCESS,

@@ -15,7 +15,7 @@ use crate::commands::agent::{answer, explain, prompt, send_keys, start};
 use crate::commands::values::{connect, resolve_pane};
 use crate::failure::Failure;
 use crate::mcp::schema::{boolean, choice, integer, number, object, string, strings};
-use crate::mcp::tools::{invalid_argument, seconds, to_value, Call, Document, Tool};
+use crate::mcp::tools::{invalid_argument, seconds, to_value, Call, Document, Fields, Tool};
 
 const STATES: [&str; 5] = ["unknown", "idle", "working", "blocked", "done"];
 
@@ -258,7 +258,11 @@ fn set(call: &Call) -> Result<Document, Failure> {
             session: args.session,
         },
     )?;
-    to_value(&json!({"schema_version": 1, "terminal": pane, "record": record}))
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("terminal", json!(pane)),
+        ("record", json!(record)),
+    ]))
 }
 
 fn parse<T: FromStr>(text: &str) -> Result<T, Failure>
@@ -275,7 +279,11 @@ fn clear(call: &Call) -> Result<Document, Failure> {
     let mut client = connect(&call.context)?;
     let pane = resolve_pane(&mut client, &selector)?;
     agents::clear(&mut client, pane)?;
-    to_value(&json!({"schema_version": 1, "terminal": pane, "cleared": true}))
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("terminal", json!(pane)),
+        ("cleared", json!(true)),
+    ]))
 }
 
 fn states(names: Vec<String>) -> Result<Vec<AgentState>, Failure> {

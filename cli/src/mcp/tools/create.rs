@@ -16,7 +16,9 @@ use crate::commands::new;
 use crate::commands::values::{connect, parse_env};
 use crate::failure::Failure;
 use crate::mcp::schema::{choice, confirm, number, object, string, strings};
-use crate::mcp::tools::{invalid_argument, require_confirm, to_value, Call, Document, Tool};
+use crate::mcp::tools::{
+    invalid_argument, require_confirm, to_value, Call, Document, Fields, Tool,
+};
 
 pub fn tools() -> Vec<Tool> {
     vec![
@@ -201,7 +203,11 @@ fn kill_tool(call: &Call) -> Result<Document, Failure> {
         KillScope::Window(window) => json!({"window": window}),
         KillScope::Session(session) => json!({"session": session}),
     };
-    to_value(&json!({"schema_version": 1, "target": args.target, "killed": killed}))
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("target", json!(args.target)),
+        ("killed", json!(killed)),
+    ]))
 }
 
 #[derive(Deserialize)]
@@ -223,7 +229,11 @@ fn rename(call: &Call) -> Result<Document, Failure> {
             failure
         }
     })?;
-    to_value(&json!({"schema_version": 1, "session": args.new_name, "from": args.session}))
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("session", json!(args.new_name)),
+        ("from", json!(args.session)),
+    ]))
 }
 
 #[derive(Deserialize)]
@@ -240,7 +250,11 @@ fn detach(call: &Call) -> Result<Document, Failure> {
         id: 0,
         session: args.session.clone(),
     }))?;
-    to_value(&json!({"schema_version": 1, "detached": ok.detached, "session": args.session}))
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("detached", json!(ok.detached)),
+        ("session", json!(args.session)),
+    ]))
 }
 
 #[derive(Deserialize)]

@@ -16,7 +16,7 @@ use crate::commands::signal::SignalArg;
 use crate::commands::values::{connect, resolve_pane, resolve_single_pane};
 use crate::failure::Failure;
 use crate::mcp::schema::{boolean, choice, confirm, integer, object, string, strings};
-use crate::mcp::tools::{require_confirm, to_value, Call, Document, Tool};
+use crate::mcp::tools::{require_confirm, to_value, Call, Document, Fields, Tool};
 
 pub fn tools() -> Vec<Tool> {
     vec![
@@ -237,7 +237,11 @@ fn signal(call: &Call) -> Result<Document, Failure> {
     for pane in &panes {
         pane::signal(&mut client, *pane, SignalName::from(signal))?;
     }
-    to_value(&json!({"schema_version": 1, "signal": args.signal, "panes": panes}))
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("signal", json!(args.signal)),
+        ("panes", json!(panes)),
+    ]))
 }
 
 #[derive(Deserialize)]

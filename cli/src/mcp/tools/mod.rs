@@ -134,6 +134,21 @@ pub fn pretty(document: &Value) -> String {
     serde_json::to_string_pretty(document).unwrap_or_else(|_| document.to_string())
 }
 
+/// A small document built field by field, printed in the order given (`schema_version`
+/// first, as every document phux prints).
+pub struct Fields(pub Vec<(&'static str, Value)>);
+
+impl serde::Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
 /// A document as a tool's result (`json_serialize` if it cannot be: a phux bug).
 pub fn to_value<T: serde::Serialize>(document: &T) -> Result<Document, Failure> {
     let rendered = serde_json::to_string_pretty(document)
