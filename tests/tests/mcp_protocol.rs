@@ -416,3 +416,35 @@ fn a_command_is_recorded_to_a_cast_and_played_back_in_a_pane() {
     );
     assert_eq!(waited["outcome"], "met");
 }
+
+#[test]
+fn a_cancelled_run_stops_waiting_and_the_command_goes_on() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("running", "bash");
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    let before = clients(&server);
+    let id = mcp.send(
+        "tools/call",
+        json!({"name": "phux_run", "arguments": {"target": pane, "command": "sleep 600"}}),
+    );
+    wait_until("the run is under way", Duration::from_secs(10), || {
+        clients(&server) > before
+    });
+    mcp.notify("notifications/cancelled", json!({"requestId": id}));
+    wait_until(
+        "the run let go of the server",
+        Duration::from_secs(5),
+        || clients(&server) <= before,
+    );
+    assert!(
+        mcp.next_message(Duration::from_millis(500)).is_none(),
+        "a cancelled call was answered"
+    );
+    // Like Ctrl-C on `phux run`: the command itself goes on until someone stops it.
+    let busy = mcp.err("phux_run", json!({"target": pane, "command": "true"}));
+    assert_eq!(busy["error"]["code"], "target_not_shell", "{busy}");
+    mcp.ok(
+        "phux_signal",
+        json!({"target": pane, "signal": "interrupt", "confirm": true}),
+    );
+}

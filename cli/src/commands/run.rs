@@ -13,6 +13,7 @@ use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
 
 use crate::client::run::{run as run_command, RunOutcome};
 use crate::client::run_shell::shell_state;
+use crate::client::stop::Stop;
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_single_pane};
 use crate::commands::Context;
@@ -47,7 +48,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
-    let result = run_in_pane(args, context)?;
+    let result = run_in_pane(args, context, None)?;
     if json {
         output::print_json(&result);
     } else if !result.output.is_empty() {
@@ -60,15 +61,20 @@ fn execute(args: Args, context: &Context) -> VerbResult {
 }
 
 /// Runs the command `args` describe and returns its RunResult; giving up is `run_timed_out`
-/// (125), and so is every failure once the line was typed. The verb and the MCP tool share it.
-pub fn run_in_pane(args: Args, context: &Context) -> Result<RunResult, Failure> {
+/// (125), and so is every failure once the line was typed; so is `stop` pressed (the MCP
+/// adapter's cancellation). The verb and the MCP tool share it.
+pub fn run_in_pane(
+    args: Args,
+    context: &Context,
+    stop: Option<&Stop>,
+) -> Result<RunResult, Failure> {
     let command = args.command.join(" ");
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
-    let outcome =
-        run_command(&mut client, &context.socket, pane, &command, timeout).map_err(|failure| {
+    let outcome = run_command(&mut client, &context.socket, pane, &command, timeout, stop)
+        .map_err(|failure| {
             let reported = Failure::from(failure.error);
             if failure.typed {
                 // The command may be running: any status a child could produce would lie.

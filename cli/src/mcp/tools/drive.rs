@@ -173,7 +173,11 @@ fn run_tool(call: &Call) -> Result<Document, Failure> {
         target: args.target,
         command: vec![args.command],
     };
-    to_value(&run::run_in_pane(verb_args, &call.context)?)
+    to_value(&run::run_in_pane(
+        verb_args,
+        &call.context,
+        Some(&call.stop),
+    )?)
 }
 
 #[derive(Deserialize)]
