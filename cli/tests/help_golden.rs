@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 24] = [
+const VERBS: [&str; 25] = [
     "attach",
     "detach",
     "new",
@@ -31,6 +31,7 @@ const VERBS: [&str; 24] = [
     "ask",
     "rec",
     "agent",
+    "mcp",
 ];
 
 fn golden_dir() -> PathBuf {

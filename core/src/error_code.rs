@@ -146,6 +146,10 @@ error_codes! {
     CommandIncomplete => "command_incomplete", USAGE;
     NotATerminal => "not_a_terminal", USAGE;
     NestedAttach => "nested_attach", USAGE;
+    // MCP tools: a destructive tool called without `confirm: true`, and a result larger than
+    // the 1 MiB a tool may return
+    ConfirmationRequired => "confirmation_required", USAGE;
+    OutputTooLarge => "output_too_large", FAILURE;
 }
 
 /// A string that is not in the vocabulary.

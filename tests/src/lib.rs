@@ -3,6 +3,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
+pub mod mcp;
 pub mod outer_screen;
 
 use std::path::PathBuf;

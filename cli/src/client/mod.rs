@@ -16,6 +16,7 @@ pub mod record;
 pub mod run;
 pub mod run_shell;
 pub mod screen;
+pub mod stop;
 mod stream;
 pub mod target;
 mod trust;

@@ -23,6 +23,7 @@ use crate::client::error::ClientError;
 use crate::client::pane::{operation_id, send_literal};
 use crate::client::run_shell::{route, run_marked, shell_state, Route};
 use crate::client::screen::{get_screen, Change, ScreenFeed};
+use crate::client::stop::Stop;
 use crate::client::wait::{exited_if_gone, pane_closed};
 
 /// `run`'s default `--timeout`.
@@ -143,12 +144,14 @@ pub struct RunFailure {
 }
 
 /// Runs `command` in `pane`'s shell and waits (up to `timeout`; `None`: forever) for it.
+/// `stop` pressed ends the wait as a timeout does (the command may go on running).
 pub fn run(
     client: &mut Client,
     socket: &Path,
     pane: PaneId,
     command: &str,
     timeout: Option<Duration>,
+    stop: Option<&Stop>,
 ) -> Result<RunOutcome, RunFailure> {
     let before = |error| RunFailure {
         error,
@@ -167,6 +170,7 @@ pub fn run(
                 command,
                 (finished, &program_path),
                 timeout,
+                stop,
             )
         }
         Route::Unmarked { shell } => shell,
@@ -180,7 +184,7 @@ pub fn run(
         &operation_id(),
     )
     .map_err(before)?;
-    follow(client, &mut feed, pane, &bracket, command, timeout).map_err(|error| RunFailure {
+    follow(client, &mut feed, pane, &bracket, command, timeout, stop).map_err(|error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,
     })
@@ -194,11 +198,18 @@ fn follow(
     bracket: &Bracket,
     command: &str,
     timeout: Option<Duration>,
+    stop: Option<&Stop>,
 ) -> Result<RunOutcome, ClientError> {
     let submitted = Instant::now();
     let give_up_at = timeout.map(|t| submitted + t);
     loop {
-        match feed.next_change(give_up_at)? {
+        let change = feed.next_change_or_stop(give_up_at, stop)?;
+        let change = if stop.is_some_and(Stop::is_pressed) {
+            Change::Deadline
+        } else {
+            change
+        };
+        match change {
             Change::Maybe => {}
             Change::Deadline => {
                 let screen = get_screen(client, pane, None, false)?;

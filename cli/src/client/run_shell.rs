@@ -18,6 +18,7 @@ use crate::client::error::ClientError;
 use crate::client::pane::{operation_id, send_literal};
 use crate::client::run::{RunFailure, RunOutcome};
 use crate::client::screen::{get_screen, Change, ScreenFeed};
+use crate::client::stop::Stop;
 use crate::client::wait::{exited_if_gone, pane_closed};
 
 /// Programs `run` may type into: shells, and the clients that carry a remote shell. Their
@@ -134,6 +135,7 @@ pub fn run_marked(
     command: &str,
     route: (u64, &str),
     timeout: Option<Duration>,
+    stop: Option<&Stop>,
 ) -> Result<RunOutcome, RunFailure> {
     let before = |error| RunFailure {
         error,
@@ -158,7 +160,14 @@ pub fn run_marked(
             (Some((_, at)), None) => Some(*at + PROMPT_GRACE),
             (None, limit) => limit,
         };
-        match feed.next_change(wake).map_err(typed)? {
+        let change = feed.next_change_or_stop(wake, stop).map_err(typed)?;
+        // Stopped: given up, as at the timeout.
+        let change = if stop.is_some_and(Stop::is_pressed) {
+            Change::Deadline
+        } else {
+            change
+        };
+        match change {
             Change::Maybe => {}
             Change::Deadline => {
                 if let Some((result, _)) = done {

@@ -13,6 +13,7 @@ use phux_core::wire::{ClientMessage, GetScreen, ServerMessage};
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
+use crate::client::stop::Stop;
 use crate::client::stream::{Pushed, SCREEN_CHANGED};
 
 /// With no notice for this long, read the screen anyway: a safety net, never the mechanism.
@@ -76,9 +77,22 @@ impl ScreenFeed {
     /// until the pane closes. Notices that queued up meanwhile are taken together: one read
     /// answers them all.
     pub fn next_change(&mut self, deadline: Option<Instant>) -> Result<Change, ClientError> {
+        self.next_change_or_stop(deadline, None)
+    }
+
+    /// Like [`ScreenFeed::next_change`], but also wakes (with [`Change::Maybe`]) as soon as
+    /// `stop` is pressed: the caller checks [`Stop::is_pressed`] after each change.
+    pub fn next_change_or_stop(
+        &mut self,
+        deadline: Option<Instant>,
+        stop: Option<&Stop>,
+    ) -> Result<Change, ClientError> {
         let poll_at = Instant::now() + SAFETY_POLL;
         let wake = deadline.map_or(poll_at, |d| d.min(poll_at));
-        match self.stream.next_message(Some(wake))? {
+        match self
+            .stream
+            .next_message_or_stop(Some(wake), stop.map(Stop::fd))?
+        {
             Pushed::Message(message) => {
                 let (_, ended) = self.stream.drain_pushed()?;
                 self.count(&message);
@@ -90,8 +104,8 @@ impl ScreenFeed {
             Pushed::TimedOut if deadline.is_some_and(|d| Instant::now() >= d) => {
                 Ok(Change::Deadline)
             }
-            // No stop descriptor is given, so `Stopped` cannot come; read again if it does.
-            Pushed::TimedOut | Pushed::Stopped => {
+            Pushed::Stopped => Ok(Change::Maybe),
+            Pushed::TimedOut => {
                 self.safety_polls += 1;
                 Ok(Change::Maybe)
             }

@@ -18,6 +18,7 @@ use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
 use crate::client::screen::{get_screen, Change, ScreenFeed};
+use crate::client::stop::Stop;
 
 /// How long the screen must stay unchanged when no condition is given at all.
 pub const DEFAULT_IDLE: Duration = Duration::from_millis(500);
@@ -56,6 +57,8 @@ pub struct WaitSpec {
     pub timeout: Option<Duration>,
     /// Match text only in output written after a point.
     pub after: Option<After>,
+    /// Ends the wait early, unmet, when pressed (an MCP client cancelling the call).
+    pub stop: Option<Stop>,
 }
 
 /// Where "new" output starts for a text condition.
@@ -148,7 +151,11 @@ pub fn wait(
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        match feed.next_change(deadline)? {
+        let change = feed.next_change_or_stop(deadline, spec.stop.as_ref())?;
+        if spec.stop.as_ref().is_some_and(Stop::is_pressed) {
+            return Ok(outcome(false, screen, saw_marks, reads, &feed));
+        }
+        match change {
             Change::Maybe => {
                 let next = read(client).map_err(|e| exited_if_gone(e, pane))?;
                 reads += 1;

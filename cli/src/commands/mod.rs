@@ -10,6 +10,7 @@ pub mod font_flags;
 pub mod insert_pane;
 pub mod kill;
 pub mod ls;
+pub mod mcp;
 pub mod move_pane;
 pub mod new;
 pub mod pane_exec;
@@ -75,6 +76,7 @@ pub enum Command {
     Watch(watch::Args),
     Ask(ask::Args),
     Agent(agent::Args),
+    Mcp(mcp::Args),
     Engine(engine::Args),
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
@@ -118,6 +120,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "watch" => ("watch", watch::Args::augment_args),
         "ask" => ("ask", ask::Args::augment_args),
         "agent" => ("agent", agent::Args::augment_args),
+        "mcp" => ("mcp", mcp::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
@@ -153,6 +156,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Watch(args) => watch::run(args, context),
         Command::Ask(args) => ask::run(args, context),
         Command::Agent(args) => agent::run(args, context),
+        Command::Mcp(args) => mcp::run(args, context),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

@@ -58,30 +58,12 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let name = args.session.or(args.name);
-    // The server applies the same rule; checking first means no server is started for nothing.
-    if let Some(name) = &name {
-        check_session_name(name)?;
-    }
     let spec = ProcessSpec {
         cwd: args.cwd,
         env: args.env,
         command: (!args.command.is_empty()).then_some(args.command),
     };
-    crate::engine_setup::prepare_for_server(&context.socket, args.json)?;
-    // The server's refusals (a name in use, a bad directory) mean the verb failed: 1.
-    let created = on_a_server(&context.socket, |client| {
-        new_session(client, name.clone(), spec.clone())
-    })
-    .map(|(_, created)| created)
-    .map_err(|e| {
-        let refused = matches!(e, ClientError::Server { .. });
-        let failure = Failure::from(e);
-        if refused {
-            failure.with_exit_code(FAILURE)
-        } else {
-            failure
-        }
-    })?;
+    let created = create(name, spec, context, args.json)?;
     let attach = !args.json
         && !args.detached
         && crate::tui::outer::is_tty()
@@ -95,4 +77,31 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         output::print_line(&created.terminal_id.to_string());
     }
     Ok(SUCCESS)
+}
+
+/// Creates a session (starting a server, and installing the engine first, when none runs);
+/// returns what `--json` prints. `quiet` keeps an engine install's progress off the terminal.
+pub fn create(
+    name: Option<String>,
+    spec: ProcessSpec,
+    context: &Context,
+    quiet: bool,
+) -> Result<phux_core::docs::NewJson, Failure> {
+    if let Some(name) = &name {
+        check_session_name(name)?;
+    }
+    crate::engine_setup::prepare_for_server(&context.socket, quiet)?;
+    on_a_server(&context.socket, |client| {
+        new_session(client, name.clone(), spec.clone())
+    })
+    .map(|(_, created)| created)
+    .map_err(|e| {
+        let refused = matches!(e, ClientError::Server { .. });
+        let failure = Failure::from(e);
+        if refused {
+            failure.with_exit_code(FAILURE)
+        } else {
+            failure
+        }
+    })
 }

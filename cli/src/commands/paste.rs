@@ -33,25 +33,36 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
-    let selector = target::parse(&args.target)?;
     let text = match args.text {
         Some(text) => text,
         None => read_stdin()?,
     };
+    let document = deliver(context, &args.target, text)?;
+    if args.json {
+        output::print_json(&document);
+    }
+    Ok(SUCCESS)
+}
+
+/// Pastes `text` into the pane `target` names, acknowledged; the document `--json` prints (the
+/// MCP adapter's `phux_paste` too).
+pub fn deliver(
+    context: &Context,
+    target: &str,
+    text: String,
+) -> Result<crate::commands::send_keys::MarkJson, Failure> {
+    let selector = target::parse(target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
     let operation = pane::operation_id();
     let mark = pane::paste(&mut client, pane, text, &operation)?;
-    if args.json {
-        output::print_json(&crate::commands::send_keys::MarkJson {
-            schema_version: 1,
-            pane,
-            mark,
-            delivery: "ok",
-            operation_id: operation,
-        });
-    }
-    Ok(SUCCESS)
+    Ok(crate::commands::send_keys::MarkJson {
+        schema_version: 1,
+        pane,
+        mark,
+        delivery: "ok",
+        operation_id: operation,
+    })
 }
 
 /// All of stdin; bytes that are not UTF-8 become U+FFFD, with a warning.

@@ -52,6 +52,18 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
+    let document = start_playback(args, context)?;
+    if args.json {
+        output::print_json(&document);
+    } else {
+        output::print_line(&document.terminal_id.to_string());
+    }
+    Ok(SUCCESS)
+}
+
+/// Opens the pane that plays the recording (fitted, beside TARGET) and returns what `--json`
+/// prints; the verb and the MCP tool share it.
+pub fn start_playback(args: &Args, context: &Context) -> Result<PlayJson, Failure> {
     check_ratio(args.ratio)?;
     let path = std::path::absolute(&args.file).unwrap_or_else(|_| args.file.clone());
     let cast = read(&path, args.playback.follow)?;
@@ -84,23 +96,18 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     if fit.is_some() {
         warn_if_not_fitted(&mut client, spawned.pane, grid);
     }
-    if args.json {
-        output::print_json(&PlayJson {
-            schema_version: PLAY_SCHEMA_VERSION,
-            terminal_id: spawned.pane,
-            path: path.display().to_string(),
-            cols: grid.cols,
-            rows: grid.rows,
-            events: cast.events.len() as u64,
-            speed: options.speed,
-            idle_limit: options.idle_limit,
-            duration_ms: total_ms(duration, options.passes.count()),
-            passes: options.passes.count(),
-        });
-    } else {
-        output::print_line(&spawned.pane.to_string());
-    }
-    Ok(SUCCESS)
+    Ok(PlayJson {
+        schema_version: PLAY_SCHEMA_VERSION,
+        terminal_id: spawned.pane,
+        path: path.display().to_string(),
+        cols: grid.cols,
+        rows: grid.rows,
+        events: cast.events.len() as u64,
+        speed: options.speed,
+        idle_limit: options.idle_limit,
+        duration_ms: total_ms(duration, options.passes.count()),
+        passes: options.passes.count(),
+    })
 }
 
 /// §4.16: the wait the caller is in for, every pass counted (passes replay back to back, the

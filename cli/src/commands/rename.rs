@@ -26,8 +26,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    phux_core::limits::check_session_name(&args.new_name)?;
-    check_session_name(&args.new_name)?;
+    check_new_name(&args.new_name)?;
     let mut client = connect(context)?;
     rename_session(&mut client, &args.session, &args.new_name).map_err(|e| {
         let refused = matches!(e, ClientError::Server { .. });
@@ -42,6 +41,12 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
 }
 
 /// A name that would not parse back as a session TARGET could never be addressed.
+/// A new session name: within the limits, and addressable as a TARGET.
+pub fn check_new_name(name: &str) -> Result<(), Failure> {
+    phux_core::limits::check_session_name(name)?;
+    check_session_name(name)
+}
+
 fn check_session_name(name: &str) -> Result<(), Failure> {
     match Selector::parse(name) {
         Ok(Selector::Session(parsed)) if parsed == name => Ok(()),

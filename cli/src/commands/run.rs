@@ -7,11 +7,13 @@
 
 use std::time::Duration;
 
+use phux_core::docs::RunResult;
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
 
 use crate::client::run::{run as run_command, RunOutcome};
 use crate::client::run_shell::shell_state;
+use crate::client::stop::Stop;
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_single_pane};
 use crate::commands::Context;
@@ -45,13 +47,34 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let result = run_in_pane(args, context, None)?;
+    if json {
+        output::print_json(&result);
+    } else if !result.output.is_empty() {
+        output::print_line(&result.output);
+    }
+    if result.truncated {
+        output::warn("the start of the output is no longer in the pane's history");
+    }
+    Ok(mirror_child_exit(result.exit_code))
+}
+
+/// Runs the command `args` describe and returns its RunResult; giving up is `run_timed_out`
+/// (125), and so is every failure once the line was typed; so is `stop` pressed (the MCP
+/// adapter's cancellation). The verb and the MCP tool share it.
+pub fn run_in_pane(
+    args: Args,
+    context: &Context,
+    stop: Option<&Stop>,
+) -> Result<RunResult, Failure> {
     let command = args.command.join(" ");
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
-    let outcome =
-        run_command(&mut client, &context.socket, pane, &command, timeout).map_err(|failure| {
+    let outcome = run_command(&mut client, &context.socket, pane, &command, timeout, stop)
+        .map_err(|failure| {
             let reported = Failure::from(failure.error);
             if failure.typed {
                 // The command may be running: any status a child could produce would lie.
@@ -65,15 +88,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             // Where the pane's output stands now the command is done: `wait --after` from here
             // sees only what comes next.
             result.mark = shell_state(&mut client, pane, None).ok().map(|s| s.mark);
-            if args.json {
-                output::print_json(&result);
-            } else if !result.output.is_empty() {
-                output::print_line(&result.output);
-            }
-            if result.truncated {
-                output::warn("the start of the output is no longer in the pane's history");
-            }
-            Ok(mirror_child_exit(result.exit_code))
+            Ok(result)
         }
         RunOutcome::TimedOut { .. } => Err(gave_up(&command, pane, args.timeout)),
     }

@@ -10,7 +10,7 @@ use phux_core::exit_code::SUCCESS;
 use crate::client::{pane, target};
 use crate::commands::values::{connect, resolve_single_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, VerbResult};
+use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
 /// What `send-keys --json` and `paste --json` print: the pane and its output position from just
@@ -53,26 +53,38 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
-    if !args.literal {
-        pane::check_keys(&args.keys)?;
+    let document = deliver(context, &args.target, args.keys, args.literal)?;
+    if args.json {
+        output::print_json(&document);
     }
-    let selector = target::parse(&args.target)?;
+    Ok(SUCCESS)
+}
+
+/// Types `keys` into the one pane `target` names (as text when `literal`), acknowledged; the
+/// document `--json` prints (the MCP adapter's `phux_send_keys` too).
+pub fn deliver(
+    context: &Context,
+    target: &str,
+    keys: Vec<String>,
+    literal: bool,
+) -> Result<MarkJson, Failure> {
+    if !literal {
+        pane::check_keys(&keys)?;
+    }
+    let selector = target::parse(target)?;
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
     let operation = pane::operation_id();
-    let mark = if args.literal {
-        pane::send_literal(&mut client, pane, args.keys.concat(), &operation)?
+    let mark = if literal {
+        pane::send_literal(&mut client, pane, keys.concat(), &operation)?
     } else {
-        pane::send_keys(&mut client, pane, args.keys, &operation)?
+        pane::send_keys(&mut client, pane, keys, &operation)?
     };
-    if args.json {
-        output::print_json(&MarkJson {
-            schema_version: 1,
-            pane,
-            mark,
-            delivery: "ok",
-            operation_id: operation,
-        });
-    }
-    Ok(SUCCESS)
+    Ok(MarkJson {
+        schema_version: 1,
+        pane,
+        mark,
+        delivery: "ok",
+        operation_id: operation,
+    })
 }

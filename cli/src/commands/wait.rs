@@ -10,9 +10,10 @@ use std::time::Duration;
 
 use regex::Regex;
 
-use phux_core::docs::Semantic;
+use phux_core::docs::{ScreenState, Semantic};
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 
+use crate::client::stop::Stop;
 use crate::client::wait::{wait, After, TextCondition, WaitSpec};
 use crate::client::{screen, target};
 use crate::commands::snapshot::plan;
@@ -89,6 +90,44 @@ fn after(args: &Args, text: Option<&TextCondition>) -> Result<Option<After>, Fai
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let timeout = args.timeout;
+    let waited = wait_for(args, context, None)?;
+    if json {
+        output::print_json(&waited.document());
+    }
+    if waited.met {
+        return Ok(SUCCESS);
+    }
+    if !json {
+        let secs = timeout.unwrap_or_default().as_secs_f64();
+        output::stderr_line(&format!(
+            "phux: wait timed out after {secs}s on {}",
+            waited.pane
+        ));
+    }
+    Ok(WAIT_TIMEOUT)
+}
+
+/// How a wait ended, for the verb and the MCP tool alike.
+pub struct Waited {
+    pub pane: phux_core::ids::PaneId,
+    /// The final screen, already cut to `--tail`.
+    pub state: ScreenState,
+    pub met: bool,
+    pub matched: Option<String>,
+    pub tail: Option<usize>,
+}
+
+impl Waited {
+    /// What `wait --json` prints.
+    pub fn document(&self) -> WaitJson<'_> {
+        WaitJson::new(&self.state, self.met, self.matched.clone(), self.tail)
+    }
+}
+
+/// The wait `args` describe; `stop` ends it early, unmet (the MCP adapter's cancellation).
+pub fn wait_for(args: Args, context: &Context, stop: Option<Stop>) -> Result<Waited, Failure> {
     let text = text_condition(&args)?;
     let after = after(&args, text.as_ref())?;
     let plan = plan(None, args.tail, args.target)?;
@@ -105,6 +144,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         scrollback: plan.scrollback,
         timeout: args.timeout,
         after,
+        stop,
     };
     let outcome = wait(&mut client, &context.socket, pane, &spec)?;
     let mut state = outcome.screen;
@@ -112,22 +152,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     if let Some(n) = plan.tail {
         state = state.tail(n);
     }
-    if args.json {
-        output::print_json(&WaitJson::new(
-            &state,
-            outcome.met,
-            outcome.matched.clone(),
-            plan.tail,
-        ));
-    }
-    if outcome.met {
-        return Ok(SUCCESS);
-    }
-    if !args.json {
-        let secs = args.timeout.unwrap_or_default().as_secs_f64();
-        output::stderr_line(&format!("phux: wait timed out after {secs}s on {pane}"));
-    }
-    Ok(WAIT_TIMEOUT)
+    Ok(Waited {
+        pane,
+        state,
+        met: outcome.met,
+        matched: outcome.matched,
+        tail: plan.tail,
+    })
 }
 
 /// `--output-only` can only tell input from output by OSC 133 marks; say so when there are

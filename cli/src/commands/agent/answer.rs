@@ -48,6 +48,16 @@ fn refusal(code: ErrorCode, message: String, remedy: String) -> Failure {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let document = document(args, context)?;
+    if json {
+        output::print_json(&document);
+    }
+    Ok(SUCCESS)
+}
+
+/// Checks the answer against the active ask, types it and returns what `--json` prints.
+pub fn document(args: Args, context: &Context) -> Result<AgentAnswerJson, Failure> {
     if args.choice.is_none() && args.text.is_none() {
         return Err(usage("pass --choice N or --text T"));
     }
@@ -116,22 +126,19 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     };
     let operation = operation_id();
     send_keys(&mut client, pane, keys, &operation)?;
-    if args.json {
-        output::print_json(&AgentAnswerJson {
-            schema_version: 1,
-            terminal: TerminalAddr::local(pane),
-            ask: AnsweredAsk {
-                id: ask.id,
-                question: ask.question,
-                suggestions: ask.suggestions,
-            },
-            answer,
-            source: source.to_owned(),
-            operation_id: operation,
-            delivered: true,
-        });
-    }
-    Ok(SUCCESS)
+    Ok(AgentAnswerJson {
+        schema_version: 1,
+        terminal: TerminalAddr::local(pane),
+        ask: AnsweredAsk {
+            id: ask.id,
+            question: ask.question,
+            suggestions: ask.suggestions,
+        },
+        answer,
+        source: source.to_owned(),
+        operation_id: operation,
+        delivered: true,
+    })
 }
 
 /// The keys that pick suggestion `n` in the occupant's dialog.

@@ -64,6 +64,17 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn offline(args: &Args, path: &str) -> VerbResult {
+    let document = offline_document(args, path)?;
+    if args.json {
+        output::print_json(&document);
+    } else {
+        output::print_lines(&prose(&document.explain));
+    }
+    Ok(SUCCESS)
+}
+
+/// Explains a captured screen (a file, or `-` for stdin) with `--kind`'s manifest; no server.
+pub fn offline_document(args: &Args, path: &str) -> Result<AgentExplainJson, Failure> {
     let (set, errors) = phux_server::agents::rules_dir::load();
     for error in &errors {
         output::warn(&format!("agent rules not loaded: {error}"));
@@ -86,12 +97,7 @@ fn offline(args: &Args, path: &str) -> VerbResult {
         capture,
         explain: evaluate(manifest, &screen, None),
     };
-    if args.json {
-        output::print_json(&document);
-    } else {
-        output::print_lines(&prose(&document.explain));
-    }
-    Ok(SUCCESS)
+    Ok(document)
 }
 
 fn unknown_kind(kind: Option<&str>, set: &ManifestSet) -> Failure {

@@ -16,7 +16,7 @@ use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_pane, usage};
 use crate::commands::Context;
-use crate::failure::{conclude, VerbResult};
+use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
 /// Type one line into an agent and submit it, optionally waiting for its answer
@@ -53,6 +53,37 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let document = document(args, context)?;
+    let pane = document.terminal.clone();
+    if json {
+        output::print_json(&document);
+    }
+    if timed_out(&document) {
+        if !json {
+            output::stderr_line(&format!(
+                "phux: the prompt was delivered, but no wanted transition was observed on {pane} before the timeout"
+            ));
+        }
+        return Ok(WAIT_TIMEOUT);
+    }
+    if let (false, Some(edge)) = (json, &document.edge) {
+        output::print_line(&format!(
+            "{pane}\t{}\t{} -> {}\tvia {}",
+            document.agent.name, edge.from, edge.to, edge.via
+        ));
+    }
+    Ok(SUCCESS)
+}
+
+/// Whether a `--wait` prompt saw no wanted transition before its timeout (exit 124).
+pub fn timed_out(document: &AgentPromptJson) -> bool {
+    document.waited_ms.is_some() && !document.transition_observed
+}
+
+/// Submits the prompt (and with `--wait` waits for the transition); returns what `--json`
+/// prints, on a timeout too.
+pub fn document(args: Args, context: &Context) -> Result<AgentPromptJson, Failure> {
     if args.text.contains(['\n', '\r']) {
         return Err(usage(
             "a prompt is one line; use `phux paste` then `phux send-keys TARGET Enter` for a block",
@@ -123,25 +154,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         waited_ms: waited.as_ref().map(|(_, ms)| *ms),
         edge,
     };
-    if args.json {
-        output::print_json(&document);
-    }
-    let timed_out = waited.is_some() && !document.transition_observed;
-    if timed_out {
-        if !args.json {
-            output::stderr_line(&format!(
-                "phux: the prompt was delivered, but no wanted transition was observed on {pane} before the timeout"
-            ));
-        }
-        return Ok(WAIT_TIMEOUT);
-    }
-    if let (false, Some(edge)) = (args.json, &document.edge) {
-        output::print_line(&format!(
-            "{pane}\t{}\t{} -> {}\tvia {}",
-            document.agent.name, edge.from, edge.to, edge.via
-        ));
-    }
-    Ok(SUCCESS)
+    Ok(document)
 }
 
 fn elapsed_ms(since: Instant) -> u64 {

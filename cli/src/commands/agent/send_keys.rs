@@ -11,7 +11,7 @@ use crate::client::pane::{check_keys, operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, VerbResult};
+use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 
 /// Type keys into an agent's pane after checking who occupies it
@@ -39,6 +39,16 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let document = document(args, context)?;
+    if json {
+        output::print_json(&document);
+    }
+    Ok(SUCCESS)
+}
+
+/// Verifies the occupant, types the keys and returns what `--json` prints (the MCP tool too).
+pub fn document(args: Args, context: &Context) -> Result<AgentSendKeysJson, Failure> {
     check_keys(&args.keys)?;
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
@@ -52,20 +62,17 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let keys = u32::try_from(args.keys.len()).unwrap_or(u32::MAX);
     let operation = operation_id();
     send_keys(&mut client, pane, args.keys, &operation)?;
-    if args.json {
-        output::print_json(&AgentSendKeysJson {
-            schema_version: 1,
-            terminal: TerminalAddr::local(pane),
-            agent: InputAgent {
-                name: record.name,
-                kind: record.kind,
-            },
-            keys,
-            verified,
-            delivery: "ok".into(),
-            operation_id: operation,
-            attempts: 1,
-        });
-    }
-    Ok(SUCCESS)
+    Ok(AgentSendKeysJson {
+        schema_version: 1,
+        terminal: TerminalAddr::local(pane),
+        agent: InputAgent {
+            name: record.name,
+            kind: record.kind,
+        },
+        keys,
+        verified,
+        delivery: "ok".into(),
+        operation_id: operation,
+        attempts: 1,
+    })
 }

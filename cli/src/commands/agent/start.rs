@@ -75,6 +75,27 @@ fn quoted(word: &str) -> String {
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
+    let json = args.json;
+    let document = document(args, context)?;
+    if json {
+        output::print_json(&document);
+    } else {
+        output::print_line(&format!(
+            "{}\t{}\t{}\t{}",
+            document.terminal,
+            document.name,
+            document.kind,
+            document
+                .state
+                .map_or("started".to_owned(), |s| s.to_string())
+        ));
+    }
+    Ok(SUCCESS)
+}
+
+/// Types the agent's launch line into a pane at a shell prompt and (unless `--no-wait`) waits
+/// until it is recognised; returns what `--json` prints.
+pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure> {
     if !valid_name(&args.name) {
         return Err(Failure::new(
             ErrorCode::InvalidAgentName,
@@ -181,19 +202,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             std::thread::sleep(READY_POLL);
         }
     }
-    if args.json {
-        output::print_json(&document);
-    } else {
-        output::print_line(&format!(
-            "{pane}\t{}\t{}\t{}",
-            document.name,
-            document.kind,
-            document
-                .state
-                .map_or("started".to_owned(), |s| s.to_string())
-        ));
-    }
-    Ok(SUCCESS)
+    Ok(document)
 }
 
 fn unsupported(kind: &str, set: &ManifestSet) -> Failure {

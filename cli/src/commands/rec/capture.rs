@@ -5,7 +5,6 @@ use super::progress::RecordProgress;
 use super::Args;
 use crate::client::record::{record, record_stream, RecordError, RecordRequest, StopReason};
 use crate::client::{on_a_server, target, Client};
-use crate::commands::values::STOP_SIGNALS;
 use crate::commands::Context;
 use crate::failure::Failure;
 use phux_core::error_code::ErrorCode;
@@ -27,11 +26,12 @@ pub struct Captured {
     pub server_gone: bool,
 }
 
-pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captured, Failure> {
-    let stop = Arc::new(AtomicBool::new(false));
-    for signal in STOP_SIGNALS {
-        let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
-    }
+pub fn capture(
+    args: &Args,
+    context: &Context,
+    cast_path: &Path,
+    stop: Arc<AtomicBool>,
+) -> Result<Captured, Failure> {
     // A live pane is observed now (or from `--since`); a command's pane is observed from
     // before its program starts, in the same request that creates it.
     let (client, pane, observed) = if args.command.is_empty() {

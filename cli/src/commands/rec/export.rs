@@ -5,7 +5,7 @@ use super::capture::Captured;
 use super::progress::RenderProgress;
 use super::{Args, DEFAULT_IDLE_LIMIT};
 use crate::client::record::StopReason;
-use crate::failure::{Failure, VerbResult};
+use crate::failure::Failure;
 use crate::output;
 use phux_core::docs::rec::REC_SCHEMA_VERSION;
 use phux_core::docs::{RecFormat, RecJson};
@@ -27,7 +27,12 @@ fn cast_failure(error: impl std::fmt::Display, remedy: String) -> Failure {
 }
 
 /// `--from FILE`: transcode to a cast, or render an animation; the server is never contacted.
-pub fn from_file(args: &Args, from: &Path, out: &Path, format: OutputFormat) -> VerbResult {
+pub fn from_file(
+    args: &Args,
+    from: &Path,
+    out: &Path,
+    format: OutputFormat,
+) -> Result<RecJson, Failure> {
     if format == OutputFormat::Cast {
         let version = if args.cast_version == 3 {
             CastVersion::V3
@@ -48,14 +53,13 @@ pub fn from_file(args: &Args, from: &Path, out: &Path, format: OutputFormat) -> 
             summary.rows,
             false,
         );
-        return Ok(report(args.json, &doc));
+        return Ok(doc);
     }
     let cast = read_cast(from).map_err(|e| {
         let remedy = e.remedy();
         cast_failure(e, remedy)
     })?;
-    let doc = render(args, &cast, out, format)?;
-    Ok(report(args.json, &doc))
+    render(args, &cast, out, format)
 }
 
 /// After a capture: report the cast, or render it and drop the scratch cast. A recording cut
@@ -67,7 +71,7 @@ pub fn finish(
     cast_path: &Path,
     out: &Path,
     format: OutputFormat,
-) -> VerbResult {
+) -> Result<RecJson, Failure> {
     if captured.server_gone {
         return Err(server_went_away(cast_path, out, format));
     }
@@ -100,7 +104,7 @@ pub fn finish(
             false,
         );
         doc.exit_status = exit_status;
-        return Ok(report(args.json, &doc));
+        return Ok(doc);
     }
     let kept = |failure: Failure| {
         let again = format!(
@@ -125,7 +129,7 @@ pub fn finish(
     let mut doc = render(args, &cast, out, format).map_err(kept)?;
     let _ = std::fs::remove_file(cast_path);
     doc.exit_status = exit_status;
-    Ok(report(args.json, &doc))
+    Ok(doc)
 }
 
 /// `server_disconnected`, with where the recording so far is: the cast itself, or for an
@@ -262,7 +266,8 @@ fn document(
     }
 }
 
-fn report(json: bool, doc: &RecJson) -> i32 {
+/// Prints the document (`--json`) or a line on stderr saying what was written; the status.
+pub fn report(json: bool, doc: &RecJson) -> i32 {
     if json {
         output::print_json(doc);
     } else {

@@ -6,11 +6,15 @@ mod capture;
 mod export;
 mod progress;
 
+use crate::commands::values::STOP_SIGNALS;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, Failure};
+use phux_core::docs::RecJson;
 use phux_core::error_code::ErrorCode;
 use phux_encoders::{resolve_output, OutputFormat};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Record a pane, a command or a recording to .cast, .gif or .png
 #[derive(clap::Args)]
@@ -104,10 +108,21 @@ fn parse_since(text: &str) -> Result<u64, String> {
 
 pub fn run(args: Args, context: &Context) -> i32 {
     let json = args.json;
-    conclude(json, rec(args, context))
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in STOP_SIGNALS {
+        let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
+    }
+    let result = record_to_file(args, context, stop).map(|doc| export::report(json, &doc));
+    conclude(json, result)
 }
 
-fn rec(args: Args, context: &Context) -> VerbResult {
+/// Records (or re-renders) as `args` say and returns the RecJson; `stop` set ends a live
+/// recording early, as Ctrl-C does for the verb. The verb and the MCP tool share it.
+pub fn record_to_file(
+    args: Args,
+    context: &Context,
+    stop: Arc<AtomicBool>,
+) -> Result<RecJson, Failure> {
     let output = resolve_output(&args.out).map_err(|e| {
         Failure::new(
             ErrorCode::UnsupportedFormat,
@@ -167,7 +182,7 @@ fn rec(args: Args, context: &Context) -> VerbResult {
         OutputFormat::Cast => output.path.clone(),
         _ => export::scratch_cast_path(&output.path),
     };
-    let captured = capture::capture(&args, context, &cast_path)?;
+    let captured = capture::capture(&args, context, &cast_path, stop)?;
     export::finish(&args, &captured, &cast_path, &output.path, output.format)
 }
 

@@ -1,0 +1,258 @@
+//! Tools that act on a pane: `phux_send_keys`, `phux_paste`, `phux_run`, `phux_ask`,
+//! `phux_signal`, `phux_resize`.
+
+use serde::Deserialize;
+use serde_json::json;
+
+use phux_core::docs::GridSize;
+use phux_core::limits::check_grid;
+use phux_core::wire::SignalName;
+
+use crate::client::pane::{self, Ask};
+use crate::client::target;
+use crate::commands::run;
+use crate::commands::signal::SignalArg;
+use crate::commands::values::{connect, resolve_pane};
+use crate::failure::Failure;
+use crate::mcp::schema::{boolean, choice, confirm, integer, object, string, strings};
+use crate::mcp::tools::{require_confirm, to_value, Call, Document, Fields, Tool};
+
+pub fn tools() -> Vec<Tool> {
+    vec![
+        Tool {
+            name: "phux_send_keys",
+            description: "Type keys into a pane: tmux key names (Enter, Escape, C-c, M-x, F1..F12, Up, BSpace, ...) or text, typed key by key. `literal` types every item as text. Returns {schema_version, pane, mark} (mark: for phux_wait's `after`).",
+            schema: || {
+                object(
+                    &["target", "keys"],
+                    vec![
+                        ("target", string("The pane")),
+                        ("keys", strings("Key names or text, in order")),
+                        ("literal", boolean("Type every item as text, with no key-name lookup")),
+                    ],
+                )
+            },
+            call: send_keys,
+        },
+        Tool {
+            name: "phux_paste",
+            description: "Paste text into a pane as one paste (bracketed when the pane asked for it), without submitting it: follow with phux_send_keys [\"Enter\"]. Returns {schema_version, pane, mark}.",
+            schema: || {
+                object(
+                    &["target", "text"],
+                    vec![("target", string("The pane")), ("text", string("The text"))],
+                )
+            },
+            call: paste,
+        },
+        Tool {
+            name: "phux_run",
+            description: "Run a shell command in a pane's shell (sh, dash, bash, zsh) and return its RunResult {command, exit_code, output, duration_ms, truncated, mark}. A non-zero exit_code is a result, not an error; giving up at timeout_secs is an error (run_timed_out, exit_code 125: the command may still be running).",
+            schema: || {
+                object(
+                    &["target", "command"],
+                    vec![
+                        ("target", string("The pane, at a shell prompt")),
+                        ("command", string("The command line")),
+                        ("timeout_secs", integer("Give up after this many seconds [default: 600]", 1, 3600)),
+                    ],
+                )
+            },
+            call: run_tool,
+        },
+        Tool {
+            name: "phux_ask",
+            description: "Report that the agent in a pane asks its user a question (an `asked` event for watchers). Returns {schema_version, event, terminal, id, question, suggestions, elapsed_seconds}.",
+            schema: || {
+                object(
+                    &["target", "question"],
+                    vec![
+                        ("target", string("The pane")),
+                        ("question", string("The question")),
+                        ("id", string("The ask's id [default: empty]")),
+                        ("suggestions", strings("Suggested answers")),
+                        ("elapsed_seconds", integer("How long the agent has been waiting", 0, u64::MAX)),
+                    ],
+                )
+            },
+            call: ask,
+        },
+        Tool {
+            name: "phux_signal",
+            description: "Send a signal to the foreground process group of the panes a target names: interrupt (INT), freeze (STOP), resume (CONT), terminate (TERM), kill (KILL). interrupt, terminate and kill need confirm: true. Returns {schema_version, signal, panes}.",
+            schema: || {
+                object(
+                    &["target", "signal"],
+                    vec![
+                        ("target", string("The pane(s): @N, #tag, session:window.pane, ...")),
+                        ("signal", choice("The signal", &["interrupt", "freeze", "resume", "terminate", "kill"])),
+                        ("confirm", confirm("interrupt, terminate and kill stop what the pane runs")),
+                    ],
+                )
+            },
+            call: signal,
+        },
+        Tool {
+            name: "phux_resize",
+            description: "Resize a pane's grid to cols x rows (it never attaches). Returns {schema_version, terminal_id, requested, applied, held}; held is false when the server kept another size.",
+            schema: || {
+                object(
+                    &["target", "cols", "rows"],
+                    vec![
+                        ("target", string("The pane")),
+                        ("cols", integer("Columns", 1, u64::from(u16::MAX))),
+                        ("rows", integer("Rows", 1, u64::from(u16::MAX))),
+                    ],
+                )
+            },
+            call: resize,
+        },
+    ]
+}
+
+#[derive(Deserialize)]
+struct SendKeysArgs {
+    target: String,
+    keys: Vec<String>,
+    #[serde(default)]
+    literal: bool,
+}
+
+fn send_keys(call: &Call) -> Result<Document, Failure> {
+    let args: SendKeysArgs = call.parse()?;
+    to_value(&crate::commands::send_keys::deliver(
+        &call.context,
+        &args.target,
+        args.keys,
+        args.literal,
+    )?)
+}
+
+#[derive(Deserialize)]
+struct PasteArgs {
+    target: String,
+    text: String,
+}
+
+fn paste(call: &Call) -> Result<Document, Failure> {
+    let args: PasteArgs = call.parse()?;
+    to_value(&crate::commands::paste::deliver(
+        &call.context,
+        &args.target,
+        args.text,
+    )?)
+}
+
+#[derive(Deserialize)]
+struct RunArgs {
+    target: String,
+    command: String,
+    timeout_secs: Option<u64>,
+}
+
+fn run_tool(call: &Call) -> Result<Document, Failure> {
+    let args: RunArgs = call.parse()?;
+    let verb_args = run::Args {
+        timeout: std::time::Duration::from_secs(args.timeout_secs.unwrap_or(600)),
+        json: true,
+        target: args.target,
+        command: vec![args.command],
+    };
+    to_value(&run::run_in_pane(
+        verb_args,
+        &call.context,
+        Some(&call.stop),
+    )?)
+}
+
+#[derive(Deserialize)]
+struct AskArgs {
+    target: String,
+    question: String,
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    suggestions: Vec<String>,
+    elapsed_seconds: Option<u64>,
+}
+
+fn ask(call: &Call) -> Result<Document, Failure> {
+    let args: AskArgs = call.parse()?;
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(&call.context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let document = pane::ask(
+        &mut client,
+        pane,
+        Ask {
+            id: args.id,
+            question: args.question,
+            suggestions: args.suggestions,
+            elapsed_seconds: args.elapsed_seconds,
+        },
+    )?;
+    to_value(&document)
+}
+
+#[derive(Deserialize)]
+struct SignalArgs {
+    target: String,
+    signal: String,
+}
+
+fn signal(call: &Call) -> Result<Document, Failure> {
+    let args: SignalArgs = call.parse()?;
+    let signal = match args.signal.as_str() {
+        "interrupt" => SignalArg::Interrupt,
+        "freeze" => SignalArg::Freeze,
+        "resume" => SignalArg::Resume,
+        "terminate" => SignalArg::Terminate,
+        _ => SignalArg::Kill,
+    };
+    if matches!(
+        signal,
+        SignalArg::Interrupt | SignalArg::Terminate | SignalArg::Kill
+    ) {
+        require_confirm(call, &format!("signal {} {}", args.target, args.signal))?;
+    }
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(&call.context)?;
+    let panes = match selector {
+        phux_core::selector::Selector::Terminal(pane) => vec![pane],
+        _ => target::resolve_target(&mut client, &selector)?
+            .panes()
+            .to_vec(),
+    };
+    for pane in &panes {
+        pane::signal(&mut client, *pane, SignalName::from(signal))?;
+    }
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("signal", json!(args.signal)),
+        ("panes", json!(panes)),
+    ]))
+}
+
+#[derive(Deserialize)]
+struct ResizeArgs {
+    target: String,
+    cols: u16,
+    rows: u16,
+}
+
+fn resize(call: &Call) -> Result<Document, Failure> {
+    let args: ResizeArgs = call.parse()?;
+    check_grid(args.cols, args.rows)?;
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(&call.context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let document = pane::resize(
+        &mut client,
+        pane,
+        GridSize {
+            cols: args.cols,
+            rows: args.rows,
+        },
+    )?;
+    to_value(&document)
+}

@@ -1,0 +1,175 @@
+//! Tools for recordings: `phux_rec` (a pane, or a command in a new pane, to a file, bounded by
+//! `duration_secs`) and `phux_play` (a recording played in a new pane).
+
+use std::path::PathBuf;
+
+use clap::FromArgMatches;
+use serde::Deserialize;
+
+use crate::commands::playback_flags::PlaybackFlags;
+use crate::commands::values::SplitArg;
+use crate::commands::{play, rec};
+use crate::failure::Failure;
+use crate::mcp::schema::{boolean, choice, integer, number, object, string, strings};
+use crate::mcp::tools::{invalid_argument, to_value, Call, Document, Tool};
+
+pub fn tools() -> Vec<Tool> {
+    vec![
+        Tool {
+            name: "phux_rec",
+            description: "Record a pane (or a command in a new headless pane) to a file for duration_secs: .cast (asciicast), .gif, .png/.apng by the out path's extension. Returns RecJson {schema_version, path, format, bytes, duration_ms, frames, cols, rows, truncated}. A cancelled call stops the recording.",
+            schema: || {
+                object(
+                    &["out", "duration_secs"],
+                    vec![
+                        ("out", string("The file to write (absolute, or relative to where phux mcp runs); its extension picks the format")),
+                        ("duration_secs", number("How long to record (a command's recording also ends when it exits)", 0.1, 3600.0)),
+                        ("target", string("The pane to record [default: the active pane; not with command]")),
+                        ("command", strings("Record this program in a new headless pane instead")),
+                        ("size", string("COLSxROWS of the command's pane [default: 80x24]")),
+                        ("since", string("Start that far back in the pane's flight recorder (60s, 2m, 500ms)")),
+                        ("idle_limit", number("Clamp pauses longer than this many seconds [default: 2]", 0.01, 3600.0)),
+                        ("cast_version", integer("asciicast version of a .cast [default: 2]", 2, 3)),
+                        ("overwrite", boolean("Replace an existing file")),
+                    ],
+                )
+            },
+            call: rec_tool,
+        },
+        Tool {
+            name: "phux_play",
+            description: "Play a recording (.cast) in a new pane beside a target, fitted to the recording's size; it does not take the focus. Returns PlayJson {schema_version, terminal_id, path, cols, rows, events, speed, idle_limit, duration_ms, passes}.",
+            schema: || {
+                object(
+                    &["file"],
+                    vec![
+                        ("file", string("The .cast file")),
+                        ("target", string("The pane to play beside [default: the active pane]")),
+                        ("speed", number("Playback speed [default: 1]", 0.01, 100.0)),
+                        ("idle_limit", number("Play pauses longer than this as this many seconds [default: the recording's]", 0.0, 3600.0)),
+                        ("loop", integer("Play this many times", 1, 1000)),
+                        ("start", number("Begin this many seconds in", 0.0, 1e9)),
+                        ("marker", string("Begin at the first marker with this label")),
+                        ("no_fit", boolean("Leave the pane's size alone")),
+                        ("close", boolean("Remove the pane when playback ends")),
+                        ("split", choice("Side by side (horizontal) or stacked (vertical) [default: horizontal]", &["horizontal", "vertical"])),
+                        ("ratio", number("The share the target keeps [default: 0.5]", 0.0, 1.0)),
+                    ],
+                )
+            },
+            call: play_tool,
+        },
+    ]
+}
+
+#[derive(Deserialize)]
+struct RecArgs {
+    out: String,
+    duration_secs: f64,
+    target: Option<String>,
+    #[serde(default)]
+    command: Vec<String>,
+    size: Option<String>,
+    since: Option<String>,
+    idle_limit: Option<f64>,
+    cast_version: Option<u8>,
+    #[serde(default)]
+    overwrite: bool,
+}
+
+fn rec_tool(call: &Call) -> Result<Document, Failure> {
+    let args: RecArgs = call.parse()?;
+    if args.target.is_some() && !args.command.is_empty() {
+        return Err(invalid_argument("phux_rec: target or command, not both"));
+    }
+    // The verb's own flags, parsed by the verb's own parser: every check `phux rec` makes.
+    let mut argv = vec![
+        "rec".to_owned(),
+        "--json".into(),
+        "--out".into(),
+        args.out,
+        "--duration".into(),
+        args.duration_secs.to_string(),
+    ];
+    let mut flag = |name: &str, value: Option<String>| {
+        if let Some(value) = value {
+            argv.push(format!("--{name}={value}"));
+        }
+    };
+    flag("size", args.size);
+    flag("since", args.since);
+    flag("idle-limit", args.idle_limit.map(|v| v.to_string()));
+    flag("cast-version", args.cast_version.map(|v| v.to_string()));
+    if args.overwrite {
+        argv.push("--overwrite".into());
+    }
+    argv.extend(args.target);
+    if !args.command.is_empty() {
+        argv.push("--".into());
+        argv.extend(args.command);
+    }
+    let matches = crate::commands::describe("rec")
+        .map(|verb| verb.no_binary_name(true).try_get_matches_from(&argv[1..]))
+        .ok_or_else(|| invalid_argument("phux_rec: the rec verb is missing"))?
+        .map_err(|e| invalid_argument(format!("phux_rec: {}", first_line(&e.to_string()))))?;
+    let verb_args = rec::Args::from_arg_matches(&matches)
+        .map_err(|e| invalid_argument(format!("phux_rec: {}", first_line(&e.to_string()))))?;
+    to_value(&rec::record_to_file(
+        verb_args,
+        &call.context,
+        call.stop.flag(),
+    )?)
+}
+
+fn first_line(text: &str) -> &str {
+    text.trim_start_matches("error: ")
+        .lines()
+        .next()
+        .unwrap_or(text)
+}
+
+#[derive(Deserialize)]
+struct PlayArgs {
+    file: String,
+    target: Option<String>,
+    speed: Option<f64>,
+    idle_limit: Option<f64>,
+    #[serde(rename = "loop")]
+    repeat: Option<u32>,
+    start: Option<f64>,
+    marker: Option<String>,
+    #[serde(default)]
+    no_fit: bool,
+    #[serde(default)]
+    close: bool,
+    split: Option<String>,
+    ratio: Option<f64>,
+}
+
+fn play_tool(call: &Call) -> Result<Document, Failure> {
+    let args: PlayArgs = call.parse()?;
+    if args.start.is_some() && args.marker.is_some() {
+        return Err(invalid_argument("phux_play: start or marker, not both"));
+    }
+    let verb_args = play::Args {
+        file: PathBuf::from(args.file),
+        target: args.target.unwrap_or_else(|| ".".into()),
+        playback: PlaybackFlags {
+            speed: args.speed.unwrap_or(1.0),
+            idle_limit: args.idle_limit,
+            repeat: args.repeat.map(Some),
+            start: args.start,
+            marker: args.marker,
+            follow: false,
+            no_fit: args.no_fit,
+            close: args.close,
+        },
+        split: match args.split.as_deref() {
+            Some("vertical") => SplitArg::Vertical,
+            _ => SplitArg::Horizontal,
+        },
+        ratio: args.ratio.unwrap_or(phux_core::split::DEFAULT_RATIO),
+        json: true,
+    };
+    to_value(&play::start_playback(&verb_args, &call.context)?)
+}

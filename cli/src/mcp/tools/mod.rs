@@ -1,0 +1,308 @@
+//! The tools: one per agent-facing verb, named `phux_VERB` (`phux_agent_SUB` for `phux agent
+//! SUB`). Each states its input schema, and its call builds the verb's own request and calls
+//! the same client library functions the verb calls, returning the document the verb's
+//! `--json` prints. A failure is the verb's failure: the adapter turns it into an `isError`
+//! result carrying the JSON error document.
+
+mod agent;
+mod create;
+mod drive;
+mod layout;
+mod media;
+mod read;
+
+use std::path::PathBuf;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use phux_core::error_code::ErrorCode;
+
+use crate::client::stop::Stop;
+use crate::commands::Context;
+use crate::failure::Failure;
+
+/// The most bytes a tool's result (its pretty JSON text) may take.
+pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
+
+/// One tool.
+pub struct Tool {
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Its input schema (a strict object; every tool also takes `socket`).
+    pub schema: fn() -> Value,
+    pub call: fn(&Call) -> Result<Document, Failure>,
+}
+
+/// A tool's result: the JSON text (rendered from the document itself, so its keys keep the
+/// order the CLI prints them in) and the same document as a value (`structuredContent`).
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub text: String,
+    pub value: Value,
+}
+
+/// What a tool's call gets: its validated arguments, where the server is, and the button a
+/// client's cancellation presses.
+pub struct Call {
+    pub arguments: Value,
+    pub context: Context,
+    pub stop: Stop,
+}
+
+impl Call {
+    /// The arguments as the tool's own typed struct (already checked against its schema).
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, Failure> {
+        serde_json::from_value(self.arguments.clone())
+            .map_err(|e| invalid_argument(format!("invalid arguments: {e}")))
+    }
+}
+
+/// Every tool, in the order `tools/list` shows them.
+pub fn all() -> Vec<Tool> {
+    let mut tools = Vec::new();
+    tools.extend(read::tools());
+    tools.extend(drive::tools());
+    tools.extend(create::tools());
+    tools.extend(layout::tools());
+    tools.extend(media::tools());
+    tools.extend(agent::tools());
+    tools
+}
+
+/// The tool called `name`.
+pub fn find(name: &str) -> Option<Tool> {
+    all().into_iter().find(|t| t.name == name)
+}
+
+/// The `tools/list` entry of a tool.
+pub fn listing(tool: &Tool) -> Value {
+    serde_json::json!({
+        "name": tool.name,
+        "description": tool.description,
+        "inputSchema": (tool.schema)(),
+    })
+}
+
+/// Calls `tool` with `arguments` (null = none): checks them against its schema, picks the
+/// socket, runs it, and holds the result to [`MAX_OUTPUT_BYTES`].
+pub fn call(
+    tool: &Tool,
+    arguments: Value,
+    socket: &std::path::Path,
+    stop: Stop,
+) -> Result<Document, Failure> {
+    let arguments = match arguments {
+        Value::Null => Value::Object(serde_json::Map::new()),
+        other => other,
+    };
+    let schema = (tool.schema)();
+    let required = schema["required"].as_array().cloned().unwrap_or_default();
+    if required.contains(&Value::from("confirm"))
+        && arguments.get("confirm") != Some(&Value::Bool(true))
+    {
+        return Err(confirmation_required(tool.name));
+    }
+    crate::mcp::schema::validate(&schema, &arguments, "")
+        .map_err(|message| invalid_argument(format!("{}: {message}", tool.name)))?;
+    let socket = match arguments.get("socket").and_then(Value::as_str) {
+        Some(given) => phux_core::socket_path::resolve(Some(&PathBuf::from(given))),
+        None => socket.to_path_buf(),
+    };
+    let call = Call {
+        arguments,
+        context: Context { socket },
+        stop,
+    };
+    let document = (tool.call)(&call)?;
+    let size = document.text.len();
+    if size > MAX_OUTPUT_BYTES {
+        return Err(Failure::new(
+            ErrorCode::OutputTooLarge,
+            format!(
+                "{}'s result is {size} bytes, over the {MAX_OUTPUT_BYTES} a tool may return",
+                tool.name
+            ),
+            "ask for less: a smaller `tail`, no `scrollback`, or no `cells`",
+        ));
+    }
+    Ok(document)
+}
+
+/// A document as the text block of a result: pretty JSON.
+pub fn pretty(document: &Value) -> String {
+    serde_json::to_string_pretty(document).unwrap_or_else(|_| document.to_string())
+}
+
+/// A small document built field by field, printed in the order given (`schema_version`
+/// first, as every document phux prints).
+pub struct Fields(pub Vec<(&'static str, Value)>);
+
+impl serde::Serialize for Fields {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// A document as a tool's result (`json_serialize` if it cannot be: a phux bug).
+pub fn to_value<T: serde::Serialize>(document: &T) -> Result<Document, Failure> {
+    let rendered = serde_json::to_string_pretty(document)
+        .and_then(|text| Ok((text, serde_json::to_value(document)?)));
+    match rendered {
+        Ok((text, value)) => Ok(Document { text, value }),
+        Err(e) => Err(Failure::new(
+            ErrorCode::JsonSerialize,
+            format!("cannot render the result: {e}"),
+            "this is a phux bug; please report it with the tool call that caused it",
+        )),
+    }
+}
+
+pub fn invalid_argument(message: impl Into<String>) -> Failure {
+    Failure::new(
+        ErrorCode::InvalidArgument,
+        message,
+        "see the tool's inputSchema in tools/list (or `phux mcp --schema`)",
+    )
+}
+
+/// The refusal of a destructive call made without `confirm: true`.
+pub fn require_confirm(call: &Call, what: &str) -> Result<(), Failure> {
+    if call.arguments.get("confirm") == Some(&Value::Bool(true)) {
+        return Ok(());
+    }
+    Err(confirmation_required(what))
+}
+
+fn confirmation_required(what: &str) -> Failure {
+    Failure::new(
+        ErrorCode::ConfirmationRequired,
+        format!("{what} destroys or interrupts what runs there, so it needs confirm: true"),
+        "call again with \"confirm\": true once you are sure",
+    )
+}
+
+/// Seconds as a duration.
+pub fn seconds(secs: f64) -> std::time::Duration {
+    std::time::Duration::from_secs_f64(secs.max(0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
+    /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
+    /// test until it gets one or a reason here.
+    const NO_TOOL: [(&str, &str); 7] = [
+        (
+            "attach",
+            "a full-screen terminal UI for a person, not a call",
+        ),
+        (
+            "server",
+            "runs the server itself in the foreground; tools start one when needed (phux_new)",
+        ),
+        (
+            "engine",
+            "installs and inspects the terminal engine on this machine: operator work",
+        ),
+        ("mcp", "this adapter itself"),
+        ("__pane-exec", "internal: the process a pane starts"),
+        (
+            "__play-cast",
+            "internal: the player `play` starts in a pane",
+        ),
+        (
+            "agent report-state",
+            "the hook ingress an agent's own hooks call, not an agent host",
+        ),
+    ];
+
+    /// `phux_send_keys` for `send-keys`, `phux_agent_send_keys` for `agent send-keys`.
+    fn tool_name(verb: &str) -> String {
+        format!("phux_{}", verb.replace([' ', '-'], "_"))
+    }
+
+    fn verbs() -> Vec<String> {
+        let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+        let mut verbs = Vec::new();
+        for verb in cli.get_subcommands() {
+            let name = verb.get_name();
+            if name == "agent" {
+                verbs.extend(
+                    verb.get_subcommands()
+                        .map(|sub| format!("agent {}", sub.get_name())),
+                );
+            } else {
+                verbs.push(name.to_owned());
+            }
+        }
+        verbs
+    }
+
+    #[test]
+    fn every_verb_has_a_tool_or_a_reason() {
+        let tools: Vec<&str> = all().iter().map(|t| t.name).collect();
+        let mut missing = Vec::new();
+        for verb in verbs() {
+            let excluded = NO_TOOL.iter().any(|(name, _)| *name == verb);
+            let has_tool = tools.contains(&tool_name(&verb).as_str());
+            assert!(
+                !(excluded && has_tool),
+                "{verb} has a tool and an exclusion: drop the exclusion"
+            );
+            if !excluded && !has_tool {
+                missing.push(verb);
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "verbs with no MCP tool: {missing:?}; add a tool in cli/src/mcp/tools/ or a reason to NO_TOOL"
+        );
+    }
+
+    #[test]
+    fn every_exclusion_names_a_verb_and_says_why() {
+        let verbs = verbs();
+        for (name, why) in NO_TOOL {
+            assert!(
+                verbs.iter().any(|v| v == name),
+                "{name} is no verb any more"
+            );
+            assert!(why.len() > 10);
+        }
+    }
+
+    #[test]
+    fn docs_mcp_md_lists_every_tool() {
+        let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/mcp.md"))
+            .unwrap_or_default();
+        for tool in all() {
+            assert!(
+                doc.contains(&format!("| `{}` |", tool.name)),
+                "docs/mcp.md has no row for {}",
+                tool.name
+            );
+        }
+    }
+
+    #[test]
+    fn tool_names_are_unique_and_schemas_strict() {
+        let tools = all();
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), tools.len());
+        for tool in &tools {
+            let schema = (tool.schema)();
+            assert_eq!(schema["additionalProperties"], false, "{}", tool.name);
+            assert!(schema["properties"]["socket"].is_object(), "{}", tool.name);
+        }
+    }
+}

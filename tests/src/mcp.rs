@@ -1,0 +1,213 @@
+//! A JSON-RPC client of `phux mcp` for tests and benchmarks: writes one message per line on
+//! the adapter's stdin and reads its stdout lines on a thread, so a test can wait for a reply
+//! with a deadline, or check that none comes.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use crate::phux_bin;
+
+/// A running `phux mcp`, killed when dropped.
+pub struct McpProcess {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl McpProcess {
+    /// Starts `phux mcp --socket SOCKET`.
+    pub fn start(socket: &Path) -> McpProcess {
+        let mut child = Command::new(phux_bin())
+            .arg("mcp")
+            .arg("--socket")
+            .arg(socket)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start phux mcp");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        McpProcess {
+            child,
+            stdin,
+            lines,
+            next_id: 0,
+        }
+    }
+
+    /// Starts it and completes the handshake at `revision`; returns the `initialize` result.
+    pub fn initialized(socket: &Path, revision: &str) -> (McpProcess, Value) {
+        let mut mcp = McpProcess::start(socket);
+        let result = mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": revision,
+                "capabilities": {},
+                "clientInfo": {"name": "phux-tests", "version": "0"},
+            }),
+        );
+        mcp.notify("notifications/initialized", json!({}));
+        (mcp, result)
+    }
+
+    /// Writes one raw line.
+    pub fn write_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}").expect("write to phux mcp");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes stdin: the client is done.
+    pub fn close(&mut self) {
+        self.stdin.take();
+    }
+
+    /// Sends a request and returns its id without waiting.
+    pub fn send(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.write_line(&message.to_string());
+        id
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        let message = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        self.write_line(&message.to_string());
+    }
+
+    /// The next message the adapter writes, within `limit`.
+    pub fn next_message(&self, limit: Duration) -> Option<Value> {
+        match self.lines.recv_timeout(limit) {
+            Ok(line) => Some(serde_json::from_str(&line).unwrap_or_else(|e| {
+                panic!("phux mcp wrote a line that is not JSON ({e}): {line}")
+            })),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The reply to request `id` (other messages before it are skipped), within `limit`.
+    pub fn reply(&self, id: u64, limit: Duration) -> Value {
+        let start = Instant::now();
+        loop {
+            let left = limit.saturating_sub(start.elapsed());
+            let message = self
+                .next_message(left)
+                .unwrap_or_else(|| panic!("no reply to request {id} within {limit:?}"));
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    /// A request's full reply (result or error), within 30 s.
+    pub fn exchange(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send(method, params);
+        self.reply(id, Duration::from_secs(30))
+    }
+
+    /// A request's result; fails the test on a JSON-RPC error.
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let reply = self.exchange(method, params);
+        assert!(reply.get("error").is_none(), "{method} failed: {reply}");
+        reply["result"].clone()
+    }
+
+    /// `tools/call NAME ARGUMENTS`: the result (content, isError, structuredContent).
+    pub fn call(&mut self, name: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": name, "arguments": arguments}))
+    }
+
+    /// The document of a successful call (parsed from its text block); fails the test on an
+    /// `isError` result.
+    pub fn ok(&mut self, name: &str, arguments: Value) -> Value {
+        let result = self.call(name, arguments);
+        assert_eq!(result["isError"], json!(false), "{name}: {result}");
+        text_document(&result)
+    }
+
+    /// The error document of a call that must fail.
+    pub fn err(&mut self, name: &str, arguments: Value) -> Value {
+        let result = self.call(name, arguments);
+        assert_eq!(
+            result["isError"],
+            json!(true),
+            "{name} should fail: {result}"
+        );
+        text_document(&result)
+    }
+}
+
+/// The JSON document in a tool result's one text block.
+pub fn text_document(result: &Value) -> Value {
+    let content = result["content"].as_array().expect("content array");
+    assert_eq!(content.len(), 1, "one content block: {result}");
+    assert_eq!(content[0]["type"], "text");
+    serde_json::from_str(content[0]["text"].as_str().expect("text")).expect("pretty JSON text")
+}
+
+impl Drop for McpProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The official MCP Python SDK's client script, committed beside the tests.
+pub fn sdk_client_script() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mcp/sdk_client.py")
+}
+
+/// A Python with the official MCP SDK (PyPI `mcp`) installed: a venv kept under the build
+/// directory (`target/.../mcp-sdk-venv`), made on first use, so later runs start at once.
+/// `Err` says why there is none (no venv module, pip cannot reach the registry): the caller
+/// skips and prints it.
+pub fn sdk_python() -> Result<std::path::PathBuf, String> {
+    let venv = phux_bin()
+        .parent()
+        .expect("the build directory")
+        .join("mcp-sdk-venv");
+    let python = venv.join("bin/python");
+    let installed = venv.join(".mcp-installed");
+    if installed.exists() {
+        return Ok(python);
+    }
+    let made = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .map_err(|e| format!("python3 is not available ({e}); .ci/run installs it"))?;
+    if !made.status.success() {
+        return Err(format!(
+            "python3 -m venv failed (Debian needs python3-venv; .ci/run installs it): {}",
+            String::from_utf8_lossy(&made.stderr).trim()
+        ));
+    }
+    let pip = Command::new(venv.join("bin/pip"))
+        .args(["install", "--quiet", "--disable-pip-version-check", "mcp"])
+        .output()
+        .map_err(|e| format!("cannot run the venv's pip: {e}"))?;
+    if !pip.status.success() {
+        return Err(format!(
+            "pip could not install the MCP SDK (`mcp`) from the registry: {}",
+            String::from_utf8_lossy(&pip.stderr).trim()
+        ));
+    }
+    std::fs::write(&installed, b"").map_err(|e| format!("cannot mark the venv ready: {e}"))?;
+    Ok(python)
+}
