@@ -1,27 +1,35 @@
-//! `phux watch [TARGET]`: prints every watch event of a pane (of every pane without TARGET) as
-//! it happens: with `--json` one `WatchEvent` object per line (NDJSON, unversioned), otherwise
-//! one readable line. `--until EVENT` (repeatable) stops with 0 at the first of those events;
-//! `--timeout` stops with 124; the pane closing first stops with 1 when `--until` was given
-//! (0 otherwise); the server going away stops with 1 (`server_disconnected`) either way. Each
-//! JSON line carries `t` (seconds since the watch began) and `ts` (the server's wall clock).
-//! Ctrl-C (or SIGTERM, SIGHUP) and a reader that stops reading (a closed pipe) end the stream
-//! with 0. An unknown event name is refused before connecting.
+//! `phux watch [TARGET...]`: prints every watch event of the panes TARGETs name (every pane of
+//! a session, a window or a `#tag`; every pane without TARGET) as it happens: with `--json` one
+//! `WatchEvent` object per line (NDJSON, unversioned), otherwise one readable line. `--until
+//! EVENT` (repeatable) stops with 0 at the first of those events, or with `--all` once every
+//! watched pane has had one; `--timeout` stops with 124; the watched panes closing first stops
+//! with 1 when `--until` was given (0 otherwise); the server going away stops with 1
+//! (`server_disconnected`) either way. Each JSON line carries `t` (seconds since the watch
+//! began) and `ts` (the server's wall clock). Ctrl-C (or SIGTERM, SIGHUP) and a reader that
+//! stops reading (a closed pipe) end the stream with 0. An unknown event name is refused before
+//! connecting.
 
 use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant, SystemTime};
 
-use phux_core::docs::{WatchEvent, WatchEventKind, WatchEventName};
+use phux_core::docs::{WatchEvent, WatchEventName};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 use phux_core::ids::{PaneId, TerminalAddr};
+use phux_core::selector::Selector;
 use phux_core::wire::ServerMessage;
 
 use crate::client::{target, Client, Pushed};
-use crate::commands::values::{connect, parse_seconds, resolve_pane, STOP_SIGNALS};
+use crate::commands::values::{
+    connect, parse_seconds, resolve_pane, warn_if_partial, STOP_SIGNALS,
+};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
+
+mod scope;
+use scope::{Scope, Step};
 
 /// Print pane events as they happen (NDJSON with --json)
 #[derive(Debug, clap::Args)]
@@ -29,6 +37,11 @@ pub struct Args {
     /// Stop (exit 0) at the first event of this name; repeat for any of several
     #[arg(long = "until", value_name = "EVENT")]
     pub until: Vec<String>,
+    /// With --until: stop only once every watched pane has had one of the events (each pane's
+    /// exit status is in its `pane_closed` / `command_finished` line); a pane that closes
+    /// without it ends the watch with 1
+    #[arg(long, requires = "until")]
+    pub all: bool,
     /// Stop after SECS seconds and exit 124
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -36,9 +49,10 @@ pub struct Args {
     /// (the server's clock); exit 1 if the server goes away
     #[arg(long)]
     pub json: bool,
-    /// The pane [default: every pane]
+    /// The panes: a session, a window or a #tag covers every pane in it; several TARGETs
+    /// together [default: every pane]
     #[arg(value_name = "TARGET")]
-    pub target: Option<String>,
+    pub targets: Vec<String>,
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
@@ -51,24 +65,23 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         .iter()
         .map(|name| WatchEventName::parse(name))
         .collect::<Result<Vec<_>, _>>()?;
-    let selector = args.target.as_deref().map(target::parse).transpose()?;
+    let selectors = args
+        .targets
+        .iter()
+        .map(|text| target::parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
     let deadline = args.timeout.map(|t| Instant::now() + t);
     let stop = stop_on_signals()?;
     let began = WatchClock::start();
     let mut client = connect(context)?;
-    let pane = match &selector {
-        Some(selector) => Some(resolve_pane(&mut client, selector)?),
-        None => None,
-    };
-    client.subscribe(pane, Vec::new())?;
-    // Whether the last event was the watched pane closing: a stream that ends right after it
-    // was ended by that (and the server may have stopped with its last pane), not cut.
-    let mut just_closed = false;
+    let (mut scope, single) = subscribe(&mut client, context, &selectors, until, args.all)?;
     loop {
         match client.next_message_or_stop(deadline, Some(stop.as_fd()))? {
             Pushed::Message(ServerMessage::Event(event)) => {
-                just_closed = matches!(event.event, WatchEventKind::PaneClosed { .. })
-                    && (pane.is_none() || event.pane == pane);
+                let step = scope.step(event.pane, &event.event);
+                if step == Step::Skip {
+                    continue;
+                }
                 let (t, ts) = began.times(event.ts_ns);
                 let line = WatchEvent {
                     terminal: event.pane.map(TerminalAddr::local),
@@ -76,22 +89,75 @@ fn execute(args: Args, context: &Context) -> VerbResult {
                     t: Some(t),
                     ts,
                 };
-                let read = print(&line, args.json);
-                let matched = until.iter().any(|name| name.as_str() == line.kind.name());
-                if matched || read.is_err() {
+                if print(&line, args.json).is_err() {
                     return Ok(SUCCESS);
+                }
+                match step {
+                    Step::Satisfied | Step::AllClosed => return Ok(SUCCESS),
+                    Step::Unreachable(pane) => return Err(ended_before(Some(pane), &scope)),
+                    Step::Skip | Step::Print => {}
                 }
             }
             Pushed::Message(_) => {}
             Pushed::Stopped => return Ok(SUCCESS),
             Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
-            Pushed::Ended if !just_closed && !server_is_up(context) => {
-                return Err(server_gone(context))
-            }
-            Pushed::Ended if until.is_empty() => return Ok(SUCCESS),
-            Pushed::Ended => return Err(ended_before(pane, &until)),
+            Pushed::Ended if !server_is_up(context) => return Err(server_gone(context)),
+            Pushed::Ended if scope.until().is_empty() => return Ok(SUCCESS),
+            Pushed::Ended => return Err(ended_before(single, &scope)),
         }
     }
+}
+
+/// Subscribes `client` to the events of the panes `selectors` name and returns the scope that
+/// filters and counts them, with the pane when the server filters for one pane itself.
+///
+/// One pane named outright (`@N`, `.`, `s:W.P`) keeps the server-side filter. Otherwise the
+/// subscription covers every pane and is taken before the selectors are resolved (on a second
+/// connection), so a watched pane cannot end unseen between the two.
+fn subscribe(
+    client: &mut Client,
+    context: &Context,
+    selectors: &[Selector],
+    until: Vec<WatchEventName>,
+    all: bool,
+) -> Result<(Scope, Option<PaneId>), Failure> {
+    if let [selector] = selectors {
+        if !matches!(
+            selector,
+            Selector::Session(_)
+                | Selector::WindowIndex { .. }
+                | Selector::WindowName { .. }
+                | Selector::Tag(_)
+        ) {
+            let pane = resolve_pane(client, selector)?;
+            client.subscribe(Some(pane), Vec::new())?;
+            let scope = Scope::new(Some(vec![pane]), vec![pane], until, all);
+            return Ok((scope, Some(pane)));
+        }
+    }
+    client.subscribe(None, Vec::new())?;
+    let mut resolver = connect(context)?;
+    if selectors.is_empty() {
+        // Every pane, those that come later too; `--all` counts the ones there now.
+        let every = if all {
+            resolver.state()?.panes().map(|pane| pane.id).collect()
+        } else {
+            Vec::new()
+        };
+        return Ok((Scope::new(None, every, until, all), None));
+    }
+    let mut panes: Vec<PaneId> = Vec::new();
+    for selector in selectors {
+        let resolved = target::resolve_target(&mut resolver, selector)
+            .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+        warn_if_partial(resolved.partial_warning());
+        for pane in resolved.panes() {
+            if !panes.contains(pane) {
+                panes.push(*pane);
+            }
+        }
+    }
+    Ok((Scope::new(Some(panes.clone()), panes, until, all), None))
 }
 
 /// When the watch began, on both clocks: `t` is measured against the server's wall-clock stamp
@@ -148,8 +214,8 @@ fn server_gone(context: &Context) -> Failure {
     )
 }
 
-fn ended_before(pane: Option<PaneId>, until: &[WatchEventName]) -> Failure {
-    let names: Vec<&str> = until.iter().map(|n| n.as_str()).collect();
+fn ended_before(pane: Option<PaneId>, scope: &Scope) -> Failure {
+    let names: Vec<&str> = scope.until().iter().map(|n| n.as_str()).collect();
     match pane {
         Some(pane) => Failure::new(
             ErrorCode::PaneExited,
@@ -214,6 +280,7 @@ pub fn readable(event: &WatchEvent) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use phux_core::docs::WatchEventKind;
 
     #[test]
     fn a_readable_line_names_pane_event_and_fields() {
