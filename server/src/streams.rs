@@ -105,6 +105,12 @@ fn started(
         cols: start.cols,
         rows: start.rows,
         repaint_seq: start.seq,
+        live_seq: Some(start.live_seq),
+        start_unix_ns: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .and_then(|now| u64::try_from(now.as_nanos()).ok())
+            .map(|now| now.saturating_sub(start.age_ns)),
     };
     let stream = Stream {
         rx,

@@ -413,6 +413,8 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                         cols: 80,
                         rows: 24,
                         repaint_seq: 0,
+                        live_seq: None,
+                        start_unix_ns: None,
                     },
                 )
                 .unwrap(),

@@ -356,6 +356,8 @@ impl PaneActor {
                     repaint: repaint.to_vec(),
                     seq,
                     t_ns,
+                    age_ns: now.saturating_sub(t_ns),
+                    live_seq: self.seq,
                     history: self.replayed(history),
                 }
             }
@@ -375,6 +377,8 @@ impl PaneActor {
             repaint,
             seq: self.seq,
             t_ns,
+            age_ns: 0,
+            live_seq: self.seq,
             history: Vec::new(),
         }
     }

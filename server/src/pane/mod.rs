@@ -63,6 +63,10 @@ pub struct ObserveStart {
     pub repaint: Vec<u8>,
     pub seq: u64,
     pub t_ns: u64,
+    /// How long ago the repaint was taken (0 unless the stream starts in the past).
+    pub age_ns: u64,
+    /// The pane's sequence number as the stream began: output up to it is history.
+    pub live_seq: u64,
     /// Recorded output and resizes after the repaint, when the stream starts in the past.
     pub history: Vec<crate::bus::BusEvent>,
 }

@@ -57,6 +57,10 @@ pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captu
             .duration
             .filter(|d| *d > 0.0)
             .map(Duration::from_secs_f64),
+        until_caught_up: args.since.is_some()
+            && !args.follow
+            && args.duration.is_none()
+            && args.command.is_empty(),
         command: (!args.command.is_empty()).then(|| args.command.join(" ")),
         stop,
     };

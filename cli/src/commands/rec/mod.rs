@@ -1,6 +1,7 @@
-//! `phux rec`: record a pane (live, or starting in the past with `--since`), a command in a new
-//! headless pane (`-- COMMAND`), or re-render an existing recording (`--from`), to `.cast`,
-//! `.gif` or `.png`/`.apng`.
+//! `phux rec`: record a pane (live, or its past up to now with `--since`, then live with
+//! `--follow`), a command in a new headless pane (`-- COMMAND`), or re-render an existing
+//! recording (`--from`), to `.cast`, `.gif` or `.png`/`.apng`, or one still `.png` of a screen
+//! (`--still`, `--frame`).
 
 mod capture;
 mod export;
@@ -28,9 +29,13 @@ pub struct Args {
     /// Stop after this many seconds
     #[arg(long, value_name = "SECS")]
     duration: Option<f64>,
-    /// Start this far in the past, from the pane's flight recorder (e.g. 60s, 2m, 500ms)
+    /// Write the past this far back, from the pane's flight recorder (e.g. 60s, 2m, 500ms), up
+    /// to now and exit; with --follow or --duration the recording then goes on live
     #[arg(long, value_name = "DURATION", value_parser = parse_since)]
     since: Option<u64>,
+    /// With --since: after the past, keep recording live (until Ctrl-C or the pane exits)
+    #[arg(long, requires = "since")]
+    follow: bool,
     /// Size of the pane for `-- COMMAND` (default: this terminal's size, else 80x24)
     #[arg(long, value_name = "COLSxROWS", value_parser = crate::commands::values::parse_geometry)]
     size: Option<phux_core::docs::GridSize>,
@@ -63,6 +68,13 @@ pub struct Args {
     /// without it nothing at the path is ever replaced
     #[arg(long)]
     overwrite: bool,
+    /// Write one PNG of the final screen instead of an animation (same as --frame last)
+    #[arg(long, conflicts_with = "frame")]
+    still: bool,
+    /// Write one PNG of this screen instead of an animation: `last`, or N for the screen
+    /// after the recording's first N screen events (output or resize)
+    #[arg(long, value_name = "last|N", value_parser = parse_frame)]
+    frame: Option<phux_encoders::StillFrame>,
     /// Print the result document (and nothing else) on stdout
     #[arg(long)]
     json: bool,
@@ -100,6 +112,25 @@ fn parse_since(text: &str) -> Result<u64, String> {
     Ok((value * scale) as u64)
 }
 
+/// `last` or a frame number from 1.
+fn parse_frame(text: &str) -> Result<phux_encoders::StillFrame, String> {
+    if text.eq_ignore_ascii_case("last") {
+        return Ok(phux_encoders::StillFrame::Last);
+    }
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(phux_encoders::StillFrame::Event(n)),
+        _ => Err(format!("{text:?} is not `last` or a frame number from 1")),
+    }
+}
+
+impl Args {
+    /// The still frame asked for by `--still` or `--frame`, if any.
+    fn still_frame(&self) -> Option<phux_encoders::StillFrame> {
+        self.frame
+            .or(self.still.then_some(phux_encoders::StillFrame::Last))
+    }
+}
+
 pub fn run(args: Args, context: &Context) -> i32 {
     let json = args.json;
     conclude(json, rec(args, context))
@@ -129,6 +160,14 @@ fn rec(args: Args, context: &Context) -> VerbResult {
             "--speed and --idle-limit must be positive",
             "e.g. --speed 2 --idle-limit 1.5",
         ));
+    }
+    if args.still_frame().is_some() && output.format != OutputFormat::Apng {
+        return Err(Failure::new(
+            ErrorCode::InvalidArgument,
+            "--still and --frame write one PNG image",
+            "name the output .png",
+        )
+        .with_exit_code(2));
     }
     if let Some(size) = args.size {
         phux_core::limits::check_grid(size.cols, size.rows)?;
