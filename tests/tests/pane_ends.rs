@@ -64,7 +64,10 @@ fn an_exited_pane_stays_readable_and_refuses_writes_naming_its_status() {
         &printed.replace(&format!("\"id\":{}", &pane[1..]), "\"id\":N"),
     );
     let status = server.json(&["status", "--json"]);
-    assert_eq!(status["exited"][0]["exit_code"], 42, "{status}");
+    let mut exited = status["exited"].clone();
+    exited[0]["ended_at"] = 0.into();
+    exited[0]["id"] = 0.into();
+    golden("e2e/status_exited.json", &format!("{exited}\n"));
 
     // Writes are refused with a code of their own naming the status, not `no_such_target`.
     let refused = server.run(&["send-keys", "--json", &pane, "x"]);
@@ -165,4 +168,28 @@ fn a_pane_killed_by_a_signal_reports_the_signal() {
         error_line(&refused)["error"]["message"],
         format!("{pane} was killed by signal 9")
     );
+}
+
+#[test]
+fn the_kept_exited_panes_are_bounded_by_keep_exited() {
+    let server = TestServer::start_with(&["--keep-exited", "1"]);
+    server.plain_shell("keeper", "sh");
+    let first = server.new_session("one", &["sh", "-c", "echo one; exit 1"]);
+    exited_entry(&server, &first);
+    let second = server.new_session("two", &["sh", "-c", "echo two; exit 2"]);
+    exited_entry(&server, &second);
+    let ls = server.json(&["ls", "--json"]);
+    assert_eq!(ls["exited"].as_array().map(Vec::len), Some(1), "{ls}");
+    // The older one is forgotten: it is a plain `no_such_target` again.
+    let output = server.run(&["snapshot", "--json", &first]);
+    assert_eq!(error_line(&output)["error"]["code"], "no_such_target");
+
+    let none = TestServer::start_with(&["--keep-exited", "0"]);
+    none.plain_shell("keeper", "sh");
+    let pane = none.new_session("gone", &["sh", "-c", "echo one; exit 1"]);
+    wait_until("the pane ends", Duration::from_secs(10), || {
+        let output = none.run(&["snapshot", "--json", &pane]);
+        error_line(&output)["error"]["code"] == "no_such_target"
+    });
+    assert!(none.json(&["ls", "--json"]).get("exited").is_none());
 }
