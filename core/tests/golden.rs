@@ -366,6 +366,7 @@ fn documents_are_pinned() {
                 server: Some("/home/me/.local/state/phux/server.log".into()),
                 client_dir: Some("/home/me/.local/state/phux".into()),
             },
+            exited: vec![],
         },
     );
     doc(

@@ -14,6 +14,7 @@ pub mod bus;
 pub mod clients;
 pub mod config;
 mod connection;
+pub mod exited;
 pub mod flight;
 mod handlers;
 pub mod layout;

@@ -24,6 +24,14 @@ pub struct Args {
     /// `phux resize`) [default: $PHUX_WINDOW_SIZE, else smallest]
     #[arg(long, value_name = "POLICY", value_parser = WindowSizePolicy::NAMES)]
     window_size: Option<String>,
+    /// How many panes whose program ended stay readable (snapshot, wait; listed under
+    /// `exited` by `ls --json`) [default: $PHUX_KEEP_EXITED, else 16; 0 keeps none]
+    #[arg(long, value_name = "N")]
+    keep_exited: Option<usize>,
+    /// How long an ended pane stays readable, in seconds [default: $PHUX_KEEP_EXITED_SECS,
+    /// else 600]
+    #[arg(long, value_name = "SECS")]
+    keep_exited_secs: Option<u64>,
     /// Start without the `default` session a foreground server normally seeds
     #[arg(long)]
     no_seed: bool,
@@ -39,6 +47,12 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let mut config = ServerConfig::new(socket.clone(), shim);
     config.seed_session = !args.no_seed && !args.detach_stdio;
     config.flight_bytes = args.flight_bytes;
+    if let Some(keep) = args.keep_exited {
+        config.keep_exited = keep;
+    }
+    if let Some(secs) = args.keep_exited_secs {
+        config.keep_exited_for = Duration::from_secs(secs);
+    }
     config.scrollback_rows = args.history_limit.max(1);
     let policy = args
         .window_size

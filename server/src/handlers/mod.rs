@@ -32,6 +32,7 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
     match message {
         M::GetState(_) => {
             let mut state = shared.registry().state_view();
+            state.exited = shared.exited().views();
             tui::fill_attached(shared, &mut state);
             json(Ok(state))
         }

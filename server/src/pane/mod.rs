@@ -132,7 +132,7 @@ pub fn spawn(
     std::thread::Builder::new()
         .name(format!("pane-{}-waiter", id.0))
         .spawn(move || {
-            let status = child.wait().ok().map(exit_code_of);
+            let status = child.wait().ok();
             let _ = exit_tx.send(status);
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
@@ -166,7 +166,7 @@ pub fn spawn(
 }
 
 /// A shell-style status: the exit code, or 128 + the signal that killed the process.
-fn exit_code_of(status: std::process::ExitStatus) -> i32 {
+pub(super) fn exit_code_of(status: std::process::ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
     status
         .code()
