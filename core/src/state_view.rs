@@ -93,6 +93,23 @@ pub struct StateView {
     /// Panes whose program ended, still readable (newest last). Absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exited: Vec<ExitedPaneView>,
+    /// Questions panes are asking and nobody has answered yet, by pane. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asks: Vec<PendingAsk>,
+}
+
+/// A question a pane is asking (`phux ask`, or its title's `phux-ask[ID]:QUESTION??` sentinel)
+/// until it is answered (`phux agent answer`, the title clearing, or the agent working again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingAsk {
+    pub pane: PaneId,
+    /// The ask's id (may be empty), for `phux agent answer --ask ID`.
+    pub id: String,
+    pub question: String,
+    #[serde(default)]
+    pub suggestions: Vec<String>,
+    /// `title` (the title sentinel) or `report` (`phux ask`).
+    pub source: String,
 }
 
 impl StateView {

@@ -27,6 +27,11 @@ pub struct ServerConfig {
     pub keep_exited_for: Duration,
 }
 
+/// Rows of history a pane keeps by default (`$PHUX_HISTORY_LIMIT`, `phux server
+/// --history-limit`, `phux new --history-limit` change it), and the most it may keep.
+pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
+pub const MAX_HISTORY_LIMIT: usize = 1_000_000;
+
 /// Ended panes kept by default: the last 16, for 10 minutes.
 pub const DEFAULT_KEEP_EXITED: usize = 16;
 pub const DEFAULT_KEEP_EXITED_SECS: u64 = 600;
@@ -36,7 +41,9 @@ impl ServerConfig {
         Self {
             socket,
             shim_exe,
-            scrollback_rows: 10_000,
+            scrollback_rows: env_number("PHUX_HISTORY_LIMIT")
+                .filter(|rows| (1..=MAX_HISTORY_LIMIT).contains(rows))
+                .unwrap_or(DEFAULT_HISTORY_LIMIT),
             exit_after_idle: None,
             seed_session: false,
             default_shell: default_shell(),

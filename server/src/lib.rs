@@ -14,6 +14,7 @@ pub mod bus;
 pub mod clients;
 pub mod config;
 mod connection;
+mod event_ring;
 pub mod exited;
 pub mod flight;
 mod handlers;
@@ -95,6 +96,7 @@ fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
         cols: None,
         rows: None,
         observe: false,
+        history_limit: None,
     };
     handlers::dispatch(shared, phux_core::wire::ClientMessage::NewSession(request))
         .map(|_| ())

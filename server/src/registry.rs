@@ -236,6 +236,7 @@ impl Registry {
             focus_order: self.focus_order.clone(),
             unreachable: Vec::new(),
             exited: Vec::new(),
+            asks: Vec::new(),
         }
     }
 

@@ -26,6 +26,8 @@ pub struct Shared {
     /// Panes whose program ended, still readable.
     exited: Mutex<crate::exited::ExitedPanes>,
     global_bus: Mutex<Bus>,
+    /// Recent watch events of every pane, for `watch --since`; locked only under `global_bus`.
+    ring: Mutex<crate::event_ring::EventRing>,
     pub clients: AtomicU32,
     /// Attached front ends (the TUI) and their sizes.
     attached: Mutex<crate::clients::AttachedClients>,
@@ -52,6 +54,7 @@ impl Shared {
                 config.keep_exited_for,
             )),
             global_bus: Mutex::new(Bus::default()),
+            ring: Mutex::new(crate::event_ring::EventRing::default()),
             clients: AtomicU32::new(0),
             attached: Mutex::new(crate::clients::AttachedClients::default()),
             admission: crate::admission::Admission::default(),
@@ -83,11 +86,42 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Announces a pane's watch event to every server-wide subscriber and remembers it in the
+    /// ring `watch --since` replays (under the bus's lock, so a subscription taken with a
+    /// replay sees each event exactly once).
     pub fn publish_global(&self, event: &BusEvent) {
         let mut bus = self.global_bus();
+        if let BusEvent::Watch { pane, kind, t_ns } = event {
+            self.ring().push(crate::event_ring::PastEvent {
+                pane: *pane,
+                kind: kind.clone(),
+                t_ns: *t_ns,
+                ts_ns: wall_clock_ns(),
+            });
+        }
         if !bus.is_empty() {
             bus.publish(event);
         }
+    }
+
+    /// Adds a server-wide subscriber and returns the remembered events since `from_ns`
+    /// (monotonic) of `pane` (every pane when `None`), taken at the same instant.
+    pub fn subscribe_global_since(
+        &self,
+        subscriber: crate::bus::Subscriber,
+        from_ns: u64,
+        pane: Option<PaneId>,
+    ) -> Vec<crate::event_ring::PastEvent> {
+        let mut bus = self.global_bus();
+        let past = self.ring().since(from_ns, pane);
+        bus.add(subscriber);
+        past
+    }
+
+    fn ring(&self) -> MutexGuard<'_, crate::event_ring::EventRing> {
+        self.ring
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn set_title(&self, pane: PaneId, title: &str) {
@@ -162,4 +196,12 @@ impl Shared {
     pub fn client_count(&self) -> u32 {
         self.clients.load(Ordering::Relaxed)
     }
+}
+
+/// Now on the wall clock, in nanoseconds since the Unix epoch.
+pub fn wall_clock_ns() -> Option<u64> {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|d| u64::try_from(d.as_nanos()).ok())
 }

@@ -86,6 +86,7 @@ pub fn running_status(facts: StatusOk, state: &StateView) -> StatusJson {
             client_dir,
         },
         exited: state.exited.clone(),
+        asks: state.asks.clone(),
     }
 }
 

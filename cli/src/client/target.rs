@@ -139,6 +139,7 @@ mod tests {
             focus_order: vec![PaneId(4)],
             unreachable: vec![],
             exited: vec![],
+            asks: vec![],
         }
     }
 

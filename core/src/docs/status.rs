@@ -44,6 +44,9 @@ pub struct StatusJson {
     /// Panes whose program ended and that can still be read; absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exited: Vec<crate::state_view::ExitedPaneView>,
+    /// Questions panes are asking that nobody has answered yet; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asks: Vec<crate::state_view::PendingAsk>,
 }
 
 impl StatusJson {
@@ -62,6 +65,7 @@ impl StatusJson {
             unreachable: Vec::new(),
             logs,
             exited: Vec::new(),
+            asks: Vec::new(),
         }
     }
 }

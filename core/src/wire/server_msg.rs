@@ -121,8 +121,9 @@ pub struct Event {
     pub event: WatchEventKind,
     /// Monotonic server time of the event, in nanoseconds.
     pub t_ns: u64,
-    /// The server's wall clock when it sent the event, in nanoseconds since the Unix epoch
-    /// (absent from servers older than this field).
+    /// The server's wall clock when it sent the event (when it happened, for an event
+    /// replayed by `since_ms`), in nanoseconds since the Unix epoch (absent from servers older
+    /// than this field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ts_ns: Option<u64>,
 }

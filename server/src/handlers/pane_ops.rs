@@ -46,7 +46,11 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
         .get(&request.pane)
         .map(|e| e.handle.clone());
     match live {
-        Some(handle) => Ok(handle.screen(capture)),
+        Some(handle) => {
+            let mut screen = handle.screen(capture);
+            screen.ask = shared.agents.pending_ask(request.pane);
+            Ok(screen)
+        }
         None => shared
             .exited()
             .get(request.pane)

@@ -103,7 +103,7 @@ pub fn spawn(
     shared: &Arc<Shared>,
     observer: Option<Subscriber>,
 ) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
-    let options = TerminalOptions::new(spec.cols, spec.rows, shared.config.scrollback_rows);
+    let options = TerminalOptions::new(spec.cols, spec.rows, spec.history_limit);
     let terminal =
         Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
     let process = pty::spawn(spec, &shared.config.shim_exe)?;

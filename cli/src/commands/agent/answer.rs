@@ -9,7 +9,7 @@ use phux_core::exit_code::SUCCESS;
 use phux_core::ids::TerminalAddr;
 
 use crate::client::agents::{inspect, operation_id};
-use crate::client::pane::send_keys;
+use crate::client::pane::{ask_answered, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, resolve_pane, usage};
 use crate::commands::Context;
@@ -115,6 +115,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         (None, None) => return Err(usage("pass --choice N or --text T")),
     };
     send_keys(&mut client, pane, keys)?;
+    ask_answered(&mut client, pane, &ask.id)?;
     if args.json {
         output::print_json(&AgentAnswerJson {
             schema_version: 1,

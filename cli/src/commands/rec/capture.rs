@@ -111,6 +111,7 @@ fn spawn_command(args: &Args, context: &Context) -> Result<(Client, ObserveStart
         cols: Some(cols),
         rows: Some(rows),
         observe: true,
+        history_limit: None,
     };
     Ok(on_a_server(&context.socket, |client| {
         client.request(ClientMessage::NewSession(request.clone()))

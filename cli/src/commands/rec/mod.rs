@@ -31,7 +31,7 @@ pub struct Args {
     duration: Option<f64>,
     /// Write the past this far back, from the pane's flight recorder (e.g. 60s, 2m, 500ms), up
     /// to now and exit; with --follow or --duration the recording then goes on live
-    #[arg(long, value_name = "DURATION", value_parser = parse_since)]
+    #[arg(long, value_name = "DURATION", value_parser = crate::commands::values::parse_duration_ms)]
     since: Option<u64>,
     /// With --since: after the past, keep recording live (until Ctrl-C or the pane exits)
     #[arg(long, requires = "since")]
@@ -85,32 +85,6 @@ pub struct Args {
 
 /// The idle limit a new recording gets when none is given.
 pub const DEFAULT_IDLE_LIMIT: f64 = 2.0;
-
-/// `60s`, `2m`, `500ms`, `1h`, or bare seconds, in milliseconds.
-fn parse_since(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let (number, unit) = text
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((text, "s"), |i| text.split_at(i));
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 60s, 2m or 500ms"))?;
-    let scale = match unit {
-        "ms" => 1.0,
-        "s" => 1_000.0,
-        "m" => 60_000.0,
-        "h" => 3_600_000.0,
-        _ => {
-            return Err(format!(
-                "unknown unit {unit:?} in {text:?}: use ms, s, m or h"
-            ))
-        }
-    };
-    if !(value.is_finite() && value >= 0.0) {
-        return Err(format!("{text:?} is not a positive duration"));
-    }
-    Ok((value * scale) as u64)
-}
 
 /// `last` or a frame number from 1.
 fn parse_frame(text: &str) -> Result<phux_encoders::StillFrame, String> {

@@ -7,7 +7,9 @@
 //! (`server_disconnected`) either way. Each JSON line carries `t` (seconds since the watch
 //! began) and `ts` (the server's wall clock). Ctrl-C (or SIGTERM, SIGHUP) and a reader that
 //! stops reading (a closed pipe) end the stream with 0. An unknown event name is refused before
-//! connecting.
+//! connecting. `--since DURATION` first replays the events of the last DURATION from the
+//! server's memory of recent events (their `t` is negative: before the watch began), then goes
+//! on live, so a watcher that starts late still sees the ask or the exit it missed.
 
 use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
@@ -42,6 +44,11 @@ pub struct Args {
     /// without it ends the watch with 1
     #[arg(long, requires = "until")]
     pub all: bool,
+    /// First replay the events of the last DURATION (e.g. 30s, 5m, 1h; the server remembers
+    /// the last hour, up to 4096 events), their `t` negative, then go on live; a replayed
+    /// event counts for --until
+    #[arg(long, value_name = "DURATION", value_parser = crate::commands::values::parse_duration_ms)]
+    pub since: Option<u64>,
     /// Stop after SECS seconds and exit 124
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
@@ -74,7 +81,16 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let stop = stop_on_signals()?;
     let began = WatchClock::start();
     let mut client = connect(context)?;
-    let (mut scope, single) = subscribe(&mut client, context, &selectors, until, args.all)?;
+    let (mut scope, single) = subscribe(
+        &mut client,
+        context,
+        &selectors,
+        Interest {
+            until,
+            all: args.all,
+            since_ms: args.since,
+        },
+    )?;
     loop {
         match client.next_message_or_stop(deadline, Some(stop.as_fd()))? {
             Pushed::Message(ServerMessage::Event(event)) => {
@@ -113,14 +129,20 @@ fn execute(args: Args, context: &Context) -> VerbResult {
 ///
 /// One pane named outright (`@N`, `.`, `s:W.P`) keeps the server-side filter. Otherwise the
 /// subscription covers every pane and is taken before the selectors are resolved (on a second
-/// connection), so a watched pane cannot end unseen between the two.
+/// connection), so a watched pane cannot end unseen between the two. With `since_ms` the
+/// server replays its recent events first; a pane's replayed stream does not end when the pane
+/// closes, so the scope counts its close as it does for a set of panes.
 fn subscribe(
     client: &mut Client,
     context: &Context,
     selectors: &[Selector],
-    until: Vec<WatchEventName>,
-    all: bool,
+    interest: Interest,
 ) -> Result<(Scope, Option<PaneId>), Failure> {
+    let Interest {
+        until,
+        all,
+        since_ms,
+    } = interest;
     if let [selector] = selectors {
         if !matches!(
             selector,
@@ -130,12 +152,13 @@ fn subscribe(
                 | Selector::Tag(_)
         ) {
             let pane = resolve_pane(client, selector)?;
-            client.subscribe(Some(pane), Vec::new())?;
-            let scope = Scope::new(Some(vec![pane]), vec![pane], until, all);
+            client.subscribe_since(Some(pane), Vec::new(), since_ms)?;
+            let shown = since_ms.map(|_| vec![pane]);
+            let scope = Scope::new(shown, vec![pane], until, all);
             return Ok((scope, Some(pane)));
         }
     }
-    client.subscribe(None, Vec::new())?;
+    client.subscribe_since(None, Vec::new(), since_ms)?;
     let mut resolver = connect(context)?;
     if selectors.is_empty() {
         // Every pane, those that come later too; `--all` counts the ones there now.
@@ -160,6 +183,13 @@ fn subscribe(
     Ok((Scope::new(Some(panes.clone()), panes, until, all), None))
 }
 
+/// What the watch waits for and from when.
+struct Interest {
+    until: Vec<WatchEventName>,
+    all: bool,
+    since_ms: Option<u64>,
+}
+
 /// When the watch began, on both clocks: `t` is measured against the server's wall-clock stamp
 /// when the event has one (same host, same clock), else against the moment it arrived.
 struct WatchClock {
@@ -177,17 +207,15 @@ impl WatchClock {
         }
     }
 
-    /// (`t`, `ts`) of an event stamped `ts_ns` by the server.
+    /// (`t`, `ts`) of an event stamped `ts_ns` by the server; `t` is negative for an event
+    /// from before the watch began (replayed by `--since`).
     fn times(&self, ts_ns: Option<u64>) -> (f64, Option<f64>) {
         let ts = ts_ns.map(Duration::from_nanos);
         let t = match (ts, self.unix) {
-            (Some(ts), Some(began)) => ts.saturating_sub(began),
-            _ => self.instant.elapsed(),
+            (Some(ts), Some(began)) => ts.as_secs_f64() - began.as_secs_f64(),
+            _ => self.instant.elapsed().as_secs_f64(),
         };
-        (
-            round_us(t.as_secs_f64()),
-            ts.map(|d| round_us(d.as_secs_f64())),
-        )
+        (round_us(t), ts.map(|d| round_us(d.as_secs_f64())))
     }
 }
 
