@@ -258,3 +258,42 @@ fn still_into_a_gif_is_refused_before_recording() {
     );
     assert!(!out.exists());
 }
+
+/// The agent wanted a screenshot of `less` and got a recording that waited for Ctrl-C.
+/// `--still` on a live pane writes its screen as it is now and exits.
+#[test]
+fn still_of_a_live_pane_is_its_screen_now() {
+    let server = TestServer::start();
+    let dir = server.dir.path();
+    let text = dir.join("text.txt");
+    std::fs::write(
+        &text,
+        (1..=200).map(|n| format!("line {n}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let pane = server.new_session("pager", &["less", text.to_str().unwrap()]);
+    wait_for_text(&server.socket, &pane, "line 1");
+    server.send_keys(&pane, &["/line 150", "Enter"]);
+    wait_for_text(&server.socket, &pane, "line 160");
+    let shot = dir.join("less.png");
+    let output = run_with_deadline(
+        &mut server.phux(&[
+            "rec",
+            &pane,
+            "--json",
+            "--still",
+            "-o",
+            shot.to_str().unwrap(),
+        ]),
+        Duration::from_secs(20),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["format"], "png", "{doc}");
+    let (width, height, animated, pixels) = decode_png(&shot);
+    assert!(!animated);
+    assert_eq!((width, height), (80 * 8, 24 * 16));
+    // Not a blank screen: the page of text is drawn.
+    let background = &pixels[..3];
+    assert!(pixels.chunks(3).filter(|p| *p != background).count() > 1000);
+}

@@ -57,7 +57,8 @@ pub fn capture(args: &Args, context: &Context, cast_path: &Path) -> Result<Captu
             .duration
             .filter(|d| *d > 0.0)
             .map(Duration::from_secs_f64),
-        until_caught_up: args.since.is_some()
+        // The past alone, or a still of a live pane (its screen now): nothing live to wait for.
+        until_caught_up: (args.since.is_some() || args.still_frame().is_some())
             && !args.follow
             && args.duration.is_none()
             && args.command.is_empty(),

@@ -68,7 +68,8 @@ pub struct Args {
     /// without it nothing at the path is ever replaced
     #[arg(long)]
     overwrite: bool,
-    /// Write one PNG of the final screen instead of an animation (same as --frame last)
+    /// Write one PNG of the final screen instead of an animation (same as --frame last); of a
+    /// live pane without --duration or --since, its screen now
     #[arg(long, conflicts_with = "frame")]
     still: bool,
     /// Write one PNG of this screen instead of an animation: `last`, or N for the screen

@@ -171,6 +171,22 @@ fn subscribe(
     }
     let mut panes: Vec<PaneId> = Vec::new();
     for selector in selectors {
+        if let Selector::Terminal(pane) = selector {
+            // A pane that already ended is watched only for its past.
+            if let Some(exited) = ended(&mut resolver, *pane)? {
+                if since_ms.is_none() {
+                    return Err(Failure::new(
+                        ErrorCode::PaneExited,
+                        format!("{pane} {}", exited.ending()),
+                        format!("replay its end with `phux watch --since 10m {pane}`"),
+                    ));
+                }
+                if !panes.contains(pane) {
+                    panes.push(*pane);
+                }
+                continue;
+            }
+        }
         let resolved = target::resolve_target(&mut resolver, selector)
             .map_err(|e| Failure::from(e).partial_view_exits_1())?;
         warn_if_partial(resolved.partial_warning());
@@ -181,6 +197,15 @@ fn subscribe(
         }
     }
     Ok((Scope::new(Some(panes.clone()), panes, until, all), None))
+}
+
+/// The kept end of `pane`, when its program has exited (`None` for a live or unknown pane).
+fn ended(
+    resolver: &mut Client,
+    pane: PaneId,
+) -> Result<Option<phux_core::state_view::ExitedPaneView>, Failure> {
+    let state = resolver.state()?;
+    Ok(state.exited.into_iter().find(|e| e.id == pane))
 }
 
 /// What the watch waits for and from when.
