@@ -25,7 +25,12 @@ pub fn capture(terminal: &Terminal, pane: PaneId, request: CaptureRequest) -> Sc
         visible: cursor.visible,
     });
     state.title = terminal.title();
-    let retained = terminal.scrollback_len();
+    // The engine trims history by memory, a page at a time, so it holds a little more than
+    // the pane's limit once it has trimmed: the limit is what a reader gets, and more than it
+    // means older rows are gone.
+    let limit = terminal.scrollback_budget_rows().max(1);
+    let held = terminal.scrollback_len();
+    let retained = held.min(limit);
     let window = match request.scrollback {
         None => 0,
         Some(0) => retained,
@@ -38,6 +43,10 @@ pub fn capture(terminal: &Terminal, pane: PaneId, request: CaptureRequest) -> Sc
     if asked_for_window && retained > window {
         state.truncated = true;
         state.truncated_reason = Some(crate::docs::screen_state::TRUNCATED_ROW_WINDOW.to_string());
+    } else if request.scrollback.is_some() && held > limit {
+        state.truncated = true;
+        state.truncated_reason =
+            Some(crate::docs::screen_state::TRUNCATED_HISTORY_LIMIT.to_string());
     }
     state.soft_wrap = Some(SoftWrap {
         lines: flagged(&terminal.viewport_wraps()),

@@ -45,6 +45,39 @@ pub struct SessionView {
     pub window_size: Option<GridSize>,
 }
 
+/// A pane whose program has ended, kept readable for a while (its last screen, scrollback and
+/// end): reads answer as for a live pane, writes are refused `pane_exited`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitedPaneView {
+    pub id: PaneId,
+    /// The session it was in when it ended.
+    pub session: String,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The program's exit code; absent when a signal ended it (or its status is unknown).
+    pub exit_code: Option<i32>,
+    /// The signal that ended it, if one did.
+    pub signal: Option<i32>,
+    /// Seconds since the Unix epoch when the program ended.
+    pub ended_at: u64,
+}
+
+impl ExitedPaneView {
+    /// How the program ended, in words: `exited with 42`, `was killed by signal 9`.
+    pub fn ending(&self) -> String {
+        match (self.exit_code, self.signal) {
+            (_, Some(signal)) => format!("was killed by signal {signal}"),
+            (Some(code), None) => format!("exited with {code}"),
+            (None, None) => "exited".into(),
+        }
+    }
+
+    /// The shell-style status: the exit code, or 128 + the signal.
+    pub fn status(&self) -> Option<i32> {
+        self.signal.map(|s| 128 + s).or(self.exit_code)
+    }
+}
+
 /// Everything a selector is resolved against. Snapshot order is sessions, then windows, then
 /// panes, each in the order given here.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -57,6 +90,26 @@ pub struct StateView {
     /// partial view, not an absence.
     #[serde(default)]
     pub unreachable: Vec<String>,
+    /// Panes whose program ended, still readable (newest last). Absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exited: Vec<ExitedPaneView>,
+    /// Questions panes are asking and nobody has answered yet, by pane. Absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asks: Vec<PendingAsk>,
+}
+
+/// A question a pane is asking (`phux ask`, or its title's `phux-ask[ID]:QUESTION??` sentinel)
+/// until it is answered (`phux agent answer`, the title clearing, or the agent working again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingAsk {
+    pub pane: PaneId,
+    /// The ask's id (may be empty), for `phux agent answer --ask ID`.
+    pub id: String,
+    pub question: String,
+    #[serde(default)]
+    pub suggestions: Vec<String>,
+    /// `title` (the title sentinel) or `report` (`phux ask`).
+    pub source: String,
 }
 
 impl StateView {

@@ -144,6 +144,13 @@ fn screen_full() -> ScreenState {
     s.truncated = true;
     s.truncated_reason = Some("row_window".into());
     s.title = Some("vim notes.txt".into());
+    s.ask = Some(phux_core::state_view::PendingAsk {
+        pane: PaneId(3),
+        id: "save".into(),
+        question: "Save changes?".into(),
+        suggestions: vec!["y".into(), "n".into()],
+        source: "title".into(),
+    });
     s
 }
 
@@ -366,6 +373,14 @@ fn documents_are_pinned() {
                 server: Some("/home/me/.local/state/phux/server.log".into()),
                 client_dir: Some("/home/me/.local/state/phux".into()),
             },
+            exited: vec![],
+            asks: vec![phux_core::state_view::PendingAsk {
+                pane: PaneId(3),
+                id: "deploy".into(),
+                question: "Deploy to prod?".into(),
+                suggestions: vec!["yes".into(), "no".into()],
+                source: "report".into(),
+            }],
         },
     );
     doc(

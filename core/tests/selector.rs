@@ -62,6 +62,8 @@ fn state() -> StateView {
         ],
         focus_order: vec![PaneId(99), PaneId(3), PaneId(1)],
         unreachable: vec![],
+        exited: vec![],
+        asks: vec![],
     }
 }
 

@@ -106,6 +106,9 @@ pub enum EncodeError {
     /// `finish` was called before any screen was pushed.
     #[error("no frame to encode: no screen was pushed")]
     NoFrames,
+
+    #[error("frame {asked} asked for, but the recording has {available} screen events (frames 1..={available})")]
+    FrameOutOfRange { asked: usize, available: usize },
     /// Even the first frame does not fit in the byte limit.
     #[error("the first frame alone needs {needed} bytes, more than the limit of {max_bytes}")]
     MaxBytesTooSmall {

@@ -83,12 +83,12 @@ pub fn render_cast(
     animator.finish(settings.last_frame_hold)
 }
 
-fn engine_error(error: engine::EngineError) -> EncodeError {
+pub(crate) fn engine_error(error: engine::EngineError) -> EncodeError {
     EncodeError::Engine(error.to_string())
 }
 
 /// The largest grid the cast ever has: the canvas every frame is drawn on.
-fn canvas_size(cast: &Cast) -> (u16, u16) {
+pub(crate) fn canvas_size(cast: &Cast) -> (u16, u16) {
     cast.events.iter().fold(
         (cast.header.cols, cast.header.rows),
         |(c, r), event| match event.kind {
@@ -98,7 +98,7 @@ fn canvas_size(cast: &Cast) -> (u16, u16) {
     )
 }
 
-fn cast_theme(cast: &Cast) -> Option<Theme> {
+pub(crate) fn cast_theme(cast: &Cast) -> Option<Theme> {
     let theme = cast.header.theme.as_ref()?;
     let rgb = |c: &phux_recorder::Rgb| Rgb(c.r, c.g, c.b);
     let palette: Vec<Rgb> = theme.palette.iter().map(rgb).collect();

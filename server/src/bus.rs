@@ -59,6 +59,9 @@ pub enum Interest {
     Changes,
 }
 
+/// How long a pane's end waits for room in a change listener's queue.
+const END_DELIVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 pub struct Subscriber {
     pub interest: Interest,
     pub tx: Sender<BusEvent>,
@@ -102,8 +105,19 @@ impl Subscriber {
         match self.tx.try_send(event.clone()) {
             Ok(()) => true,
             // A change listener's one queued notice already says "re-read": coalescing loses
-            // nothing it needs, so a full queue never drops it.
-            Err(TrySendError::Full(_)) => matches!(self.interest, Interest::Changes),
+            // nothing it needs, so a full queue never drops it. The pane's end is the exception:
+            // it carries the status `run` reports, so it waits (briefly) for room.
+            Err(TrySendError::Full(event)) => match (&self.interest, &event) {
+                (
+                    Interest::Changes,
+                    BusEvent::Watch {
+                        kind: WatchEventKind::PaneClosed { .. },
+                        ..
+                    },
+                ) => self.tx.send_timeout(event, END_DELIVERY).is_ok(),
+                (Interest::Changes, _) => true,
+                _ => false,
+            },
             Err(TrySendError::Disconnected(_)) => false,
         }
     }

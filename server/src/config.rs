@@ -22,20 +22,38 @@ pub struct ServerConfig {
     pub log_path: Option<PathBuf>,
     /// How attached clients' sizes decide the sessions' sizes.
     pub window_size: crate::clients::WindowSizePolicy,
+    /// How many ended panes stay readable (0: none), and for how long.
+    pub keep_exited: usize,
+    pub keep_exited_for: Duration,
 }
+
+/// Rows of history a pane keeps by default (`$PHUX_HISTORY_LIMIT`, `phux server
+/// --history-limit`, `phux new --history-limit` change it), and the most it may keep.
+pub const DEFAULT_HISTORY_LIMIT: usize = 10_000;
+pub const MAX_HISTORY_LIMIT: usize = 1_000_000;
+
+/// Ended panes kept by default: the last 16, for 10 minutes.
+pub const DEFAULT_KEEP_EXITED: usize = 16;
+pub const DEFAULT_KEEP_EXITED_SECS: u64 = 600;
 
 impl ServerConfig {
     pub fn new(socket: PathBuf, shim_exe: PathBuf) -> Self {
         Self {
             socket,
             shim_exe,
-            scrollback_rows: 10_000,
+            scrollback_rows: env_number("PHUX_HISTORY_LIMIT")
+                .filter(|rows| (1..=MAX_HISTORY_LIMIT).contains(rows))
+                .unwrap_or(DEFAULT_HISTORY_LIMIT),
             exit_after_idle: None,
             seed_session: false,
             default_shell: default_shell(),
             log_path: None,
             window_size: crate::clients::WindowSizePolicy::default(),
             flight_bytes: crate::flight::DEFAULT_FLIGHT_BYTES,
+            keep_exited: env_number("PHUX_KEEP_EXITED").unwrap_or(DEFAULT_KEEP_EXITED),
+            keep_exited_for: Duration::from_secs(
+                env_number("PHUX_KEEP_EXITED_SECS").unwrap_or(DEFAULT_KEEP_EXITED_SECS),
+            ),
         }
     }
 }
@@ -46,4 +64,9 @@ pub fn default_shell() -> String {
         .ok()
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "/bin/sh".into())
+}
+
+/// A number from the environment, when it holds one (a server started on demand has no flags).
+fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.trim().parse().ok()
 }

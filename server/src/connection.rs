@@ -7,7 +7,7 @@
 use crate::bus::BusEvent;
 use crate::handlers;
 use crate::request_error::RequestError;
-use crate::shared::Shared;
+use crate::shared::{wall_clock_ns, Shared};
 use crate::streams::{self, Stream};
 use crossbeam_channel::RecvTimeoutError;
 use phux_core::wire::{
@@ -203,9 +203,25 @@ fn stream_after<T: serde::Serialize>(
     for event in stream.history {
         forward(writer, event)?;
     }
+    for past in stream.past {
+        send(
+            writer,
+            &ServerMessage::Event(Event {
+                pane: Some(past.pane),
+                event: past.kind,
+                t_ns: past.t_ns,
+                ts_ns: past.ts_ns,
+            }),
+        )?;
+    }
+    let wanted = |event: &BusEvent| match (stream.only, event) {
+        (Some(only), BusEvent::Watch { pane, .. }) => *pane == only,
+        _ => true,
+    };
     loop {
         match stream.rx.recv_timeout(Duration::from_millis(500)) {
-            Ok(event) => forward(writer, event)?,
+            Ok(event) if wanted(&event) => forward(writer, event)?,
+            Ok(_) => {}
             Err(RecvTimeoutError::Timeout) => {
                 if client_gone(socket) {
                     return Ok(());
@@ -218,14 +234,6 @@ fn stream_after<T: serde::Serialize>(
 
 fn write_output(writer: &mut Writer, chunk: OutputChunk) -> Result<(), WireError> {
     writer.write_frame(&Frame::Output(chunk))
-}
-
-/// Now on the server's wall clock, for watchers that line events up with other logs.
-fn wall_clock_ns() -> Option<u64> {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()
-        .and_then(|d| u64::try_from(d.as_nanos()).ok())
 }
 
 fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {

@@ -15,6 +15,8 @@ pub mod clients;
 pub mod config;
 mod connection;
 mod delivery;
+mod event_ring;
+pub mod exited;
 pub mod flight;
 mod handlers;
 pub mod layout;
@@ -95,6 +97,7 @@ fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
         cols: None,
         rows: None,
         observe: false,
+        history_limit: None,
     };
     handlers::dispatch(shared, phux_core::wire::ClientMessage::NewSession(request))
         .map(|_| ())

@@ -14,6 +14,8 @@ pub struct SpawnSpec {
     pub env: Vec<(String, String)>,
     pub cols: u16,
     pub rows: u16,
+    /// Rows of history the pane's terminal keeps.
+    pub history_limit: usize,
 }
 
 /// The master side of a pane's PTY and its child.

@@ -235,6 +235,8 @@ impl Registry {
             sessions,
             focus_order: self.focus_order.clone(),
             unreachable: Vec::new(),
+            exited: Vec::new(),
+            asks: Vec::new(),
         }
     }
 

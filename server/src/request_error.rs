@@ -9,6 +9,9 @@ use phux_core::wire::WireErrorBody;
 pub enum RequestError {
     #[error("no such target: {0}")]
     NoSuchTarget(String),
+    /// The pane's program ended: it can be read, not written to.
+    #[error("{} {}", .0.id, .0.ending())]
+    PaneExited(phux_core::state_view::ExitedPaneView),
     #[error("a session named {0} already exists")]
     SessionExists(String),
     #[error("cannot start the pane's program: {0}")]
@@ -40,6 +43,13 @@ impl RequestError {
             RequestError::NoSuchTarget(_) => (
                 ErrorCode::NoSuchTarget,
                 "list what exists with `phux ls --json`".into(),
+            ),
+            RequestError::PaneExited(view) => (
+                ErrorCode::PaneExited,
+                format!(
+                    "read its last screen with `phux snapshot {}`; start a new pane with `phux new`",
+                    view.id
+                ),
             ),
             RequestError::SessionExists(name) => (
                 ErrorCode::SessionExists,

@@ -10,12 +10,24 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
+/// How a pane ended, and what stays readable of it.
+pub struct PaneEnd {
+    pub exit_code: Option<i32>,
+    pub signal: Option<i32>,
+    pub terminal: crate::pane::SharedTerminal,
+    pub output: std::sync::Arc<crate::pane::output_log::OutputLog>,
+}
+
 pub struct Shared {
     pub config: ServerConfig,
     pub epoch: Instant,
     pub started_unix: u64,
     registry: Mutex<Registry>,
+    /// Panes whose program ended, still readable.
+    exited: Mutex<crate::exited::ExitedPanes>,
     global_bus: Mutex<Bus>,
+    /// Recent watch events of every pane, for `watch --since`; locked only under `global_bus`.
+    ring: Mutex<crate::event_ring::EventRing>,
     pub clients: AtomicU32,
     /// Attached front ends (the TUI) and their sizes.
     attached: Mutex<crate::clients::AttachedClients>,
@@ -36,11 +48,15 @@ impl Shared {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         Self {
-            config,
             epoch: Instant::now(),
             started_unix,
             registry: Mutex::new(Registry::default()),
+            exited: Mutex::new(crate::exited::ExitedPanes::new(
+                config.keep_exited,
+                config.keep_exited_for,
+            )),
             global_bus: Mutex::new(Bus::default()),
+            ring: Mutex::new(crate::event_ring::EventRing::default()),
             clients: AtomicU32::new(0),
             attached: Mutex::new(crate::clients::AttachedClients::default()),
             admission: crate::admission::Admission::default(),
@@ -49,6 +65,7 @@ impl Shared {
             deliveries: crate::delivery::Ledger::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
+            config,
         }
     }
 
@@ -72,11 +89,42 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Announces a pane's watch event to every server-wide subscriber and remembers it in the
+    /// ring `watch --since` replays (under the bus's lock, so a subscription taken with a
+    /// replay sees each event exactly once).
     pub fn publish_global(&self, event: &BusEvent) {
         let mut bus = self.global_bus();
+        if let BusEvent::Watch { pane, kind, t_ns } = event {
+            self.ring().push(crate::event_ring::PastEvent {
+                pane: *pane,
+                kind: kind.clone(),
+                t_ns: *t_ns,
+                ts_ns: wall_clock_ns(),
+            });
+        }
         if !bus.is_empty() {
             bus.publish(event);
         }
+    }
+
+    /// Adds a server-wide subscriber and returns the remembered events since `from_ns`
+    /// (monotonic) of `pane` (every pane when `None`), taken at the same instant.
+    pub fn subscribe_global_since(
+        &self,
+        subscriber: crate::bus::Subscriber,
+        from_ns: u64,
+        pane: Option<PaneId>,
+    ) -> Vec<crate::event_ring::PastEvent> {
+        let mut bus = self.global_bus();
+        let past = self.ring().since(from_ns, pane);
+        bus.add(subscriber);
+        past
+    }
+
+    fn ring(&self) -> MutexGuard<'_, crate::event_ring::EventRing> {
+        self.ring
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     pub fn set_title(&self, pane: PaneId, title: &str) {
@@ -92,15 +140,47 @@ impl Shared {
         }
     }
 
-    /// A pane's program is gone: drop it from its window; the server ends with its last pane.
-    pub fn pane_exited(&self, pane: PaneId, exit_status: Option<i32>) {
+    /// The ended panes still kept.
+    pub fn exited(&self) -> MutexGuard<'_, crate::exited::ExitedPanes> {
+        self.exited
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A pane's program is gone: drop it from its window and keep its last screen readable
+    /// (unless it was killed, and so already dropped). True when it was the last live pane:
+    /// the caller then shuts the server down, once it has told the watchers.
+    pub fn pane_exited(&self, pane: PaneId, end: PaneEnd) -> bool {
         let mut registry = self.registry();
-        registry.remove_pane(pane);
-        crate::log::line(&format!("pane {pane} exited with {exit_status:?}"));
-        if registry.panes.is_empty() && registry.ever_had_panes {
-            drop(registry);
-            self.shut_down();
+        // Read before the pane goes: its session may go with it.
+        let session = registry
+            .panes
+            .get(&pane)
+            .and_then(|e| registry.session_by_id(e.session))
+            .map(|s| s.name.clone())
+            .unwrap_or_default();
+        if let Some(entry) = registry.remove_pane(pane) {
+            let view = phux_core::state_view::ExitedPaneView {
+                id: pane,
+                session,
+                tags: entry.tags,
+                exit_code: end.exit_code,
+                signal: end.signal,
+                ended_at: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+            };
+            self.exited().add(crate::exited::ExitedPane::new(
+                view,
+                end.terminal,
+                end.output,
+            ));
         }
+        crate::log::line(&format!(
+            "pane {pane} exited with {:?} (signal {:?})",
+            end.exit_code, end.signal
+        ));
+        registry.panes.is_empty() && registry.ever_had_panes
     }
 
     /// From now on nothing new is created here.
@@ -119,4 +199,12 @@ impl Shared {
     pub fn client_count(&self) -> u32 {
         self.clients.load(Ordering::Relaxed)
     }
+}
+
+/// Now on the wall clock, in nanoseconds since the Unix epoch.
+pub fn wall_clock_ns() -> Option<u64> {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()
+        .and_then(|d| u64::try_from(d.as_nanos()).ok())
 }

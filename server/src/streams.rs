@@ -24,6 +24,12 @@ pub struct Stream {
     pub first_output: Option<(phux_core::ids::PaneId, u64, u64, Vec<u8>)>,
     /// Sent after `first_output`, before live events.
     pub history: Vec<BusEvent>,
+    /// Watch events from before the stream began (`since_ms`), sent first, each stamped with
+    /// the wall-clock time it happened.
+    pub past: Vec<crate::event_ring::PastEvent>,
+    /// Forward only this pane's events (a pane's `since_ms` subscription rides the
+    /// server-wide stream, so the replay and the live events meet without a gap).
+    pub only: Option<phux_core::ids::PaneId>,
 }
 
 pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, RequestError> {
@@ -35,6 +41,25 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
     };
     let (tx, rx) = bounded(capacity);
     let subscriber = Subscriber { interest, tx };
+    if let Some(since_ms) = request.since_ms {
+        if let Some(pane) = request.pane {
+            // A pane that ended a moment ago is still worth replaying: its end is in the ring.
+            let live = shared.registry().panes.contains_key(&pane);
+            if !live && shared.exited().get(pane).is_none() {
+                return Err(RequestError::NoSuchTarget(pane.to_string()));
+            }
+        }
+        let now = crate::bus::now_ns(shared.epoch);
+        let from_ns = now.saturating_sub(since_ms.saturating_mul(1_000_000));
+        let past = shared.subscribe_global_since(subscriber, from_ns, request.pane);
+        return Ok(Stream {
+            rx,
+            first_output: None,
+            history: Vec::new(),
+            past,
+            only: request.pane,
+        });
+    }
     match request.pane {
         // Following a pane is a read: it must not make the pane the most recently active one.
         Some(pane) => {
@@ -46,6 +71,8 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
         rx,
         first_output: None,
         history: Vec::new(),
+        past: Vec::new(),
+        only: None,
     })
 }
 
@@ -105,11 +132,19 @@ fn started(
         cols: start.cols,
         rows: start.rows,
         repaint_seq: start.seq,
+        live_seq: Some(start.live_seq),
+        start_unix_ns: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .and_then(|now| u64::try_from(now.as_nanos()).ok())
+            .map(|now| now.saturating_sub(start.age_ns)),
     };
     let stream = Stream {
         rx,
         first_output: Some((pane, start.seq, start.t_ns, start.repaint)),
         history: start.history,
+        past: Vec::new(),
+        only: None,
     };
     (first, stream)
 }
@@ -126,12 +161,26 @@ pub fn observe_new_session(
 }
 
 pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done, RequestError> {
+    let handle = pane_ops::handle(shared, request.pane)?;
+    // In the store before anyone hears of it: a `status` right after `phux ask` lists it.
+    let ask = phux_core::wire::ActiveAsk {
+        id: request.ask_id.clone(),
+        question: request.question.clone(),
+        suggestions: request.suggestions.clone(),
+        from_title: false,
+    };
+    let ((), events) = shared.agents.update(request.pane, |entry| {
+        if entry.ask.as_ref().is_none_or(|a| !a.from_title) {
+            entry.ask = Some(ask);
+        }
+    });
+    crate::agents::handlers::announce(shared, request.pane, events);
     let kind = WatchEventKind::Asked {
         id: request.ask_id,
         question: request.question,
         suggestions: request.suggestions,
         elapsed_seconds: request.elapsed_seconds,
     };
-    pane_ops::handle(shared, request.pane)?.send(PaneCommand::Announce(kind))?;
+    handle.send(PaneCommand::Announce(kind))?;
     Ok(Done {})
 }

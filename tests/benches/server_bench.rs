@@ -73,6 +73,7 @@ fn phux_cat(file: &Path) -> Duration {
             id: 0,
             pane: None,
             events: vec!["pane_closed".into()],
+            since_ms: None,
         }))
         .unwrap();
     watcher.set_read_timeout(None).unwrap();
@@ -88,6 +89,7 @@ fn phux_cat(file: &Path) -> Duration {
             cols: Some(80),
             rows: Some(24),
             observe: false,
+            history_limit: None,
         }))
         .unwrap();
     loop {

@@ -52,6 +52,7 @@ impl AttachedTui {
             env,
             cols,
             rows,
+            history_limit: 100,
         };
         let process = pty::spawn(&spec, &phux_bin()).expect("start phux on a pty");
         let master = std::fs::File::from(process.master);

@@ -110,14 +110,14 @@ fn a_run_that_gives_up_is_run_timed_out_125() {
 }
 
 #[test]
-fn a_pane_that_exits_mid_run_is_pane_exited() {
+fn a_pane_whose_shell_exits_mid_run_is_pane_exited_with_its_status() {
     let server = TestServer::start();
     server.plain_shell("keeper", "sh"); // the server stops with its last pane
     let pane = server.marked_bash("exits");
-    let output = server.run(&["run", "--json", &pane, "exit"]);
-    assert_eq!(output.status.code(), Some(125));
+    let output = server.run(&["run", "--json", &pane, "exit 7"]);
+    assert_eq!(output.status.code(), Some(7));
     let expected = format!(
-        r#"{{"schema_version":1,"error":{{"code":"pane_exited","message":"pane {pane} exited while waiting"}},"remedy":"list what exists with `phux ls --json`","exit_code":125}}"#
+        r#"{{"schema_version":1,"error":{{"code":"pane_exited","message":"{pane} exited with 7"}},"remedy":"read its last screen with `phux snapshot {pane}`","exit_code":7}}"#
     );
     assert_only_line(&output, &server.socket, &expected);
 }

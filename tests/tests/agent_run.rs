@@ -160,12 +160,15 @@ fn a_timeout_exits_125_with_a_diagnostic_and_no_document() {
 }
 
 #[test]
-fn a_pane_that_closes_mid_run_is_exit_125_pane_exited() {
+fn a_pane_whose_shell_exits_mid_run_ends_run_with_the_shell_s_status() {
     let server = TestServer::start();
     // The server stops with its last pane; this one keeps it up.
     server.plain_shell("keeper", "sh");
     let pane = server.marked_bash("exits");
-    let output = server.run(&["run", "--json", &pane, "exit"]);
-    assert_eq!(output.status.code(), Some(125), "{}", stderr(&output));
-    assert_eq!(error_line(&output)["error"]["code"], "pane_exited");
+    let output = server.run(&["run", "--json", &pane, "exit 9"]);
+    assert_eq!(output.status.code(), Some(9), "{}", stderr(&output));
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "pane_exited");
+    assert_eq!(line["error"]["message"], format!("{pane} exited with 9"));
+    assert_eq!(line["exit_code"], 9);
 }

@@ -294,3 +294,126 @@ fn an_unknown_event_name_is_refused_before_connecting() {
         .unwrap()
         .contains("command_finished"));
 }
+
+/// A bash pane of `session` beside its first one, at its `$ ` prompt. Returns `@N`.
+fn second_bash(server: &TestServer, session: &str) -> String {
+    let spawned = server.json(&[
+        "spawn",
+        "--target",
+        session,
+        "--json",
+        "--",
+        "env",
+        "PS1=$ ",
+        "bash",
+        "--norc",
+        "--noprofile",
+        "-i",
+    ]);
+    let pane = format!("@{}", spawned["terminal_id"]);
+    server.wait_for_text(&pane, "$");
+    pane
+}
+
+/// Every line the watch printed until it exited, as JSON, with its exit code.
+fn drain(watcher: Watcher) -> (Vec<Value>, Option<i32>) {
+    let mut events = Vec::new();
+    while let Ok(line) = watcher.lines.recv_timeout(Duration::from_secs(15)) {
+        events.push(serde_json::from_str(&line).unwrap());
+    }
+    (events, watcher.finish())
+}
+
+/// The `exit_status` of each `pane_closed` line, by pane.
+fn closed_statuses(events: &[Value]) -> Vec<(String, Value)> {
+    let mut closed: Vec<(String, Value)> = events
+        .iter()
+        .filter(|e| e["event"] == "pane_closed")
+        .map(|e| {
+            (
+                e["terminal"].as_str().unwrap().to_owned(),
+                e["exit_status"].clone(),
+            )
+        })
+        .collect();
+    closed.sort_by(|a, b| a.0.cmp(&b.0));
+    closed
+}
+
+/// `watch SESSION` used to follow only the session's focused pane: an agent running two jobs
+/// in one session never heard of the other one ending. Now it covers both, and `--until
+/// pane_closed --all` ends once both jobs are over, with each one's exit status.
+#[test]
+fn watch_all_over_a_session_sees_both_jobs_end_with_their_status() {
+    let server = TestServer::start();
+    let keeper = server.plain_shell("keeper", "sh");
+    let first = server.plain_shell("jobs", "bash");
+    let second = second_bash(&server, "jobs");
+    let args = ["watch", "--json", "--until", "pane_closed", "--all", "jobs"];
+    let watcher = Watcher::start(&server, &args, &first);
+    // Both panes are watched, and a pane of another session is not.
+    for pane in [&keeper, &second] {
+        let poke = server.run(&["ask", pane, "here?", "--id", "second-poke"]);
+        assert!(poke.status.success(), "{}", stderr(&poke));
+    }
+    let asked = watcher.next_event("asked");
+    assert_eq!(asked["terminal"], second.as_str(), "{asked}");
+    server.send_keys(&first, &["sleep 1; exit 3", "Enter"]);
+    server.send_keys(&second, &["sleep 1; exit 4", "Enter"]);
+    let (events, code) = drain(watcher);
+    assert_eq!(code, Some(0), "{events:?}");
+    let mut expected = vec![
+        (first.clone(), Value::from(3)),
+        (second.clone(), Value::from(4)),
+    ];
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(closed_statuses(&events), expected);
+    assert!(
+        events.iter().all(|e| e["terminal"] != keeper.as_str()),
+        "{events:?}"
+    );
+}
+
+/// Several TARGETs in one watch; `--all` does not stop at the first pane's event, and a pane
+/// that closes without the awaited event ends the watch with 1 (`pane_exited`) naming it.
+#[test]
+fn several_targets_in_one_watch_and_a_pane_that_cannot_satisfy_all() {
+    let server = TestServer::start();
+    server.plain_shell("keeper", "sh");
+    let a = server.marked_bash("a");
+    let b = server.marked_bash("b");
+    let args = [
+        "watch",
+        "--json",
+        "--until",
+        "command_finished",
+        "--all",
+        &a,
+        &b,
+    ];
+    let watcher = Watcher::start(&server, &args, &a);
+    server.send_keys(&a, &["(exit 7)", "Enter"]);
+    let finished = watcher.next_event("command_finished");
+    assert_eq!(finished["terminal"], a.as_str());
+    assert_eq!(finished["exit_code"], 7);
+    server.send_keys(&b, &["exit 9", "Enter"]);
+    let closed = watcher.next_event("pane_closed");
+    assert_eq!(closed["terminal"], b.as_str());
+    assert_eq!(closed["exit_status"], 9);
+    let child = watcher.child;
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "pane_exited", "{line}");
+    assert!(line["error"]["message"]
+        .as_str()
+        .unwrap()
+        .contains(b.as_str()));
+}
+
+#[test]
+fn all_without_until_is_a_usage_error() {
+    let server = TestServer::start();
+    let output = server.run(&["watch", "--json", "--all", "."]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}

@@ -143,6 +143,7 @@ fn a_reply_over_16_mib_is_a_typed_error_saying_how_to_narrow_it() {
             cols: Some(1000),
             rows: Some(50),
             observe: false,
+            history_limit: None,
         }))
         .unwrap();
     let pane = format!("@{}", created.pane.0);

@@ -80,6 +80,7 @@ fn the_server_refuses_a_grid_beyond_the_cap_from_any_client() {
             cols: Some(24000),
             rows: Some(24000),
             observe: false,
+            history_limit: None,
         }))
         .unwrap_err();
     assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
@@ -182,6 +183,7 @@ fn new_refuses_session_names_that_rename_refuses() {
             cols: None,
             rows: None,
             observe: false,
+            history_limit: None,
         }))
         .unwrap_err();
     assert_eq!(server_code(refused), ErrorCode::InvalidArgument);

@@ -80,8 +80,8 @@ fn tag_signal_and_kill_act_on_every_pane_a_tag_names() {
         "both sleeps end on SIGTERM",
         Duration::from_secs(15),
         || {
-            let ls = server.run(&["ls", "--json"]);
-            let text = String::from_utf8_lossy(&ls.stdout).into_owned();
+            // Their sessions are gone (the panes are listed under `exited` a while).
+            let text = server.json(&["ls", "--json"])["sessions"].to_string();
             !text.contains("job-a") && !text.contains("job-b")
         },
     );

@@ -226,6 +226,7 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         MovePane(m) => &mut m.id,
         SwapPane(m) => &mut m.id,
         ReportAsked(m) => &mut m.id,
+        AskAnswered(m) => &mut m.id,
         ShellState(m) => &mut m.id,
         AttachClient(m) => &mut m.id,
         ClientResize(m) => &mut m.id,

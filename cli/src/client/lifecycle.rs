@@ -27,6 +27,8 @@ pub struct ProcessSpec {
     pub env: Vec<(String, String)>,
     /// argv; the server's default shell when `None`.
     pub command: Option<Vec<String>>,
+    /// Rows of history the pane keeps (`new` only); the server's default when `None`.
+    pub history_limit: Option<u32>,
 }
 
 /// `new`: creates a session (the server picks the name when `name` is `None`). The seed
@@ -49,6 +51,7 @@ pub fn new_session(
         cols: None,
         rows: None,
         observe: false,
+        history_limit: spec.history_limit,
     }))?;
     Ok(NewJson::new(ok.session, ok.pane))
 }
@@ -254,6 +257,8 @@ mod tests {
             }],
             focus_order: vec![PaneId(2)],
             unreachable: vec![],
+            exited: vec![],
+            asks: vec![],
         }
     }
 

@@ -22,7 +22,9 @@ pub fn session_list(state: &StateView) -> SessionListJson {
         .map(|s| SessionEntry::new(s.name.clone(), count(s.windows.len()), s.attached_clients))
         .collect();
     let terminals = state.panes().map(|p| TerminalAddr::local(p.id)).collect();
-    SessionListJson::new(sessions, terminals, state.unreachable.clone())
+    let mut listing = SessionListJson::new(sessions, terminals, state.unreachable.clone());
+    listing.exited = state.exited.clone();
+    listing
 }
 
 /// `ls`: one `get_state`.
@@ -83,6 +85,8 @@ pub fn running_status(facts: StatusOk, state: &StateView) -> StatusJson {
             server: facts.log,
             client_dir,
         },
+        exited: state.exited.clone(),
+        asks: state.asks.clone(),
     }
 }
 

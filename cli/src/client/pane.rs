@@ -6,8 +6,8 @@ use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::keys::{plan_keys, InputAction, KeyModes};
 use phux_core::selector::Selector;
 use phux_core::wire::{
-    ClientMessage, Done, Input, Marked, Paste, ReportAsked, Resize, ResizeOk, Signal, SignalName,
-    Tags, TagsOk,
+    AskAnswered, ClientMessage, Done, Input, Marked, Paste, ReportAsked, Resize, ResizeOk, Signal,
+    SignalName, Tags, TagsOk,
 };
 
 use crate::client::connection::Client;
@@ -206,6 +206,17 @@ pub fn ask(client: &mut Client, pane: PaneId, ask: Ask) -> Result<AskJson, Clien
         ask.suggestions,
         ask.elapsed_seconds,
     ))
+}
+
+/// Tells the server the pane's ask `ask_id` was answered: it leaves `status --json` and the
+/// pane's snapshot (a title's ask leaves when the program changes its title).
+pub fn ask_answered(client: &mut Client, pane: PaneId, ask_id: &str) -> Result<(), ClientError> {
+    let Done {} = client.request(ClientMessage::AskAnswered(AskAnswered {
+        id: 0,
+        pane,
+        ask_id: ask_id.to_owned(),
+    }))?;
+    Ok(())
 }
 
 #[cfg(test)]

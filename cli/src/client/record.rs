@@ -1,6 +1,7 @@
 //! Recording a pane: an `observe` stream (the screen's repaint, then every output chunk with
 //! the time the server read it, resizes, the pane's exit) written to a `.cast` line by line.
-//! Ends on a stop flag (Ctrl-C), a duration, or the pane exiting.
+//! Ends on a stop flag (Ctrl-C), a duration, the pane exiting, or (for the past alone) once
+//! the replayed history is written.
 
 use crate::client::{Client, ClientError};
 use crossbeam_channel::{bounded, RecvTimeoutError};
@@ -24,6 +25,9 @@ pub enum StopReason {
     PaneExited(Option<i32>),
     /// The server closed the stream (it fell behind and was dropped, or the server stopped).
     StreamEnded,
+    /// The past (`--since` without `--follow` or `--duration`) was written up to the moment
+    /// the recording began: a success.
+    CaughtUp,
 }
 
 /// What to record and how.
@@ -35,6 +39,8 @@ pub struct RecordRequest<'a> {
     pub idle_limit: Option<f64>,
     pub since_ms: Option<u64>,
     pub duration: Option<Duration>,
+    /// Stop once the past the server replays has been written (`--since` alone).
+    pub until_caught_up: bool,
     pub command: Option<String>,
     pub stop: Arc<AtomicBool>,
 }
@@ -88,6 +94,8 @@ pub fn record_stream(
         }
     });
     let began = Instant::now();
+    // The chunk with this sequence number is the last of the past; `None`: record live.
+    let caught_up_at = start.live_seq.filter(|_| request.until_caught_up);
     let reason = loop {
         if request.stop.load(Ordering::Relaxed) {
             break StopReason::Stopped;
@@ -100,10 +108,17 @@ pub fn record_stream(
         }
         match frames.recv_timeout(Duration::from_millis(50)) {
             Ok(frame) => {
+                let seq = match &frame {
+                    Frame::Output(chunk) => Some(chunk.seq),
+                    _ => None,
+                };
                 if let Some(reason) = apply(&mut sink, frame)? {
                     break reason;
                 }
                 on_progress(sink.events(), sink.bytes());
+                if seq.is_some_and(|seq| caught_up_at.is_some_and(|last| seq >= last)) {
+                    break StopReason::CaughtUp;
+                }
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break StopReason::StreamEnded,
@@ -115,10 +130,14 @@ pub fn record_stream(
 fn header(request: &RecordRequest<'_>, start: &ObserveStart) -> Header {
     let mut header = Header::new(request.version, start.cols, start.rows);
     header.idle_time_limit = request.idle_limit;
-    header.timestamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()
-        .map(|d| d.as_secs());
+    // The start of the captured window: in the past with `--since`.
+    header.timestamp = match start.start_unix_ns {
+        Some(ns) => Some(ns / 1_000_000_000),
+        None => std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()
+            .map(|d| d.as_secs()),
+    };
     header.term_type = Some("xterm-256color".into());
     header.command.clone_from(&request.command);
     header

@@ -16,6 +16,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use phux_core::docs::{RunResult, ScreenState};
+use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 
 use crate::client::connection::Client;
@@ -131,7 +132,7 @@ pub enum RunOutcome {
     /// The timeout passed first; the command may still be running.
     TimedOut {
         elapsed: Duration,
-        screen: ScreenState,
+        screen: Box<ScreenState>,
     },
 }
 
@@ -141,6 +142,27 @@ pub enum RunOutcome {
 pub struct RunFailure {
     pub error: ClientError,
     pub typed: bool,
+    /// The pane's program ended during the run with this status (a shell's `exit 4`): `run`
+    /// exits with it.
+    pub status: Option<i32>,
+}
+
+/// The pane's own program ended while a typed command ran: `pane_exited`, naming its status
+/// when the pane's end was heard.
+pub fn ended(pane: PaneId, status: Option<i32>) -> RunFailure {
+    let message = match status {
+        Some(status) => format!("{pane} exited with {status}"),
+        None => format!("pane {pane} exited while waiting"),
+    };
+    RunFailure {
+        error: ClientError::preflight(
+            ErrorCode::PaneExited,
+            message,
+            format!("read its last screen with `phux snapshot {pane}`"),
+        ),
+        typed: true,
+        status,
+    }
 }
 
 /// Runs `command` in `pane`'s shell and waits (up to `timeout`; `None`: forever) for it.
@@ -156,6 +178,7 @@ pub fn run(
     let before = |error| RunFailure {
         error,
         typed: false,
+        status: None,
     };
     let state = shell_state(client, pane, None).map_err(before)?;
     let shell = match route(pane, &state).map_err(before)? {
@@ -184,9 +207,15 @@ pub fn run(
         &operation_id(),
     )
     .map_err(before)?;
-    follow(client, &mut feed, pane, &bracket, command, timeout, stop).map_err(|error| RunFailure {
-        error: exited_if_gone(error, pane),
-        typed: true,
+    let outcome = follow(client, &mut feed, pane, &bracket, command, timeout, stop);
+    outcome.map_err(|error| match feed.heard_end() {
+        // The pane's program ended under the command: that is how the run ended.
+        Some(status) => ended(pane, Some(status)),
+        None => RunFailure {
+            error: exited_if_gone(error, pane),
+            typed: true,
+            status: None,
+        },
     })
 }
 
@@ -215,7 +244,7 @@ fn follow(
                 let screen = get_screen(client, pane, None, false)?;
                 return Ok(RunOutcome::TimedOut {
                     elapsed: submitted.elapsed(),
-                    screen,
+                    screen: Box::new(screen),
                 });
             }
             Change::Closed => return Err(pane_closed(pane)),

@@ -16,10 +16,11 @@ use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
 use crate::client::pane::{operation_id, send_literal};
+use crate::client::run::ended;
 use crate::client::run::{RunFailure, RunOutcome};
 use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::stop::Stop;
-use crate::client::wait::{exited_if_gone, pane_closed};
+use crate::client::wait::exited_if_gone;
 
 /// Programs `run` may type into: shells, and the clients that carry a remote shell. Their
 /// prompts are unmarked unless they say otherwise, so they get the printed-marker run.
@@ -140,6 +141,7 @@ pub fn run_marked(
     let before = |error| RunFailure {
         error,
         typed: false,
+        status: None,
     };
     let (finished, program_path) = route;
     check_complete(command, program_path).map_err(before)?;
@@ -148,6 +150,7 @@ pub fn run_marked(
     let typed = |error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,
+        status: None,
     };
     let submitted = Instant::now();
     let give_up_at = timeout.map(|t| submitted + t);
@@ -160,7 +163,14 @@ pub fn run_marked(
             (Some((_, at)), None) => Some(*at + PROMPT_GRACE),
             (None, limit) => limit,
         };
-        let change = feed.next_change_or_stop(wake, stop).map_err(typed)?;
+        let change = match feed.next_change_or_stop(wake, stop) {
+            Ok(change) => change,
+            // The server may stop with its last pane: the end it pushed first says how.
+            Err(error) => match feed.heard_end() {
+                Some(status) => return Err(ended(pane, Some(status))),
+                None => return Err(typed(error)),
+            },
+        };
         // Stopped: given up, as at the timeout.
         let change = if stop.is_some_and(Stop::is_pressed) {
             Change::Deadline
@@ -176,14 +186,22 @@ pub fn run_marked(
                 let screen = get_screen(client, pane, None, false).map_err(typed)?;
                 return Ok(RunOutcome::TimedOut {
                     elapsed: submitted.elapsed(),
-                    screen,
+                    screen: Box::new(screen),
                 });
             }
-            Change::Closed => return Err(typed(pane_closed(pane))),
+            Change::Closed => return Err(ended(pane, feed.ended)),
         }
         // Once the command's end is in hand, only the prompt is still awaited: no output again.
         let after = done.is_none().then_some(finished);
-        let state = shell_state(client, pane, after).map_err(typed)?;
+        let state = match shell_state(client, pane, after) {
+            Ok(state) => state,
+            // The pane's program ended meanwhile: the feed hears how, next time round.
+            Err(ClientError::Server {
+                code: ErrorCode::PaneExited,
+                ..
+            }) => continue,
+            Err(error) => return Err(typed(error)),
+        };
         if let Some(last) = state.last_command {
             done.get_or_insert_with(|| {
                 let result = RunResult {

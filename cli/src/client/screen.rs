@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use phux_core::docs::ScreenState;
+use phux_core::docs::{ScreenState, WatchEventKind};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, GetScreen, ServerMessage};
@@ -57,6 +57,8 @@ pub struct ScreenFeed {
     pub notices: u64,
     /// Reads triggered by the safety poll rather than by a notice.
     pub safety_polls: u64,
+    /// The pane's program's status (exit code, or 128 + signal), once its end was heard.
+    pub ended: Option<i32>,
 }
 
 impl ScreenFeed {
@@ -70,6 +72,7 @@ impl ScreenFeed {
             pane,
             notices: 0,
             safety_polls: 0,
+            ended: None,
         })
     }
 
@@ -94,8 +97,11 @@ impl ScreenFeed {
             .next_message_or_stop(Some(wake), stop.map(Stop::fd))?
         {
             Pushed::Message(message) => {
-                let (_, ended) = self.stream.drain_pushed()?;
+                let (queued, ended) = self.stream.drain_pushed()?;
                 self.count(&message);
+                for message in &queued {
+                    self.count(message);
+                }
                 if ended {
                     return self.resubscribe();
                 }
@@ -113,9 +119,28 @@ impl ScreenFeed {
         }
     }
 
+    /// The pane's status if its end is among what the server pushed (read without waiting):
+    /// a read that failed because the server stopped with its last pane may still find it.
+    pub fn heard_end(&mut self) -> Option<i32> {
+        if self.ended.is_none() {
+            if let Ok((queued, _)) = self.stream.drain_pushed() {
+                for message in &queued {
+                    self.count(message);
+                }
+            }
+        }
+        self.ended
+    }
+
     fn count(&mut self, message: &ServerMessage) {
-        if matches!(message, ServerMessage::ScreenChanged(_)) {
-            self.notices += 1;
+        match message {
+            ServerMessage::ScreenChanged(_) => self.notices += 1,
+            ServerMessage::Event(event) => {
+                if let WatchEventKind::PaneClosed { exit_status } = event.event {
+                    self.ended = exit_status;
+                }
+            }
+            _ => {}
         }
     }
 
@@ -129,7 +154,7 @@ impl ScreenFeed {
                 Ok(Change::Maybe)
             }
             Err(ClientError::Server {
-                code: ErrorCode::NoSuchTarget,
+                code: ErrorCode::NoSuchTarget | ErrorCode::PaneExited,
                 ..
             }) => Ok(Change::Closed),
             Err(ClientError::NoServer { socket, .. }) => {

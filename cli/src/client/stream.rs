@@ -39,10 +39,23 @@ impl Client {
         pane: Option<PaneId>,
         events: Vec<String>,
     ) -> Result<(), ClientError> {
+        self.subscribe_since(pane, events, None)
+    }
+
+    /// Like [`Client::subscribe`], but the server first replays the events of the last
+    /// `since_ms` milliseconds it remembers (with `pane`, the stream then does not end when
+    /// that pane closes).
+    pub fn subscribe_since(
+        &mut self,
+        pane: Option<PaneId>,
+        events: Vec<String>,
+        since_ms: Option<u64>,
+    ) -> Result<(), ClientError> {
         let Done {} = self.request(ClientMessage::Subscribe(Subscribe {
             id: 0,
             pane,
             events,
+            since_ms,
         }))?;
         Ok(())
     }

@@ -138,6 +138,8 @@ mod tests {
             }],
             focus_order: vec![PaneId(4)],
             unreachable: vec![],
+            exited: vec![],
+            asks: vec![],
         }
     }
 

@@ -39,6 +39,10 @@ pub struct Args {
     /// Print a NewJson document instead of the pane id (requires -s); never attaches
     #[arg(long, requires = "session")]
     pub json: bool,
+    /// Rows of history the pane keeps (1..=1000000) [default: the server's, 10000; see
+    /// `phux server --history-limit`]; a transcript that hit it says `truncated`
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub history_limit: Option<u32>,
     /// The command to run instead of the default shell
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -62,6 +66,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         cwd: args.cwd,
         env: args.env,
         command: (!args.command.is_empty()).then_some(args.command),
+        history_limit: args.history_limit,
     };
     let created = create(name, spec, context, args.json)?;
     let attach = !args.json

@@ -2,8 +2,10 @@
 //! prints its output and exits with its exit code (clamped to 0..=255); `--json` prints a
 //! RunResult instead. On `--timeout` (default 600 s, 0 = never) it exits 125 with no document:
 //! a diagnostic on stderr, or under `--json` the error line (`run_timed_out`). Once the line is
-//! typed, every failure exits 125 (`pane_exited`, `server_disconnected`, ...): any status a
-//! child could produce would lie. Flags go before TARGET.
+//! typed, every failure exits 125 (`server_disconnected`, ...): any status a child could
+//! produce would lie. The one exception is the pane's own program ending under the command (a
+//! shell's `exit 4`): `run` then exits with that program's status, and under `--json` prints
+//! the `pane_exited` error line naming it. Flags go before TARGET.
 
 use std::time::Duration;
 
@@ -76,7 +78,10 @@ pub fn run_in_pane(
     let outcome = run_command(&mut client, &context.socket, pane, &command, timeout, stop)
         .map_err(|failure| {
             let reported = Failure::from(failure.error);
-            if failure.typed {
+            if let Some(status) = failure.status {
+                // The pane's own program ended under the command (a shell's `exit 4`).
+                reported.with_exit_code(mirror_child_exit(status))
+            } else if failure.typed {
                 // The command may be running: any status a child could produce would lie.
                 reported.with_exit_code(RUN_GAVE_UP)
             } else {

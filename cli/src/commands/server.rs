@@ -16,14 +16,23 @@ pub struct Args {
     /// Memory each pane's flight recorder keeps for `phux rec --since` (0 turns it off)
     #[arg(long, value_name = "BYTES", default_value_t = phux_server::flight::DEFAULT_FLIGHT_BYTES)]
     flight_bytes: usize,
-    /// Rows of history each pane keeps
-    #[arg(long, value_name = "ROWS", default_value_t = 10_000)]
-    history_limit: usize,
+    /// Rows of history each pane keeps unless `new --history-limit` says otherwise
+    /// (1..=1000000) [default: $PHUX_HISTORY_LIMIT, else 10000]
+    #[arg(long, value_name = "ROWS", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    history_limit: Option<u32>,
     /// How attached clients' sizes decide a session's size: smallest (larger clients
     /// letterbox), largest, latest (the last client to attach or resize), manual (only
     /// `phux resize`) [default: $PHUX_WINDOW_SIZE, else smallest]
     #[arg(long, value_name = "POLICY", value_parser = WindowSizePolicy::NAMES)]
     window_size: Option<String>,
+    /// How many panes whose program ended stay readable (snapshot, wait; listed under
+    /// `exited` by `ls --json`) [default: $PHUX_KEEP_EXITED, else 16; 0 keeps none]
+    #[arg(long, value_name = "N")]
+    keep_exited: Option<usize>,
+    /// How long an ended pane stays readable, in seconds [default: $PHUX_KEEP_EXITED_SECS,
+    /// else 600]
+    #[arg(long, value_name = "SECS")]
+    keep_exited_secs: Option<u64>,
     /// Start without the `default` session a foreground server normally seeds
     #[arg(long)]
     no_seed: bool,
@@ -39,7 +48,15 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let mut config = ServerConfig::new(socket.clone(), shim);
     config.seed_session = !args.no_seed && !args.detach_stdio;
     config.flight_bytes = args.flight_bytes;
-    config.scrollback_rows = args.history_limit.max(1);
+    if let Some(keep) = args.keep_exited {
+        config.keep_exited = keep;
+    }
+    if let Some(secs) = args.keep_exited_secs {
+        config.keep_exited_for = Duration::from_secs(secs);
+    }
+    if let Some(rows) = args.history_limit {
+        config.scrollback_rows = rows as usize;
+    }
     let policy = args
         .window_size
         .or_else(|| std::env::var("PHUX_WINDOW_SIZE").ok());

@@ -59,6 +59,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         cwd: args.cwd,
         env: args.env,
         command: (!args.command.is_empty()).then_some(args.command),
+        history_limit: None,
     };
     let mut client = connect(context)?;
     let spawned = spawn(&mut client, placement, spec)

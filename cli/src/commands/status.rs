@@ -63,5 +63,14 @@ pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
     if !doc.unreachable.is_empty() {
         lines.push(format!("unreachable: {}", doc.unreachable.join(", ")));
     }
+    for ask in &doc.asks {
+        let suggestions = if ask.suggestions.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", ask.suggestions.join("/"))
+        };
+        let line = format!("{} asks: {}{suggestions}", ask.pane, ask.question);
+        lines.push(phux_core::limits::for_display(&line).into_owned());
+    }
     lines
 }

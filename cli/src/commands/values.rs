@@ -75,6 +75,32 @@ impl From<SplitArg> for SplitDirection {
     }
 }
 
+/// `60s`, `2m`, `500ms`, `1h`, or bare seconds, in milliseconds.
+pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let (number, unit) = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .map_or((text, "s"), |i| text.split_at(i));
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 60s, 2m or 500ms"))?;
+    let scale = match unit {
+        "ms" => 1.0,
+        "s" => 1_000.0,
+        "m" => 60_000.0,
+        "h" => 3_600_000.0,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {text:?}: use ms, s, m or h"
+            ))
+        }
+    };
+    if !(value.is_finite() && value >= 0.0) {
+        return Err(format!("{text:?} is not a positive duration"));
+    }
+    Ok((value * scale) as u64)
+}
+
 /// A flag with an optional count (`--tail[=N]`, `--scrollback[=N]`), as clap hands it over:
 /// absent, bare, or with a word. Because the value is optional, clap takes the word after a
 /// bare flag as its value even when it is the TARGET (`phux snapshot --tail @3`); a word that

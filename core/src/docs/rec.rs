@@ -10,6 +10,8 @@ pub enum RecFormat {
     Cast,
     Gif,
     Apng,
+    /// One still PNG (`--still`, `--frame`), not an animation.
+    Png,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,6 +9,9 @@ pub const SCREEN_SCHEMA_VERSION: u32 = 3;
 
 /// `truncated_reason` when a scrollback or tail window cut rows.
 pub const TRUNCATED_ROW_WINDOW: &str = "row_window";
+/// `truncated_reason` when the history asked for has lost its oldest rows to the pane's
+/// history limit (`new --history-limit`, 10000 rows by default).
+pub const TRUNCATED_HISTORY_LIMIT: &str = "history_limit";
 
 /// Viewport-relative cursor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -104,6 +107,9 @@ pub struct ScreenState {
     /// The pane's output position when the screen was read (opaque; `wait --after MARK`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mark: Option<u64>,
+    /// The question the pane is asking, until it is answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<crate::state_view::PendingAsk>,
 }
 
 impl ScreenState {
@@ -123,6 +129,7 @@ impl ScreenState {
             truncated_reason: None,
             title: None,
             mark: None,
+            ask: None,
         }
     }
 }

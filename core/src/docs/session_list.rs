@@ -40,6 +40,10 @@ pub struct SessionListJson {
     /// `sessions` and `terminals` are a lower bound.
     #[serde(default)]
     pub unreachable: Vec<String>,
+    /// Panes whose program ended and that can still be read (`snapshot`, `wait`); absent when
+    /// there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exited: Vec<crate::state_view::ExitedPaneView>,
 }
 
 impl SessionListJson {
@@ -55,6 +59,7 @@ impl SessionListJson {
             sessions,
             terminals,
             unreachable,
+            exited: Vec::new(),
         }
     }
 }

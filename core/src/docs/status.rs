@@ -41,6 +41,12 @@ pub struct StatusJson {
     pub satellite_terminals: Vec<TerminalAddr>,
     pub unreachable: Vec<String>,
     pub logs: StatusLogs,
+    /// Panes whose program ended and that can still be read; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exited: Vec<crate::state_view::ExitedPaneView>,
+    /// Questions panes are asking that nobody has answered yet; absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub asks: Vec<crate::state_view::PendingAsk>,
 }
 
 impl StatusJson {
@@ -58,6 +64,8 @@ impl StatusJson {
             satellite_terminals: Vec::new(),
             unreachable: Vec::new(),
             logs,
+            exited: Vec::new(),
+            asks: Vec::new(),
         }
     }
 }

@@ -36,6 +36,7 @@ pub enum ClientMessage {
     MovePane(MovePane),
     SwapPane(SwapPane),
     ReportAsked(ReportAsked),
+    AskAnswered(AskAnswered),
     ShellState(ShellState),
     AttachClient(AttachClient),
     ClientResize(ClientResize),
@@ -79,6 +80,7 @@ impl ClientMessage {
             MovePane(m) => m.id,
             SwapPane(m) => m.id,
             ReportAsked(m) => m.id,
+            AskAnswered(m) => m.id,
             ShellState(m) => m.id,
             AttachClient(m) => m.id,
             ClientResize(m) => m.id,
@@ -125,6 +127,9 @@ pub struct NewSession {
     /// once can be missed (as it could between a `new_session` and an `observe`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub observe: bool,
+    /// Rows of history the pane keeps; the server's default (10000) when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_limit: Option<u32>,
 }
 
 /// Where a spawned pane goes: next to a pane, or into a session (by name).
@@ -269,6 +274,11 @@ pub struct Subscribe {
     pub pane: Option<PaneId>,
     #[serde(default)]
     pub events: Vec<String>,
+    /// First replay the watch events of the last `since_ms` milliseconds from the server's
+    /// ring (each with the time it happened), then go on live. With `pane`, the stream is then
+    /// not ended by that pane closing (it is a filter on the server-wide stream).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_ms: Option<u64>,
 }
 
 /// Starts a recorder stream: the server answers with [`crate::wire::ObserveStart`], then sends
@@ -322,6 +332,15 @@ pub struct ReportAsked {
     pub suggestions: Vec<String>,
     #[serde(default)]
     pub elapsed_seconds: Option<u64>,
+}
+
+/// The pane's ask `ask_id` was answered (`phux agent answer`): it is no longer active. A
+/// title's ask stays until the program changes its title; another id changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AskAnswered {
+    pub id: u64,
+    pub pane: PaneId,
+    pub ask_id: String,
 }
 
 /// `shell_state`: what the pane's shell is doing (for `run`). With `output_after`, the answer

@@ -103,6 +103,14 @@ pub struct ObserveStart {
     pub cols: u16,
     pub rows: u16,
     pub repaint_seq: u64,
+    /// The pane's sequence number when the stream began: chunks up to it are the past (from
+    /// the flight recorder), later ones are live. Absent from older servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_seq: Option<u64>,
+    /// The server's wall clock at the repaint (the start of the captured window, in the past
+    /// with `since_ms`), in nanoseconds since the Unix epoch. Absent from older servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_unix_ns: Option<u64>,
 }
 
 /// A pushed event of a subscription. `pane` is absent for server-scope events.
@@ -113,8 +121,9 @@ pub struct Event {
     pub event: WatchEventKind,
     /// Monotonic server time of the event, in nanoseconds.
     pub t_ns: u64,
-    /// The server's wall clock when it sent the event, in nanoseconds since the Unix epoch
-    /// (absent from servers older than this field).
+    /// The server's wall clock when it sent the event (when it happened, for an event
+    /// replayed by `since_ms`), in nanoseconds since the Unix epoch (absent from servers older
+    /// than this field).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ts_ns: Option<u64>,
 }

@@ -34,6 +34,14 @@ fn state() -> StateView {
         }],
         focus_order: vec![PaneId(3)],
         unreachable: vec![],
+        exited: vec![],
+        asks: vec![phux_core::state_view::PendingAsk {
+            pane: PaneId(3),
+            id: "deploy".into(),
+            question: "Deploy to prod?".into(),
+            suggestions: vec!["yes".into(), "no".into()],
+            source: "report".into(),
+        }],
     }
 }
 
@@ -60,6 +68,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 cols: Some(120),
                 rows: Some(40),
                 observe: false,
+                history_limit: None,
             }),
         ),
         (
@@ -73,6 +82,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 cols: None,
                 rows: None,
                 observe: false,
+                history_limit: None,
             }),
         ),
         (
@@ -86,6 +96,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 cols: Some(80),
                 rows: Some(24),
                 observe: true,
+                history_limit: None,
             }),
         ),
         (
@@ -245,6 +256,16 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 21,
                 pane: Some(PaneId(3)),
                 events: vec!["bell".into(), "idle".into()],
+                since_ms: None,
+            }),
+        ),
+        (
+            "subscribe_since",
+            C::Subscribe(Subscribe {
+                id: 21,
+                pane: None,
+                events: vec!["asked".into(), "pane_closed".into()],
+                since_ms: Some(120_000),
             }),
         ),
         (
@@ -293,6 +314,14 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 question: "Approve deploy?".into(),
                 suggestions: vec!["Yes".into(), "No".into()],
                 elapsed_seconds: Some(5),
+            }),
+        ),
+        (
+            "ask_answered",
+            C::AskAnswered(AskAnswered {
+                id: 26,
+                pane: PaneId(3),
+                ask_id: "deploy".into(),
             }),
         ),
         (
@@ -416,6 +445,8 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                         cols: 80,
                         rows: 24,
                         repaint_seq: 0,
+                        live_seq: None,
+                        start_unix_ns: None,
                     },
                 )
                 .unwrap(),

@@ -146,6 +146,23 @@ pub fn agent_set(shared: &Shared, request: wire::AgentSet) -> Result<AgentRecord
     })
 }
 
+/// `ask_answered`: a reported ask with this id is no longer active.
+pub fn ask_answered(
+    shared: &Shared,
+    request: &wire::AskAnswered,
+) -> Result<wire::Done, RequestError> {
+    write(shared, request.pane, |entry| {
+        if entry
+            .ask
+            .as_ref()
+            .is_some_and(|a| !a.from_title && a.id == request.ask_id)
+        {
+            entry.ask = None;
+        }
+    })?;
+    Ok(wire::Done {})
+}
+
 pub fn agent_clear(
     shared: &Shared,
     request: &wire::AgentClear,

@@ -9,6 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use phux_core::agents::{AgentRecord, AgentState, StateSource, AGENT_RECORD_KEY};
 use phux_core::docs::{AgentStateEvent, WatchEventKind};
 use phux_core::ids::PaneId;
+use phux_core::state_view::PendingAsk;
 use phux_core::wire::{ActiveAsk, DetectionReport, Occupant, StateOrigin};
 use serde_json::Value;
 
@@ -45,6 +46,16 @@ impl PaneAgent {
     }
 }
 
+fn pending(pane: PaneId, ask: &ActiveAsk) -> PendingAsk {
+    PendingAsk {
+        pane,
+        id: ask.id.clone(),
+        question: ask.question.clone(),
+        suggestions: ask.suggestions.clone(),
+        source: if ask.from_title { "title" } else { "report" }.to_owned(),
+    }
+}
+
 /// Every pane's agent data.
 #[derive(Default)]
 pub struct AgentStore {
@@ -59,6 +70,24 @@ impl AgentStore {
     /// A copy of the pane's data.
     pub fn get(&self, pane: PaneId) -> PaneAgent {
         self.lock().get(&pane).cloned().unwrap_or_default()
+    }
+
+    /// The question `pane` is asking, if any.
+    pub fn pending_ask(&self, pane: PaneId) -> Option<PendingAsk> {
+        let panes = self.lock();
+        let ask = panes.get(&pane)?.ask.as_ref()?;
+        Some(pending(pane, ask))
+    }
+
+    /// Every question a pane is asking, by pane id.
+    pub fn pending_asks(&self) -> Vec<PendingAsk> {
+        let panes = self.lock();
+        let mut asks: Vec<PendingAsk> = panes
+            .iter()
+            .filter_map(|(pane, agent)| Some(pending(*pane, agent.ask.as_ref()?)))
+            .collect();
+        asks.sort_by_key(|ask| ask.pane);
+        asks
     }
 
     pub fn forget(&self, pane: PaneId) {

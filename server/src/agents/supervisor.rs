@@ -126,21 +126,10 @@ impl Supervisor {
                 self.title_ask(&title);
                 self.identify();
             }
-            WatchEventKind::Asked {
-                id,
-                question,
-                suggestions,
-                ..
-            } => self.write(|entry| {
-                if entry.ask.as_ref().is_none_or(|a| !a.from_title) {
-                    entry.ask = Some(ActiveAsk {
-                        id,
-                        question,
-                        suggestions,
-                        from_title: false,
-                    });
-                }
-            }),
+            // A reported ask is stored by the request that raised it (so an answer that comes
+            // before this supervisor hears of it stays the last word); a title's ask by the
+            // title change that follows its event.
+            WatchEventKind::Asked { .. } => {}
             WatchEventKind::Idle => {
                 // A title set before this supervisor subscribed raised no event it saw: the
                 // settled edge (which comes well after) reconciles the ask with the title.

@@ -42,6 +42,8 @@ pub(crate) struct PaneRequest<'a> {
     pub env: &'a [(String, String)],
     pub cols: Option<u16>,
     pub rows: Option<u16>,
+    /// The server's default when `None`.
+    pub history_limit: Option<u32>,
 }
 
 /// Starts a pane's program; every request that creates panes comes here, and a stopping
@@ -77,6 +79,16 @@ pub(crate) fn start_pane(
     );
     // Before anything is allocated: the engine would reserve the whole grid at once.
     check_grid(cols, rows)?;
+    if let Some(limit) = request.history_limit {
+        let max = crate::config::MAX_HISTORY_LIMIT;
+        if limit == 0 || limit as usize > max {
+            return Err(RequestError::refused(
+                ErrorCode::InvalidArgument,
+                format!("a history limit of {limit} rows is outside 1..={max}"),
+                format!("ask for 1 to {max} rows of history"),
+            ));
+        }
+    }
     let mut env = pane_env(shared, id, request.env);
     let argv = match crate::shell::inject(&argv, request.env, &integration_dir(shared)) {
         Some(injected) => {
@@ -91,6 +103,10 @@ pub(crate) fn start_pane(
         env,
         cols,
         rows,
+        history_limit: request
+            .history_limit
+            .map_or(shared.config.scrollback_rows, |rows| rows as usize)
+            .max(1),
     };
     let started =
         pane::spawn(id, &spec, shared, observer).map_err(|e| RequestError::Spawn(e.to_string()))?;
@@ -192,6 +208,7 @@ pub fn new_session_observed(
         env: &request.env,
         cols: request.cols,
         rows: request.rows,
+        history_limit: request.history_limit,
     };
     let (handle, observed) = start_pane(shared, id, &pane_request, observer)?;
     let pane_entry = entry(handle, request.cols, request.rows);
@@ -255,6 +272,7 @@ fn spawn_pane(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Req
         env: &request.env,
         cols: request.cols,
         rows: request.rows,
+        history_limit: None,
     };
     let (handle, _) = start_pane(shared, id, &pane_request, None)?;
     registry.add_beside(

@@ -32,6 +32,8 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
     match message {
         M::GetState(_) => {
             let mut state = shared.registry().state_view();
+            state.exited = shared.exited().views();
+            state.asks = shared.agents.pending_asks();
             tui::fill_attached(shared, &mut state);
             json(Ok(state))
         }
@@ -58,6 +60,7 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::MovePane(m) => json(spatial::move_pane(shared, &m)),
         M::SwapPane(m) => json(spatial::swap_pane(shared, &m)),
         M::ReportAsked(m) => json(crate::streams::report_asked(shared, m)),
+        M::AskAnswered(m) => json(crate::agents::handlers::ask_answered(shared, &m)),
         M::ShellState(m) => json(pane_ops::shell_state(shared, &m)),
         M::ClientResize(m) => json(tui::client_resize(shared, &m)),
         M::DetachClients(m) => json(tui::detach_clients(shared, &m)),

@@ -11,31 +11,52 @@ use phux_core::wire::{self, Done, PaneTags, ResizeOk, TagsOk};
 
 pub fn handle(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
     let mut registry = shared.registry();
-    let handle = registry
-        .panes
-        .get(&pane)
-        .map(|e| e.handle.clone())
-        .ok_or_else(|| RequestError::NoSuchTarget(pane.to_string()))?;
+    let Some(handle) = registry.panes.get(&pane).map(|e| e.handle.clone()) else {
+        drop(registry);
+        return Err(missing(shared, pane));
+    };
     registry.touch(pane);
     Ok(handle)
 }
 
 /// Like `handle`, but a read does not change which pane is most recently active.
 pub fn handle_for_read(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
-    let registry = shared.registry();
-    registry
-        .panes
-        .get(&pane)
-        .map(|e| e.handle.clone())
-        .ok_or_else(|| RequestError::NoSuchTarget(pane.to_string()))
+    let handle = shared.registry().panes.get(&pane).map(|e| e.handle.clone());
+    handle.ok_or_else(|| missing(shared, pane))
 }
 
+/// Why `pane` has no live handle: its program ended (`pane_exited`, naming its status), or
+/// it never existed or was killed (`no_such_target`).
+pub fn missing(shared: &Shared, pane: PaneId) -> RequestError {
+    match shared.exited().get(pane) {
+        Some(exited) => RequestError::PaneExited(exited.view.clone()),
+        None => RequestError::NoSuchTarget(pane.to_string()),
+    }
+}
+
+/// A live pane's screen, or an ended one's last screen.
 pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenState, RequestError> {
     let capture = CaptureRequest {
         scrollback: request.scrollback,
         cells: request.cells,
     };
-    Ok(handle_for_read(shared, request.pane)?.screen(capture))
+    let live = shared
+        .registry()
+        .panes
+        .get(&request.pane)
+        .map(|e| e.handle.clone());
+    match live {
+        Some(handle) => {
+            let mut screen = handle.screen(capture);
+            screen.ask = shared.agents.pending_ask(request.pane);
+            Ok(screen)
+        }
+        None => shared
+            .exited()
+            .get(request.pane)
+            .map(|exited| exited.screen(capture))
+            .ok_or_else(|| RequestError::NoSuchTarget(request.pane.to_string())),
+    }
 }
 
 /// The mark is read before the keys are written: whatever the pane prints in answer is after it.

@@ -147,6 +147,7 @@ pub fn new_window(shared: &Arc<Shared>, request: wire::NewWindow) -> Result<Spaw
         env: &[],
         cols: request.cols,
         rows: request.rows,
+        history_limit: None,
     };
     let (handle, _) = start_pane(shared, id, &pane_request, None)?;
     registry.add_window(session, entry(handle, request.cols, request.rows));

@@ -30,6 +30,9 @@ const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Output between incremental compression steps during a burst.
 const COMPRESS_EVERY_BYTES: usize = 8 * 1024 * 1024;
 
+/// How long the server outlives its last pane's end.
+const LAST_PANE_GRACE: Duration = Duration::from_millis(200);
+
 pub struct PaneActor {
     id: PaneId,
     terminal: SharedTerminal,
@@ -86,7 +89,7 @@ impl PaneActor {
         mut self,
         commands: Receiver<PaneCommand>,
         mut output: Receiver<super::io::Chunk>,
-        mut exited: Receiver<Option<i32>>,
+        mut exited: Receiver<Option<std::process::ExitStatus>>,
     ) {
         self.watch(WatchEventKind::PaneSpawned);
         // A keyframe of the blank screen at birth: `rec --since` on a young pane can still
@@ -114,9 +117,28 @@ impl PaneActor {
                 default(timeout) => self.on_tick(),
             }
         }
-        let exit_status = status.flatten();
+        let raw = status.flatten();
+        let exit_status = raw.map(super::exit_code_of);
+        let end = crate::shared::PaneEnd {
+            exit_code: raw.and_then(|s| s.code()),
+            signal: raw.and_then(|s| std::os::unix::process::ExitStatusExt::signal(&s)),
+            terminal: Arc::clone(&self.terminal),
+            output: Arc::clone(&self.output),
+        };
+        // Kept readable before the watchers hear of the end: a client that reacts to it finds
+        // the pane's status. The server stops only after they heard.
+        let last = self.shared.pane_exited(self.id, end);
         self.watch(WatchEventKind::PaneClosed { exit_status });
-        self.shared.pane_exited(self.id, exit_status);
+        if last {
+            // Followers' streams end now, so they ask again and hear `pane_exited`.
+            self.bus = Bus::default();
+            // A moment for the connections to hand the end to those following the pane (`run`
+            // reports the status); a pane created meanwhile keeps the server up.
+            std::thread::sleep(LAST_PANE_GRACE);
+            if self.shared.registry().panes.is_empty() {
+                self.shared.shut_down();
+            }
+        }
     }
 
     fn terminal(&self) -> MutexGuard<'_, Terminal> {
@@ -356,6 +378,8 @@ impl PaneActor {
                     repaint: repaint.to_vec(),
                     seq,
                     t_ns,
+                    age_ns: now.saturating_sub(t_ns),
+                    live_seq: self.seq,
                     history: self.replayed(history),
                 }
             }
@@ -375,6 +399,8 @@ impl PaneActor {
             repaint,
             seq: self.seq,
             t_ns,
+            age_ns: 0,
+            live_seq: self.seq,
             history: Vec::new(),
         }
     }

@@ -63,6 +63,10 @@ pub struct ObserveStart {
     pub repaint: Vec<u8>,
     pub seq: u64,
     pub t_ns: u64,
+    /// How long ago the repaint was taken (0 unless the stream starts in the past).
+    pub age_ns: u64,
+    /// The pane's sequence number as the stream began: output up to it is history.
+    pub live_seq: u64,
     /// Recorded output and resizes after the repaint, when the stream starts in the past.
     pub history: Vec<crate::bus::BusEvent>,
 }
@@ -99,7 +103,7 @@ pub fn spawn(
     shared: &Arc<Shared>,
     observer: Option<Subscriber>,
 ) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
-    let options = TerminalOptions::new(spec.cols, spec.rows, shared.config.scrollback_rows);
+    let options = TerminalOptions::new(spec.cols, spec.rows, spec.history_limit);
     let terminal =
         Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
     let process = pty::spawn(spec, &shared.config.shim_exe)?;
@@ -128,7 +132,7 @@ pub fn spawn(
     std::thread::Builder::new()
         .name(format!("pane-{}-waiter", id.0))
         .spawn(move || {
-            let status = child.wait().ok().map(exit_code_of);
+            let status = child.wait().ok();
             let _ = exit_tx.send(status);
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
@@ -162,7 +166,7 @@ pub fn spawn(
 }
 
 /// A shell-style status: the exit code, or 128 + the signal that killed the process.
-fn exit_code_of(status: std::process::ExitStatus) -> i32 {
+pub(super) fn exit_code_of(status: std::process::ExitStatus) -> i32 {
     use std::os::unix::process::ExitStatusExt;
     status
         .code()

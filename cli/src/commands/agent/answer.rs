@@ -9,7 +9,7 @@ use phux_core::exit_code::SUCCESS;
 use phux_core::ids::TerminalAddr;
 
 use crate::client::agents::inspect;
-use crate::client::pane::{operation_id, send_keys};
+use crate::client::pane::{ask_answered, operation_id, send_keys};
 use crate::client::target;
 use crate::commands::values::{connect, resolve_pane, usage};
 use crate::commands::Context;
@@ -126,6 +126,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentAnswerJson, Failur
     };
     let operation = operation_id();
     send_keys(&mut client, pane, keys, &operation)?;
+    ask_answered(&mut client, pane, &ask.id)?;
     Ok(AgentAnswerJson {
         schema_version: 1,
         terminal: TerminalAddr::local(pane),

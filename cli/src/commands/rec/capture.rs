@@ -57,6 +57,11 @@ pub fn capture(
             .duration
             .filter(|d| *d > 0.0)
             .map(Duration::from_secs_f64),
+        // The past alone, or a still of a live pane (its screen now): nothing live to wait for.
+        until_caught_up: (args.since.is_some() || args.still_frame().is_some())
+            && !args.follow
+            && args.duration.is_none()
+            && args.command.is_empty(),
         command: (!args.command.is_empty()).then(|| args.command.join(" ")),
         stop,
     };
@@ -107,6 +112,7 @@ fn spawn_command(args: &Args, context: &Context) -> Result<(Client, ObserveStart
         cols: Some(cols),
         rows: Some(rows),
         observe: true,
+        history_limit: None,
     };
     Ok(on_a_server(&context.socket, |client| {
         client.request(ClientMessage::NewSession(request.clone()))

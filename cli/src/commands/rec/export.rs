@@ -10,7 +10,9 @@ use crate::output;
 use phux_core::docs::rec::REC_SCHEMA_VERSION;
 use phux_core::docs::{RecFormat, RecJson};
 use phux_core::error_code::ErrorCode;
-use phux_encoders::{render_cast, EncodeError, EncodeOptions, OutputFormat, RenderSettings, Theme};
+use phux_encoders::{
+    render_cast, render_still, EncodeError, EncodeOptions, OutputFormat, RenderSettings, Theme,
+};
 use phux_recorder::{read_cast, transcode, Cast, CastVersion};
 use std::path::{Path, PathBuf};
 
@@ -186,11 +188,23 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
             .or(Some(DEFAULT_IDLE_LIMIT)),
         last_frame_hold: args.last_frame.max(0.0),
     };
-    let mut progress = RenderProgress::new(args.json);
-    let result = render_cast(cast, out, &settings, &mut |done, total| {
-        progress.update(done, total)
-    });
-    progress.finish();
+    let result = match args.still_frame() {
+        Some(frame) => render_still(
+            cast,
+            out,
+            &settings.options,
+            settings.prefer_cast_theme,
+            frame,
+        ),
+        None => {
+            let mut progress = RenderProgress::new(args.json);
+            let result = render_cast(cast, out, &settings, &mut |done, total| {
+                progress.update(done, total)
+            });
+            progress.finish();
+            result
+        }
+    };
     let summary = result.map_err(|e| {
         let remedy = match e {
             EncodeError::CanvasTooLarge { .. } | EncodeError::BadDimensions { .. } => {
@@ -200,15 +214,19 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
             EncodeError::FontNotFound { .. } | EncodeError::FontUnreadable { .. } => {
                 "name an installed family (`fc-list : family` lists them) or a font file"
             }
+            EncodeError::FrameOutOfRange { .. } => "pass a smaller --frame, or --frame last",
             _ => "check the output path and --max-bytes",
         };
         let code = match e {
             EncodeError::OutputExists(_) => ErrorCode::OutputExists,
+            EncodeError::FrameOutOfRange { .. } => ErrorCode::InvalidArgument,
             _ => ErrorCode::EncodeFailed,
         };
         Failure::new(code, e.to_string(), remedy)
     })?;
-    let format = if format == OutputFormat::Gif {
+    let format = if args.still_frame().is_some() {
+        RecFormat::Png
+    } else if format == OutputFormat::Gif {
         RecFormat::Gif
     } else {
         RecFormat::Apng

@@ -1,6 +1,7 @@
-//! `phux rec`: record a pane (live, or starting in the past with `--since`), a command in a new
-//! headless pane (`-- COMMAND`), or re-render an existing recording (`--from`), to `.cast`,
-//! `.gif` or `.png`/`.apng`.
+//! `phux rec`: record a pane (live, or its past up to now with `--since`, then live with
+//! `--follow`), a command in a new headless pane (`-- COMMAND`), or re-render an existing
+//! recording (`--from`), to `.cast`, `.gif` or `.png`/`.apng`, or one still `.png` of a screen
+//! (`--still`, `--frame`).
 
 mod capture;
 mod export;
@@ -32,9 +33,13 @@ pub struct Args {
     /// Stop after this many seconds
     #[arg(long, value_name = "SECS")]
     duration: Option<f64>,
-    /// Start this far in the past, from the pane's flight recorder (e.g. 60s, 2m, 500ms)
-    #[arg(long, value_name = "DURATION", value_parser = parse_since)]
+    /// Write the past this far back, from the pane's flight recorder (e.g. 60s, 2m, 500ms), up
+    /// to now and exit; with --follow or --duration the recording then goes on live
+    #[arg(long, value_name = "DURATION", value_parser = crate::commands::values::parse_duration_ms)]
     since: Option<u64>,
+    /// With --since: after the past, keep recording live (until Ctrl-C or the pane exits)
+    #[arg(long, requires = "since")]
+    follow: bool,
     /// Size of the pane for `-- COMMAND` (default: this terminal's size, else 80x24)
     #[arg(long, value_name = "COLSxROWS", value_parser = crate::commands::values::parse_geometry)]
     size: Option<phux_core::docs::GridSize>,
@@ -69,6 +74,14 @@ pub struct Args {
     /// without it nothing at the path is ever replaced
     #[arg(long)]
     overwrite: bool,
+    /// Write one PNG of the final screen instead of an animation (same as --frame last); of a
+    /// live pane without --duration or --since, its screen now
+    #[arg(long, conflicts_with = "frame")]
+    still: bool,
+    /// Write one PNG of this screen instead of an animation: `last`, or N for the screen
+    /// after the recording's first N screen events (output or resize)
+    #[arg(long, value_name = "last|N", value_parser = parse_frame)]
+    frame: Option<phux_encoders::StillFrame>,
     /// Print the result document (and nothing else) on stdout
     #[arg(long)]
     json: bool,
@@ -80,30 +93,23 @@ pub struct Args {
 /// The idle limit a new recording gets when none is given.
 pub const DEFAULT_IDLE_LIMIT: f64 = 2.0;
 
-/// `60s`, `2m`, `500ms`, `1h`, or bare seconds, in milliseconds.
-fn parse_since(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let (number, unit) = text
-        .find(|c: char| c.is_ascii_alphabetic())
-        .map_or((text, "s"), |i| text.split_at(i));
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 60s, 2m or 500ms"))?;
-    let scale = match unit {
-        "ms" => 1.0,
-        "s" => 1_000.0,
-        "m" => 60_000.0,
-        "h" => 3_600_000.0,
-        _ => {
-            return Err(format!(
-                "unknown unit {unit:?} in {text:?}: use ms, s, m or h"
-            ))
-        }
-    };
-    if !(value.is_finite() && value >= 0.0) {
-        return Err(format!("{text:?} is not a positive duration"));
+/// `last` or a frame number from 1.
+fn parse_frame(text: &str) -> Result<phux_encoders::StillFrame, String> {
+    if text.eq_ignore_ascii_case("last") {
+        return Ok(phux_encoders::StillFrame::Last);
     }
-    Ok((value * scale) as u64)
+    match text.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(phux_encoders::StillFrame::Event(n)),
+        _ => Err(format!("{text:?} is not `last` or a frame number from 1")),
+    }
+}
+
+impl Args {
+    /// The still frame asked for by `--still` or `--frame`, if any.
+    fn still_frame(&self) -> Option<phux_encoders::StillFrame> {
+        self.frame
+            .or(self.still.then_some(phux_encoders::StillFrame::Last))
+    }
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
@@ -146,6 +152,14 @@ pub fn record_to_file(
             "--speed and --idle-limit must be positive",
             "e.g. --speed 2 --idle-limit 1.5",
         ));
+    }
+    if args.still_frame().is_some() && output.format != OutputFormat::Apng {
+        return Err(Failure::new(
+            ErrorCode::InvalidArgument,
+            "--still and --frame write one PNG image",
+            "name the output .png",
+        )
+        .with_exit_code(2));
     }
     if let Some(size) = args.size {
         phux_core::limits::check_grid(size.cols, size.rows)?;

@@ -133,6 +133,8 @@ fn process(
         cwd: cwd.map(PathBuf::from),
         env: environment(env)?,
         command: (!command.is_empty()).then_some(command),
+        // The server's default (`new --history-limit` is the verb's).
+        history_limit: None,
     })
 }
 

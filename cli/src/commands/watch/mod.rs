@@ -1,0 +1,359 @@
+//! `phux watch [TARGET...]`: prints every watch event of the panes TARGETs name (every pane of
+//! a session, a window or a `#tag`; every pane without TARGET) as it happens: with `--json` one
+//! `WatchEvent` object per line (NDJSON, unversioned), otherwise one readable line. `--until
+//! EVENT` (repeatable) stops with 0 at the first of those events, or with `--all` once every
+//! watched pane has had one; `--timeout` stops with 124; the watched panes closing first stops
+//! with 1 when `--until` was given (0 otherwise); the server going away stops with 1
+//! (`server_disconnected`) either way. Each JSON line carries `t` (seconds since the watch
+//! began) and `ts` (the server's wall clock). Ctrl-C (or SIGTERM, SIGHUP) and a reader that
+//! stops reading (a closed pipe) end the stream with 0. An unknown event name is refused before
+//! connecting. `--since DURATION` first replays the events of the last DURATION from the
+//! server's memory of recent events (their `t` is negative: before the watch began), then goes
+//! on live, so a watcher that starts late still sees the ask or the exit it missed.
+
+use std::os::fd::AsFd;
+use std::os::unix::net::UnixStream;
+use std::time::{Duration, Instant, SystemTime};
+
+use phux_core::docs::{WatchEvent, WatchEventName};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
+use phux_core::ids::{PaneId, TerminalAddr};
+use phux_core::selector::Selector;
+use phux_core::wire::ServerMessage;
+
+use crate::client::{target, Client, Pushed};
+use crate::commands::values::{
+    connect, parse_seconds, resolve_pane, warn_if_partial, STOP_SIGNALS,
+};
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+mod batch;
+mod scope;
+pub use batch::{batch, BatchSpec, WatchBatch};
+use scope::{Scope, Step};
+
+/// Print pane events as they happen (NDJSON with --json)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Stop (exit 0) at the first event of this name; repeat for any of several
+    #[arg(long = "until", value_name = "EVENT")]
+    pub until: Vec<String>,
+    /// With --until: stop only once every watched pane has had one of the events (each pane's
+    /// exit status is in its `pane_closed` / `command_finished` line); a pane that closes
+    /// without it ends the watch with 1
+    #[arg(long, requires = "until")]
+    pub all: bool,
+    /// First replay the events of the last DURATION (e.g. 30s, 5m, 1h; the server remembers
+    /// the last hour, up to 4096 events), their `t` negative, then go on live; a replayed
+    /// event counts for --until
+    #[arg(long, value_name = "DURATION", value_parser = crate::commands::values::parse_duration_ms)]
+    pub since: Option<u64>,
+    /// Stop after SECS seconds and exit 124
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// One JSON object per event and line, with `t` (seconds since the watch began) and `ts`
+    /// (the server's clock); exit 1 if the server goes away
+    #[arg(long)]
+    pub json: bool,
+    /// The panes: a session, a window or a #tag covers every pane in it; several TARGETs
+    /// together [default: every pane]
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(args, context))
+}
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let until = args
+        .until
+        .iter()
+        .map(|name| WatchEventName::parse(name))
+        .collect::<Result<Vec<_>, _>>()?;
+    let selectors = args
+        .targets
+        .iter()
+        .map(|text| target::parse(text))
+        .collect::<Result<Vec<_>, _>>()?;
+    let deadline = args.timeout.map(|t| Instant::now() + t);
+    let stop = stop_on_signals()?;
+    let began = WatchClock::start();
+    let mut client = connect(context)?;
+    let (mut scope, single) = subscribe(
+        &mut client,
+        context,
+        &selectors,
+        Interest {
+            until,
+            all: args.all,
+            since_ms: args.since,
+        },
+    )?;
+    loop {
+        match client.next_message_or_stop(deadline, Some(stop.as_fd()))? {
+            Pushed::Message(ServerMessage::Event(event)) => {
+                let step = scope.step(event.pane, &event.event);
+                if step == Step::Skip {
+                    continue;
+                }
+                let (t, ts) = began.times(event.ts_ns);
+                let line = WatchEvent {
+                    terminal: event.pane.map(TerminalAddr::local),
+                    kind: event.event,
+                    t: Some(t),
+                    ts,
+                };
+                if print(&line, args.json).is_err() {
+                    return Ok(SUCCESS);
+                }
+                match step {
+                    Step::Satisfied | Step::AllClosed => return Ok(SUCCESS),
+                    Step::Unreachable(pane) => return Err(ended_before(Some(pane), &scope)),
+                    Step::Skip | Step::Print => {}
+                }
+            }
+            Pushed::Message(_) => {}
+            Pushed::Stopped => return Ok(SUCCESS),
+            Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
+            Pushed::Ended if !server_is_up(context) => return Err(server_gone(context)),
+            Pushed::Ended if scope.until().is_empty() => return Ok(SUCCESS),
+            Pushed::Ended => return Err(ended_before(single, &scope)),
+        }
+    }
+}
+
+/// Subscribes `client` to the events of the panes `selectors` name and returns the scope that
+/// filters and counts them, with the pane when the server filters for one pane itself.
+///
+/// One pane named outright (`@N`, `.`, `s:W.P`) keeps the server-side filter. Otherwise the
+/// subscription covers every pane and is taken before the selectors are resolved (on a second
+/// connection), so a watched pane cannot end unseen between the two. With `since_ms` the
+/// server replays its recent events first; a pane's replayed stream does not end when the pane
+/// closes, so the scope counts its close as it does for a set of panes.
+fn subscribe(
+    client: &mut Client,
+    context: &Context,
+    selectors: &[Selector],
+    interest: Interest,
+) -> Result<(Scope, Option<PaneId>), Failure> {
+    let Interest {
+        until,
+        all,
+        since_ms,
+    } = interest;
+    if let [selector] = selectors {
+        if !matches!(
+            selector,
+            Selector::Session(_)
+                | Selector::WindowIndex { .. }
+                | Selector::WindowName { .. }
+                | Selector::Tag(_)
+        ) {
+            let pane = resolve_pane(client, selector)?;
+            client.subscribe_since(Some(pane), Vec::new(), since_ms)?;
+            let shown = since_ms.map(|_| vec![pane]);
+            let scope = Scope::new(shown, vec![pane], until, all);
+            return Ok((scope, Some(pane)));
+        }
+    }
+    client.subscribe_since(None, Vec::new(), since_ms)?;
+    let mut resolver = connect(context)?;
+    if selectors.is_empty() {
+        // Every pane, those that come later too; `--all` counts the ones there now.
+        let every = if all {
+            resolver.state()?.panes().map(|pane| pane.id).collect()
+        } else {
+            Vec::new()
+        };
+        return Ok((Scope::new(None, every, until, all), None));
+    }
+    let mut panes: Vec<PaneId> = Vec::new();
+    for selector in selectors {
+        if let Selector::Terminal(pane) = selector {
+            // A pane that already ended is watched only for its past.
+            if let Some(exited) = ended(&mut resolver, *pane)? {
+                if since_ms.is_none() {
+                    return Err(Failure::new(
+                        ErrorCode::PaneExited,
+                        format!("{pane} {}", exited.ending()),
+                        format!("replay its end with `phux watch --since 10m {pane}`"),
+                    ));
+                }
+                if !panes.contains(pane) {
+                    panes.push(*pane);
+                }
+                continue;
+            }
+        }
+        let resolved = target::resolve_target(&mut resolver, selector)
+            .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+        warn_if_partial(resolved.partial_warning());
+        for pane in resolved.panes() {
+            if !panes.contains(pane) {
+                panes.push(*pane);
+            }
+        }
+    }
+    Ok((Scope::new(Some(panes.clone()), panes, until, all), None))
+}
+
+/// The kept end of `pane`, when its program has exited (`None` for a live or unknown pane).
+fn ended(
+    resolver: &mut Client,
+    pane: PaneId,
+) -> Result<Option<phux_core::state_view::ExitedPaneView>, Failure> {
+    let state = resolver.state()?;
+    Ok(state.exited.into_iter().find(|e| e.id == pane))
+}
+
+/// What the watch waits for and from when.
+struct Interest {
+    until: Vec<WatchEventName>,
+    all: bool,
+    since_ms: Option<u64>,
+}
+
+/// When the watch began, on both clocks: `t` is measured against the server's wall-clock stamp
+/// when the event has one (same host, same clock), else against the moment it arrived.
+struct WatchClock {
+    instant: Instant,
+    unix: Option<Duration>,
+}
+
+impl WatchClock {
+    fn start() -> WatchClock {
+        WatchClock {
+            instant: Instant::now(),
+            unix: SystemTime::now()
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .ok(),
+        }
+    }
+
+    /// (`t`, `ts`) of an event stamped `ts_ns` by the server; `t` is negative for an event
+    /// from before the watch began (replayed by `--since`).
+    fn times(&self, ts_ns: Option<u64>) -> (f64, Option<f64>) {
+        let ts = ts_ns.map(Duration::from_nanos);
+        let t = match (ts, self.unix) {
+            (Some(ts), Some(began)) => ts.as_secs_f64() - began.as_secs_f64(),
+            _ => self.instant.elapsed().as_secs_f64(),
+        };
+        (round_us(t), ts.map(|d| round_us(d.as_secs_f64())))
+    }
+}
+
+/// Microseconds are all a watcher can use; fewer digits keep the lines short.
+fn round_us(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
+}
+
+/// Whether a server still answers at the socket: a stream that ended while it does was ended
+/// on purpose (the pane closed); one that ended with it gone was cut. It must answer the
+/// handshake: a server being torn down may still hold its listening socket for a moment.
+fn server_is_up(context: &Context) -> bool {
+    Client::connect(&context.socket).is_ok_and(|mut client| client.welcome().is_ok())
+}
+
+fn server_gone(context: &Context) -> Failure {
+    Failure::new(
+        ErrorCode::ServerDisconnected,
+        format!(
+            "the server at {} went away while watching",
+            context.socket.display()
+        ),
+        "check `phux status`, then watch again",
+    )
+}
+
+fn ended_before(pane: Option<PaneId>, scope: &Scope) -> Failure {
+    let names: Vec<&str> = scope.until().iter().map(|n| n.as_str()).collect();
+    match pane {
+        Some(pane) => Failure::new(
+            ErrorCode::PaneExited,
+            format!("{pane} exited before any of: {}", names.join(", ")),
+            "list what exists with `phux ls --json`",
+        ),
+        None => Failure::new(
+            ErrorCode::ServerDisconnected,
+            format!(
+                "the server ended the stream before any of: {}",
+                names.join(", ")
+            ),
+            "check `phux status`, then watch again",
+        ),
+    }
+}
+
+/// A descriptor that becomes readable when one of the `STOP_SIGNALS` arrives: the stream
+/// then ends as the user asked, with 0, instead of the signal killing the process mid-line.
+fn stop_on_signals() -> Result<UnixStream, Failure> {
+    let cannot = |e: std::io::Error| {
+        Failure::new(
+            ErrorCode::Transport,
+            format!("cannot prepare for Ctrl-C: {e}"),
+            "retry; if it persists, check the process's file descriptor limit",
+        )
+    };
+    let (read_end, write_end) = UnixStream::pair().map_err(cannot)?;
+    write_end.set_nonblocking(true).map_err(cannot)?;
+    for signal in STOP_SIGNALS {
+        let write_end = write_end.try_clone().map_err(cannot)?;
+        signal_hook::low_level::pipe::register(signal, write_end).map_err(cannot)?;
+    }
+    Ok(read_end)
+}
+
+/// Prints one event; an error means the reader is gone.
+fn print(event: &WatchEvent, json: bool) -> std::io::Result<()> {
+    if json {
+        output::write_json(event)
+    } else {
+        output::write_line(&readable(event))
+    }
+}
+
+/// `@3 command_finished exit_code=0`: the pane, the event, then its fields as `key=value`
+/// with JSON values.
+pub fn readable(event: &WatchEvent) -> String {
+    let mut line = match &event.terminal {
+        Some(terminal) => format!("{terminal} {}", event.kind.name()),
+        None => event.kind.name().to_owned(),
+    };
+    if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(&event.kind) {
+        for (key, value) in fields.iter().filter(|(k, _)| k.as_str() != "event") {
+            line.push_str(&format!(" {key}={value}"));
+        }
+    }
+    // JSON escapes C0 controls but not C1 or bidi overrides, which a title may carry.
+    phux_core::limits::for_display(&line).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phux_core::docs::WatchEventKind;
+
+    #[test]
+    fn a_readable_line_names_pane_event_and_fields() {
+        let event = WatchEvent {
+            terminal: Some(TerminalAddr::local(PaneId(3))),
+            kind: WatchEventKind::CommandFinished {
+                exit_code: Some(42),
+            },
+            t: Some(0.5),
+            ts: None,
+        };
+        assert_eq!(readable(&event), "@3 command_finished exit_code=42");
+        let bell = WatchEvent {
+            terminal: None,
+            kind: WatchEventKind::Bell,
+            t: None,
+            ts: None,
+        };
+        assert_eq!(readable(&bell), "bell");
+    }
+}

@@ -1,0 +1,104 @@
+//! One still image of a recording: the cast replayed through the engine up to the frame asked
+//! for (its last screen, or the screen after its first N events) and written as a plain PNG,
+//! not an animation.
+
+use std::io::Write;
+use std::path::Path;
+
+use phux_core::engine::Terminal;
+use phux_recorder::{Cast, EventKind};
+
+use crate::error::EncodeError;
+use crate::format::OutputFormat;
+use crate::output_file::OutputFile;
+use crate::raster::Rasterizer;
+use crate::replay::{canvas_size, cast_theme, engine_error, screen_of};
+use crate::summary::{EncodeOptions, EncodeSummary};
+
+/// Which screen of a recording a still shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StillFrame {
+    /// The screen at the end of the recording.
+    Last,
+    /// The screen after the first N screen events (output or resize) of the cast, from 1.
+    Event(usize),
+}
+
+/// Writes `frame` of `cast` to `output` as one PNG. `Event(N)` past the cast's screen events
+/// is `FrameOutOfRange`, naming how many there are.
+pub fn render_still(
+    cast: &Cast,
+    output: &Path,
+    options: &EncodeOptions,
+    prefer_cast_theme: bool,
+    frame: StillFrame,
+) -> Result<EncodeSummary, EncodeError> {
+    let (cols, rows) = canvas_size(cast);
+    let theme = match cast_theme(cast).filter(|_| prefer_cast_theme) {
+        Some(theme) => theme,
+        None => options.theme,
+    };
+    let mut terminal =
+        Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
+    let screen_events = cast
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Output(_) | EventKind::Resize { .. }));
+    let wanted = match frame {
+        StillFrame::Last => usize::MAX,
+        StillFrame::Event(n) => n,
+    };
+    let (mut applied, mut time) = (0usize, 0.0f64);
+    for event in screen_events.take(wanted) {
+        match &event.kind {
+            EventKind::Output(text) => terminal.write(text.as_bytes()),
+            EventKind::Resize { cols, rows } => {
+                terminal.resize(*cols, *rows).map_err(engine_error)?
+            }
+            _ => {}
+        }
+        let _ = terminal.take_replies();
+        applied += 1;
+        time = event.time;
+    }
+    if let StillFrame::Event(n) = frame {
+        if n == 0 || applied < n {
+            return Err(EncodeError::FrameOutOfRange {
+                asked: n,
+                available: applied,
+            });
+        }
+    }
+    let mut raster = Rasterizer::new(cols, rows, theme, options.scale)?;
+    raster.draw(&screen_of(&terminal, cols, rows));
+    let canvas = raster.canvas();
+    let mut file = OutputFile::create(output, options.overwrite)?;
+    let mut rgb = Vec::with_capacity(canvas.pixels.len() * 3);
+    for pixel in &canvas.pixels {
+        rgb.extend_from_slice(&[(pixel >> 16) as u8, (pixel >> 8) as u8, *pixel as u8]);
+    }
+    let mut encoded = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut encoded, canvas.width, canvas.height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut png = encoder.write_header()?;
+        png.write_image_data(&rgb)?;
+        png.finish()?;
+    }
+    if let Err(e) = file.file().write_all(&encoded) {
+        return Err(file.write_error(e));
+    }
+    let (width_px, height_px) = (canvas.width, canvas.height);
+    let bytes = file.persist()?;
+    Ok(EncodeSummary {
+        path: output.to_path_buf(),
+        format: OutputFormat::Apng,
+        bytes,
+        frames: 1,
+        duration_ms: (time.max(0.0) * 1000.0).round() as u64,
+        width_px,
+        height_px,
+        truncated: false,
+    })
+}

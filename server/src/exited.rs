@@ -1,0 +1,84 @@
+//! Panes whose program ended, kept readable for a while as tmux's remain-on-exit keeps them:
+//! their last screen and scrollback, their exit status or signal, and when they ended. The
+//! store is bounded in count and age (`ServerConfig::keep_exited`, `keep_exited_for`); the
+//! oldest go first. Exited panes never keep the server alive: it still ends with its last live
+//! pane.
+
+use crate::pane::output_log::OutputLog;
+use crate::pane::{lock, SharedTerminal};
+use phux_core::docs::ScreenState;
+use phux_core::ids::PaneId;
+use phux_core::screen_capture::{capture, CaptureRequest};
+use phux_core::state_view::ExitedPaneView;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One ended pane: what `ls` reports and what `snapshot` reads.
+pub struct ExitedPane {
+    pub view: ExitedPaneView,
+    terminal: SharedTerminal,
+    output: Arc<OutputLog>,
+    ended: Instant,
+}
+
+impl ExitedPane {
+    pub fn new(view: ExitedPaneView, terminal: SharedTerminal, output: Arc<OutputLog>) -> Self {
+        Self {
+            view,
+            terminal,
+            output,
+            ended: Instant::now(),
+        }
+    }
+
+    /// The last screen, captured as a live pane's is (its mark is where its output ended).
+    pub fn screen(&self, request: CaptureRequest) -> ScreenState {
+        let terminal = lock(&self.terminal);
+        let mut state = capture(&terminal, self.view.id, request);
+        state.mark = Some(self.output.mark());
+        state
+    }
+}
+
+/// The ended panes still kept, oldest first.
+pub struct ExitedPanes {
+    panes: VecDeque<ExitedPane>,
+    keep: usize,
+    keep_for: Duration,
+}
+
+impl ExitedPanes {
+    pub fn new(keep: usize, keep_for: Duration) -> Self {
+        Self {
+            panes: VecDeque::new(),
+            keep,
+            keep_for,
+        }
+    }
+
+    /// Keeps `pane`, dropping the oldest beyond the bound (nothing is kept when it is 0).
+    pub fn add(&mut self, pane: ExitedPane) {
+        self.panes.push_back(pane);
+        self.prune();
+    }
+
+    fn prune(&mut self) {
+        let keep_for = self.keep_for;
+        self.panes.retain(|p| p.ended.elapsed() < keep_for);
+        while self.panes.len() > self.keep {
+            self.panes.pop_front();
+        }
+    }
+
+    pub fn get(&mut self, pane: PaneId) -> Option<&ExitedPane> {
+        self.prune();
+        self.panes.iter().find(|p| p.view.id == pane)
+    }
+
+    /// What `ls --json` and `status --json` report, oldest first.
+    pub fn views(&mut self) -> Vec<ExitedPaneView> {
+        self.prune();
+        self.panes.iter().map(|p| p.view.clone()).collect()
+    }
+}
