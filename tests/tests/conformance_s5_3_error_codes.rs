@@ -71,10 +71,15 @@ fn raw_code_use(line: &str) -> Option<String> {
     if let Some(code) = literals.iter().find(|l| l.parse::<ErrorCode>().is_ok()) {
         return Some(format!("the code \"{code}\" spelled as a string"));
     }
-    if let Some(at) = literals.iter().position(|l| l == "code") {
-        if let Some(value) = literals.get(at + 1) {
-            return Some(format!("a \"code\" key with the raw value \"{value}\""));
-        }
+    // A "code" key given a string literal as its value (a JSON-RPC error's numeric code, or a
+    // key whose value is a variable, is not a hand-spelled code).
+    let keyed = ["\"code\": \"", "\"code\":\""];
+    if let Some(rest) = keyed
+        .iter()
+        .find_map(|k| line.split_once(k).map(|(_, r)| r))
+    {
+        let value: String = rest.chars().take_while(|c| *c != '"').collect();
+        return Some(format!("a \"code\" key with the raw value \"{value}\""));
     }
     let field = line.split_once("code:").map(|(_, rest)| rest.trim_start());
     if field.is_some_and(|rest| rest.starts_with('"')) {
@@ -93,7 +98,8 @@ fn s5_3_the_scanner_catches_a_hand_spelled_code() {
     assert!(raw_code_use(r#"json!({"code": "made_up_here"})"#).is_some());
     assert!(raw_code_use(r#"WireErrorBody { code: "made_up".into(), .. }"#).is_some());
     assert!(raw_code_use(r#"let s = "no_server";"#).is_some());
-    // Typed uses and ordinary strings are not.
+    // Typed uses, ordinary strings and a JSON-RPC error's numeric code are not.
+    assert!(raw_code_use(r#"json!({"error": {"code": code, "message": message}})"#).is_none());
     assert!(raw_code_use("Failure::new(ErrorCode::EngineUnavailable, msg, remedy)").is_none());
     assert!(raw_code_use(r#"let c = '"'; let s = "a \"quoted\" word"; // "no_server""#).is_none());
 }

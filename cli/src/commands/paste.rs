@@ -8,6 +8,7 @@ use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{pane, target};
+use crate::commands::send_keys::MarkJson;
 use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
@@ -46,23 +47,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
 
 /// Pastes `text` into the pane `target` names, acknowledged; the document `--json` prints (the
 /// MCP adapter's `phux_paste` too).
-pub fn deliver(
-    context: &Context,
-    target: &str,
-    text: String,
-) -> Result<crate::commands::send_keys::MarkJson, Failure> {
+pub fn deliver(context: &Context, target: &str, text: String) -> Result<MarkJson, Failure> {
     let selector = target::parse(target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
     let operation = pane::operation_id();
     let mark = pane::paste(&mut client, pane, text, &operation)?;
-    Ok(crate::commands::send_keys::MarkJson {
-        schema_version: 1,
-        pane,
-        mark,
-        delivery: "ok",
-        operation_id: operation,
-    })
+    Ok(MarkJson::delivered(pane, mark, operation))
 }
 
 /// All of stdin; bytes that are not UTF-8 become U+FFFD, with a warning.

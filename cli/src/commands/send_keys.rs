@@ -25,6 +25,19 @@ pub struct MarkJson {
     pub operation_id: String,
 }
 
+impl MarkJson {
+    /// Input every byte of which reached `pane`'s terminal under `operation`.
+    pub fn delivered(pane: phux_core::ids::PaneId, mark: u64, operation: String) -> MarkJson {
+        MarkJson {
+            schema_version: 1,
+            pane,
+            mark,
+            delivery: "ok",
+            operation_id: operation,
+        }
+    }
+}
+
 /// Type keys into a pane (tmux key names or text, typed as keystrokes)
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -80,11 +93,5 @@ pub fn deliver(
     } else {
         pane::send_keys(&mut client, pane, keys, &operation)?
     };
-    Ok(MarkJson {
-        schema_version: 1,
-        pane,
-        mark,
-        delivery: "ok",
-        operation_id: operation,
-    })
+    Ok(MarkJson::delivered(pane, mark, operation))
 }
