@@ -606,3 +606,29 @@ fn the_pane_session_and_agent_tools_do_what_their_verbs_do() {
 
 /// A program asking through the title sentinel and reading its answer from the terminal.
 const ASKER: &str = r#"printf '\033]0;phux-ask[deploy]:Deploy?\077s=Yes|No\007'; read -r a; echo "got=$a"; sleep 30"#;
+
+#[test]
+fn a_cancelled_agent_wait_lets_go_at_once() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("agent", "bash");
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    mcp.ok(
+        "phux_agent_set",
+        json!({"target": pane, "name": "rev", "state": "working"}),
+    );
+    let before = clients(&server);
+    let id = mcp.send(
+        "tools/call",
+        json!({"name": "phux_agent_wait", "arguments": {"target": pane, "until": ["done"], "timeout_secs": 600}}),
+    );
+    wait_until(
+        "the agent wait is under way",
+        Duration::from_secs(10),
+        || clients(&server) > before,
+    );
+    mcp.notify("notifications/cancelled", json!({"requestId": id}));
+    wait_until("the agent wait let go", Duration::from_secs(5), || {
+        clients(&server) <= before
+    });
+    assert!(mcp.next_message(Duration::from_millis(300)).is_none());
+}
