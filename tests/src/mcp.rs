@@ -18,6 +18,8 @@ pub struct McpProcess {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     next_id: u64,
+    /// Replies read while looking for another one, kept for whoever asks for them.
+    held: Vec<Value>,
 }
 
 impl McpProcess {
@@ -47,6 +49,7 @@ impl McpProcess {
             stdin,
             lines,
             next_id: 0,
+            held: Vec::new(),
         }
     }
 
@@ -101,8 +104,12 @@ impl McpProcess {
         }
     }
 
-    /// The reply to request `id` (other messages before it are skipped), within `limit`.
-    pub fn reply(&self, id: u64, limit: Duration) -> Value {
+    /// The reply to request `id`, within `limit`; replies to other requests read meanwhile are
+    /// held for their own `reply` call.
+    pub fn reply(&mut self, id: u64, limit: Duration) -> Value {
+        if let Some(at) = self.held.iter().position(|m| m["id"] == json!(id)) {
+            return self.held.remove(at);
+        }
         let start = Instant::now();
         loop {
             let left = limit.saturating_sub(start.elapsed());
@@ -112,6 +119,7 @@ impl McpProcess {
             if message["id"] == json!(id) {
                 return message;
             }
+            self.held.push(message);
         }
     }
 

@@ -448,3 +448,187 @@ fn a_cancelled_run_stops_waiting_and_the_command_goes_on() {
         json!({"target": pane, "signal": "interrupt", "confirm": true}),
     );
 }
+
+#[test]
+fn the_pane_session_and_agent_tools_do_what_their_verbs_do() {
+    let server = TestServer::start();
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    let first = server.plain_shell("main", "bash");
+    let other = server.plain_shell("side", "bash");
+
+    // Panes: spawn, swap, move, resize, paste.
+    let spawned = mcp.ok(
+        "phux_spawn",
+        json!({"target": first, "split": "vertical", "command": ["sh"]}),
+    );
+    let second = format!("@{}", spawned["terminal_id"]);
+    let inserted = mcp.ok(
+        "phux_insert_pane",
+        json!({"target": first, "new_pane": second, "split": "vertical", "ratio": 0.25}),
+    );
+    assert_eq!(inserted["operation"], "insert-pane", "{inserted}");
+    assert_eq!(inserted["direction"], "vertical");
+    let swapped = mcp.ok("phux_swap_pane", json!({"first": first, "second": second}));
+    assert_eq!(swapped["operation"], "swap-pane", "{swapped}");
+    let moved = mcp.ok("phux_move_pane", json!({"source": other, "target": first}));
+    assert_eq!(moved["cross_session"], true, "{moved}");
+    let resized = mcp.ok(
+        "phux_resize",
+        json!({"target": first, "cols": 100, "rows": 30}),
+    );
+    assert_eq!(
+        resized["requested"],
+        json!({"cols": 100, "rows": 30}),
+        "{resized}"
+    );
+    mcp.ok(
+        "phux_paste",
+        json!({"target": first, "text": "echo pasted-by-mcp"}),
+    );
+    mcp.ok(
+        "phux_send_keys",
+        json!({"target": first, "keys": ["Enter"]}),
+    );
+    let waited = mcp.ok(
+        "phux_wait",
+        json!({"target": first, "regex": "^pasted-by-mcp$", "timeout_secs": 10}),
+    );
+    assert_eq!(waited["outcome"], "met");
+
+    // Sessions and tags.
+    mcp.ok(
+        "phux_rename",
+        json!({"session": "main", "new_name": "renamed"}),
+    );
+    let listing = mcp.ok("phux_ls", json!({}));
+    assert!(
+        listing["sessions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["name"] == "renamed"),
+        "{listing}"
+    );
+    mcp.ok(
+        "phux_tag",
+        json!({"action": "add", "target": first, "tags": ["#build"]}),
+    );
+    let tagged = mcp.ok("phux_tag", json!({"action": "ls", "target": "#build"}));
+    assert_eq!(tagged["terminals"][0]["tags"], json!(["build"]), "{tagged}");
+    mcp.ok(
+        "phux_tag",
+        json!({"action": "rm", "target": first, "tags": ["build"]}),
+    );
+    let gone = mcp.err("phux_tag", json!({"action": "ls", "target": "#build"}));
+    assert_eq!(gone["error"]["code"], "no_such_target");
+    let refused = mcp.err("phux_tag", json!({"action": "add", "target": first}));
+    assert_eq!(refused["error"]["code"], "invalid_argument");
+    let detached = mcp.ok("phux_detach", json!({"confirm": true}));
+    assert_eq!(detached["detached"], 0);
+
+    // A watch batch sees an ask raised while it runs.
+    let watch = mcp.send(
+        "tools/call",
+        json!({"name": "phux_watch", "arguments": {"target": second, "until": ["asked"], "timeout_secs": 10}}),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = mcp.ok(
+        "phux_ask",
+        json!({"target": second, "id": "q1", "question": "ship it?", "suggestions": ["yes", "no"]}),
+    );
+    assert_eq!(asked["event"], "asked");
+    let batch = text_document(&mcp.reply(watch, Duration::from_secs(15))["result"]);
+    assert_eq!(batch["ended"], "until", "{batch}");
+    assert_eq!(
+        batch["events"].as_array().unwrap().last().unwrap()["event"],
+        "asked"
+    );
+
+    // Agents: declare, show, list, explain, wait, send keys, prompt, answer, clear.
+    let set = mcp.ok(
+        "phux_agent_set",
+        json!({"target": second, "name": "rev", "kind": "claude", "state": "working"}),
+    );
+    assert_eq!(set["record"]["name"], "rev", "{set}");
+    let shown = mcp.ok("phux_agent_show", json!({"target": second}));
+    assert_eq!(shown["agents"][0]["agent"]["label"], "rev", "{shown}");
+    let listed = mcp.ok("phux_agent_list", json!({}));
+    assert_eq!(listed["agents"].as_array().unwrap().len(), 1, "{listed}");
+    let explained = mcp.ok("phux_agent_explain", json!({"target": second}));
+    assert!(explained["agents"][0]["sources"].is_array(), "{explained}");
+    let waited = mcp.ok(
+        "phux_agent_wait",
+        json!({"target": second, "until": ["done"], "timeout_secs": 0.3}),
+    );
+    assert_eq!(waited["satisfied"], false, "{waited}");
+    let mismatch = mcp.err(
+        "phux_agent_send_keys",
+        json!({"target": second, "keys": ["x"], "expect_agent": "someone-else"}),
+    );
+    assert_eq!(mismatch["error"]["code"], "agent_mismatch");
+    let typed = mcp.ok(
+        "phux_agent_send_keys",
+        json!({"target": second, "keys": ["echo keyed", "Enter"], "expect_agent": "rev"}),
+    );
+    assert_eq!(typed["verified"], true, "{typed}");
+    let prompted = mcp.ok(
+        "phux_agent_prompt",
+        json!({"target": second, "text": "echo prompted"}),
+    );
+    assert_eq!(prompted["delivery"], "ok", "{prompted}");
+    let cleared = mcp.ok("phux_agent_clear", json!({"target": second}));
+    assert_eq!(cleared["cleared"], true);
+    let unknown = mcp.err(
+        "phux_agent_start",
+        json!({"name": "bot", "kind": "no-such-kind", "target": second}),
+    );
+    assert_eq!(unknown["error"]["code"], "unsupported_agent_kind");
+    let offline = mcp.err("phux_agent_explain", json!({"file": "-", "kind": "claude"}));
+    assert_eq!(offline["error"]["code"], "invalid_argument");
+
+    // An answer typed for a program asking through its title (a suggestion by number).
+    let asker = server.new_session("asker", &["sh", "-c", ASKER]);
+    wait_until("the ask is active", Duration::from_secs(10), || {
+        server.json(&["agent", "show", "--json", &asker])["agents"][0]["state"] == "blocked"
+    });
+    let stale = mcp.err(
+        "phux_agent_answer",
+        json!({"target": asker, "id": "old", "choice": 1}),
+    );
+    assert_eq!(stale["error"]["code"], "ask_stale", "{stale}");
+    let answered = mcp.ok(
+        "phux_agent_answer",
+        json!({"target": asker, "id": "deploy", "choice": 2}),
+    );
+    assert_eq!(answered["answer"], "No", "{answered}");
+    server.wait_for_text(&asker, "got=No");
+}
+
+/// A program asking through the title sentinel and reading its answer from the terminal.
+const ASKER: &str = r#"printf '\033]0;phux-ask[deploy]:Deploy?\077s=Yes|No\007'; read -r a; echo "got=$a"; sleep 30"#;
+
+#[test]
+fn a_cancelled_agent_wait_lets_go_at_once() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("agent", "bash");
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    mcp.ok(
+        "phux_agent_set",
+        json!({"target": pane, "name": "rev", "state": "working"}),
+    );
+    let before = clients(&server);
+    let id = mcp.send(
+        "tools/call",
+        json!({"name": "phux_agent_wait", "arguments": {"target": pane, "until": ["done"], "timeout_secs": 600}}),
+    );
+    wait_until(
+        "the agent wait is under way",
+        Duration::from_secs(10),
+        || clients(&server) > before,
+    );
+    mcp.notify("notifications/cancelled", json!({"requestId": id}));
+    wait_until("the agent wait let go", Duration::from_secs(5), || {
+        clients(&server) <= before
+    });
+    assert!(mcp.next_message(Duration::from_millis(300)).is_none());
+}

@@ -19,6 +19,7 @@ use phux_core::wire::{AgentPaneReport, Event, ServerMessage};
 use crate::client::agents::inspect;
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
+use crate::client::stop::Stop;
 use crate::client::Pushed;
 
 /// How often the wait re-reads the record in case a push was lost.
@@ -128,6 +129,8 @@ pub struct AgentWaitSession {
     stream: Client,
     baseline: AgentState,
     watch: Watch,
+    /// Ends the wait early, unsatisfied (an MCP client cancelling the call).
+    stop: Option<Stop>,
 }
 
 impl AgentWaitSession {
@@ -158,7 +161,14 @@ impl AgentWaitSession {
                 },
                 observations: WaitObservations::default(),
             },
+            stop: None,
         })
+    }
+
+    /// Lets `stop` end the wait early, unsatisfied.
+    pub fn with_stop(mut self, stop: Stop) -> Self {
+        self.stop = Some(stop);
+        self
     }
 
     pub fn baseline(&self) -> AgentState {
@@ -210,7 +220,8 @@ impl AgentWaitSession {
                 return Ok(None);
             }
             let wake = deadline.map_or(next_poll, |d| d.min(next_poll));
-            match self.stream.next_message(Some(wake))? {
+            let fd = self.stop.as_ref().map(Stop::fd);
+            match self.stream.next_message_or_stop(Some(wake), fd)? {
                 Pushed::Message(ServerMessage::Event(Event { event, .. })) => match event {
                     WatchEventKind::AgentState(change) => {
                         self.watch.observations.pushes += 1;
@@ -221,7 +232,8 @@ impl AgentWaitSession {
                     WatchEventKind::PaneClosed { .. } => return Err(departed()),
                     _ => {}
                 },
-                Pushed::Message(_) | Pushed::Stopped => {}
+                Pushed::Stopped => return Ok(None),
+                Pushed::Message(_) => {}
                 Pushed::Ended => return Err(departed()),
                 Pushed::TimedOut => {
                     if Instant::now() >= next_poll {

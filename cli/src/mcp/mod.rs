@@ -214,22 +214,28 @@ impl Server {
         let key = id.to_string();
         lock(&self.in_flight).insert(key.clone(), stop.clone());
         let server = Arc::clone(self);
+        let reply_id = id.clone();
+        let worker_key = key.clone();
         let started = std::thread::Builder::new()
             .name(format!("mcp {name}"))
             .spawn(move || {
                 let reply = server.run_tool(&id, &tool, arguments, stop);
                 // A cancelled call is no longer in flight, and is never answered.
-                if lock(&server.in_flight).remove(&key).is_some() {
+                if lock(&server.in_flight).remove(&worker_key).is_some() {
                     server.send(&reply);
                 }
             });
-        started.err().map(|e| {
-            protocol::error(
-                &Value::Null,
-                protocol::INTERNAL_ERROR,
-                &format!("cannot start the call: {e}"),
-            )
-        })
+        match started {
+            Ok(_) => None,
+            Err(e) => {
+                lock(&self.in_flight).remove(&key);
+                Some(protocol::error(
+                    &reply_id,
+                    protocol::INTERNAL_ERROR,
+                    &format!("cannot start the call: {e}"),
+                ))
+            }
+        }
     }
 
     fn run_tool(&self, id: &Value, tool: &tools::Tool, arguments: Value, stop: Stop) -> Value {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use phux_core::agents::{AgentState, Attention};
 
-use crate::client::agent_wait::agent_wait;
+use crate::client::agent_wait::AgentWaitSession;
 use crate::client::agents::{self, Declaration};
 use crate::client::target;
 use crate::commands::agent::{answer, explain, prompt, send_keys, start};
@@ -308,13 +308,9 @@ fn wait(call: &Call) -> Result<Document, Failure> {
     let mut client = connect(&call.context)?;
     let pane = resolve_pane(&mut client, &selector)?;
     let timeout = seconds(args.timeout_secs.unwrap_or(30.0));
-    let document = agent_wait(
-        &mut client,
-        &call.context.socket,
-        pane,
-        wanted,
-        Some(timeout),
-    )?;
+    let document = AgentWaitSession::open(&mut client, &call.context.socket, pane, wanted)?
+        .with_stop(call.stop.clone())
+        .run(&mut client, Some(timeout))?;
     to_value(&document)
 }
 
