@@ -462,12 +462,15 @@ fn the_pane_session_and_agent_tools_do_what_their_verbs_do() {
         json!({"target": first, "split": "vertical", "command": ["sh"]}),
     );
     let second = format!("@{}", spawned["terminal_id"]);
-    let inserted = mcp.ok(
+    // Every pane phux runs has a place, so an insert is refused as the verb refuses it (§4.12).
+    let inserted = mcp.err(
         "phux_insert_pane",
         json!({"target": first, "new_pane": second, "split": "vertical", "ratio": 0.25}),
     );
-    assert_eq!(inserted["operation"], "insert-pane", "{inserted}");
-    assert_eq!(inserted["direction"], "vertical");
+    assert_eq!(
+        inserted["error"]["code"], "pane_already_in_layout",
+        "{inserted}"
+    );
     let swapped = mcp.ok("phux_swap_pane", json!({"first": first, "second": second}));
     assert_eq!(swapped["operation"], "swap-pane", "{swapped}");
     let moved = mcp.ok("phux_move_pane", json!({"source": other, "target": first}));
