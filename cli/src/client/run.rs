@@ -131,7 +131,7 @@ pub enum RunOutcome {
     /// The timeout passed first; the command may still be running.
     TimedOut {
         elapsed: Duration,
-        screen: ScreenState,
+        screen: Box<ScreenState>,
     },
 }
 
@@ -227,7 +227,7 @@ fn follow(
                 let screen = get_screen(client, pane, None, false)?;
                 return Ok(RunOutcome::TimedOut {
                     elapsed: submitted.elapsed(),
-                    screen,
+                    screen: Box::new(screen),
                 });
             }
             Change::Closed => return Err(pane_closed(pane)),
