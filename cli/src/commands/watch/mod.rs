@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long, requires = "until")]
     pub all: bool,
     /// First replay the events of the last DURATION (e.g. 30s, 5m, 1h; the server remembers
-    /// the last hour, up to 4096 events), their `t` negative, then go on live; a replayed
+    /// the last hour, up to 16384 events), their `t` negative, then go on live; a replayed
     /// event counts for --until
     #[arg(long, value_name = "DURATION", value_parser = crate::commands::values::parse_duration_ms)]
     pub since: Option<u64>,
