@@ -88,7 +88,7 @@ mod tests {
         }
         assert_eq!(ring.events.len(), RING_EVENTS);
         assert_eq!(ring.events.front().map(|e| e.t_ns), Some(10));
-        let late = u64::try_from(RING_AGE.as_nanos()).unwrap_or(u64::MAX) + 10_000;
+        let late = u64::try_from(RING_AGE.as_nanos()).unwrap_or(u64::MAX) + RING_EVENTS as u64 + 20;
         ring.push(event(1, late));
         assert_eq!(ring.events.len(), 1, "everything older than the age went");
     }
