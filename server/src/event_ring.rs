@@ -9,7 +9,7 @@ use phux_core::docs::WatchEventKind;
 use phux_core::ids::PaneId;
 
 /// At most this many events are kept.
-pub const RING_EVENTS: usize = 4096;
+pub const RING_EVENTS: usize = 16_384;
 /// Events older than this are dropped.
 pub const RING_AGE: Duration = Duration::from_secs(3600);
 

@@ -360,3 +360,75 @@ fn the_server_default_history_limit_applies_to_new_panes() {
     assert_eq!(rows.len(), 200);
     assert_eq!(reason.as_deref(), Some("history_limit"));
 }
+
+/// Two jobs in one session (`new`, then `spawn --target`): the first ended before the agent
+/// began to watch the session, the second after, and the session itself is gone by the time
+/// the watch ends. `--since` counts both jobs.
+#[test]
+fn watch_since_over_a_session_counts_the_job_that_ended_before_the_watch() {
+    let server = TestServer::start();
+    let _keeper = server.plain_shell("keeper", "bash");
+    let started = std::time::Instant::now();
+    let quick = server.new_session("jobs", &["bash", "-c", "sleep 0.3; echo a; exit 0"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "`bash -c` runs a script: new does not wait for a prompt ({:?})",
+        started.elapsed()
+    );
+    let slow = server.json(&[
+        "spawn",
+        "--json",
+        "--target",
+        "jobs",
+        "--",
+        "bash",
+        "-c",
+        "sleep 1.5; echo b; exit 7",
+    ]);
+    let slow = format!("@{}", slow["terminal_id"]);
+    wait_ended(&server, &quick);
+    let output = server.run(&[
+        "watch",
+        "--json",
+        "--since",
+        "1m",
+        "--until",
+        "pane_closed",
+        "--all",
+        "--timeout",
+        "10",
+        "jobs",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let closed: Vec<(String, Value)> = lines_of(&output)
+        .into_iter()
+        .filter(|l| l["event"] == "pane_closed")
+        .map(|l| {
+            (
+                l["terminal"].as_str().unwrap().to_owned(),
+                l["exit_status"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        closed,
+        vec![(quick, Value::from(0)), (slow, Value::from(7))]
+    );
+    // Both gone now, the session with them: its past still answers.
+    let again = server.run(&[
+        "watch",
+        "--json",
+        "--since",
+        "1m",
+        "--until",
+        "pane_closed",
+        "--all",
+        "--timeout",
+        "5",
+        "jobs",
+    ]);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    // Without --since an ended session is what it always was: no such target.
+    let plain = server.run(&["watch", "--json", "--timeout", "1", "jobs"]);
+    assert_eq!(plain.status.code(), Some(1), "{}", stderr(&plain));
+}

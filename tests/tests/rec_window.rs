@@ -263,6 +263,13 @@ fn still_into_a_gif_is_refused_before_recording() {
 /// `--still` on a live pane writes its screen as it is now and exits.
 #[test]
 fn still_of_a_live_pane_is_its_screen_now() {
+    let less = ["/usr/bin", "/bin"]
+        .iter()
+        .any(|dir| std::path::Path::new(dir).join("less").exists());
+    if !less {
+        eprintln!("less is not installed: skipping (.ci/run installs it)");
+        return;
+    }
     let server = TestServer::start();
     let dir = server.dir.path();
     let text = dir.join("text.txt");

@@ -173,6 +173,21 @@ fn a_heredoc_runs_as_one_command_and_an_open_quote_is_refused_at_once() {
         started.elapsed() < Duration::from_secs(15),
         "refused, not timed out"
     );
+    // A heredoc whose closing line is missing parses (bash only warns), but typed at the
+    // prompt it waited for that line until the timeout; it is refused at once too.
+    let started = Instant::now();
+    let output = server.run(&["run", "--json", "--timeout", "30", &pane, "cat <<EOF"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "command_incomplete");
+    assert!(
+        line["error"]["message"].as_str().unwrap().contains("EOF"),
+        "{line}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "refused, not timed out"
+    );
     // Nothing was typed: the shell still answers at once.
     assert_eq!(
         server.json(&["run", "--json", &pane, "echo ok"])["output"],

@@ -249,15 +249,14 @@ fn check_complete(command: &str, program_path: &str) -> Result<(), ClientError> 
     let Ok(output) = output else {
         return Ok(());
     };
-    if output.status.success() {
-        return Ok(());
-    }
-    let diagnostic = String::from_utf8_lossy(&output.stderr)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // Parsers accept a heredoc that runs to the end of the text (bash only warns), but typed
+    // at a prompt it leaves the shell waiting for its end until `run` times out.
+    let diagnostic = match (output.status.success(), open_heredoc(command)) {
+        (_, Some(word)) => format!("the heredoc is never closed by a line `{word}`"),
+        (true, None) => return Ok(()),
+        (false, None) => stderr.lines().next().unwrap_or_default().trim().to_owned(),
+    };
     Err(ClientError::preflight(
         ErrorCode::CommandIncomplete,
         format!("{command:?} does not parse as one command line ({diagnostic}); nothing was typed"),
@@ -265,9 +264,82 @@ fn check_complete(command: &str, program_path: &str) -> Result<(), ClientError> 
     ))
 }
 
+/// The delimiter of the first heredoc (`<<WORD`, `<<-WORD`, `<<'WORD'`) outside quotes that no
+/// later line closes, if any.
+fn open_heredoc(command: &str) -> Option<String> {
+    let lines: Vec<&str> = command.lines().collect();
+    for (index, line) in lines.iter().enumerate() {
+        let mut quote: Option<char> = None;
+        let chars: Vec<char> = line.chars().collect();
+        let mut i = 0;
+        while i < chars.len() {
+            let c = chars[i];
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None if c == '\\' => i += 1,
+                None if c == '\'' || c == '"' => quote = Some(c),
+                None if c == '#' && (i == 0 || chars[i - 1].is_whitespace()) => break,
+                None if c == '<' && chars.get(i + 1) == Some(&'<') => {
+                    if chars.get(i + 2) == Some(&'<') {
+                        i += 3; // a here-string
+                        continue;
+                    }
+                    let rest: String = chars[i + 2..].iter().collect();
+                    let strip_tabs = rest.starts_with('-');
+                    let rest = rest.trim_start_matches('-').trim_start();
+                    let word: String = rest
+                        .chars()
+                        .take_while(|c| !c.is_whitespace() && !";|&<>()".contains(*c))
+                        .filter(|c| *c != '\'' && *c != '"' && *c != '\\')
+                        .collect();
+                    if !word.is_empty() {
+                        let closed = lines[index + 1..].iter().any(|l| {
+                            let l = if strip_tabs {
+                                l.trim_start_matches('\t')
+                            } else {
+                                l
+                            };
+                            *l == word
+                        });
+                        if !closed {
+                            return Some(word);
+                        }
+                    }
+                    i += 2;
+                    continue;
+                }
+                None => {}
+            }
+            i += 1;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heredoc_without_its_closing_line_is_open() {
+        assert_eq!(open_heredoc("cat <<EOF"), Some("EOF".into()));
+        assert_eq!(
+            open_heredoc("cat <<'END' > f\nx\nENDING"),
+            Some("END".into())
+        );
+        assert_eq!(open_heredoc("cat <<EOF\nhi\nEOF"), None);
+        assert_eq!(open_heredoc("cat <<-EOF\n\thi\n\tEOF"), None);
+        assert_eq!(open_heredoc("echo 'a << b'"), None);
+        assert_eq!(open_heredoc("cat <<< word"), None);
+        assert_eq!(open_heredoc("echo hi # <<EOF"), None);
+        for shell in ["/bin/sh", "/bin/bash"] {
+            if std::path::Path::new(shell).exists() {
+                let err = check_complete("cat <<EOF", shell).unwrap_err();
+                assert!(err.to_string().contains("never closed"), "{shell}: {err}");
+            }
+        }
+    }
 
     #[test]
     fn plain_commands_skip_the_parser() {

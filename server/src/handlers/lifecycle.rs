@@ -143,12 +143,16 @@ impl FirstPaint {
             .and_then(|p| std::path::Path::new(p).file_name())
             .and_then(|n| n.to_str())
             .unwrap_or_default();
+        // `bash -c 'job'` runs a script, not a prompt: it may never print, as any program.
+        let script = argv.iter().skip(1).any(|a| a == "-c");
         let (prompt, limit) = if crate::shell::Shell::of_argv(&argv).is_some() {
             (!crate::shell::disabled(env), Duration::from_secs(5))
-        } else if matches!(
-            name,
-            "sh" | "dash" | "bash" | "zsh" | "fish" | "ksh" | "mksh"
-        ) {
+        } else if !script
+            && matches!(
+                name,
+                "sh" | "dash" | "bash" | "zsh" | "fish" | "ksh" | "mksh"
+            )
+        {
             (false, Duration::from_secs(3))
         } else {
             (false, Duration::from_millis(300))

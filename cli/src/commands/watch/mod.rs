@@ -23,9 +23,7 @@ use phux_core::selector::Selector;
 use phux_core::wire::ServerMessage;
 
 use crate::client::{target, Client, Pushed};
-use crate::commands::values::{
-    connect, parse_seconds, resolve_pane, warn_if_partial, STOP_SIGNALS,
-};
+use crate::commands::values::{connect, parse_seconds, resolve_pane, STOP_SIGNALS};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -33,6 +31,7 @@ use crate::output;
 mod batch;
 mod scope;
 pub use batch::{batch, BatchSpec, WatchBatch};
+mod targets;
 use scope::{Scope, Step};
 
 /// Print pane events as they happen (NDJSON with --json)
@@ -47,7 +46,7 @@ pub struct Args {
     #[arg(long, requires = "until")]
     pub all: bool,
     /// First replay the events of the last DURATION (e.g. 30s, 5m, 1h; the server remembers
-    /// the last hour, up to 4096 events), their `t` negative, then go on live; a replayed
+    /// the last hour, up to 16384 events), their `t` negative, then go on live; a replayed
     /// event counts for --until
     #[arg(long, value_name = "DURATION", value_parser = crate::commands::values::parse_duration_ms)]
     pub since: Option<u64>,
@@ -171,43 +170,8 @@ fn subscribe(
         };
         return Ok((Scope::new(None, every, until, all), None));
     }
-    let mut panes: Vec<PaneId> = Vec::new();
-    for selector in selectors {
-        if let Selector::Terminal(pane) = selector {
-            // A pane that already ended is watched only for its past.
-            if let Some(exited) = ended(&mut resolver, *pane)? {
-                if since_ms.is_none() {
-                    return Err(Failure::new(
-                        ErrorCode::PaneExited,
-                        format!("{pane} {}", exited.ending()),
-                        format!("replay its end with `phux watch --since 10m {pane}`"),
-                    ));
-                }
-                if !panes.contains(pane) {
-                    panes.push(*pane);
-                }
-                continue;
-            }
-        }
-        let resolved = target::resolve_target(&mut resolver, selector)
-            .map_err(|e| Failure::from(e).partial_view_exits_1())?;
-        warn_if_partial(resolved.partial_warning());
-        for pane in resolved.panes() {
-            if !panes.contains(pane) {
-                panes.push(*pane);
-            }
-        }
-    }
+    let panes = targets::watched_panes(&mut resolver, selectors, since_ms)?;
     Ok((Scope::new(Some(panes.clone()), panes, until, all), None))
-}
-
-/// The kept end of `pane`, when its program has exited (`None` for a live or unknown pane).
-fn ended(
-    resolver: &mut Client,
-    pane: PaneId,
-) -> Result<Option<phux_core::state_view::ExitedPaneView>, Failure> {
-    let state = resolver.state()?;
-    Ok(state.exited.into_iter().find(|e| e.id == pane))
 }
 
 /// What the watch waits for and from when.
