@@ -9,6 +9,7 @@ pub mod engine_setup;
 pub mod failure;
 pub mod output;
 pub mod quick;
+pub mod registry;
 pub mod screen_view;
 pub mod tui;
 pub mod usage;

@@ -19,6 +19,7 @@ mod handlers;
 pub mod layout;
 pub mod log;
 pub mod pane;
+pub mod plugin_exec;
 mod program;
 pub mod pty;
 pub mod registry;

@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod ask;
 pub mod attach;
+pub mod config;
 pub mod detach;
 pub mod engine;
 pub mod insert_pane;
@@ -16,6 +17,7 @@ pub mod paste;
 pub mod play;
 pub mod play_cast;
 pub mod playback_flags;
+pub mod plugin;
 pub mod rec;
 pub mod rename;
 pub mod resize;
@@ -74,6 +76,8 @@ pub enum Command {
     Watch(watch::Args),
     Ask(ask::Args),
     Agent(agent::Args),
+    Config(config::Args),
+    Plugin(plugin::Args),
     Engine(engine::Args),
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
@@ -117,6 +121,8 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "watch" => ("watch", watch::Args::augment_args),
         "ask" => ("ask", ask::Args::augment_args),
         "agent" => ("agent", agent::Args::augment_args),
+        "config" => ("config", config::Args::augment_args),
+        "plugin" => ("plugin", plugin::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
@@ -152,6 +158,8 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Watch(args) => watch::run(args, context),
         Command::Ask(args) => ask::run(args, context),
         Command::Agent(args) => agent::run(args, context),
+        Command::Config(args) => config::run(args, context),
+        Command::Plugin(args) => plugin::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

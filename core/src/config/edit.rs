@@ -106,6 +106,27 @@ impl ConfigEditor {
         }
     }
 
+    /// Appends a `[[plugins]]` entry after everything in the file, comments included (the
+    /// file's trailing comments stay above it rather than ending up inside it).
+    pub fn append_plugin(&mut self, mut table: toml_edit::Table) {
+        let trailing = self
+            .document
+            .trailing()
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if !trailing.trim().is_empty() {
+            let prefix = if trailing.ends_with('\n') {
+                format!("{trailing}\n")
+            } else {
+                format!("{trailing}\n\n")
+            };
+            table.decor_mut().set_prefix(prefix);
+            self.document.set_trailing("");
+        }
+        self.plugins().push(table);
+    }
+
     /// Writes the document to a temporary file beside the config and renames it into place,
     /// then releases the lock.
     pub fn commit(self) -> Result<(), EditError> {
@@ -155,7 +176,7 @@ mod tests {
         let mut editor = ConfigEditor::open(&path).unwrap();
         let mut entry = toml_edit::Table::new();
         entry["manifest"] = toml_edit::value("/p/phux-plugin.toml");
-        editor.plugins().push(entry);
+        editor.append_plugin(entry);
         editor.commit().unwrap();
         let after = std::fs::read_to_string(&path).unwrap();
         assert!(after.starts_with(text), "{after}");
@@ -163,6 +184,22 @@ mod tests {
             after.ends_with("[[plugins]]\nmanifest = \"/p/phux-plugin.toml\"\n"),
             "{after}"
         );
+    }
+
+    /// Comments at the end of the file stay above a new entry, not inside it.
+    #[test]
+    fn a_new_entry_goes_after_trailing_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let text = "[keybindings]\n# prefix = \"C-a\"\n";
+        std::fs::write(&path, text).unwrap();
+        let mut editor = ConfigEditor::open(&path).unwrap();
+        let mut entry = toml_edit::Table::new();
+        entry["manifest"] = toml_edit::value("/p");
+        editor.append_plugin(entry);
+        editor.commit().unwrap();
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(after, format!("{text}\n[[plugins]]\nmanifest = \"/p\"\n"));
     }
 
     #[test]

@@ -4,8 +4,10 @@ pub mod agent_input;
 pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
+pub mod configured_agents;
 pub mod new;
 pub mod play;
+pub mod plugin;
 pub mod rec;
 pub mod resize;
 pub mod run_result;
@@ -27,8 +29,16 @@ pub use agent_state::{
     AgentWaitJson, CaptureInfo, WaitAgent, WaitObservations,
 };
 pub use ask::AskJson;
+pub use configured_agents::{
+    ConfiguredAgent, ConfiguredAgentsJson, DeclaredBaseline, RuntimeBinding,
+    CONFIGURED_AGENTS_SCHEMA_VERSION,
+};
 pub use new::NewJson;
 pub use play::PlayJson;
+pub use plugin::{
+    ActionOutcome, PluginActionOutput, PluginJson, PluginListJson, PluginRemovedJson,
+    PluginWrapJson, PLUGIN_ACTION_SCHEMA_VERSION, PLUGIN_SCHEMA_VERSION,
+};
 pub use rec::{RecFormat, RecJson};
 pub use resize::{GridSize, ResizeJson};
 pub use run_result::RunResult;
