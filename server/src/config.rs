@@ -1,6 +1,9 @@
 //! How a server runs: where its socket is, what panes start with, and when it exits on its own.
+//! `phux server` fills it from its flags over the config file's `[defaults]`.
 
 use std::path::PathBuf;
+
+use phux_core::config::defaults::CwdInheritance;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -22,6 +25,14 @@ pub struct ServerConfig {
     pub log_path: Option<PathBuf>,
     /// How attached clients' sizes decide the sessions' sizes.
     pub window_size: crate::clients::WindowSizePolicy,
+    /// `TERM` in every pane.
+    pub term: String,
+    /// Where a pane started without a directory begins.
+    pub cwd_inheritance: CwdInheritance,
+    /// The name of the session a foreground server starts with.
+    pub seed_session_name: String,
+    /// The plugins' event hooks the server runs (none unless the caller loads them).
+    pub hooks: crate::hooks::HookTable,
 }
 
 impl ServerConfig {
@@ -36,6 +47,10 @@ impl ServerConfig {
             log_path: None,
             window_size: crate::clients::WindowSizePolicy::default(),
             flight_bytes: crate::flight::DEFAULT_FLIGHT_BYTES,
+            term: "xterm-256color".into(),
+            cwd_inheritance: CwdInheritance::default(),
+            seed_session_name: "default".into(),
+            hooks: crate::hooks::HookTable::default(),
         }
     }
 }

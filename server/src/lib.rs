@@ -16,6 +16,7 @@ pub mod config;
 mod connection;
 pub mod flight;
 mod handlers;
+pub mod hooks;
 pub mod layout;
 pub mod log;
 pub mod pane;
@@ -88,7 +89,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
 fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
     let request = phux_core::wire::NewSession {
         id: 0,
-        name: Some("default".into()),
+        name: Some(shared.config.seed_session_name.clone()),
         cwd: None,
         env: Vec::new(),
         command: None,

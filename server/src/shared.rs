@@ -24,6 +24,8 @@ pub struct Shared {
     pub agents: crate::agents::AgentStore,
     /// The detection manifests, loaded once at start.
     pub manifests: phux_core::agents::ManifestSet,
+    /// The plugins' event hooks.
+    pub hooks: crate::hooks::HookRunner,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -33,7 +35,9 @@ impl Shared {
         let started_unix = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
+        let hooks = crate::hooks::HookRunner::start(&config.hooks, config.socket.clone());
         Self {
+            hooks,
             config,
             epoch: Instant::now(),
             started_unix,
@@ -70,10 +74,30 @@ impl Shared {
     }
 
     pub fn publish_global(&self, event: &BusEvent) {
-        let mut bus = self.global_bus();
-        if !bus.is_empty() {
-            bus.publish(event);
+        {
+            let mut bus = self.global_bus();
+            if !bus.is_empty() {
+                bus.publish(event);
+            }
         }
+        if let BusEvent::Watch { pane, kind, .. } = event {
+            self.fire_hooks(*pane, kind);
+        }
+    }
+
+    /// Hands a pane's event to the plugins' hooks (never waits on them). The session is named
+    /// when the registry is free this instant; a hook must not make a pane wait.
+    fn fire_hooks(&self, pane: PaneId, kind: &phux_core::docs::WatchEventKind) {
+        if crate::hooks::hook_events(kind).is_empty() {
+            return;
+        }
+        let session = self.registry.try_lock().ok().and_then(|registry| {
+            let entry = registry.panes.get(&pane)?;
+            registry
+                .session_by_id(entry.session)
+                .map(|s| s.name.clone())
+        });
+        self.hooks.fire(pane, kind, session.as_deref());
     }
 
     pub fn set_title(&self, pane: PaneId, title: &str) {

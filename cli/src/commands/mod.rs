@@ -24,6 +24,7 @@ pub mod resize;
 pub mod run;
 pub mod send_keys;
 pub mod server;
+pub mod server_defaults;
 pub mod signal;
 pub mod snapshot;
 pub mod spawn;

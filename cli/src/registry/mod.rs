@@ -6,6 +6,7 @@
 pub mod action;
 pub mod edit;
 mod error;
+pub mod hooks;
 pub mod install;
 
 use std::path::Path;

@@ -1,0 +1,164 @@
+//! Plugin event hooks that run: each enabled plugin's `[[events]]` command, started when its
+//! event fires, with the event as one JSON line on stdin and `PHUX_PLUGIN_*`, `PHUX_SOCKET`,
+//! `PHUX_TERMINAL_ID` in its environment. A few workers run them (bounded concurrency), each
+//! under a time limit; a full queue drops the event, and every failure is logged, so a hook can
+//! never block a pane.
+
+mod event;
+
+use std::path::PathBuf;
+use std::thread;
+use std::time::Duration;
+
+use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
+use phux_core::docs::WatchEventKind;
+use phux_core::ids::PaneId;
+
+use crate::plugin_exec::{self, PluginCommand};
+
+pub use event::hook_events;
+
+/// Hooks waiting for a worker before new events are dropped.
+const QUEUE: usize = 256;
+/// How many hooks run at once.
+pub const DEFAULT_CONCURRENCY: usize = 4;
+/// How long one hook may run before it is killed.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One `[[events]]` entry of an enabled plugin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hook {
+    pub plugin_id: String,
+    pub hook_id: String,
+    /// The event name (`pane.exited`, ...).
+    pub on: String,
+    pub argv: Vec<String>,
+    pub plugin_root: PathBuf,
+}
+
+/// Every hook the server runs, and how.
+#[derive(Debug, Clone)]
+pub struct HookTable {
+    pub hooks: Vec<Hook>,
+    pub timeout: Duration,
+    pub concurrency: usize,
+}
+
+impl Default for HookTable {
+    fn default() -> Self {
+        HookTable {
+            hooks: Vec::new(),
+            timeout: DEFAULT_TIMEOUT,
+            concurrency: DEFAULT_CONCURRENCY,
+        }
+    }
+}
+
+struct Job {
+    hook: Hook,
+    pane: PaneId,
+    event: String,
+    payload: Vec<u8>,
+}
+
+/// The running side: a queue and its workers. Without hooks it holds nothing and firing is a
+/// no-op.
+pub struct HookRunner {
+    hooks: Vec<Hook>,
+    tx: Option<Sender<Job>>,
+}
+
+impl HookRunner {
+    pub fn start(table: &HookTable, socket: PathBuf) -> HookRunner {
+        if table.hooks.is_empty() {
+            return HookRunner {
+                hooks: Vec::new(),
+                tx: None,
+            };
+        }
+        let (tx, rx) = bounded::<Job>(QUEUE);
+        for _ in 0..table.concurrency.max(1) {
+            let rx = rx.clone();
+            let socket = socket.clone();
+            let timeout = table.timeout;
+            thread::spawn(move || work(&rx, &socket, timeout));
+        }
+        crate::log::line(&format!(
+            "{} event hook(s) armed: {}",
+            table.hooks.len(),
+            table
+                .hooks
+                .iter()
+                .map(|h| format!("{}/{} on {}", h.plugin_id, h.hook_id, h.on))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        HookRunner {
+            hooks: table.hooks.clone(),
+            tx: Some(tx),
+        }
+    }
+
+    /// Queues every hook listening for what `kind` means; never waits.
+    pub fn fire(&self, pane: PaneId, kind: &WatchEventKind, session: Option<&str>) {
+        let Some(tx) = &self.tx else {
+            return;
+        };
+        for name in hook_events(kind) {
+            let payload = event::payload(name, pane, kind, session);
+            for hook in self.hooks.iter().filter(|h| h.on == *name) {
+                let job = Job {
+                    hook: hook.clone(),
+                    pane,
+                    event: name.to_string(),
+                    payload: payload.clone(),
+                };
+                if let Err(TrySendError::Full(job)) = tx.try_send(job) {
+                    crate::log::line(&format!(
+                        "hook {}/{} dropped for {} on {pane}: {QUEUE} hooks already queued",
+                        job.hook.plugin_id, job.hook.hook_id, job.event
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn work(rx: &Receiver<Job>, socket: &std::path::Path, timeout: Duration) {
+    for job in rx.iter() {
+        let hook = &job.hook;
+        let command = PluginCommand {
+            argv: hook.argv.clone(),
+            cwd: hook.plugin_root.clone(),
+            env: vec![
+                ("PHUX_PLUGIN_ID".into(), hook.plugin_id.clone()),
+                ("PHUX_PLUGIN_EVENT_ID".into(), hook.hook_id.clone()),
+                (
+                    "PHUX_PLUGIN_ROOT".into(),
+                    hook.plugin_root.display().to_string(),
+                ),
+                ("PHUX_EVENT".into(), job.event.clone()),
+                ("PHUX_SOCKET".into(), socket.display().to_string()),
+                ("PHUX_TERMINAL_ID".into(), job.pane.0.to_string()),
+                ("PHUX_PANE".into(), job.pane.to_string()),
+            ],
+            stdin: Some(job.payload.clone()),
+            timeout: Some(timeout),
+            echo: false,
+        };
+        let name = format!("hook {}/{} ({})", hook.plugin_id, hook.hook_id, job.event);
+        match plugin_exec::run(&command) {
+            Err(e) => crate::log::line(&format!("{name} could not start {:?}: {e}", hook.argv)),
+            Ok(done) if done.timed_out => crate::log::line(&format!(
+                "{name} was killed after {}s (its time limit)",
+                timeout.as_secs_f64()
+            )),
+            Ok(done) if done.exit_code != Some(0) => crate::log::line(&format!(
+                "{name} failed with {:?}: {}",
+                done.exit_code,
+                String::from_utf8_lossy(&done.stderr).trim()
+            )),
+            Ok(_) => {}
+        }
+    }
+}
