@@ -13,3 +13,4 @@ pub mod registry;
 pub mod screen_view;
 pub mod tui;
 pub mod usage;
+pub mod workspace;

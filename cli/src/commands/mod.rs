@@ -4,11 +4,14 @@
 pub mod agent;
 pub mod ask;
 pub mod attach;
+pub mod completion;
 pub mod config;
 pub mod detach;
+pub mod doctor;
 pub mod engine;
 pub mod insert_pane;
 pub mod kill;
+pub mod launch;
 pub mod ls;
 pub mod move_pane;
 pub mod new;
@@ -35,6 +38,7 @@ pub mod values;
 pub mod wait;
 pub mod wait_json;
 pub mod watch;
+pub mod workspace;
 
 use std::path::PathBuf;
 
@@ -79,6 +83,10 @@ pub enum Command {
     Agent(agent::Args),
     Config(config::Args),
     Plugin(plugin::Args),
+    Workspace(workspace::Args),
+    Launch(launch::Args),
+    Doctor(doctor::Args),
+    Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
@@ -124,6 +132,10 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "agent" => ("agent", agent::Args::augment_args),
         "config" => ("config", config::Args::augment_args),
         "plugin" => ("plugin", plugin::Args::augment_args),
+        "workspace" => ("workspace", workspace::Args::augment_args),
+        "launch" => ("launch", launch::Args::augment_args),
+        "doctor" => ("doctor", doctor::Args::augment_args),
+        "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
@@ -161,6 +173,10 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Agent(args) => agent::run(args, context),
         Command::Config(args) => config::run(args, context),
         Command::Plugin(args) => plugin::run(args),
+        Command::Workspace(args) => workspace::run(args, context),
+        Command::Launch(args) => launch::run(args, context),
+        Command::Doctor(args) => doctor::run(args, context),
+        Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

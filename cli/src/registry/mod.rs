@@ -8,6 +8,7 @@ pub mod edit;
 mod error;
 pub mod hooks;
 pub mod install;
+pub mod integrations;
 
 use std::path::Path;
 

@@ -347,6 +347,7 @@ impl App {
             id: 0,
             session,
             cwd: None,
+            command: None,
             cols: Some(cols.max(1)),
             rows: Some(rows.max(1)),
         }))?;

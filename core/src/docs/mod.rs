@@ -5,6 +5,7 @@ pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
 pub mod configured_agents;
+pub mod doctor;
 pub mod new;
 pub mod play;
 pub mod plugin;
@@ -19,6 +20,7 @@ pub mod spawn;
 pub mod status;
 pub mod tag;
 pub mod watch_event;
+pub mod workspace;
 
 pub use agent_input::{
     AgentAnswerJson, AgentPromptJson, AgentSendKeysJson, AgentStartJson, AnsweredAsk, InputAgent,
@@ -33,6 +35,7 @@ pub use configured_agents::{
     ConfiguredAgent, ConfiguredAgentsJson, DeclaredBaseline, RuntimeBinding,
     CONFIGURED_AGENTS_SCHEMA_VERSION,
 };
+pub use doctor::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
 pub use new::NewJson;
 pub use play::PlayJson;
 pub use plugin::{
@@ -57,3 +60,9 @@ pub use watch_event::{
 pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
+pub use workspace::{
+    AgentSession, ArchivedLayout, ArchivedPane, ArchivedSession, ArchivedWindow, RepoInfo,
+    WorkspaceArchive, WorkspaceInspectJson, WorkspaceRestoreJson, WorktreeInfo,
+    WORKSPACE_ARCHIVE_SCHEMA_VERSION, WORKSPACE_INSPECT_SCHEMA_VERSION,
+    WORKSPACE_RESTORE_SCHEMA_VERSION,
+};

@@ -142,7 +142,7 @@ pub fn new_window(shared: &Arc<Shared>, request: wire::NewWindow) -> Result<Spaw
     });
     let id = registry.allocate_pane_id();
     let pane_request = PaneRequest {
-        command: &None,
+        command: &request.command,
         cwd,
         env: &[],
         cols: request.cols,
