@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 24] = [
+const VERBS: [&str; 30] = [
     "attach",
     "detach",
     "new",
@@ -31,6 +31,12 @@ const VERBS: [&str; 24] = [
     "ask",
     "rec",
     "agent",
+    "config",
+    "plugin",
+    "workspace",
+    "launch",
+    "doctor",
+    "completion",
 ];
 
 fn golden_dir() -> PathBuf {

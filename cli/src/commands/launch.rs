@@ -6,11 +6,13 @@
 
 use std::path::PathBuf;
 
+use phux_core::docs::{
+    IntegrationRow, LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION,
+};
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::PaneId;
 use phux_core::split::{check_ratio, DEFAULT_RATIO};
 use phux_core::wire::{ClientMessage, MetadataSet};
-use serde::Serialize;
 
 use crate::client::agents::{self, Declaration};
 use crate::client::lifecycle::{new_session, spawn, Placement, ProcessSpec};
@@ -20,7 +22,7 @@ use crate::commands::values::SplitArg;
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
-use crate::registry::integrations::{self, IntegrationRow, Prepared};
+use crate::registry::integrations::{self, Prepared};
 use crate::workspace::archive::LAUNCH_METADATA_KEY;
 
 /// Start a plugin's agent integration in a new pane
@@ -56,31 +58,6 @@ pub struct Args {
     pub json: bool,
 }
 
-#[derive(Debug, Serialize)]
-struct LaunchJson {
-    schema_version: u32,
-    terminal_id: u32,
-    integration: String,
-    plugin: String,
-    argv: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct PrintJson {
-    schema_version: u32,
-    integration: String,
-    plugin: String,
-    cwd: String,
-    working_directory: String,
-    argv: Vec<String>,
-}
-
-#[derive(Debug, Serialize)]
-struct ListJson {
-    schema_version: u32,
-    integrations: Vec<IntegrationRow>,
-}
-
 pub fn run(args: Args, context: &Context) -> i32 {
     conclude(args.json, execute(&args, context))
 }
@@ -91,8 +68,8 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     if args.list {
         let rows: Vec<IntegrationRow> = available.iter().map(|a| a.row()).collect();
         if args.json {
-            output::print_json(&ListJson {
-                schema_version: 1,
+            output::print_json(&LaunchListJson {
+                schema_version: LAUNCH_SCHEMA_VERSION,
                 integrations: rows,
             });
         } else {
@@ -109,8 +86,8 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     let workspace = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let prepared = chosen.prepare(&workspace, args.resume.as_deref());
     if args.print {
-        let document = PrintJson {
-            schema_version: 1,
+        let document = LaunchPrintJson {
+            schema_version: LAUNCH_SCHEMA_VERSION,
             integration: prepared.integration_id.clone(),
             plugin: prepared.plugin_id.clone(),
             cwd: prepared.cwd.display().to_string(),
@@ -130,7 +107,7 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         start(&mut client, args, &prepared).map_err(|e| Failure::from(e).partial_view_exits_1())?;
     declare(&mut client, pane, &prepared)?;
     let document = LaunchJson {
-        schema_version: 1,
+        schema_version: LAUNCH_SCHEMA_VERSION,
         terminal_id: pane.0,
         integration: prepared.integration_id,
         plugin: prepared.plugin_id,

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use phux_core::config::integration::{self, expand, LoadedIntegration};
-use serde::Serialize;
+use phux_core::docs::IntegrationRow;
 
 use super::{Plugin, RegistryError};
 
@@ -14,20 +14,6 @@ use super::{Plugin, RegistryError};
 pub struct Available {
     pub plugin: Plugin,
     pub integration: LoadedIntegration,
-}
-
-/// A `--list` row.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct IntegrationRow {
-    pub id: String,
-    pub plugin: String,
-    pub display_name: Option<String>,
-    pub kind: Option<String>,
-    pub description: Option<String>,
-    pub capabilities: Vec<String>,
-    pub command: Vec<String>,
-    pub working_directory: String,
-    pub path: String,
 }
 
 /// What `launch` runs, resolved.

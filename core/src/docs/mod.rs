@@ -4,8 +4,10 @@ pub mod agent_input;
 pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
+pub mod config;
 pub mod configured_agents;
 pub mod doctor;
+pub mod launch;
 pub mod new;
 pub mod play;
 pub mod plugin;
@@ -31,11 +33,15 @@ pub use agent_state::{
     AgentWaitJson, CaptureInfo, WaitAgent, WaitObservations,
 };
 pub use ask::AskJson;
+pub use config::{ConfigCheckJson, ConfigProblem, ConfigShowJson};
 pub use configured_agents::{
     ConfiguredAgent, ConfiguredAgentsJson, DeclaredBaseline, RuntimeBinding,
     CONFIGURED_AGENTS_SCHEMA_VERSION,
 };
 pub use doctor::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
+pub use launch::{
+    IntegrationRow, LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION,
+};
 pub use new::NewJson;
 pub use play::PlayJson;
 pub use plugin::{

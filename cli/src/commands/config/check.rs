@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use phux_core::config::file::{load, ConfigError};
 use phux_core::config::manifest::{self, ManifestError};
 use phux_core::config::paths::config_path;
+use phux_core::docs::{ConfigCheckJson, ConfigProblem};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{FAILURE, SUCCESS};
-use serde::Serialize;
 
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -25,23 +25,6 @@ pub struct Args {
     pub json: bool,
 }
 
-#[derive(Debug, Serialize)]
-struct CheckJson {
-    schema_version: u32,
-    path: String,
-    ok: bool,
-    problems: Vec<ProblemJson>,
-}
-
-#[derive(Debug, Serialize)]
-struct ProblemJson {
-    /// `warning` (an unknown key) or `error` (a bad manifest).
-    severity: &'static str,
-    file: String,
-    line: Option<usize>,
-    message: String,
-}
-
 pub fn run(args: Args) -> i32 {
     conclude(args.json, execute(&args))
 }
@@ -49,11 +32,11 @@ pub fn run(args: Args) -> i32 {
 fn execute(args: &Args) -> VerbResult {
     let path = args.path.clone().unwrap_or_else(config_path);
     let loaded = load(&path).map_err(cannot_check)?;
-    let mut problems: Vec<ProblemJson> = loaded
+    let mut problems: Vec<ConfigProblem> = loaded
         .warnings
         .iter()
-        .map(|w| ProblemJson {
-            severity: "warning",
+        .map(|w| ConfigProblem {
+            severity: "warning".into(),
             file: w.file.display().to_string(),
             line: Some(w.line),
             message: w.message.clone(),
@@ -63,15 +46,15 @@ fn execute(args: &Args) -> VerbResult {
         match manifest::load(&entry.manifest_path(&path)) {
             Ok(_) => {}
             Err(ManifestError::Invalid { problems: found }) => {
-                problems.extend(found.into_iter().map(|p| ProblemJson {
-                    severity: "error",
+                problems.extend(found.into_iter().map(|p| ConfigProblem {
+                    severity: "error".into(),
                     file: p.file.display().to_string(),
                     line: p.line,
                     message: p.to_string(),
                 }));
             }
-            Err(error) => problems.push(ProblemJson {
-                severity: "error",
+            Err(error) => problems.push(ConfigProblem {
+                severity: "error".into(),
                 file: path.display().to_string(),
                 line: None,
                 message: error.to_string(),
@@ -80,7 +63,7 @@ fn execute(args: &Args) -> VerbResult {
     }
     let ok = problems.is_empty();
     if args.json {
-        output::print_json(&CheckJson {
+        output::print_json(&ConfigCheckJson {
             schema_version: 1,
             path: path.display().to_string(),
             ok,
@@ -90,7 +73,7 @@ fn execute(args: &Args) -> VerbResult {
         output::print_line(&format!("{}: ok", path.display()));
     } else {
         for problem in &problems {
-            let text = match (problem.severity, problem.line) {
+            let text = match (problem.severity.as_str(), problem.line) {
                 ("error", _) => problem.message.clone(),
                 (_, Some(line)) => format!("{}:{line}: {}", problem.file, problem.message),
                 _ => format!("{}: {}", problem.file, problem.message),

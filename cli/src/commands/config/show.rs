@@ -3,8 +3,8 @@
 
 use phux_core::config::defaults::{CwdInheritance, Defaults, WindowSize};
 use phux_core::config::ConfigFile;
+use phux_core::docs::ConfigShowJson;
 use phux_core::exit_code::SUCCESS;
-use serde::Serialize;
 
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -21,15 +21,6 @@ pub struct Args {
     pub json: bool,
 }
 
-#[derive(Debug, Serialize)]
-struct ShowJson {
-    schema_version: u32,
-    path: String,
-    exists: bool,
-    #[serde(flatten)]
-    config: ConfigFile,
-}
-
 pub fn run(args: Args) -> i32 {
     conclude(args.json, execute(&args))
 }
@@ -44,7 +35,7 @@ fn execute(args: &Args) -> VerbResult {
     }
     loaded.file.defaults = effective(&loaded.file.defaults);
     if args.json {
-        output::print_json(&ShowJson {
+        output::print_json(&ConfigShowJson {
             schema_version: 1,
             path: loaded.path.display().to_string(),
             exists: loaded.exists && !args.default,
