@@ -15,7 +15,7 @@ use super::{same_file, Plugin, RegistryError};
 /// Registers the plugin at `path` (a directory or its manifest).
 pub fn link(path: &Path, enabled: bool) -> Result<Plugin, RegistryError> {
     let config = config_path();
-    let valid = checked(&config, path)?;
+    let valid = checked(path)?;
     let mut editor = ConfigEditor::open(&config)?;
     for (entry, manifest_path) in entries(&editor)? {
         let same_id = manifest::load(&manifest_path).is_ok_and(|m| m.id == valid.id);
@@ -62,13 +62,10 @@ pub fn set_enabled(id: &str, enabled: bool) -> Result<Plugin, RegistryError> {
     Ok(plugin)
 }
 
-/// The manifest at `path`, checked; for a link, relative paths are taken from here.
-fn checked(config: &Path, path: &Path) -> Result<ValidManifest, RegistryError> {
+/// The manifest at `path` (relative to here), checked.
+fn checked(path: &Path) -> Result<ValidManifest, RegistryError> {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    manifest::load(&absolute).map_err(|error| RegistryError::Manifest {
-        config: config.to_path_buf(),
-        error,
-    })
+    manifest::load(&absolute).map_err(|error| RegistryError::Manifest { error })
 }
 
 /// The entries of the locked file, with each manifest's path.

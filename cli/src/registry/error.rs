@@ -15,8 +15,12 @@ pub enum RegistryError {
     Config(#[from] ConfigError),
     #[error(transparent)]
     Edit(#[from] EditError),
+    /// A manifest given on the command line (link, install).
     #[error("{error}")]
-    Manifest {
+    Manifest { error: ManifestError },
+    /// The manifest of a registered plugin.
+    #[error("{error}")]
+    RegisteredManifest {
         config: PathBuf,
         error: ManifestError,
     },
@@ -67,8 +71,9 @@ impl ContractError for RegistryError {
             RegistryError::Config(e) => e.remedy(),
             RegistryError::Edit(EditError::Config(e)) => e.remedy(),
             RegistryError::Edit(_) => "check the permissions of the config file's directory".into(),
-            RegistryError::Manifest { config, error } => format!(
-                "{} (or remove its [[plugins]] entry from {} with `phux plugin unlink`)",
+            RegistryError::Manifest { error } => error.remedy(),
+            RegistryError::RegisteredManifest { config, error } => format!(
+                "{}; or remove its [[plugins]] entry from {} with `phux plugin unlink PATH`",
                 error.remedy(),
                 config.display()
             ),

@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use phux_core::config::manifest::{self, ValidManifest};
-use phux_core::config::paths::{config_path, installed_plugins_dir};
+use phux_core::config::paths::installed_plugins_dir;
 use phux_server::plugin_exec::{self, PluginCommand};
 use serde::{Deserialize, Serialize};
 
@@ -123,10 +123,7 @@ pub fn update(plugin: &Plugin) -> Result<Plugin, RegistryError> {
         let _ = std::fs::rename(&old, root_dir);
         return Err(fail(format!("cannot replace {}: {e}", root_dir.display())));
     }
-    let valid = manifest::load(root_dir).map_err(|error| RegistryError::Manifest {
-        config: config_path(),
-        error,
-    })?;
+    let valid = manifest::load(root_dir).map_err(|error| RegistryError::Manifest { error })?;
     Ok(Plugin {
         entry: plugin.entry.clone(),
         valid,
@@ -226,10 +223,7 @@ fn absolute_source(source: &str) -> String {
 
 /// Checks the staged manifest and runs its build steps from the staged root.
 fn check_and_build(source: &str, staged: &Path) -> Result<ValidManifest, RegistryError> {
-    let valid = manifest::load(staged).map_err(|error| RegistryError::Manifest {
-        config: config_path(),
-        error,
-    })?;
+    let valid = manifest::load(staged).map_err(|error| RegistryError::Manifest { error })?;
     let timeout = std::env::var("PHUX_BUILD_TIMEOUT")
         .ok()
         .and_then(|s| s.parse().ok())

@@ -67,7 +67,7 @@ pub fn plugins(config: &LoadedConfig) -> Result<Vec<Plugin>, RegistryError> {
     let mut plugins: Vec<Plugin> = Vec::new();
     for entry in &config.file.plugins {
         let path = entry.manifest_path(&config.path);
-        let valid = manifest::load(&path).map_err(|error| RegistryError::Manifest {
+        let valid = manifest::load(&path).map_err(|error| RegistryError::RegisteredManifest {
             config: config.path.clone(),
             error,
         })?;

@@ -277,10 +277,11 @@ pub struct ValidManifest {
 
 /// `path` is a plugin directory or its manifest: the manifest's path.
 pub fn manifest_path_of(path: &Path) -> PathBuf {
-    if path.is_dir() {
-        path.join(MANIFEST_FILE)
-    } else {
+    let names_a_file = path.is_file() || path.extension().is_some_and(|e| e == "toml");
+    if names_a_file {
         path.to_path_buf()
+    } else {
+        path.join(MANIFEST_FILE)
     }
 }
 
