@@ -41,6 +41,8 @@ use std::time::{Duration, Instant};
 
 /// How long a stopping server keeps delivering what it already queued.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
+/// How long a stopping server waits for plugin hooks already queued (a last `pane.exited`).
+const HOOK_GRACE: Duration = Duration::from_secs(5);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -82,6 +84,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     drop(bound);
     std::thread::sleep(SHUTDOWN_GRACE);
     close_everything(&shared);
+    shared.hooks.drain(HOOK_GRACE);
     log::line("stopped");
     Ok(())
 }

@@ -7,8 +7,10 @@
 mod event;
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
 use phux_core::docs::WatchEventKind;
@@ -66,6 +68,8 @@ struct Job {
 pub struct HookRunner {
     hooks: Vec<Hook>,
     tx: Option<Sender<Job>>,
+    /// Hooks queued or running.
+    pending: Arc<AtomicUsize>,
 }
 
 impl HookRunner {
@@ -74,14 +78,17 @@ impl HookRunner {
             return HookRunner {
                 hooks: Vec::new(),
                 tx: None,
+                pending: Arc::default(),
             };
         }
         let (tx, rx) = bounded::<Job>(QUEUE);
+        let pending = Arc::new(AtomicUsize::new(0));
         for _ in 0..table.concurrency.max(1) {
             let rx = rx.clone();
             let socket = socket.clone();
             let timeout = table.timeout;
-            thread::spawn(move || work(&rx, &socket, timeout));
+            let pending = Arc::clone(&pending);
+            thread::spawn(move || work(&rx, &socket, timeout, &pending));
         }
         crate::log::line(&format!(
             "{} event hook(s) armed: {}",
@@ -96,6 +103,16 @@ impl HookRunner {
         HookRunner {
             hooks: table.hooks.clone(),
             tx: Some(tx),
+            pending,
+        }
+    }
+
+    /// Waits (at most `limit`) for the queued and running hooks, so a server ending with its
+    /// last pane still runs that pane's `pane.exited` hooks.
+    pub fn drain(&self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while self.pending.load(Ordering::SeqCst) > 0 && Instant::now() < deadline {
+            thread::sleep(Duration::from_millis(20));
         }
     }
 
@@ -113,7 +130,11 @@ impl HookRunner {
                     event: name.to_string(),
                     payload: payload.clone(),
                 };
-                if let Err(TrySendError::Full(job)) = tx.try_send(job) {
+                self.pending.fetch_add(1, Ordering::SeqCst);
+                if let Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) =
+                    tx.try_send(job)
+                {
+                    self.pending.fetch_sub(1, Ordering::SeqCst);
                     crate::log::line(&format!(
                         "hook {}/{} dropped for {} on {pane}: {QUEUE} hooks already queued",
                         job.hook.plugin_id, job.hook.hook_id, job.event
@@ -124,8 +145,15 @@ impl HookRunner {
     }
 }
 
-fn work(rx: &Receiver<Job>, socket: &std::path::Path, timeout: Duration) {
+fn work(rx: &Receiver<Job>, socket: &std::path::Path, timeout: Duration, pending: &AtomicUsize) {
     for job in rx.iter() {
+        run_one(&job, socket, timeout);
+        pending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn run_one(job: &Job, socket: &std::path::Path, timeout: Duration) {
+    {
         let hook = &job.hook;
         let command = PluginCommand {
             argv: hook.argv.clone(),
