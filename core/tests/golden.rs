@@ -584,6 +584,7 @@ fn ask_report() -> AgentPaneReport {
         }),
         occupant: None,
         detection: None,
+        foreground: None,
     }
 }
 

@@ -120,13 +120,7 @@ fn layout(node: &LayoutNode, index_of: &HashMap<PaneId, usize>) -> Option<Archiv
 /// The argv of the pane's foreground program, or `None` when it is a shell (the default a
 /// restore starts anyway) or cannot be read.
 fn foreground_command(report: &AgentPaneReport) -> Option<Vec<String>> {
-    let pid = report.occupant.as_ref()?.pid;
-    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-    let argv: Vec<String> = raw
-        .split(|b| *b == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect();
+    let argv = report.foreground.clone()?;
     let program = argv.first()?;
     let name = std::path::Path::new(program.trim_start_matches('-'))
         .file_name()?
