@@ -377,3 +377,50 @@ fn completion_scripts_are_generated() {
     }
     assert_eq!(home.run(&["completion", "tcsh"]).status.code(), Some(2));
 }
+
+#[test]
+fn doctor_reports_each_check() {
+    let home = Home::new();
+    let output = home.run(&["doctor", "--json"]);
+    let doc = json(&output);
+    assert_eq!(doc["schema_version"], 1);
+    let names: Vec<&str> = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "engine",
+            "socket directory",
+            "server",
+            "config",
+            "plugins",
+            "shell integration",
+            "git",
+            "ssh"
+        ]
+    );
+    let server = &doc["checks"][2];
+    assert_eq!(server["status"], "warn", "no server runs here: {server}");
+    assert_eq!(doc["ok"], doc["failed"] == 0);
+    assert_eq!(
+        output.status.code(),
+        Some(if doc["ok"] == true { 0 } else { 1 })
+    );
+
+    // A broken manifest is a failed check, and exit 1.
+    let dir = home.plugin("bad", "id = \"x.y\"\n");
+    home.ok(&["plugin", "link", &path_str(&dir), "--json"]);
+    std::fs::write(dir.join("phux-plugin.toml"), "name = \"no id\"\n").unwrap();
+    let output = home.run(&["doctor", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let doc = json(&output);
+    assert_eq!(doc["checks"][4]["status"], "fail");
+    assert!(doc["checks"][4]["detail"]
+        .as_str()
+        .unwrap()
+        .contains("missing `id`"));
+}

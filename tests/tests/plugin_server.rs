@@ -218,3 +218,79 @@ fn launch_declares_the_record_and_config_agents_merges_it() {
     assert_eq!(row["runtime"]["kind"], "fakeagent");
     assert_eq!(row["declared"]["state"], "idle");
 }
+
+/// A continuum-style plugin: `workspace save` on every `session.changed` and `pane.idle`,
+/// through the socket its hook environment names, keeps an archive of the live sessions.
+#[test]
+fn a_continuum_style_autosave_hook_keeps_an_archive() {
+    let plugins = tempfile::tempdir().unwrap();
+    let archive = plugins.path().join("last.json");
+    let phux = phux_tests::phux_bin();
+    let save = format!("{} workspace save -o {}", phux.display(), archive.display());
+    let manifest = format!(
+        "id = \"example.continuum\"\n\
+         [[events]]\nid = \"save-on-change\"\non = \"session.changed\"\ncommand = [\"sh\", \"-c\", \"{save}\"]\n\
+         [[events]]\nid = \"save-on-idle\"\non = \"pane.idle\"\ncommand = [\"sh\", \"-c\", \"{save}\"]\n"
+    );
+    let dir = plugin_dir(plugins.path(), "continuum", &manifest);
+    let server = TestServer::start_with_config(Some(&plugins_table(&[(&dir, true)])), &[]);
+    server.new_session("alpha", &["sh"]);
+    let beta = server.new_session("beta", &["sh"]);
+    server.send_keys(&beta, &["echo idle-soon", "Enter"]);
+    let names = || -> Vec<String> {
+        let text = std::fs::read_to_string(&archive).unwrap_or_default();
+        serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|doc| {
+                doc["sessions"].as_array().map(|s| {
+                    s.iter()
+                        .filter_map(|s| s["name"].as_str().map(str::to_string))
+                        .collect()
+                })
+            })
+            .unwrap_or_default()
+    };
+    wait_until(
+        "the archive names both sessions",
+        Duration::from_secs(15),
+        || names() == ["alpha", "beta"],
+    );
+}
+
+/// `PHUX_NO_HOOKS=1` in the server's environment arms no hook at all.
+#[test]
+fn no_hooks_turns_every_hook_off() {
+    let plugins = tempfile::tempdir().unwrap();
+    let dir = plugin_dir(
+        plugins.path(),
+        "hooks",
+        "id = \"test.nohooks\"\n[[events]]\nid = \"e\"\non = \"pane.spawned\"\ncommand = [\"true\"]\n",
+    );
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        home.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let config = home.path().join("config.toml");
+    std::fs::write(&config, plugins_table(&[(&dir, true)])).unwrap();
+    let socket = home.path().join("phux.sock");
+    let run = |args: &[&str], no_hooks: bool| {
+        let mut command = phux_tests::phux(args);
+        command
+            .env("PHUX_SOCKET", &socket)
+            .env("PHUX_CONFIG", &config)
+            .env("SHELL", phux_tests::PANE_SHELL);
+        if no_hooks {
+            command.env("PHUX_NO_HOOKS", "1");
+        }
+        phux_tests::run_with_deadline(&mut command, Duration::from_secs(15))
+    };
+    assert!(run(&["new", "-d", "quiet", "--", "sh"], true)
+        .status
+        .success());
+    let log = std::fs::read_to_string(socket.with_extension("log")).unwrap_or_default();
+    let _ = run(&["kill", "--server"], false);
+    assert!(log.contains("listening"), "{log}");
+    assert!(!log.contains("hook"), "hooks were armed: {log}");
+}
