@@ -97,7 +97,10 @@ fn engine() -> DoctorCheck {
         Ok(engine) => check(
             "engine",
             CheckStatus::Pass,
-            format!("libghostty-vt loaded ({:?})", engine.info().library_version),
+            match engine.info().library_version {
+                Some(version) => format!("libghostty-vt {version} loaded"),
+                None => "libghostty-vt loaded".into(),
+            },
             None,
         ),
         Err(e) => check("engine", CheckStatus::Fail, e.to_string(), Some(e.remedy())),

@@ -48,9 +48,23 @@ fn execute(args: &Args) -> VerbResult {
             "built-in defaults (no file)"
         };
         output::print_line(&format!("# {}: {source}", loaded.path.display()));
-        output::print_line(toml::to_string(&loaded.file).unwrap_or_default().trim_end());
+        output::print_line(prose(&loaded.file).trim_end());
     }
     Ok(SUCCESS)
+}
+
+/// The config as TOML, leaving out the tables it does not have.
+fn prose(file: &ConfigFile) -> String {
+    let mut table = match toml::Table::try_from(file) {
+        Ok(table) => table,
+        Err(_) => return String::new(),
+    };
+    table.retain(|_, value| match value {
+        toml::Value::Array(items) => !items.is_empty(),
+        toml::Value::Table(entries) => !entries.is_empty(),
+        _ => true,
+    });
+    toml::to_string(&table).unwrap_or_default()
 }
 
 /// Every key filled: the file's value, else what phux uses without one.
