@@ -93,9 +93,15 @@ impl ConfigEditor {
 
     /// The `[[plugins]]` array, created at the end of the file when missing.
     pub fn plugins(&mut self) -> &mut toml_edit::ArrayOfTables {
+        self.array_of_tables("plugins")
+    }
+
+    /// The `[[name]]` array (`plugins`, `remote`, `satellites`), created when missing. A
+    /// top-level key of that name that is not an array of tables is replaced.
+    pub fn array_of_tables(&mut self, name: &str) -> &mut toml_edit::ArrayOfTables {
         let item = self
             .document
-            .entry("plugins")
+            .entry(name)
             .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
         if !item.is_array_of_tables() {
             *item = toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new());
@@ -106,9 +112,14 @@ impl ConfigEditor {
         }
     }
 
-    /// Appends a `[[plugins]]` entry after everything in the file, comments included (the
+    /// Appends a `[[plugins]]` entry (see [`ConfigEditor::append`]).
+    pub fn append_plugin(&mut self, table: toml_edit::Table) {
+        self.append("plugins", table);
+    }
+
+    /// Appends a `[[name]]` entry after everything in the file, comments included (the
     /// file's trailing comments stay above it rather than ending up inside it).
-    pub fn append_plugin(&mut self, mut table: toml_edit::Table) {
+    pub fn append(&mut self, name: &str, mut table: toml_edit::Table) {
         let trailing = self
             .document
             .trailing()
@@ -124,7 +135,7 @@ impl ConfigEditor {
             table.decor_mut().set_prefix(prefix);
             self.document.set_trailing("");
         }
-        self.plugins().push(table);
+        self.array_of_tables(name).push(table);
     }
 
     /// Writes the document to a temporary file beside the config and renames it into place,
