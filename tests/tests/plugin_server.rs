@@ -255,6 +255,14 @@ fn a_continuum_style_autosave_hook_keeps_an_archive() {
         Duration::from_secs(15),
         || names() == ["alpha", "beta"],
     );
+    // A rename is a session change too.
+    let renamed = server.run(&["rename", "beta", "gamma"]);
+    assert!(renamed.status.success(), "{}", stderr(&renamed));
+    wait_until(
+        "the archive follows the rename",
+        Duration::from_secs(15),
+        || names() == ["alpha", "gamma"],
+    );
 }
 
 /// `PHUX_NO_HOOKS=1` in the server's environment arms no hook at all.

@@ -376,5 +376,13 @@ pub fn rename_session(shared: &Shared, from: &str, to: &str) -> Result<Done, Req
     if let Some(session) = registry.sessions.iter_mut().find(|s| s.name == from) {
         session.name = to.to_string();
     }
+    let pane = registry
+        .session(to)
+        .map(|s| s.id)
+        .and_then(|id| registry.recent_pane(Some(id)));
+    drop(registry);
+    if let Some(pane) = pane.filter(|_| from != to) {
+        shared.hooks.session_changed(pane, to);
+    }
     Ok(Done {})
 }

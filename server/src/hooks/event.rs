@@ -19,16 +19,22 @@ pub fn hook_events(kind: &WatchEventKind) -> &'static [&'static str] {
 
 /// `{"schema_version":1,"event":"pane.exited","terminal":"@3","terminal_id":3,"session":..,
 /// "unix_ms":..,"watch":{the watch event}}` and a newline.
-pub fn payload(name: &str, pane: PaneId, kind: &WatchEventKind, session: Option<&str>) -> Vec<u8> {
+/// `watch` is null for an event no pane event caused (a session renamed).
+pub fn payload(
+    name: &str,
+    pane: PaneId,
+    kind: Option<&WatchEventKind>,
+    session: Option<&str>,
+) -> Vec<u8> {
     let unix_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
-    let watch = WatchEvent {
+    let watch = kind.map(|kind| WatchEvent {
         terminal: Some(TerminalAddr::local(pane)),
         kind: kind.clone(),
         t: None,
         ts: Some(unix_ms as f64 / 1000.0),
-    };
+    });
     let document = serde_json::json!({
         "schema_version": 1,
         "event": name,

@@ -118,12 +118,30 @@ impl HookRunner {
 
     /// Queues every hook listening for what `kind` means; never waits.
     pub fn fire(&self, pane: PaneId, kind: &WatchEventKind, session: Option<&str>) {
+        for name in hook_events(kind) {
+            self.queue(name, pane, Some(kind), session);
+        }
+    }
+
+    /// `session.changed` for a change no pane event carries (a rename); `pane` is one of the
+    /// session's.
+    pub fn session_changed(&self, pane: PaneId, session: &str) {
+        self.queue("session.changed", pane, None, Some(session));
+    }
+
+    fn queue(
+        &self,
+        name: &str,
+        pane: PaneId,
+        kind: Option<&WatchEventKind>,
+        session: Option<&str>,
+    ) {
         let Some(tx) = &self.tx else {
             return;
         };
-        for name in hook_events(kind) {
+        {
             let payload = event::payload(name, pane, kind, session);
-            for hook in self.hooks.iter().filter(|h| h.on == *name) {
+            for hook in self.hooks.iter().filter(|h| h.on == name) {
                 let job = Job {
                     hook: hook.clone(),
                     pane,
