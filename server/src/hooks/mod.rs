@@ -6,13 +6,14 @@
 
 mod event;
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, Receiver, Sender, TrySendError};
+use crossbeam_channel::{bounded, Sender, TrySendError};
 use phux_core::docs::WatchEventKind;
 use phux_core::ids::PaneId;
 
@@ -61,7 +62,16 @@ struct Job {
     pane: PaneId,
     event: String,
     payload: Vec<u8>,
+    /// Set for a coalescing event: while this job waits, the same one is not queued again.
+    key: Option<WaitingKey>,
 }
+
+/// The hook (by index), the event, and the pane or session it is about.
+type WaitingKey = (usize, String, String);
+
+/// "Something changed" events: one waiting run per hook and pane (or session) says it all, so
+/// a busy pane that settles again and again cannot flood the queue.
+const COALESCED: &[&str] = &["pane.idle", "session.changed"];
 
 /// The running side: a queue and its workers. Without hooks it holds nothing and firing is a
 /// no-op.
@@ -70,6 +80,8 @@ pub struct HookRunner {
     tx: Option<Sender<Job>>,
     /// Hooks queued or running.
     pending: Arc<AtomicUsize>,
+    /// The coalescing jobs queued and not yet started.
+    waiting: Arc<Mutex<HashSet<WaitingKey>>>,
 }
 
 impl HookRunner {
@@ -79,16 +91,27 @@ impl HookRunner {
                 hooks: Vec::new(),
                 tx: None,
                 pending: Arc::default(),
+                waiting: Arc::default(),
             };
         }
         let (tx, rx) = bounded::<Job>(QUEUE);
         let pending = Arc::new(AtomicUsize::new(0));
+        let waiting: Arc<Mutex<HashSet<WaitingKey>>> = Arc::default();
         for _ in 0..table.concurrency.max(1) {
             let rx = rx.clone();
             let socket = socket.clone();
             let timeout = table.timeout;
             let pending = Arc::clone(&pending);
-            thread::spawn(move || work(&rx, &socket, timeout, &pending));
+            let waiting = Arc::clone(&waiting);
+            thread::spawn(move || {
+                for job in rx.iter() {
+                    if let Some(key) = &job.key {
+                        lock(&waiting).remove(key);
+                    }
+                    run_one(&job, &socket, timeout);
+                    pending.fetch_sub(1, Ordering::SeqCst);
+                }
+            });
         }
         crate::log::line(&format!(
             "{} event hook(s) armed: {}",
@@ -104,6 +127,7 @@ impl HookRunner {
             hooks: table.hooks.clone(),
             tx: Some(tx),
             pending,
+            waiting,
         }
     }
 
@@ -141,18 +165,34 @@ impl HookRunner {
         };
         {
             let payload = event::payload(name, pane, kind, session);
-            for hook in self.hooks.iter().filter(|h| h.on == name) {
+            for (index, hook) in self.hooks.iter().enumerate().filter(|(_, h)| h.on == name) {
+                let key = COALESCED.contains(&name).then(|| {
+                    let scope = match (name, session) {
+                        ("session.changed", Some(session)) => session.to_string(),
+                        _ => pane.to_string(),
+                    };
+                    (index, name.to_string(), scope)
+                });
+                if let Some(key) = &key {
+                    if !lock(&self.waiting).insert(key.clone()) {
+                        continue;
+                    }
+                }
                 let job = Job {
                     hook: hook.clone(),
                     pane,
                     event: name.to_string(),
                     payload: payload.clone(),
+                    key,
                 };
                 self.pending.fetch_add(1, Ordering::SeqCst);
                 if let Err(TrySendError::Full(job) | TrySendError::Disconnected(job)) =
                     tx.try_send(job)
                 {
                     self.pending.fetch_sub(1, Ordering::SeqCst);
+                    if let Some(key) = &job.key {
+                        lock(&self.waiting).remove(key);
+                    }
                     crate::log::line(&format!(
                         "hook {}/{} dropped for {} on {pane}: {QUEUE} hooks already queued",
                         job.hook.plugin_id, job.hook.hook_id, job.event
@@ -163,11 +203,9 @@ impl HookRunner {
     }
 }
 
-fn work(rx: &Receiver<Job>, socket: &std::path::Path, timeout: Duration, pending: &AtomicUsize) {
-    for job in rx.iter() {
-        run_one(&job, socket, timeout);
-        pending.fetch_sub(1, Ordering::SeqCst);
-    }
+fn lock(set: &Mutex<HashSet<WaitingKey>>) -> std::sync::MutexGuard<'_, HashSet<WaitingKey>> {
+    set.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn run_one(job: &Job, socket: &std::path::Path, timeout: Duration) {
@@ -206,5 +244,41 @@ fn run_one(job: &Job, socket: &std::path::Path, timeout: Duration) {
             )),
             Ok(_) => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pane that settles again and again while its hook runs queues one more run, not one
+    /// per settle.
+    #[test]
+    fn repeated_idle_events_coalesce_while_one_waits() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("runs");
+        let table = HookTable {
+            hooks: vec![Hook {
+                plugin_id: "t".into(),
+                hook_id: "idle".into(),
+                on: "pane.idle".into(),
+                argv: vec![
+                    "sh".into(),
+                    "-c".into(),
+                    format!("echo run >> {}; sleep 0.2", log.display()),
+                ],
+                plugin_root: dir.path().to_path_buf(),
+            }],
+            timeout: Duration::from_secs(5),
+            concurrency: 1,
+        };
+        let runner = HookRunner::start(&table, dir.path().join("sock"));
+        for _ in 0..20 {
+            runner.fire(PaneId(1), &WatchEventKind::Idle, None);
+        }
+        runner.fire(PaneId(2), &WatchEventKind::Idle, None);
+        runner.drain(Duration::from_secs(10));
+        let runs = std::fs::read_to_string(&log).unwrap().lines().count();
+        assert!((2..=3).contains(&runs), "{runs} runs");
     }
 }
