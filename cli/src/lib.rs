@@ -10,6 +10,8 @@ pub mod failure;
 pub mod mcp;
 pub mod output;
 pub mod quick;
+pub mod registry;
 pub mod screen_view;
 pub mod tui;
 pub mod usage;
+pub mod workspace;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 25] = [
+const VERBS: [&str; 31] = [
     "attach",
     "detach",
     "new",
@@ -32,6 +32,12 @@ const VERBS: [&str; 25] = [
     "rec",
     "agent",
     "mcp",
+    "config",
+    "plugin",
+    "workspace",
+    "launch",
+    "doctor",
+    "completion",
 ];
 
 fn golden_dir() -> PathBuf {

@@ -4,6 +4,7 @@
 //! engine library.
 
 pub mod agents;
+pub mod config;
 pub mod docs;
 pub mod engine;
 pub mod error_code;

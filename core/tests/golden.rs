@@ -156,6 +156,17 @@ fn screen_full() -> ScreenState {
 
 #[path = "golden/wire_fixtures.rs"]
 mod wire_fixtures;
+
+#[path = "golden/config_fixtures.rs"]
+mod config_fixtures;
+
+/// The config, plugin, workspace, launch and doctor documents.
+#[test]
+fn config_and_plugin_documents_are_pinned() {
+    for (name, json) in config_fixtures::documents() {
+        check(&format!("docs/{name}.json"), &format!("{json}\n"));
+    }
+}
 use wire_fixtures::{client_messages, server_messages};
 
 #[test]
@@ -588,6 +599,7 @@ fn ask_report() -> AgentPaneReport {
         }),
         occupant: None,
         detection: None,
+        foreground: None,
     }
 }
 

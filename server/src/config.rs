@@ -1,6 +1,9 @@
 //! How a server runs: where its socket is, what panes start with, and when it exits on its own.
+//! `phux server` fills it from its flags over the config file's `[defaults]`.
 
 use std::path::PathBuf;
+
+use phux_core::config::defaults::CwdInheritance;
 use std::time::Duration;
 
 #[derive(Debug, Clone)]
@@ -25,6 +28,14 @@ pub struct ServerConfig {
     /// How many ended panes stay readable (0: none), and for how long.
     pub keep_exited: usize,
     pub keep_exited_for: Duration,
+    /// `TERM` in every pane.
+    pub term: String,
+    /// Where a pane started without a directory begins.
+    pub cwd_inheritance: CwdInheritance,
+    /// The name of the session a foreground server starts with.
+    pub seed_session_name: String,
+    /// The plugins' event hooks the server runs (none unless the caller loads them).
+    pub hooks: crate::hooks::HookTable,
 }
 
 /// Rows of history a pane keeps by default (`$PHUX_HISTORY_LIMIT`, `phux server
@@ -54,6 +65,10 @@ impl ServerConfig {
             keep_exited_for: Duration::from_secs(
                 env_number("PHUX_KEEP_EXITED_SECS").unwrap_or(DEFAULT_KEEP_EXITED_SECS),
             ),
+            term: "xterm-256color".into(),
+            cwd_inheritance: CwdInheritance::default(),
+            seed_session_name: "default".into(),
+            hooks: crate::hooks::HookTable::default(),
         }
     }
 }

@@ -19,9 +19,11 @@ mod event_ring;
 pub mod exited;
 pub mod flight;
 mod handlers;
+pub mod hooks;
 pub mod layout;
 pub mod log;
 pub mod pane;
+pub mod plugin_exec;
 mod program;
 pub mod pty;
 pub mod registry;
@@ -42,6 +44,8 @@ use std::time::{Duration, Instant};
 
 /// How long a stopping server keeps delivering what it already queued.
 const SHUTDOWN_GRACE: Duration = Duration::from_millis(200);
+/// How long a stopping server waits for plugin hooks already queued (a last `pane.exited`).
+const HOOK_GRACE: Duration = Duration::from_secs(5);
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -83,6 +87,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     drop(bound);
     std::thread::sleep(SHUTDOWN_GRACE);
     close_everything(&shared);
+    shared.hooks.drain(HOOK_GRACE);
     log::line("stopped");
     Ok(())
 }
@@ -90,7 +95,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
 fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
     let request = phux_core::wire::NewSession {
         id: 0,
-        name: Some("default".into()),
+        name: Some(shared.config.seed_session_name.clone()),
         cwd: None,
         env: Vec::new(),
         command: None,

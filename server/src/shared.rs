@@ -38,6 +38,8 @@ pub struct Shared {
     pub manifests: phux_core::agents::ManifestSet,
     /// Operation ids of acknowledged input and what became of them.
     pub deliveries: crate::delivery::Ledger,
+    /// The plugins' event hooks.
+    pub hooks: crate::hooks::HookRunner,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -47,7 +49,9 @@ impl Shared {
         let started_unix = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
+        let hooks = crate::hooks::HookRunner::start(&config.hooks, config.socket.clone());
         Self {
+            hooks,
             epoch: Instant::now(),
             started_unix,
             registry: Mutex::new(Registry::default()),
@@ -93,18 +97,38 @@ impl Shared {
     /// ring `watch --since` replays (under the bus's lock, so a subscription taken with a
     /// replay sees each event exactly once).
     pub fn publish_global(&self, event: &BusEvent) {
-        let mut bus = self.global_bus();
-        if let BusEvent::Watch { pane, kind, t_ns } = event {
-            self.ring().push(crate::event_ring::PastEvent {
-                pane: *pane,
-                kind: kind.clone(),
-                t_ns: *t_ns,
-                ts_ns: wall_clock_ns(),
-            });
+        {
+            let mut bus = self.global_bus();
+            if let BusEvent::Watch { pane, kind, t_ns } = event {
+                self.ring().push(crate::event_ring::PastEvent {
+                    pane: *pane,
+                    kind: kind.clone(),
+                    t_ns: *t_ns,
+                    ts_ns: wall_clock_ns(),
+                });
+            }
+            if !bus.is_empty() {
+                bus.publish(event);
+            }
         }
-        if !bus.is_empty() {
-            bus.publish(event);
+        if let BusEvent::Watch { pane, kind, .. } = event {
+            self.fire_hooks(*pane, kind);
         }
+    }
+
+    /// Hands a pane's event to the plugins' hooks (never waits on them). The session is named
+    /// when the registry is free this instant; a hook must not make a pane wait.
+    fn fire_hooks(&self, pane: PaneId, kind: &phux_core::docs::WatchEventKind) {
+        if crate::hooks::hook_events(kind).is_empty() {
+            return;
+        }
+        let session = self.registry.try_lock().ok().and_then(|registry| {
+            let entry = registry.panes.get(&pane)?;
+            registry
+                .session_by_id(entry.session)
+                .map(|s| s.name.clone())
+        });
+        self.hooks.fire(pane, kind, session.as_deref());
     }
 
     /// Adds a server-wide subscriber and returns the remembered events since `from_ns`

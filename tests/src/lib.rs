@@ -110,10 +110,20 @@ impl TestServer {
 
     /// Like `start`, with extra `phux server` flags.
     pub fn start_with(extra: &[&str]) -> TestServer {
+        Self::start_with_config(None, extra)
+    }
+
+    /// Like `start_with`, the server reading `config` as its config file (written to
+    /// `config.toml` in the server's directory). Without one, that path does not exist: a
+    /// user's own config never reaches a test.
+    pub fn start_with_config(config: Option<&str>, extra: &[&str]) -> TestServer {
         let dir = tempfile::Builder::new()
             .prefix("phux-test-")
             .tempdir()
             .expect("tempdir");
+        if let Some(text) = config {
+            std::fs::write(dir.path().join("config.toml"), text).expect("write config.toml");
+        }
         // The server refuses a socket directory other users can enter.
         std::fs::set_permissions(
             dir.path(),
@@ -129,6 +139,7 @@ impl TestServer {
             // A shell without start-up files: a user's rc (pyenv's rehash lock, say) must not
             // make panes slow to start while many tests start them at once.
             .env("SHELL", PANE_SHELL)
+            .env("PHUX_CONFIG", dir.path().join("config.toml"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -156,8 +167,14 @@ impl TestServer {
         let mut command = phux(args);
         command
             .env("PHUX_SOCKET", &self.socket)
+            .env("PHUX_CONFIG", self.config_path())
             .env("SHELL", PANE_SHELL);
         command
+    }
+
+    /// The config file this server and its `phux` invocations read.
+    pub fn config_path(&self) -> PathBuf {
+        self.dir.path().join("config.toml")
     }
 
     /// Runs `phux ARGS` against this server (15 s deadline) and returns its output.

@@ -32,6 +32,10 @@ impl AttachedTui {
         argv.extend(args.iter().map(|a| a.to_string()));
         let env = vec![
             ("PHUX_SOCKET".into(), server.socket.display().to_string()),
+            (
+                "PHUX_CONFIG".into(),
+                server.config_path().display().to_string(),
+            ),
             ("SHELL".into(), PANE_SHELL.into()),
         ];
         Self::spawn(argv, env, server.dir.path(), cols, rows)

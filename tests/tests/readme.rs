@@ -48,6 +48,7 @@ fn every_tour_line_runs_as_written() {
                 .current_dir(dir.path())
                 .env("PATH", &path)
                 .env("PHUX_SOCKET", dir.path().join("phux.sock"))
+                .env("PHUX_CONFIG", dir.path().join("config.toml"))
                 .env("SHELL", phux_tests::PANE_SHELL),
             Duration::from_secs(30),
         );

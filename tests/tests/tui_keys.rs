@@ -164,3 +164,20 @@ fn the_mouse_focuses_drags_a_border_and_scrolls_history() {
     }
     tui.wait_for_text("wheel-3-line");
 }
+
+/// `[keybindings]` in the config file: another prefix, and a chord bound to an action.
+#[test]
+fn the_config_file_sets_the_prefix_and_chords() {
+    let config = "[keybindings]\nprefix = \"C-b\"\n\"|\" = \"split-right\"\n";
+    let server = TestServer::start_with_config(Some(config), &[]);
+    server.new_session("work", &[]);
+    let tui = AttachedTui::start(&server, &["attach", "work"], 81, 24);
+    tui.wait_for_text("[work] 0:0*");
+    tui.type_bytes(b"\x02");
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    tui.type_bytes(b"|");
+    tui.wait_for("a pane to the right", |l| {
+        l.last().is_some_and(|s| s.contains("\"@2\""))
+    });
+    assert!(divider_column(&tui.lines()).is_some());
+}

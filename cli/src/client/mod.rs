@@ -6,6 +6,7 @@
 pub mod agent_wait;
 pub mod agents;
 mod autostart;
+pub mod configured_agents;
 mod connection;
 mod error;
 pub mod layout;

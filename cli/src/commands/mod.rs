@@ -4,11 +4,15 @@
 pub mod agent;
 pub mod ask;
 pub mod attach;
+pub mod completion;
+pub mod config;
 pub mod detach;
+pub mod doctor;
 pub mod engine;
 pub mod font_flags;
 pub mod insert_pane;
 pub mod kill;
+pub mod launch;
 pub mod ls;
 pub mod mcp;
 pub mod move_pane;
@@ -18,12 +22,14 @@ pub mod paste;
 pub mod play;
 pub mod play_cast;
 pub mod playback_flags;
+pub mod plugin;
 pub mod rec;
 pub mod rename;
 pub mod resize;
 pub mod run;
 pub mod send_keys;
 pub mod server;
+pub mod server_defaults;
 pub mod signal;
 pub mod snapshot;
 pub mod spawn;
@@ -34,6 +40,7 @@ pub mod values;
 pub mod wait;
 pub mod wait_json;
 pub mod watch;
+pub mod workspace;
 
 use std::path::PathBuf;
 
@@ -77,6 +84,12 @@ pub enum Command {
     Ask(ask::Args),
     Agent(agent::Args),
     Mcp(mcp::Args),
+    Config(config::Args),
+    Plugin(plugin::Args),
+    Workspace(workspace::Args),
+    Launch(launch::Args),
+    Doctor(doctor::Args),
+    Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
     #[command(name = "__pane-exec", hide = true)]
@@ -121,6 +134,12 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "ask" => ("ask", ask::Args::augment_args),
         "agent" => ("agent", agent::Args::augment_args),
         "mcp" => ("mcp", mcp::Args::augment_args),
+        "config" => ("config", config::Args::augment_args),
+        "plugin" => ("plugin", plugin::Args::augment_args),
+        "workspace" => ("workspace", workspace::Args::augment_args),
+        "launch" => ("launch", launch::Args::augment_args),
+        "doctor" => ("doctor", doctor::Args::augment_args),
+        "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
@@ -157,6 +176,12 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Ask(args) => ask::run(args, context),
         Command::Agent(args) => agent::run(args, context),
         Command::Mcp(args) => mcp::run(args, context),
+        Command::Config(args) => config::run(args, context),
+        Command::Plugin(args) => plugin::run(args),
+        Command::Workspace(args) => workspace::run(args, context),
+        Command::Launch(args) => launch::run(args, context),
+        Command::Doctor(args) => doctor::run(args, context),
+        Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),

@@ -14,15 +14,16 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86400))]
     exit_after_idle: Option<u64>,
     /// Memory each pane's flight recorder keeps for `phux rec --since` (0 turns it off)
-    #[arg(long, value_name = "BYTES", default_value_t = phux_server::flight::DEFAULT_FLIGHT_BYTES)]
-    flight_bytes: usize,
+    /// [default: [defaults] flight-bytes, else 4194304]
+    #[arg(long, value_name = "BYTES")]
+    flight_bytes: Option<usize>,
     /// Rows of history each pane keeps unless `new --history-limit` says otherwise
-    /// (1..=1000000) [default: $PHUX_HISTORY_LIMIT, else 10000]
+    /// (1..=1000000) [default: $PHUX_HISTORY_LIMIT, else [defaults] history-limit, else 10000]
     #[arg(long, value_name = "ROWS", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     history_limit: Option<u32>,
     /// How attached clients' sizes decide a session's size: smallest (larger clients
     /// letterbox), largest, latest (the last client to attach or resize), manual (only
-    /// `phux resize`) [default: $PHUX_WINDOW_SIZE, else smallest]
+    /// `phux resize`) [default: $PHUX_WINDOW_SIZE, else [defaults] window-size, else smallest]
     #[arg(long, value_name = "POLICY", value_parser = WindowSizePolicy::NAMES)]
     window_size: Option<String>,
     /// How many panes whose program ended stay readable (snapshot, wait; listed under
@@ -46,8 +47,11 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let socket = context.socket.clone();
     let shim = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
     let mut config = ServerConfig::new(socket.clone(), shim);
+    let file = super::server_defaults::apply(&mut config);
     config.seed_session = !args.no_seed && !args.detach_stdio;
-    config.flight_bytes = args.flight_bytes;
+    if let Some(bytes) = args.flight_bytes {
+        config.flight_bytes = bytes;
+    }
     if let Some(keep) = args.keep_exited {
         config.keep_exited = keep;
     }
@@ -59,7 +63,8 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     }
     let policy = args
         .window_size
-        .or_else(|| std::env::var("PHUX_WINDOW_SIZE").ok());
+        .or_else(|| std::env::var("PHUX_WINDOW_SIZE").ok())
+        .or_else(|| file.window_size.map(|w| w.as_str().to_string()));
     config.window_size = policy
         .as_deref()
         .and_then(WindowSizePolicy::parse)

@@ -12,7 +12,7 @@ use phux_core::wire::{
 
 use crate::client::ClientError;
 use crate::tui::app::{App, Ended};
-use crate::tui::input::{Key, PREFIX};
+use crate::tui::input::Key;
 use crate::tui::keymap::{Action, Direction};
 use crate::tui::modes::{
     copy::base64, CopyMode, CopyOutcome, HelpOverlay, Mode, Prompt, PromptOutcome, PromptPurpose,
@@ -93,14 +93,14 @@ impl App {
                 Ok(())
             }
             Action::Help => {
-                self.mode = Mode::Help(HelpOverlay::default());
+                self.mode = Mode::Help(HelpOverlay::with_prefix(&self.bindings.prefix_name));
                 Ok(())
             }
             Action::Detach => {
                 self.ended = Some(Ended::Detached);
                 Ok(())
             }
-            Action::SendPrefix => self.type_bytes(vec![PREFIX]),
+            Action::SendPrefix => self.type_bytes(vec![self.bindings.prefix]),
         }
     }
 
@@ -352,6 +352,7 @@ impl App {
             id: 0,
             session,
             cwd: None,
+            command: None,
             cols: Some(cols.max(1)),
             rows: Some(rows.max(1)),
         }))?;

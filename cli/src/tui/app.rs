@@ -13,8 +13,7 @@ use crate::client::{Client, ClientError};
 use crate::tui::compose::compose;
 use crate::tui::event::Event;
 use crate::tui::grid::Grid;
-use crate::tui::input::{next_key, PREFIX};
-use crate::tui::keymap;
+use crate::tui::input::next_key;
 use crate::tui::model::Model;
 use crate::tui::modes::Mode;
 use crate::tui::outer::{self, MirroredModes, OuterTerminal};
@@ -51,6 +50,8 @@ pub struct App {
     outer: OuterTerminal,
     last_frame: Option<Grid>,
     prefix_pending: bool,
+    /// The prefix and the chords after it.
+    pub bindings: crate::tui::bindings::Bindings,
     /// The split whose border the mouse is dragging.
     pub drag: Option<phux_core::pane_layout::SplitPlace>,
     dirty: bool,
@@ -65,6 +66,7 @@ impl App {
         channels: Channels,
         outer: OuterTerminal,
         recorder: Option<ScreenRecorder>,
+        bindings: crate::tui::bindings::Bindings,
     ) -> App {
         App {
             model,
@@ -79,6 +81,7 @@ impl App {
             outer,
             last_frame: None,
             prefix_pending: false,
+            bindings,
             drag: None,
             dirty: true,
             ended: None,
@@ -251,7 +254,7 @@ impl App {
                 let (key, len) = next_key(rest).unwrap_or((crate::tui::input::Key::Other, 1));
                 rest = &rest[len.max(1)..];
                 self.prefix_pending = false;
-                if let Some(action) = keymap::lookup(key) {
+                if let Some(action) = self.bindings.lookup(key) {
                     self.perform(action)?;
                 }
                 self.dirty = true;
@@ -259,12 +262,12 @@ impl App {
             }
             // Up to the prefix or a mouse report, whichever comes first.
             let cut = (0..rest.len())
-                .find(|&i| rest[i] == PREFIX || rest[i..].starts_with(b"\x1b[<"))
+                .find(|&i| rest[i] == self.bindings.prefix || rest[i..].starts_with(b"\x1b[<"))
                 .unwrap_or(rest.len());
             if cut > 0 {
                 self.type_bytes(rest[..cut].to_vec())?;
             }
-            if cut < rest.len() && rest[cut] == PREFIX {
+            if cut < rest.len() && rest[cut] == self.bindings.prefix {
                 self.prefix_pending = true;
                 rest = &rest[cut + 1..];
             } else if cut < rest.len() {

@@ -8,6 +8,7 @@
 
 mod actions;
 pub mod app;
+pub mod bindings;
 mod command;
 mod compose;
 mod cursor_shape;
@@ -77,6 +78,8 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
         ),
         None => None,
     };
+    // Warnings go out before the screen is taken, where the person can still read them.
+    let bindings = configured_bindings();
     let terminal = outer::OuterTerminal::enter().map_err(AttachError::Terminal)?;
     spawn_stdin_reader(tx.clone());
     spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
@@ -85,7 +88,9 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
         frames: frames_tx,
         events: tx,
     };
-    let mut app = app::App::new(model, control, ok.client, channels, terminal, recorder);
+    let mut app = app::App::new(
+        model, control, ok.client, channels, terminal, recorder, bindings,
+    );
     let ended = app.run(&rx, &frames_rx);
     let session = app.model.session_name();
     let recorder = app.recorder.take();
@@ -185,4 +190,21 @@ fn spawn_signal_watchers(tx: &Sender<Event>) -> std::io::Result<()> {
     };
     watch(&[signal_hook::consts::SIGWINCH], || Event::Resized)?;
     watch(&crate::commands::values::STOP_SIGNALS, || Event::Stop)
+}
+
+/// The config file's `[keybindings]` over the defaults; a config that cannot be read leaves
+/// the defaults, with a warning.
+fn configured_bindings() -> bindings::Bindings {
+    let keybindings = match crate::registry::load_config() {
+        Ok(loaded) => loaded.file.keybindings,
+        Err(error) => {
+            crate::output::warn(&format!("{error}; using the default keybindings"));
+            return bindings::Bindings::default();
+        }
+    };
+    let (bindings, warnings) = bindings::Bindings::from_config(&keybindings);
+    for warning in warnings {
+        crate::output::warn(&warning);
+    }
+    bindings
 }

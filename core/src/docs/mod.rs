@@ -4,8 +4,13 @@ pub mod agent_input;
 pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
+pub mod config;
+pub mod configured_agents;
+pub mod doctor;
+pub mod launch;
 pub mod new;
 pub mod play;
+pub mod plugin;
 pub mod rec;
 pub mod resize;
 pub mod run_result;
@@ -17,6 +22,7 @@ pub mod spawn;
 pub mod status;
 pub mod tag;
 pub mod watch_event;
+pub mod workspace;
 
 pub use agent_input::{
     AgentAnswerJson, AgentPromptJson, AgentSendKeysJson, AgentStartJson, AnsweredAsk, InputAgent,
@@ -27,8 +33,21 @@ pub use agent_state::{
     AgentWaitJson, CaptureInfo, WaitAgent, WaitObservations,
 };
 pub use ask::AskJson;
+pub use config::{ConfigCheckJson, ConfigProblem, ConfigShowJson};
+pub use configured_agents::{
+    ConfiguredAgent, ConfiguredAgentsJson, DeclaredBaseline, RuntimeBinding,
+    CONFIGURED_AGENTS_SCHEMA_VERSION,
+};
+pub use doctor::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
+pub use launch::{
+    IntegrationRow, LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION,
+};
 pub use new::NewJson;
 pub use play::PlayJson;
+pub use plugin::{
+    ActionOutcome, PluginActionOutput, PluginJson, PluginListJson, PluginRemovedJson,
+    PluginWrapJson, PLUGIN_ACTION_SCHEMA_VERSION, PLUGIN_SCHEMA_VERSION,
+};
 pub use rec::{RecFormat, RecJson};
 pub use resize::{GridSize, ResizeJson};
 pub use run_result::RunResult;
@@ -47,3 +66,9 @@ pub use watch_event::{
 pub(crate) fn is_false(b: &bool) -> bool {
     !*b
 }
+pub use workspace::{
+    AgentSession, ArchivedLayout, ArchivedPane, ArchivedSession, ArchivedWindow, RepoInfo,
+    WorkspaceArchive, WorkspaceInspectJson, WorkspaceRestoreJson, WorktreeInfo,
+    WORKSPACE_ARCHIVE_SCHEMA_VERSION, WORKSPACE_INSPECT_SCHEMA_VERSION,
+    WORKSPACE_RESTORE_SCHEMA_VERSION,
+};

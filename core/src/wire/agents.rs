@@ -143,4 +143,7 @@ pub struct AgentPaneReport {
     pub ask: Option<ActiveAsk>,
     pub occupant: Option<Occupant>,
     pub detection: Option<DetectionReport>,
+    /// The argv of the pane's foreground program now (`workspace save` archives it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub foreground: Option<Vec<String>>,
 }

@@ -397,13 +397,17 @@ pub struct SelectPane {
     pub pane: PaneId,
 }
 
-/// A new window (running the default shell) at the end of `session`'s window list.
+/// A new window (running `command`, else the default shell) at the end of `session`'s window
+/// list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NewWindow {
     pub id: u64,
     pub session: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// argv; the default shell when absent (`workspace restore` starts a saved command).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cols: Option<u16>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

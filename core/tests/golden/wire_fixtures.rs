@@ -381,6 +381,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 31,
                 session: "work".into(),
                 cwd: None,
+                command: None,
                 cols: Some(120),
                 rows: Some(38),
             }),

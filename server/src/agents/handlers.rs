@@ -261,6 +261,7 @@ pub fn agent_inspect(
                 ask: agent.ask.clone(),
                 occupant: agent.occupant.clone(),
                 detection: agent.detection.clone(),
+                foreground: super::identity::foreground_argv(pid).map(|(_, argv)| argv),
             }
         })
         .collect();

@@ -12,21 +12,27 @@ pub struct Foreground {
 
 /// The foreground of the terminal `pid` (the pane's first process) controls, if it can be read.
 pub fn foreground(pid: u32) -> Option<Foreground> {
-    let leader = match tpgid(pid)? {
-        group if group > 0 => u32::try_from(group).ok()?,
-        _ => pid,
-    };
-    let cmdline = std::fs::read(format!("/proc/{leader}/cmdline")).ok()?;
-    let argv: Vec<String> = cmdline
-        .split(|b| *b == 0)
-        .filter(|a| !a.is_empty())
-        .map(|a| String::from_utf8_lossy(a).into_owned())
-        .collect();
+    let (leader, argv) = foreground_argv(pid)?;
     let comm = std::fs::read_to_string(format!("/proc/{leader}/comm")).unwrap_or_default();
     Some(Foreground {
         pid: leader,
         names: occupant_names(&argv, comm.trim()),
     })
+}
+
+/// The foreground process group's leader of the terminal `pid` controls, and its argv.
+pub fn foreground_argv(pid: u32) -> Option<(u32, Vec<String>)> {
+    let leader = match tpgid(pid)? {
+        group if group > 0 => u32::try_from(group).ok()?,
+        _ => pid,
+    };
+    let cmdline = std::fs::read(format!("/proc/{leader}/cmdline")).ok()?;
+    let argv = cmdline
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    Some((leader, argv))
 }
 
 /// Field 8 of `/proc/PID/stat`: the foreground process group of the process's terminal.

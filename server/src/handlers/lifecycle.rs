@@ -23,7 +23,7 @@ const DEFAULT_ROWS: u16 = 24;
 /// The environment every pane starts with, before the caller's own entries.
 fn pane_env(shared: &Shared, id: PaneId, extra: &[(String, String)]) -> Vec<(String, String)> {
     let mut env = vec![
-        ("TERM".to_string(), "xterm-256color".to_string()),
+        ("TERM".to_string(), shared.config.term.clone()),
         ("COLORTERM".to_string(), "truecolor".to_string()),
         (
             "PHUX_SOCKET".to_string(),
@@ -268,7 +268,7 @@ fn spawn_pane(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Req
     let cwd = request
         .cwd
         .map(PathBuf::from)
-        .or_else(|| pane_cwd(&registry.panes[&anchor].handle));
+        .or_else(|| inherited_cwd(shared, &registry.panes[&anchor].handle));
     let id = registry.allocate_pane_id();
     let pane_request = PaneRequest {
         command: &request.command,
@@ -311,9 +311,20 @@ pub fn check_grid(cols: u16, rows: u16) -> Result<(), RequestError> {
         .map_err(|e| RequestError::refused(ErrorCode::InvalidArgument, e.to_string(), e.remedy()))
 }
 
-/// New panes start where the pane they join is (the reference's `inherit-focused`).
+/// The directory a pane's process is in now.
 pub(crate) fn pane_cwd(handle: &PaneHandle) -> Option<PathBuf> {
     std::fs::read_link(format!("/proc/{}/cwd", handle.pid)).ok()
+}
+
+/// Where a new pane joining `handle`'s starts when the request names no directory:
+/// `inherit-focused` (the default) takes that pane's directory, `home` takes `$HOME`.
+pub(crate) fn inherited_cwd(shared: &Shared, handle: &PaneHandle) -> Option<PathBuf> {
+    match shared.config.cwd_inheritance {
+        phux_core::config::defaults::CwdInheritance::InheritFocused => pane_cwd(handle),
+        phux_core::config::defaults::CwdInheritance::Home => std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_dir()),
+    }
 }
 
 /// Removes panes from the registry at once and tells their actors to end their programs.
@@ -386,6 +397,14 @@ pub fn rename_session(shared: &Shared, from: &str, to: &str) -> Result<Done, Req
     check_name(to)?;
     if let Some(session) = registry.sessions.iter_mut().find(|s| s.name == from) {
         session.name = to.to_string();
+    }
+    let pane = registry
+        .session(to)
+        .map(|s| s.id)
+        .and_then(|id| registry.recent_pane(Some(id)));
+    drop(registry);
+    if let Some(pane) = pane.filter(|_| from != to) {
+        shared.hooks.session_changed(pane, to);
     }
     Ok(Done {})
 }

@@ -15,7 +15,7 @@ use phux_core::split::check_ratio;
 use phux_core::state_view::StateView;
 use phux_core::wire::{self, AttachOk, ClientNoticeKind, DetachOk, Done, SpawnOk};
 
-use crate::handlers::lifecycle::{entry, pane_cwd, start_pane, PaneRequest};
+use crate::handlers::lifecycle::{entry, inherited_cwd, start_pane, PaneRequest};
 use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
@@ -138,11 +138,11 @@ pub fn new_window(shared: &Arc<Shared>, request: wire::NewWindow) -> Result<Spaw
         registry
             .recent_pane(Some(session))
             .and_then(|p| registry.panes.get(&p))
-            .and_then(|e| pane_cwd(&e.handle))
+            .and_then(|e| inherited_cwd(shared, &e.handle))
     });
     let id = registry.allocate_pane_id();
     let pane_request = PaneRequest {
-        command: &None,
+        command: &request.command,
         cwd,
         env: &[],
         cols: request.cols,

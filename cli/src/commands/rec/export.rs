@@ -160,7 +160,7 @@ fn server_went_away(cast_path: &Path, out: &Path, format: OutputFormat) -> Failu
 }
 
 fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<RecJson, Failure> {
-    let theme = match &args.theme {
+    let theme = match args.theme.as_ref().or(args.default_theme.as_ref()) {
         Some(name) => Theme::builtin(name).map_err(|e| {
             Failure::new(
                 ErrorCode::InvalidArgument,
@@ -174,13 +174,13 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
     let settings = RenderSettings {
         options: EncodeOptions {
             theme,
-            scale: args.scale,
-            max_bytes: args.max_bytes,
+            scale: args.scale.unwrap_or(1),
+            max_bytes: args.max_bytes.unwrap_or(phux_encoders::DEFAULT_MAX_BYTES),
             overwrite: args.overwrite,
             font: args.font.options(),
         },
         prefer_cast_theme: args.theme.is_none(),
-        fps: args.fps,
+        fps: args.fps.unwrap_or(30),
         speed: args.speed,
         idle_limit: args
             .idle_limit

@@ -44,15 +44,16 @@ pub struct Args {
     #[arg(long, value_name = "COLSxROWS", value_parser = crate::commands::values::parse_geometry)]
     size: Option<phux_core::docs::GridSize>,
     /// Longest pause kept when playing or rendering; written to a recording's header
-    /// [default: 2, or for --from the recording's own idle_time_limit]
+    /// [default: [defaults] idle-limit, else 2, or for --from the recording's own
+    /// idle_time_limit]
     #[arg(long, value_name = "SECS")]
     idle_limit: Option<f64>,
     /// asciicast version of a .cast output
     #[arg(long, value_name = "2|3", default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=3))]
     cast_version: u8,
-    /// Frames per second cap of an animation
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=100))]
-    fps: u32,
+    /// Frames per second cap of an animation [default: [defaults] fps, else 30]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    fps: Option<u32>,
     /// Playback speed of an animation
     #[arg(long, default_value_t = 1.0)]
     speed: f64,
@@ -60,14 +61,20 @@ pub struct Args {
     #[arg(long, value_name = "SECS", default_value_t = 3.0)]
     last_frame: f64,
     /// Stop an animation before it exceeds this many bytes (the file stays playable)
-    #[arg(long, value_name = "BYTES", default_value_t = phux_encoders::DEFAULT_MAX_BYTES)]
-    max_bytes: u64,
+    /// [default: [defaults] max-bytes, else 8388608]
+    #[arg(long, value_name = "BYTES")]
+    max_bytes: Option<u64>,
     /// Colour theme of an animation (the recording's own theme wins when it has one)
+    /// [default: [defaults] theme]
     #[arg(long)]
     theme: Option<String>,
+    /// `[defaults] theme`: used when neither --theme nor the recording names one.
+    #[arg(skip)]
+    default_theme: Option<String>,
     /// Integer pixel scale of an animation (1 = 8x16 px bitmap cells; multiplies --font-size)
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=16))]
-    scale: u8,
+    /// [default: [defaults] scale, else 1]
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=16))]
+    scale: Option<u8>,
     #[command(flatten)]
     font: crate::commands::font_flags::FontFlags,
     /// Replace whatever is at the output path (a symlink there is replaced, never followed);
@@ -122,6 +129,30 @@ pub fn run(args: Args, context: &Context) -> i32 {
     conclude(json, result)
 }
 
+/// The flags left unset take the config file's `[defaults]` (its recording keys), else the
+/// built-in defaults. An unreadable config leaves the built-in ones, with a warning.
+fn with_config_defaults(mut args: Args) -> Args {
+    let defaults = match crate::registry::load_config() {
+        Ok(loaded) => loaded.file.defaults,
+        Err(error) => {
+            if !args.json {
+                crate::output::warn(&format!("{error}; using the built-in recording defaults"));
+            }
+            phux_core::config::defaults::Defaults::default()
+        }
+    };
+    args.idle_limit = args.idle_limit.or(defaults.idle_limit);
+    args.fps = Some(args.fps.or(defaults.fps).unwrap_or(30).clamp(1, 100));
+    args.max_bytes = Some(
+        args.max_bytes
+            .or(defaults.max_bytes)
+            .unwrap_or(phux_encoders::DEFAULT_MAX_BYTES),
+    );
+    args.default_theme = defaults.theme;
+    args.scale = Some(args.scale.or(defaults.scale).unwrap_or(1).clamp(1, 16));
+    args
+}
+
 /// Records (or re-renders) as `args` say and returns the RecJson; `stop` set ends a live
 /// recording early, as Ctrl-C does for the verb. The verb and the MCP tool share it.
 pub fn record_to_file(
@@ -129,6 +160,7 @@ pub fn record_to_file(
     context: &Context,
     stop: Arc<AtomicBool>,
 ) -> Result<RecJson, Failure> {
+    let args = with_config_defaults(args);
     let output = resolve_output(&args.out).map_err(|e| {
         Failure::new(
             ErrorCode::UnsupportedFormat,
@@ -164,7 +196,7 @@ pub fn record_to_file(
     if let Some(size) = args.size {
         phux_core::limits::check_grid(size.cols, size.rows)?;
     }
-    if let Some(name) = &args.theme {
+    if let Some(name) = args.theme.as_ref().or(args.default_theme.as_ref()) {
         // Checked again when rendering; here so a bad name costs no recording.
         phux_encoders::Theme::builtin(name).map_err(|e| {
             Failure::new(
@@ -179,7 +211,7 @@ pub fn record_to_file(
     }
     if output.format != OutputFormat::Cast {
         // Checked again when rendering; here so a missing font costs no recording.
-        args.font.check(args.scale)?;
+        args.font.check(args.scale.unwrap_or(1))?;
     }
     if let Some(from) = &args.from {
         if args.target.is_some() || !args.command.is_empty() {

@@ -199,7 +199,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 7] = [
+    const NO_TOOL: [(&str, &str); 13] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
@@ -222,6 +222,19 @@ mod tests {
             "agent report-state",
             "the hook ingress an agent's own hooks call, not an agent host",
         ),
+        (
+            "completion",
+            "prints a shell's completion script for a person's shell, not for an agent",
+        ),
+        (
+            "plugin",
+            "installs, links and enables code on this machine: operator work an agent host \
+             must not do on its own",
+        ),
+        ("config", "no tool yet (config run, config agents)"),
+        ("workspace", "no tool yet"),
+        ("launch", "no tool yet"),
+        ("doctor", "no tool yet"),
     ];
 
     /// `phux_send_keys` for `send-keys`, `phux_agent_send_keys` for `agent send-keys`.

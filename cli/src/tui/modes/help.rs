@@ -11,9 +11,27 @@ pub struct HelpOverlay {
     pub filter: String,
     /// The first line shown, when the list is longer than the screen.
     scroll: usize,
+    /// The prefix as the config names it (`C-a` when empty).
+    prefix: String,
 }
 
 impl HelpOverlay {
+    /// The overlay for a client whose prefix is `prefix` (`C-b`).
+    pub fn with_prefix(prefix: &str) -> HelpOverlay {
+        HelpOverlay {
+            prefix: prefix.to_string(),
+            ..HelpOverlay::default()
+        }
+    }
+
+    fn prefix(&self) -> &str {
+        if self.prefix.is_empty() {
+            "C-a"
+        } else {
+            &self.prefix
+        }
+    }
+
     /// Handles a key; false when the overlay closes.
     pub fn key(&mut self, key: Key) -> bool {
         match key {
@@ -41,8 +59,10 @@ impl HelpOverlay {
             .iter()
             .filter(|b| !matches!(b.action, Action::SelectWindow(n) if n > 0))
             .map(|b| match b.action {
-                Action::SelectWindow(_) => format!("C-a {:<7} select window 0–9", "0-9"),
-                _ => format!("C-a {:<7} {}", b.chord, b.help),
+                Action::SelectWindow(_) => {
+                    format!("{} {:<7} select window 0–9", self.prefix(), "0-9")
+                }
+                _ => format!("{} {:<7} {}", self.prefix(), b.chord, b.help),
             })
             .filter(|line| line.to_lowercase().contains(&filter))
             .collect()
@@ -76,7 +96,11 @@ impl HelpOverlay {
         } else {
             ""
         };
-        let header = format!(" keys (prefix C-a){more} — type to filter: {}", self.filter);
+        let header = format!(
+            " keys (prefix {}){more} — type to filter: {}",
+            self.prefix(),
+            self.filter
+        );
         let lines = &lines[scroll..];
         let rows = height.min(lines.len() as u16 + 2);
         for y in 0..rows {

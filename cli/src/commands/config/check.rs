@@ -1,0 +1,89 @@
+//! `phux config check [PATH] [--json]`: every problem in the config file and the plugin
+//! manifests it names, one per line. 0 clean, 1 problems found, 2 could not check (the file is
+//! unreadable or not TOML: `invalid_config`).
+
+use std::path::PathBuf;
+
+use phux_core::config::file::{load, ConfigError};
+use phux_core::config::manifest::{self, ManifestError};
+use phux_core::config::paths::config_path;
+use phux_core::docs::{ConfigCheckJson, ConfigProblem};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::{FAILURE, SUCCESS};
+
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+/// Check the config file and the plugin manifests it names
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The file to check [default: the config phux uses]
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
+    /// Print {schema_version, path, ok, problems} as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args) -> i32 {
+    conclude(args.json, execute(&args))
+}
+
+fn execute(args: &Args) -> VerbResult {
+    let path = args.path.clone().unwrap_or_else(config_path);
+    let loaded = load(&path).map_err(cannot_check)?;
+    let mut problems: Vec<ConfigProblem> = loaded
+        .warnings
+        .iter()
+        .map(|w| ConfigProblem {
+            severity: "warning".into(),
+            file: w.file.display().to_string(),
+            line: Some(w.line),
+            message: w.message.clone(),
+        })
+        .collect();
+    for entry in &loaded.file.plugins {
+        match manifest::load(&entry.manifest_path(&path)) {
+            Ok(_) => {}
+            Err(ManifestError::Invalid { problems: found }) => {
+                problems.extend(found.into_iter().map(|p| ConfigProblem {
+                    severity: "error".into(),
+                    file: p.file.display().to_string(),
+                    line: p.line,
+                    message: p.to_string(),
+                }));
+            }
+            Err(error) => problems.push(ConfigProblem {
+                severity: "error".into(),
+                file: path.display().to_string(),
+                line: None,
+                message: error.to_string(),
+            }),
+        }
+    }
+    let ok = problems.is_empty();
+    if args.json {
+        output::print_json(&ConfigCheckJson {
+            schema_version: 1,
+            path: path.display().to_string(),
+            ok,
+            problems,
+        });
+    } else if ok {
+        output::print_line(&format!("{}: ok", path.display()));
+    } else {
+        for problem in &problems {
+            let text = match (problem.severity.as_str(), problem.line) {
+                ("error", _) => problem.message.clone(),
+                (_, Some(line)) => format!("{}:{line}: {}", problem.file, problem.message),
+                _ => format!("{}: {}", problem.file, problem.message),
+            };
+            output::print_line(&format!("{}: {text}", problem.severity));
+        }
+    }
+    Ok(if ok { SUCCESS } else { FAILURE })
+}
+
+fn cannot_check(error: ConfigError) -> Failure {
+    Failure::new(ErrorCode::InvalidConfig, error.to_string(), error.remedy())
+}

@@ -1,0 +1,272 @@
+//! `phux doctor [--json]`: checks what phux needs: the engine, the socket directory, the
+//! server, the config file, the plugins, shell integration, git and ssh. Exit 1 when a check
+//! failed; warnings still exit 0.
+
+use std::path::Path;
+use std::process::Command;
+
+use phux_core::docs::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
+use phux_core::exit_code::{FAILURE, SUCCESS};
+
+use crate::client::listing;
+use crate::commands::Context;
+use crate::output;
+use crate::registry;
+
+/// Check the engine, socket, server, config, plugins, shell integration, git and ssh
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print {schema_version, ok, failed, checks} as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    let checks = vec![
+        engine(),
+        socket_dir(&context.socket),
+        server(&context.socket),
+        config(),
+        plugins(),
+        shell_integration(),
+        tool(
+            "git",
+            &["--version"],
+            CheckStatus::Warn,
+            "install git: `workspace inspect` and `plugin install` from git need it",
+        ),
+        tool(
+            "ssh",
+            &["-V"],
+            CheckStatus::Warn,
+            "install OpenSSH's client to reach remote hosts",
+        ),
+    ];
+    let failed = checks
+        .iter()
+        .filter(|c| c.status == CheckStatus::Fail)
+        .count() as u32;
+    let document = DoctorJson {
+        schema_version: DOCTOR_SCHEMA_VERSION,
+        ok: failed == 0,
+        failed,
+        checks,
+    };
+    if args.json {
+        output::print_json(&document);
+    } else {
+        let lines: Vec<String> = document
+            .checks
+            .iter()
+            .flat_map(|c| {
+                let word = match c.status {
+                    CheckStatus::Pass => "ok  ",
+                    CheckStatus::Warn => "warn",
+                    CheckStatus::Fail => "FAIL",
+                };
+                let mut lines = vec![format!("{word}  {:<18}{}", c.name, c.detail)];
+                lines.extend(c.hint.as_ref().map(|h| format!("      {:<18}→ {h}", "")));
+                lines
+            })
+            .collect();
+        output::print_lines(&lines);
+    }
+    if document.ok {
+        SUCCESS
+    } else {
+        FAILURE
+    }
+}
+
+fn check(name: &str, status: CheckStatus, detail: String, hint: Option<String>) -> DoctorCheck {
+    DoctorCheck {
+        name: name.into(),
+        status,
+        detail,
+        hint: if status == CheckStatus::Pass {
+            None
+        } else {
+            hint
+        },
+    }
+}
+
+fn engine() -> DoctorCheck {
+    let config = phux_core::engine::LoaderConfig::from_env();
+    match phux_core::engine::load_existing(&config) {
+        Ok(engine) => check(
+            "engine",
+            CheckStatus::Pass,
+            match engine.info().library_version {
+                Some(version) => format!("libghostty-vt {version} loaded"),
+                None => "libghostty-vt loaded".into(),
+            },
+            None,
+        ),
+        Err(e) => check("engine", CheckStatus::Fail, e.to_string(), Some(e.remedy())),
+    }
+}
+
+fn socket_dir(socket: &Path) -> DoctorCheck {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(dir) = socket.parent() else {
+        return check(
+            "socket directory",
+            CheckStatus::Fail,
+            "the socket path has no directory".into(),
+            None,
+        );
+    };
+    match std::fs::metadata(dir) {
+        Err(_) => check(
+            "socket directory",
+            CheckStatus::Pass,
+            format!(
+                "{} does not exist yet (created 0700 by the first server)",
+                dir.display()
+            ),
+            None,
+        ),
+        Ok(meta) if meta.permissions().mode() & 0o077 != 0 => check(
+            "socket directory",
+            CheckStatus::Fail,
+            format!(
+                "{} is open to others (mode {:o})",
+                dir.display(),
+                meta.permissions().mode() & 0o777
+            ),
+            Some(format!("chmod 700 {}", dir.display())),
+        ),
+        Ok(_) => check(
+            "socket directory",
+            CheckStatus::Pass,
+            format!("{} (0700)", dir.display()),
+            None,
+        ),
+    }
+}
+
+fn server(socket: &Path) -> DoctorCheck {
+    match listing::status(socket) {
+        Ok(status) if status.running => check(
+            "server",
+            CheckStatus::Pass,
+            format!(
+                "running (pid {:?}, {} session(s))",
+                status.pid,
+                status.sessions.len()
+            ),
+            None,
+        ),
+        Ok(_) | Err(_) => check(
+            "server",
+            CheckStatus::Warn,
+            format!("no server at {}", socket.display()),
+            Some("`phux` or `phux new` starts one".into()),
+        ),
+    }
+}
+
+fn config() -> DoctorCheck {
+    match registry::load_config() {
+        Ok(loaded) if !loaded.exists => check(
+            "config",
+            CheckStatus::Pass,
+            format!("{} absent: built-in defaults", loaded.path.display()),
+            None,
+        ),
+        Ok(loaded) if !loaded.warnings.is_empty() => check(
+            "config",
+            CheckStatus::Warn,
+            loaded
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+            Some("`phux config check` lists them".into()),
+        ),
+        Ok(loaded) => check(
+            "config",
+            CheckStatus::Pass,
+            loaded.path.display().to_string(),
+            None,
+        ),
+        Err(e) => {
+            use phux_core::error_doc::ContractError;
+            check("config", CheckStatus::Fail, e.to_string(), Some(e.remedy()))
+        }
+    }
+}
+
+fn plugins() -> DoctorCheck {
+    use phux_core::error_doc::ContractError;
+    let result = registry::load_config().and_then(|c| registry::plugins(&c));
+    match result {
+        Ok(plugins) => {
+            let enabled = plugins.iter().filter(|p| p.entry.enabled).count();
+            check(
+                "plugins",
+                CheckStatus::Pass,
+                format!(
+                    "{} registered, {enabled} enabled, every manifest valid",
+                    plugins.len()
+                ),
+                None,
+            )
+        }
+        Err(e) => check(
+            "plugins",
+            CheckStatus::Fail,
+            e.to_string(),
+            Some(e.remedy()),
+        ),
+    }
+}
+
+fn shell_integration() -> DoctorCheck {
+    let shell = phux_server::config::default_shell();
+    let name = Path::new(&shell)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if matches!(name.as_str(), "bash" | "zsh" | "fish") {
+        check(
+            "shell integration",
+            CheckStatus::Pass,
+            format!("{shell}: prompt marks injected"),
+            None,
+        )
+    } else {
+        check(
+            "shell integration",
+            CheckStatus::Warn,
+            format!("{shell}: no automatic prompt marks (bash, zsh and fish have them)"),
+            Some("`run` and `wait` fall back to screen heuristics; set [defaults] shell to bash, zsh or fish".into()),
+        )
+    }
+}
+
+fn tool(name: &str, args: &[&str], missing: CheckStatus, hint: &str) -> DoctorCheck {
+    match Command::new(name).args(args).output() {
+        Ok(out) => {
+            let text = if out.stdout.is_empty() {
+                out.stderr
+            } else {
+                out.stdout
+            };
+            let first = String::from_utf8_lossy(&text)
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            check(name, CheckStatus::Pass, first, None)
+        }
+        Err(_) => check(
+            name,
+            missing,
+            format!("{name} not found on PATH"),
+            Some(hint.into()),
+        ),
+    }
+}

@@ -1,0 +1,170 @@
+//! `phux launch ID`: starts an agent integration of an enabled plugin in a new pane (§4.13):
+//! the resolved argv (a fresh session id when its template has one, or `--resume ID`), placed
+//! by `--target/--split/--ratio`, with the pane's `phux.agent/v1` record declared and the
+//! launch recorded for `workspace save`. `--list` inventories integrations; `--print` resolves
+//! without spawning.
+
+use std::path::PathBuf;
+
+use phux_core::docs::{
+    IntegrationRow, LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION,
+};
+use phux_core::exit_code::SUCCESS;
+use phux_core::ids::PaneId;
+use phux_core::split::{check_ratio, DEFAULT_RATIO};
+use phux_core::wire::{ClientMessage, MetadataSet};
+
+use crate::client::agents::{self, Declaration};
+use crate::client::lifecycle::{new_session, spawn, Placement, ProcessSpec};
+use crate::client::{ensure_server, target, Client, ClientError};
+use crate::commands::plugin::registered;
+use crate::commands::values::SplitArg;
+use crate::commands::Context;
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+use crate::registry::integrations::{self, Prepared};
+use crate::workspace::archive::LAUNCH_METADATA_KEY;
+
+/// Start a plugin's agent integration in a new pane
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The integration's id [required unless --list]
+    #[arg(value_name = "ID", required_unless_present = "list")]
+    pub id: Option<String>,
+    /// List every enabled plugin's integrations instead
+    #[arg(long, conflicts_with_all = ["print", "id"])]
+    pub list: bool,
+    /// Resolve the argv and directory without spawning
+    #[arg(long, visible_alias = "dry-run")]
+    pub print: bool,
+    /// Only the integration of this plugin (when several offer the id)
+    #[arg(long, value_name = "PLUGIN")]
+    pub plugin: Option<String>,
+    /// Resume this agent session id instead of starting a fresh one
+    #[arg(long, value_name = "SESSION_ID")]
+    pub resume: Option<String>,
+    /// The pane to split, or a session to add the pane to [default: the most recently active
+    /// session, or a new session named after the integration]
+    #[arg(long, value_name = "TARGET")]
+    pub target: Option<String>,
+    /// The divider: horizontal (stacked) or vertical (side by side)
+    #[arg(long, value_enum, default_value_t = SplitArg::Horizontal)]
+    pub split: SplitArg,
+    /// The new pane's share of the space, strictly between 0 and 1
+    #[arg(long, default_value_t = DEFAULT_RATIO, allow_negative_numbers = true)]
+    pub ratio: f64,
+    /// Print a JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(args.json, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    check_ratio(args.ratio)?;
+    let available = integrations::available(&registered()?)?;
+    if args.list {
+        let rows: Vec<IntegrationRow> = available.iter().map(|a| a.row()).collect();
+        if args.json {
+            output::print_json(&LaunchListJson {
+                schema_version: LAUNCH_SCHEMA_VERSION,
+                integrations: rows,
+            });
+        } else {
+            let lines: Vec<String> = rows
+                .iter()
+                .map(|r| format!("{}\t{}\t{}", r.id, r.plugin, r.command.join(" ")))
+                .collect();
+            output::print_lines(&lines);
+        }
+        return Ok(SUCCESS);
+    }
+    let id = args.id.as_deref().unwrap_or_default();
+    let chosen = integrations::find(&available, id, args.plugin.as_deref())?;
+    let workspace = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let prepared = chosen.prepare(&workspace, args.resume.as_deref());
+    if args.print {
+        let document = LaunchPrintJson {
+            schema_version: LAUNCH_SCHEMA_VERSION,
+            integration: prepared.integration_id.clone(),
+            plugin: prepared.plugin_id.clone(),
+            cwd: prepared.cwd.display().to_string(),
+            working_directory: prepared.working_directory.clone(),
+            argv: prepared.argv.clone(),
+        };
+        if args.json {
+            output::print_json(&document);
+        } else {
+            output::print_line(&format!("cd {}", document.cwd));
+            output::print_line(&document.argv.join(" "));
+        }
+        return Ok(SUCCESS);
+    }
+    let mut client = ensure_server(&context.socket)?;
+    let pane =
+        start(&mut client, args, &prepared).map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    declare(&mut client, pane, &prepared)?;
+    let document = LaunchJson {
+        schema_version: LAUNCH_SCHEMA_VERSION,
+        terminal_id: pane.0,
+        integration: prepared.integration_id,
+        plugin: prepared.plugin_id,
+        argv: prepared.argv,
+    };
+    if args.json {
+        output::print_json(&document);
+    } else {
+        output::print_line(&pane.to_string());
+    }
+    Ok(SUCCESS)
+}
+
+/// Spawns the pane where the flags say; with no target and no session, a new session named
+/// after the integration.
+fn start(client: &mut Client, args: &Args, prepared: &Prepared) -> Result<PaneId, ClientError> {
+    let spec = ProcessSpec {
+        cwd: Some(prepared.cwd.clone()),
+        env: vec![("PHUX_PLUGIN_ID".into(), prepared.plugin_id.clone())],
+        command: Some(prepared.argv.clone()),
+        history_limit: None,
+    };
+    if args.target.is_none() && client.state()?.sessions.is_empty() {
+        let made = new_session(client, Some(prepared.integration_id.clone()), spec)?;
+        return Ok(made.terminal_id);
+    }
+    let placement = Placement {
+        target: args.target.as_deref().map(target::parse).transpose()?,
+        split: args.split.into(),
+        ratio: args.ratio,
+    };
+    Ok(spawn(client, placement, spec)?.terminal_id)
+}
+
+/// The pane's agent record, and the launch provenance `workspace save` archives.
+fn declare(client: &mut Client, pane: PaneId, prepared: &Prepared) -> Result<(), ClientError> {
+    agents::set(
+        client,
+        pane,
+        Declaration {
+            name: prepared.agent_name.clone(),
+            kind: prepared.agent_kind.clone(),
+            state: None,
+            attention: None,
+            session: prepared.session_id.clone(),
+        },
+    )?;
+    let value = serde_json::json!({
+        "plugin_id": prepared.plugin_id,
+        "integration_id": prepared.integration_id,
+        "native_id": prepared.session_id,
+    });
+    let _: serde_json::Value = client.request(ClientMessage::MetadataSet(MetadataSet {
+        id: 0,
+        pane,
+        key: LAUNCH_METADATA_KEY.into(),
+        value: Some(value),
+    }))?;
+    Ok(())
+}

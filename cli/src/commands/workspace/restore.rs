@@ -1,0 +1,55 @@
+//! `phux workspace restore ARCHIVE|-`: recreates the archived sessions that do not exist, with
+//! their windows, split layouts, directories and commands (fresh processes); prints
+//! `{schema_version: 2, restored, skipped_existing}`. Starts a server when none runs.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use phux_core::exit_code::SUCCESS;
+
+use crate::client::ensure_server;
+use crate::commands::plugin::registered;
+use crate::commands::Context;
+use crate::failure::{conclude, VerbResult};
+use crate::output;
+use crate::registry::integrations;
+use crate::workspace::{archive, restore, WorkspaceError};
+
+/// Recreate the sessions of a saved archive that do not exist yet
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The archive written by `phux workspace save`, or - for stdin
+    #[arg(value_name = "ARCHIVE")]
+    pub archive: PathBuf,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(false, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    let name = args.archive.display().to_string();
+    let text = if name == "-" {
+        let mut text = String::new();
+        std::io::stdin().read_to_string(&mut text).map(|_| text)
+    } else {
+        std::fs::read_to_string(&args.archive)
+    }
+    .map_err(|e| WorkspaceError::Archive {
+        source_name: name.clone(),
+        problem: e.to_string(),
+    })?;
+    let document = archive::parse(&text, &name)?;
+    // Agents resume only through an enabled integration; without a readable config, none do.
+    let available = match registered().and_then(|p| integrations::available(&p)) {
+        Ok(available) => available,
+        Err(error) => {
+            output::warn(&format!("{error}; launched agents restart as shells"));
+            Vec::new()
+        }
+    };
+    let mut client = ensure_server(&context.socket).map_err(WorkspaceError::from)?;
+    let result = restore::restore(&mut client, &document, &available)?;
+    output::print_json(&result);
+    Ok(SUCCESS)
+}

@@ -1,0 +1,42 @@
+//! `phux workspace save [-o PATH]`: the server's sessions as an archive (schema 2) on stdout,
+//! or written atomically to PATH.
+
+use std::path::PathBuf;
+
+use phux_core::config::edit::write_atomically;
+use phux_core::exit_code::SUCCESS;
+
+use crate::commands::values::connect;
+use crate::commands::Context;
+use crate::failure::{conclude, VerbResult};
+use crate::output;
+use crate::workspace::{archive, WorkspaceError};
+
+/// Save every session (windows, split layout, pane cwds and commands) as a JSON archive
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write the archive here instead of stdout
+    #[arg(short = 'o', long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    conclude(false, execute(&args, context))
+}
+
+fn execute(args: &Args, context: &Context) -> VerbResult {
+    let mut client = connect(context)?;
+    let document = archive::save(&mut client)?;
+    match &args.output {
+        None => output::print_json(&document),
+        Some(path) => {
+            let mut text = serde_json::to_vec_pretty(&document).unwrap_or_default();
+            text.push(b'\n');
+            write_atomically(path, &text).map_err(|e| WorkspaceError::Write {
+                path: path.display().to_string(),
+                problem: e.to_string(),
+            })?;
+        }
+    }
+    Ok(SUCCESS)
+}

@@ -1,0 +1,247 @@
+//! `phux-plugin.toml`: a plugin's manifest, read into typed tables and checked whole. Every
+//! problem is reported (file, line, table, id, what is wrong), never only the first; a
+//! manifest with any problem is refused.
+
+mod checker;
+mod tables;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::location::line_col;
+use checker::{Checker, EntryLines};
+pub use tables::{
+    ActionDecl, AgentDecl, BuildStep, EventHook, LinkHandler, Manifest, PaneProvider, Widget,
+    WorkspacePane, WorkspaceProfile,
+};
+
+/// The manifest's file name inside a plugin directory.
+pub const MANIFEST_FILE: &str = "phux-plugin.toml";
+
+/// The events a hook can be `on`.
+pub const EVENT_NAMES: &[&str] = &[
+    "pane.idle",
+    "pane.exited",
+    "pane.spawned",
+    "pane.title",
+    "pane.bell",
+    "session.changed",
+    "agent.state",
+    "agent.asked",
+];
+
+/// One thing wrong with a manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub file: PathBuf,
+    pub line: Option<usize>,
+    /// `[[actions]]`, or `None` for the top level.
+    pub table: Option<String>,
+    pub id: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        write!(f, ": ")?;
+        if let Some(table) = &self.table {
+            write!(f, "[[{table}]] ")?;
+            if let Some(id) = &self.id {
+                write!(f, "id {id:?} ")?;
+            }
+            write!(f, "- ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    #[error("no plugin manifest at {}: {source}", path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
+    Invalid { problems: Vec<Problem> },
+}
+
+impl ManifestError {
+    pub fn remedy(&self) -> String {
+        match self {
+            ManifestError::Unreadable { path, .. } => format!(
+                "give a plugin directory holding {MANIFEST_FILE}, or the manifest itself (looked at {})",
+                path.display()
+            ),
+            ManifestError::Invalid { .. } => {
+                "fix each problem listed, then `phux plugin validate`".into()
+            }
+        }
+    }
+}
+
+/// A manifest that passed every check.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ValidManifest {
+    pub id: String,
+    pub manifest: Manifest,
+    pub manifest_path: PathBuf,
+    pub plugin_root: PathBuf,
+}
+
+/// `path` is a plugin directory or its manifest: the manifest's path.
+pub fn manifest_path_of(path: &Path) -> PathBuf {
+    let names_a_file = path.is_file() || path.extension().is_some_and(|e| e == "toml");
+    if names_a_file {
+        path.to_path_buf()
+    } else {
+        path.join(MANIFEST_FILE)
+    }
+}
+
+/// Reads and checks the manifest at `path` (a directory or the file itself).
+pub fn load(path: &Path) -> Result<ValidManifest, ManifestError> {
+    let manifest_path = manifest_path_of(path);
+    let manifest_path = std::fs::canonicalize(&manifest_path).unwrap_or(manifest_path);
+    let text =
+        std::fs::read_to_string(&manifest_path).map_err(|source| ManifestError::Unreadable {
+            path: manifest_path.clone(),
+            source,
+        })?;
+    let manifest = check(&manifest_path, &text)?;
+    let plugin_root = manifest_path
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    Ok(ValidManifest {
+        id: manifest.id.clone().unwrap_or_default(),
+        manifest,
+        manifest_path,
+        plugin_root,
+    })
+}
+
+/// Parses and checks manifest text; `file` names it in problems.
+pub fn check(file: &Path, text: &str) -> Result<Manifest, ManifestError> {
+    let problem_at = |span: Option<std::ops::Range<usize>>, message: String| Problem {
+        file: file.to_path_buf(),
+        line: Some(line_col(text, span.map_or(0, |s| s.start)).0),
+        table: None,
+        id: None,
+        message,
+    };
+    let document = toml_edit::Document::parse(text).map_err(|e| ManifestError::Invalid {
+        problems: vec![with_column(
+            problem_at(e.span(), format!("not valid TOML: {}", e.message().trim())),
+            text,
+            e.span(),
+        )],
+    })?;
+    let manifest: Manifest = toml::from_str(text).map_err(|e| ManifestError::Invalid {
+        problems: vec![with_column(
+            problem_at(e.span(), e.message().trim().to_string()),
+            text,
+            e.span(),
+        )],
+    })?;
+    let lines = EntryLines::of(text, &document);
+    let mut checker = Checker {
+        file,
+        lines: &lines,
+        problems: Vec::new(),
+    };
+    checker.unknown_keys(text, &document);
+    checker.top_level(&manifest);
+    checker.tables(&manifest);
+    if checker.problems.is_empty() {
+        Ok(manifest)
+    } else {
+        Err(ManifestError::Invalid {
+            problems: checker.problems,
+        })
+    }
+}
+
+fn with_column(mut problem: Problem, text: &str, span: Option<std::ops::Range<usize>>) -> Problem {
+    let (_, column) = line_col(text, span.map_or(0, |s| s.start));
+    problem.message = format!("column {column}: {}", problem.message);
+    problem
+}
+
+/// A plugin id: reverse-DNS style, `[A-Za-z0-9._-]+`.
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(text: &str) -> Vec<String> {
+        match check(Path::new("/p/phux-plugin.toml"), text) {
+            Ok(_) => Vec::new(),
+            Err(ManifestError::Invalid { problems }) => {
+                problems.iter().map(ToString::to_string).collect()
+            }
+            Err(e) => vec![e.to_string()],
+        }
+    }
+
+    #[test]
+    fn a_good_manifest_passes() {
+        let text = "id = \"example.tools\"\nname = \"Tools\"\nversion = \"0.1.0\"\nmin_phux_version = \"0.0.2\"\n\
+                    [[actions]]\nid = \"hello\"\ntitle = \"Hello\"\ncommand = [\"echo\", \"hi\"]\n\
+                    [[events]]\nid = \"on-exit\"\non = \"pane.exited\"\ncommand = [\"true\"]\n\
+                    [[agents]]\nid = \"codex\"\nstate = \"working\"\n\
+                    [[workspaces]]\nid = \"dev\"\nagents = [\"codex\"]\nactions = [\"hello\"]\n";
+        assert_eq!(problems(text), Vec::<String>::new());
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_table_id_and_line() {
+        let text = "name = \"x\"\ncolour = 1\nmin_phux_version = \"99.0.0\"\n\
+                    [[actions]]\nid = \"a\"\ncommand = [\"true\"]\n\
+                    [[actions]]\nid = \"a\"\ncommand = []\n\
+                    [[events]]\nid = \"e\"\non = \"pane.exploded\"\ncommand = [\"true\"]\nwhen = 1\n\
+                    [[workspaces]]\nid = \"w\"\nactions = [\"nope\"]\n";
+        let found = problems(text);
+        let all = found.join("\n");
+        assert!(all.contains("missing `id`"), "{all}");
+        assert!(
+            all.contains("/p/phux-plugin.toml:2: unknown key `colour`"),
+            "{all}"
+        );
+        assert!(all.contains("needs phux 99.0.0 or newer"), "{all}");
+        assert!(
+            all.contains(":7: [[actions]] id \"a\" - duplicate id (first at line 4)"),
+            "{all}"
+        );
+        assert!(
+            all.contains("[[actions]] id \"a\" - `command` is empty"),
+            "{all}"
+        );
+        assert!(all.contains("unknown event \"pane.exploded\""), "{all}");
+        assert!(
+            all.contains("[[events]] id \"e\" - unknown key `when`"),
+            "{all}"
+        );
+        assert!(all.contains("names \"nope\""), "{all}");
+        assert_eq!(found.len(), 8, "{all}");
+    }
+
+    #[test]
+    fn text_that_is_not_toml_names_line_and_column() {
+        let found = problems("id = \"x\"\nname = \n");
+        assert_eq!(found.len(), 1);
+        assert!(
+            found[0].starts_with("/p/phux-plugin.toml:2: column 8: not valid TOML"),
+            "{found:?}"
+        );
+    }
+}
