@@ -369,7 +369,7 @@ fn watch_since_over_a_session_counts_the_job_that_ended_before_the_watch() {
     let server = TestServer::start();
     let _keeper = server.plain_shell("keeper", "bash");
     let started = std::time::Instant::now();
-    let quick = server.new_session("jobs", &["bash", "-c", "sleep 0.3; echo a; exit 0"]);
+    let quick = server.new_session("jobs", &["bash", "-c", "sleep 1.5; echo a; exit 0"]);
     assert!(
         started.elapsed() < Duration::from_secs(2),
         "`bash -c` runs a script: new does not wait for a prompt ({:?})",
@@ -383,7 +383,7 @@ fn watch_since_over_a_session_counts_the_job_that_ended_before_the_watch() {
         "--",
         "bash",
         "-c",
-        "sleep 1.5; echo b; exit 7",
+        "sleep 3; echo b; exit 7",
     ]);
     let slow = format!("@{}", slow["terminal_id"]);
     wait_ended(&server, &quick);

@@ -65,10 +65,17 @@ fn literals(line: &str) -> Vec<String> {
     found
 }
 
+/// Codes that are also ordinary words of phux (a verb's name, a manifest's context): alone in a
+/// string they are those words; as a "code" key's value they are still caught.
+const ALSO_WORDS: [&str; 1] = ["workspace"];
+
 /// Why `line` spells an error code by hand, if it does.
 fn raw_code_use(line: &str) -> Option<String> {
     let literals = literals(line);
-    if let Some(code) = literals.iter().find(|l| l.parse::<ErrorCode>().is_ok()) {
+    if let Some(code) = literals
+        .iter()
+        .find(|l| l.parse::<ErrorCode>().is_ok() && !ALSO_WORDS.contains(&l.as_str()))
+    {
         return Some(format!("the code \"{code}\" spelled as a string"));
     }
     // A "code" key given a string literal as its value (a JSON-RPC error's numeric code, or a
@@ -100,6 +107,10 @@ fn s5_3_the_scanner_catches_a_hand_spelled_code() {
     assert!(raw_code_use(r#"let s = "no_server";"#).is_some());
     // Typed uses, ordinary strings and a JSON-RPC error's numeric code are not.
     assert!(raw_code_use(r#"json!({"error": {"code": code, "message": message}})"#).is_none());
+    assert!(
+        raw_code_use(r#""workspace" => ("workspace", workspace::Args::augment_args),"#).is_none()
+    );
+    assert!(raw_code_use(r#"json!({"code": "workspace"})"#).is_some());
     assert!(raw_code_use("Failure::new(ErrorCode::EngineUnavailable, msg, remedy)").is_none());
     assert!(raw_code_use(r#"let c = '"'; let s = "a \"quoted\" word"; // "no_server""#).is_none());
 }
