@@ -146,6 +146,11 @@ error_codes! {
     CommandIncomplete => "command_incomplete", USAGE;
     NotATerminal => "not_a_terminal", USAGE;
     NestedAttach => "nested_attach", USAGE;
+    // `tape`: a tape that does not parse (file:line:col in the message), a `Require`d program
+    // (or ffmpeg for video) that is not installed, a `Wait` that never matched
+    TapeInvalid => "tape_invalid", USAGE;
+    MissingProgram => "missing_program", FAILURE;
+    TapeWaitTimedOut => "tape_wait_timed_out", FAILURE;
 }
 
 /// A string that is not in the vocabulary.

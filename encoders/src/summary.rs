@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::format::OutputFormat;
+use crate::frame_chrome::FrameChrome;
 use crate::theme::Theme;
 
 /// The byte limit when the caller does not choose one: 8 MiB.
@@ -42,6 +43,11 @@ pub struct EncodeOptions {
     /// never written through). Without it, the finished file is linked in only if nothing,
     /// not even a dangling symlink, has appeared at the path meanwhile.
     pub overwrite: bool,
+    /// Padding, margin, window bar and rounded corners around the grid.
+    pub chrome: FrameChrome,
+    /// Write pixels that did not change as transparent (GIF's transparent index, APNG's
+    /// alpha 0 blended over): the same images, far fewer bytes. Off only to compare.
+    pub keep_unchanged_transparent: bool,
 }
 
 impl Default for EncodeOptions {
@@ -51,6 +57,8 @@ impl Default for EncodeOptions {
             scale: 1,
             max_bytes: DEFAULT_MAX_BYTES,
             overwrite: true,
+            chrome: FrameChrome::default(),
+            keep_unchanged_transparent: true,
         }
     }
 }
