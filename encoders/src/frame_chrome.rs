@@ -9,7 +9,8 @@ use crate::error::EncodeError;
 use crate::raster::{Canvas, Rect, MAX_CANVAS_PIXELS};
 use crate::theme::{Rgb, Theme};
 
-/// Padding when the caller does not choose: text never touches the image edge.
+/// The padding `phux rec` draws when the user does not choose: text never touches the image
+/// edge. (The library's own default frame is none at all: the image is the grid.)
 pub const DEFAULT_PADDING: u32 = 8;
 /// Height of a window bar when the caller does not choose.
 pub const DEFAULT_WINDOW_BAR_SIZE: u32 = 30;
@@ -76,7 +77,7 @@ pub struct FrameChrome {
 impl Default for FrameChrome {
     fn default() -> Self {
         FrameChrome {
-            padding: DEFAULT_PADDING,
+            padding: 0,
             margin: 0,
             margin_fill: None,
             window_bar: None,

@@ -153,13 +153,17 @@ fn wait(
     timeout: f64,
 ) -> Result<(), RunError> {
     // The parser compiled every pattern already; a bad WaitPattern cannot reach here.
-    let regex = regex::Regex::new(pattern).map_err(|e| {
-        RunError::Client(ClientError::Preflight {
-            code: phux_core::error_code::ErrorCode::InvalidArgument,
-            message: e.to_string(),
-            remedy: "fix the regex".into(),
-        })
-    })?;
+    // Multi-line: on the whole screen, `^` and `$` match at each line's start and end.
+    let regex = regex::RegexBuilder::new(pattern)
+        .multi_line(true)
+        .build()
+        .map_err(|e| {
+            RunError::Client(ClientError::Preflight {
+                code: phux_core::error_code::ErrorCode::InvalidArgument,
+                message: e.to_string(),
+                remedy: "fix the regex".into(),
+            })
+        })?;
     let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(86_400.0));
     let mut feed = ScreenFeed::open(socket, session.pane)?;
     loop {
