@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 24] = [
+const VERBS: [&str; 25] = [
     "attach",
     "detach",
     "new",
@@ -30,6 +30,7 @@ const VERBS: [&str; 24] = [
     "watch",
     "ask",
     "rec",
+    "tape",
     "agent",
 ];
 

@@ -88,13 +88,19 @@ fn every_command_and_setting_runs_end_to_end() {
     // The final screen: what came after the `clear` run while hidden, and the paste.
     let text = std::fs::read_to_string(dir.join("every.txt")).unwrap();
     for expected in ["shown-again", "pasted-text"] {
-        assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+        assert!(
+            text.contains(expected),
+            "{expected:?} missing from:\n{text}"
+        );
     }
-    assert!(!text.contains("HIDDEN-RED"), "clear ran while hidden:\n{text}");
+    assert!(
+        !text.contains("HIDDEN-RED"),
+        "clear ran while hidden:\n{text}"
+    );
 
     // Every typed text, the env's value and each key's bytes (as `cat -v` showed them) are in
     // the recording.
-    let cast = phux_recorder::read_cast(&dir.join("every.cast")).unwrap();
+    let cast = phux_recorder::read_cast(dir.join("every.cast")).unwrap();
     let recorded: String = cast
         .events
         .iter()

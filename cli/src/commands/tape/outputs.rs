@@ -162,10 +162,15 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
             })
         })
         .collect();
+    // Ending hidden: the end is where the last stretch began, less what was cut before it.
     let shown_end = shift(end).unwrap_or_else(|| {
-        hidden
-            .last()
-            .map_or(end, |(from, _)| shift(*from).unwrap_or(*from))
+        let from = hidden.last().map_or(end, |(from, _)| *from);
+        let before: f64 = hidden
+            .iter()
+            .filter(|(_, to)| *to <= from)
+            .map(|(f, to)| to - f)
+            .sum();
+        from - before
     });
     let mut cast = Cast {
         header: raw.header.clone(),

@@ -24,16 +24,16 @@ pub enum RunError {
     Client(ClientError),
     /// A `Wait` that never matched: the step, what it waited for, how long, and the screen.
     WaitTimedOut {
-        step: Step,
+        step: Box<Step>,
         pattern: String,
         scope: WaitScope,
         timeout: f64,
         screen: Vec<String>,
     },
     /// `Paste` with nothing copied.
-    NothingCopied(Step),
+    NothingCopied(Box<Step>),
     /// The shell exited while a step still had to run.
-    PaneExited(Step),
+    PaneExited(Box<Step>),
 }
 
 impl From<ClientError> for RunError {
@@ -71,7 +71,7 @@ pub fn run(
             ClientError::Server {
                 code: phux_core::error_code::ErrorCode::NoSuchTarget,
                 ..
-            } => RunError::PaneExited(step.clone()),
+            } => RunError::PaneExited(Box::new(step.clone())),
             _ => RunError::Client(e),
         };
         match &step.command {
@@ -100,7 +100,7 @@ pub fn run(
             Command::Paste => {
                 let text = clipboard
                     .clone()
-                    .ok_or_else(|| RunError::NothingCopied(step.clone()))?;
+                    .ok_or_else(|| RunError::NothingCopied(Box::new(step.clone())))?;
                 pane::paste(client, pane, text).map_err(closed)?;
             }
             Command::Wait {
@@ -177,7 +177,7 @@ fn wait(
         }
         match feed.next_change(Some(deadline))? {
             Change::Maybe => {}
-            Change::Closed => return Err(RunError::PaneExited(step.clone())),
+            Change::Closed => return Err(RunError::PaneExited(Box::new(step.clone()))),
             Change::Deadline => {
                 let last = get_screen(&mut session.input, session.pane, None, false)?;
                 let matched = match scope {
@@ -188,7 +188,7 @@ fn wait(
                     return Ok(());
                 }
                 return Err(RunError::WaitTimedOut {
-                    step: step.clone(),
+                    step: Box::new(step.clone()),
                     pattern: pattern.to_owned(),
                     scope,
                     timeout,
