@@ -13,6 +13,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The most stream frames written in one batch (output frames carry up to a PTY read each).
+const MAX_BATCH: usize = 256;
+
 /// Why a recording ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopReason {
@@ -100,7 +103,18 @@ pub fn record_stream(
         }
         match frames.recv_timeout(Duration::from_millis(50)) {
             Ok(frame) => {
-                if let Some(reason) = apply(&mut sink, frame)? {
+                // What arrived together is written together: one write for the batch, whole
+                // lines only, flushed before waiting again.
+                sink.begin_batch();
+                let mut ended = apply(&mut sink, frame)?;
+                let mut taken = 1;
+                while ended.is_none() && taken < MAX_BATCH {
+                    let Ok(frame) = frames.try_recv() else { break };
+                    ended = apply(&mut sink, frame)?;
+                    taken += 1;
+                }
+                sink.end_batch()?;
+                if let Some(reason) = ended {
                     break reason;
                 }
                 on_progress(sink.events(), sink.bytes());
