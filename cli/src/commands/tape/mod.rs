@@ -95,7 +95,10 @@ fn tape(args: Args, context: &Context) -> VerbResult {
     let mut written = Vec::new();
     for (path, kind) in &outputs {
         progress.rendering_step(path);
-        written.push(outputs::write(&recording, path, *kind, &settings).map_err(output_failure)?);
+        let offset = plan.settings.loop_offset_secs(recording.shown_end);
+        written.push(
+            outputs::write(&recording, path, *kind, &settings, offset).map_err(output_failure)?,
+        );
     }
     let screenshots =
         outputs::screenshots(&recording, &settings.options).map_err(output_failure)?;

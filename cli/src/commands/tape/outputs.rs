@@ -183,6 +183,39 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
     (cast, shown_end)
 }
 
+impl Recording {
+    /// The shown cast as an animation starting `offset` seconds in (`LoopOffset`): from there
+    /// to the end, then a terminal reset (`ESC c`) and the beginning up to `offset`, so the
+    /// loop is the same film started elsewhere. `offset` 0 (or past the end) is the cast as is.
+    pub fn looped(&self, offset: f64) -> Cast {
+        let end = self.shown_end;
+        if !(offset > 0.0 && offset < end) {
+            return self.shown.clone();
+        }
+        let (head, tail): (Vec<&Event>, Vec<&Event>) =
+            self.shown.events.iter().partition(|e| e.time <= offset);
+        let mut events: Vec<Event> = head
+            .iter()
+            .map(|e| Event::new(0.0, e.kind.clone()))
+            .collect();
+        events.extend(
+            tail.iter()
+                .map(|e| Event::new(e.time - offset, e.kind.clone())),
+        );
+        let wrap = end - offset;
+        events.push(Event::output(wrap, "\u{1b}c"));
+        events.extend(
+            head.iter()
+                .map(|e| Event::new(wrap + e.time, e.kind.clone())),
+        );
+        events.push(Event::output(end, ""));
+        Cast {
+            header: self.shown.header.clone(),
+            events,
+        }
+    }
+}
+
 /// What one output came to.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Written {
@@ -235,6 +268,7 @@ pub fn write(
     path: &Path,
     kind: OutputKind,
     settings: &RenderSettings,
+    loop_offset: f64,
 ) -> Result<Written, OutputError> {
     let encode = |source| OutputError::Encode {
         path: path.to_path_buf(),
@@ -244,7 +278,12 @@ pub fn write(
         path: path.to_path_buf(),
         source,
     };
-    let cast = &recording.shown;
+    let looped = recording.looped(loop_offset);
+    // Animations start at the loop offset; the cast and the text are the recording as it ran.
+    let cast = match kind {
+        OutputKind::Cast | OutputKind::Text => &recording.shown,
+        _ => &looped,
+    };
     let secs = recording.shown_end / settings.speed;
     match kind {
         OutputKind::Gif | OutputKind::Apng => {
@@ -444,6 +483,37 @@ mod tests {
             ]
         );
         assert_eq!(end, 5.0);
+    }
+
+    #[test]
+    fn a_loop_offset_starts_the_film_later_and_wraps_with_a_reset() {
+        let shown = Cast {
+            header: Header::new(CastVersion::V2, 10, 2),
+            events: vec![Event::output(1.0, "a"), Event::output(3.0, "b")],
+        };
+        let recording = Recording {
+            raw: shown.clone(),
+            shown,
+            screenshots: Vec::new(),
+            shown_end: 4.0,
+        };
+        let times: Vec<(f64, String)> = recording
+            .looped(2.0)
+            .events
+            .iter()
+            .map(|e| (e.time, e.kind.data()))
+            .collect();
+        assert_eq!(
+            times,
+            vec![
+                (0.0, "a".into()),
+                (1.0, "b".into()),
+                (2.0, "\u{1b}c".into()),
+                (3.0, "a".into()),
+                (4.0, String::new())
+            ]
+        );
+        assert_eq!(recording.looped(0.0).events.len(), 2);
     }
 
     #[test]

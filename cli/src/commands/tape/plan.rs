@@ -92,6 +92,14 @@ impl Settings {
         (cols > 0 && rows > 0).then_some((cols, rows))
     }
 
+    /// Where the animation starts, in seconds of a recording `length` long.
+    pub fn loop_offset_secs(&self, length: f64) -> f64 {
+        match self.loop_offset {
+            LoopOffset::Frames(n) => f64::from(n) / f64::from(self.framerate.max(1)),
+            LoopOffset::Percent(p) => length * p / 100.0,
+        }
+    }
+
     /// What the settings ask for that phux does not do, for a note to the user.
     pub fn not_applied(&self) -> Vec<String> {
         let mut notes = Vec::new();
