@@ -151,6 +151,7 @@ error_codes! {
     TapeInvalid => "tape_invalid", USAGE;
     MissingProgram => "missing_program", FAILURE;
     TapeWaitTimedOut => "tape_wait_timed_out", FAILURE;
+    TapeInterrupted => "tape_interrupted", FAILURE;
 }
 
 /// A string that is not in the vocabulary.

@@ -21,6 +21,8 @@ use phux_encoders::{EncodeOptions, RenderSettings};
 use plan::{Plan, Settings};
 use runner::RunError;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 /// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video
 #[derive(clap::Args)]
@@ -78,12 +80,17 @@ fn tape(args: Args, context: &Context) -> VerbResult {
     let mut env = shell_env(&plan.settings.shell);
     env.append(&mut plan.env);
     let mut session = session::Session::start(&context.socket, argv, env, cols, rows)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in crate::commands::values::STOP_SIGNALS {
+        let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
+    }
     let mut progress = progress::TapeProgress::start(plan.actions.len(), args.json);
     let result = runner::run(
         &mut session,
         &context.socket,
         &plan.settings,
         &plan.actions,
+        &stop,
         &mut |i, step| progress.step(i, step),
     );
     let recorded = session.finish();
@@ -292,6 +299,14 @@ fn run_failure(error: RunError) -> Failure {
             ErrorCode::TapeInvalid,
             format!("{}: Paste with nothing copied", located(&step)),
             "Copy \"text\" before Paste",
+        ),
+        RunError::Interrupted(step) => Failure::new(
+            ErrorCode::TapeInterrupted,
+            format!(
+                "{}: interrupted; the pane was removed and nothing was written",
+                located(&step)
+            ),
+            "run the tape again to the end",
         ),
         RunError::PaneExited(step) => Failure::new(
             ErrorCode::PaneExited,

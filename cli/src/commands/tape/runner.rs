@@ -8,7 +8,11 @@ use super::session::Session;
 use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::{pane, ClientError};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// How often a sleep or a wait looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
 
 /// A moment that changes what the outputs show.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +38,8 @@ pub enum RunError {
     NothingCopied(Box<Step>),
     /// The shell exited while a step still had to run.
     PaneExited(Box<Step>),
+    /// Ctrl-C (or SIGTERM, SIGHUP) during this step.
+    Interrupted(Box<Step>),
 }
 
 impl From<ClientError> for RunError {
@@ -57,6 +63,7 @@ pub fn run(
     socket: &Path,
     settings: &Settings,
     actions: &[Step],
+    stop: &AtomicBool,
     on_step: &mut dyn FnMut(usize, &Step),
 ) -> Result<Run, RunError> {
     let mut typing_speed = settings.typing_speed;
@@ -65,6 +72,14 @@ pub fn run(
     wait_for_first_output(session, socket)?;
     for (i, step) in actions.iter().enumerate() {
         on_step(i, step);
+        let sleep = |secs: f64| -> Result<(), RunError> {
+            if sleep_unless(secs, stop) {
+                Err(RunError::Interrupted(Box::new(step.clone())))
+            } else {
+                Ok(())
+            }
+        };
+        sleep(0.0)?;
         let pane = session.pane;
         let client = &mut session.input;
         let closed = |e: ClientError| match &e {
@@ -80,17 +95,17 @@ pub fn run(
                 let pause = speed.unwrap_or(typing_speed);
                 for c in text.chars() {
                     pane::send_literal(client, pane, c.to_string()).map_err(closed)?;
-                    sleep(pause);
+                    sleep(pause)?;
                 }
             }
             Command::Key { spec, speed, count } => {
                 let pause = speed.unwrap_or(typing_speed);
                 for _ in 0..*count {
                     pane::send_keys(client, pane, vec![spec.clone()]).map_err(closed)?;
-                    sleep(pause);
+                    sleep(pause)?;
                 }
             }
-            Command::Sleep(secs) => sleep(*secs),
+            Command::Sleep(secs) => sleep(*secs)?,
             Command::Hide => moments.push((Instant::now(), Moment::Hide)),
             Command::Show => moments.push((Instant::now(), Moment::Show)),
             Command::Screenshot(path) => {
@@ -110,7 +125,7 @@ pub fn run(
             } => {
                 let pattern = pattern.as_deref().unwrap_or(&settings.wait_pattern);
                 let timeout = timeout.unwrap_or(settings.wait_timeout);
-                wait(session, socket, step, *scope, pattern, timeout)?;
+                wait(session, socket, step, *scope, pattern, timeout, stop)?;
             }
             Command::Output(_) | Command::Require(_) | Command::Env(..) | Command::Set(_) => {}
         }
@@ -121,9 +136,19 @@ pub fn run(
     })
 }
 
-fn sleep(secs: f64) {
-    if secs.is_finite() && secs > 0.0 {
-        std::thread::sleep(Duration::from_secs_f64(secs));
+/// Sleeps `secs`, in short steps; true (at once) when the stop flag is raised.
+fn sleep_unless(secs: f64, stop: &AtomicBool) -> bool {
+    let secs = if secs.is_finite() { secs.max(0.0) } else { 0.0 };
+    let until = Instant::now() + Duration::from_secs_f64(secs.min(86_400.0));
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        std::thread::sleep(left.min(STOP_POLL));
     }
 }
 
@@ -151,6 +176,7 @@ fn wait(
     scope: WaitScope,
     pattern: &str,
     timeout: f64,
+    stop: &AtomicBool,
 ) -> Result<(), RunError> {
     // The parser compiled every pattern already; a bad WaitPattern cannot reach here.
     // Multi-line: on the whole screen, `^` and `$` match at each line's start and end.
@@ -175,7 +201,12 @@ fn wait(
         if matched {
             return Ok(());
         }
-        match feed.next_change(Some(deadline))? {
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Interrupted(Box::new(step.clone())));
+        }
+        let tick = (Instant::now() + STOP_POLL).min(deadline);
+        match feed.next_change(Some(tick))? {
+            Change::Deadline if Instant::now() < deadline => {}
             Change::Maybe => {}
             Change::Closed => return Err(RunError::PaneExited(Box::new(step.clone()))),
             Change::Deadline => {
