@@ -227,3 +227,93 @@ fn a_syntax_error_names_the_line_and_column() {
     let output = tape(&server, &dir, &["syntax_error.tape", "--json"]);
     assert_eq!(error_line(&output)["error"]["code"], "tape_invalid");
 }
+
+#[test]
+fn ctrl_c_mid_tape_removes_the_pane_and_writes_nothing() {
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    let mut command = server.phux(&["tape", "long_sleep.tape", "--json"]);
+    command
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = command.spawn().unwrap();
+    phux_tests::wait_until("the tape's pane is up", Duration::from_secs(20), || {
+        server.json(&["ls", "--json"]).to_string().contains("tape-")
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "tape_interrupted");
+    assert!(!dir.join("never.gif").exists());
+    let panes = server.json(&["ls", "--json"]).to_string();
+    assert!(!panes.contains("tape-"), "the pane is gone: {panes}");
+}
+
+#[test]
+fn a_video_needs_ffmpeg_and_says_so_when_it_is_missing() {
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    let output = tape(&server, &dir, &["video.tape", "--json"]);
+    let has_ffmpeg = std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if has_ffmpeg {
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(std::fs::metadata(dir.join("video.mp4")).unwrap().len() > 0);
+    } else {
+        eprintln!("ffmpeg is not installed: checking the refusal instead of the video");
+        assert_eq!(output.status.code(), Some(1));
+        let error = error_line(&output);
+        assert_eq!(error["error"]["code"], "missing_program");
+        assert!(error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ffmpeg"));
+        assert!(!dir.join("video.mp4").exists());
+    }
+}
+
+/// Every frame of `input` as raw RGB, decoded by ffmpeg.
+fn ffmpeg_rgb(dir: &Path, input: &str) -> Vec<u8> {
+    let output = std::process::Command::new("ffmpeg")
+        .current_dir(dir)
+        .args(["-v", "error", "-i", input, "-fps_mode", "passthrough"])
+        .args(["-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    output.stdout
+}
+
+#[test]
+fn another_decoder_sees_the_transparency_encoded_gif_and_apng_as_the_frames() {
+    if std::process::Command::new("ffmpeg")
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        eprintln!("ffmpeg is not installed (.ci/run installs it): skipping the third-party decode");
+        return;
+    }
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    let output = tape(&server, &dir, &["third_party.tape"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The directory's PNGs are whole frames written without any transparency trick.
+    let frames = ffmpeg_rgb(&dir, "tp-frames/frame-%05d.png");
+    assert!(!frames.is_empty());
+    assert!(
+        ffmpeg_rgb(&dir, "tp.gif") == frames,
+        "the GIF decodes to the frames"
+    );
+    assert!(
+        ffmpeg_rgb(&dir, "tp.png") == frames,
+        "the APNG decodes to the frames"
+    );
+}
