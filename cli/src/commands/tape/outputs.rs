@@ -229,14 +229,14 @@ pub struct Written {
 
 fn written(
     path: &Path,
-    kind: OutputKind,
+    format: &'static str,
     summary: Option<&EncodeSummary>,
     bytes: u64,
     secs: f64,
 ) -> Written {
     Written {
         path: path.display().to_string(),
-        format: kind.name(),
+        format,
         bytes: summary.map_or(bytes, |s| s.bytes),
         frames: summary.map(|s| s.frames),
         duration_ms: summary.map_or((secs * 1000.0).round() as u64, |s| s.duration_ms),
@@ -288,21 +288,21 @@ pub fn write(
     match kind {
         OutputKind::Gif | OutputKind::Apng => {
             let summary = render_cast(cast, path, settings, &mut |_, _| {}).map_err(encode)?;
-            Ok(written(path, kind, Some(&summary), 0, secs))
+            Ok(written(path, kind.name(), Some(&summary), 0, secs))
         }
         OutputKind::Frames => {
             let (cols, rows) = phux_encoders::canvas_size(cast);
             let sink =
                 PngFrames::create(path, cols, rows, &settings.options, None).map_err(encode)?;
             let summary = render_cast_into(cast, sink, settings, &mut |_, _| {}).map_err(encode)?;
-            Ok(written(path, kind, Some(&summary), 0, secs))
+            Ok(written(path, kind.name(), Some(&summary), 0, secs))
         }
         OutputKind::Cast => {
             let bytes = write_cast(cast, path).map_err(|source| OutputError::Cast {
                 path: path.to_path_buf(),
                 source,
             })?;
-            Ok(written(path, kind, None, bytes, cast.raw_duration()))
+            Ok(written(path, kind.name(), None, bytes, cast.raw_duration()))
         }
         OutputKind::Text => {
             let terminal = replay_until(&recording.raw, None).map_err(encode)?;
@@ -310,11 +310,11 @@ pub fn write(
             let screen = screen_of(&terminal, cols, rows);
             let text = screen_text(&screen);
             let bytes = write_atomically(path, text.as_bytes()).map_err(io)?;
-            Ok(written(path, kind, None, bytes, secs))
+            Ok(written(path, kind.name(), None, bytes, secs))
         }
         OutputKind::Video(ext) => video(cast, path, ext, settings).map(|(bytes, frames)| Written {
             frames: Some(frames),
-            ..written(path, kind, None, bytes, secs)
+            ..written(path, kind.name(), None, bytes, secs)
         }),
     }
 }
@@ -334,10 +334,7 @@ pub fn screenshots(
         let (cols, rows) = terminal.size();
         let screen = screen_of(&terminal, cols, rows);
         let bytes = write_screenshot(&screen, options, path).map_err(encode)?;
-        out.push(written(path, OutputKind::Apng, None, bytes, 0.0));
-    }
-    for w in &mut out {
-        w.format = "png";
+        out.push(written(path, "png", None, bytes, 0.0));
     }
     Ok(out)
 }

@@ -136,6 +136,8 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
         actions: Vec::new(),
     };
     let mut first_action: Option<(usize, usize)> = None;
+    // The last setting that sized the image: where a size error points.
+    let mut sized_by: Option<Step> = None;
     for step in steps {
         match &step.command {
             Command::Output(path) => plan.outputs.push((path.clone(), step.clone())),
@@ -152,6 +154,19 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
                     )));
                 }
                 apply(&mut plan.settings, setting, &step)?;
+                if matches!(
+                    setting,
+                    Setting::Width(_)
+                        | Setting::Height(_)
+                        | Setting::FontSize(_)
+                        | Setting::LineHeight(_)
+                        | Setting::Padding(_)
+                        | Setting::Margin(_)
+                        | Setting::WindowBar(_)
+                        | Setting::WindowBarSize(_)
+                ) {
+                    sized_by = Some(step.clone());
+                }
             }
             _ => {
                 first_action.get_or_insert((step.line, step.col));
@@ -159,12 +174,36 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             }
         }
     }
+    let s = &plan.settings;
+    let pixels = u64::from(s.width) * u64::from(s.height);
+    if pixels > phux_encoders::MAX_CANVAS_PIXELS || s.width > 65_535 || s.height > 65_535 {
+        return Err(size_error(
+            sized_by.as_ref(),
+            format!(
+                "Width {} × Height {} is too large: at most 65535 px a side and {} px in all",
+                s.width,
+                s.height,
+                phux_encoders::MAX_CANVAS_PIXELS
+            ),
+        ));
+    }
+    if let Some((cols, rows)) = s.grid() {
+        if phux_core::limits::check_grid(cols, rows).is_err() {
+            return Err(size_error(
+                sized_by.as_ref(),
+                format!(
+                    "Width {} × Height {} at FontSize {} makes a grid of {cols}x{rows} cells, \
+                     more than a pane may have (1000x1000): use a larger FontSize or a smaller \
+                     image",
+                    s.width, s.height, s.font_size
+                ),
+            ));
+        }
+    }
     if plan.settings.grid().is_none() {
         let s = &plan.settings;
-        return Err(TapeError::at(
-            &PathBuf::from("(settings)"),
-            0,
-            0,
+        return Err(size_error(
+            sized_by.as_ref(),
             format!(
                 "Width {} × Height {} leaves no room for one cell at FontSize {} once Padding {}, \
                  Margin {} and the window bar are taken off; make the image larger or the \
@@ -174,6 +213,14 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
         ));
     }
     Ok(plan)
+}
+
+/// An error about the image's size, at the setting that last sized it.
+fn size_error(sized_by: Option<&Step>, message: String) -> TapeError {
+    match sized_by {
+        Some(step) => step.error(message),
+        None => TapeError::at(&PathBuf::from("(the default settings)"), 0, 0, message),
+    }
 }
 
 fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), TapeError> {
