@@ -319,3 +319,36 @@ fn another_decoder_sees_the_transparency_encoded_gif_and_apng_as_the_frames() {
         "the APNG decodes to the frames"
     );
 }
+
+#[test]
+fn the_timeline_is_the_real_one() {
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    let output = tape(&server, &dir, &["timing.tape", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    // Five keys 100 ms apart, then a second of sleep: 1.5 s (the shell's start is not counted
+    // beyond its first prompt).
+    let gif_ms = doc["outputs"][0]["duration_ms"].as_u64().unwrap();
+    assert!((1400..=2500).contains(&gif_ms), "{gif_ms} ms");
+    let cast = phux_recorder::read_cast(dir.join("timing.cast")).unwrap();
+    let typed: Vec<f64> = cast
+        .events
+        .iter()
+        .filter(|e| matches!(&e.kind, phux_recorder::EventKind::Output(t) if t.len() == 1 && "abcde".contains(t.as_str())))
+        .map(|e| e.time)
+        .collect();
+    assert_eq!(typed.len(), 5, "{:?}", cast.events);
+    for pair in typed.windows(2) {
+        let gap = pair[1] - pair[0];
+        assert!(
+            (0.08..0.5).contains(&gap),
+            "keys {gap:.3} s apart: {typed:?}"
+        );
+    }
+    let end = cast.events.last().unwrap().time;
+    assert!(
+        end - typed[4] >= 0.95,
+        "the sleep is in the cast: {end} vs {typed:?}"
+    );
+}
