@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 31] = [
+const VERBS: [&str; 32] = [
     "attach",
     "detach",
     "new",
@@ -30,6 +30,7 @@ const VERBS: [&str; 31] = [
     "watch",
     "ask",
     "rec",
+    "tape",
     "agent",
     "mcp",
     "config",

@@ -150,6 +150,12 @@ error_codes! {
     // the 1 MiB a tool may return
     ConfirmationRequired => "confirmation_required", USAGE;
     OutputTooLarge => "output_too_large", FAILURE;
+    // `tape`: a tape that does not parse (file:line:col in the message), a `Require`d program
+    // (or ffmpeg for video) that is not installed, a `Wait` that never matched
+    TapeInvalid => "tape_invalid", USAGE;
+    MissingProgram => "missing_program", FAILURE;
+    TapeWaitTimedOut => "tape_wait_timed_out", FAILURE;
+    TapeInterrupted => "tape_interrupted", FAILURE;
 }
 
 /// A string that is not in the vocabulary.

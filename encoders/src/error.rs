@@ -75,6 +75,16 @@ pub enum EncodeError {
     #[error("{0} appeared while the animation was being encoded; it was left alone")]
     OutputExists(PathBuf),
     /// `--scale` must be at least 1 (and small enough to stay within the format's limits).
+    #[error(
+        "an image of {width}x{height} px has no room for the grid and its frame: it needs at \
+         least {needed_width}x{needed_height} px"
+    )]
+    ChromeTooSmall {
+        width: u32,
+        height: u32,
+        needed_width: u32,
+        needed_height: u32,
+    },
     #[error("scale must be between 1 and 16, got {0}")]
     BadScale(u8),
     /// A font setting is out of range.

@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 use crate::animator::{FrameSink, SinkStatus};
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
-use crate::gif_palette::GlobalPalette;
+use crate::gif_palette::{GlobalPalette, UNCHANGED};
 use crate::output_file::OutputFile;
 use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
-use crate::raster::Rasterizer;
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
 use crate::timing::DelayClock;
@@ -41,9 +40,8 @@ impl GifEncoder {
         rows: u16,
         options: &EncodeOptions,
     ) -> Result<GifEncoder, EncodeError> {
-        let raster =
-            Rasterizer::with_font(cols, rows, options.theme, options.scale, &options.font)?;
-        let (w, h) = (raster.canvas().width, raster.canvas().height);
+        let (raster, compositor) = crate::pipeline::prepare(cols, rows, options)?;
+        let (w, h) = (compositor.image().width, compositor.image().height);
         let too_big = || EncodeError::BadDimensions {
             width: w.into(),
             height: h.into(),
@@ -55,7 +53,12 @@ impl GifEncoder {
         let scratch = out.scratch()?;
         let writer = GifWriter::new(out, scratch, width, height, options.max_bytes)?;
         Ok(GifEncoder {
-            pipeline: FramePipeline::start(raster, writer)?,
+            pipeline: FramePipeline::start(
+                raster,
+                compositor,
+                options.keep_unchanged_transparent,
+                writer,
+            )?,
             path: path.to_path_buf(),
         })
     }
@@ -129,7 +132,19 @@ impl GifWriter {
 impl FrameWriter for GifWriter {
     fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError> {
         let palette_before = self.palette.len();
-        let indexed = self.palette.index_frame(&patch.pixels);
+        let mut indexed = match patch.changed {
+            Some(_) => {
+                let keyed: Vec<u32> = (patch.pixels.iter().enumerate())
+                    .map(|(i, p)| if patch.unchanged(i) { UNCHANGED } else { *p })
+                    .collect();
+                self.palette.index_frame(&keyed)
+            }
+            None => self.palette.index_frame(&patch.pixels),
+        };
+        if !indexed.exact {
+            // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
+            indexed = self.palette.index_frame(&patch.pixels);
+        }
         let delay = self.clock.peek(start, end);
         let mut frame = gif::Frame {
             delay: u16::try_from(delay).unwrap_or(u16::MAX),
@@ -138,6 +153,7 @@ impl FrameWriter for GifWriter {
             top: clamp_u16(patch.rect.y),
             width: clamp_u16(patch.rect.width),
             height: clamp_u16(patch.rect.height),
+            transparent: indexed.transparent,
             palette: indexed.local_palette,
             buffer: Cow::Owned(indexed.indices),
             ..gif::Frame::default()

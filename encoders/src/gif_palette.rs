@@ -8,6 +8,10 @@ use std::collections::HashMap;
 
 use crate::theme::Rgb;
 
+/// The value standing for "this pixel did not change": written as the transparent index.
+/// No real pixel has it (pixels are `0x00RRGGBB`).
+pub const UNCHANGED: u32 = 0xFF00_0000;
+
 /// Colours a GIF palette can hold.
 const MAX_COLORS: usize = 256;
 
@@ -26,6 +30,10 @@ pub struct IndexedFrame {
     pub indices: Vec<u8>,
     /// `r, g, b` triples of a local palette, or `None` for the global one.
     pub local_palette: Option<Vec<u8>>,
+    /// The index of [`UNCHANGED`] when the frame has such pixels.
+    pub transparent: Option<u8>,
+    /// False for the 6×7×6 cube fallback, where colours are approximated.
+    pub exact: bool,
 }
 
 impl GlobalPalette {
@@ -52,8 +60,13 @@ impl GlobalPalette {
         let before = self.colors.len();
         match self.map_global(pixels) {
             Some(indices) => IndexedFrame {
+                transparent: pixels
+                    .contains(&UNCHANGED)
+                    .then(|| self.index.get(&UNCHANGED).copied())
+                    .flatten(),
                 indices,
                 local_palette: None,
+                exact: true,
             },
             None => {
                 self.truncate(before);
@@ -94,6 +107,8 @@ fn local_frame(pixels: &[u32]) -> IndexedFrame {
         return IndexedFrame {
             indices,
             local_palette: Some(own.rgb_bytes()),
+            transparent: own.index.get(&UNCHANGED).copied(),
+            exact: true,
         };
     }
     popular_frame(pixels)
@@ -130,6 +145,8 @@ fn popular_frame(pixels: &[u32]) -> IndexedFrame {
     IndexedFrame {
         indices,
         local_palette: Some(rgb_bytes(&palette)),
+        transparent: None,
+        exact: false,
     }
 }
 

@@ -27,10 +27,12 @@ mod apng_encoder;
 mod error;
 pub mod font;
 mod format;
+mod frame_chrome;
 mod gif_encoder;
 mod gif_palette;
 mod output_file;
 mod pipeline;
+mod png_frames;
 mod raster;
 mod replay;
 mod screen;
@@ -45,9 +47,16 @@ pub use apng_encoder::ApngEncoder;
 pub use error::EncodeError;
 pub use font::options::{FontMode, FontOptions, BITMAP_FONT_NAME};
 pub use format::{resolve_output, OutputFormat, ResolvedOutput};
+pub use frame_chrome::{
+    Compositor, FrameChrome, Layout, Placed, WindowBar, DEFAULT_PADDING, DEFAULT_WINDOW_BAR_SIZE,
+};
 pub use gif_encoder::GifEncoder;
+pub use png_frames::{write_png, write_screenshot, PngFrames};
 pub use raster::{blend_levels, Canvas, Rasterizer, Rect, MAX_CANVAS_PIXELS, MAX_SCALE};
-pub use replay::{render_cast, screen_of, Progress, RenderSettings};
+pub use replay::{
+    canvas_size, effective_options, render_cast, render_cast_into, replay_until, screen_of,
+    Progress, RenderSettings,
+};
 pub use screen::{CellAttrs, CellColor, CellWidth, RenderCell, RenderCursor, RenderScreen};
 pub use still::{render_still, StillFrame};
 pub use summary::{EncodeOptions, EncodeSummary, DEFAULT_MAX_BYTES};

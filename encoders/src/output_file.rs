@@ -49,6 +49,11 @@ impl OutputFile {
             .map_err(|e| EncodeError::io("create a scratch file in", &dir, e))
     }
 
+    /// Where the temp file is.
+    pub fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
     /// The open temp file.
     pub fn file(&mut self) -> &mut std::fs::File {
         self.temp.as_file_mut()

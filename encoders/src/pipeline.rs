@@ -11,6 +11,7 @@ use std::thread::JoinHandle;
 
 use crate::animator::SinkStatus;
 use crate::error::EncodeError;
+use crate::frame_chrome::Compositor;
 use crate::raster::{Rasterizer, Rect};
 use crate::screen::RenderScreen;
 
@@ -24,6 +25,17 @@ pub struct FramePatch {
     pub rect: Rect,
     /// `rect.width * rect.height` pixels.
     pub pixels: Vec<u32>,
+    /// Which pixels differ from the image before; `None`: write them all as they are.
+    pub changed: Option<Vec<bool>>,
+}
+
+impl FramePatch {
+    /// Whether pixel `i` may be written as "unchanged" (transparent).
+    pub fn unchanged(&self, i: usize) -> bool {
+        self.changed
+            .as_ref()
+            .is_some_and(|c| c.get(i).is_some_and(|changed| !changed))
+    }
 }
 
 /// Whether a frame made it into the file.
@@ -67,10 +79,24 @@ enum Message {
 /// What the worker returns: the writer's totals and whether frames were dropped.
 type WorkerResult = Result<(WriterTotals, bool), EncodeError>;
 
+/// The rasterizer of a `cols`×`rows` grid and the compositor that frames it, as `options` say.
+pub fn prepare(
+    cols: u16,
+    rows: u16,
+    options: &crate::summary::EncodeOptions,
+) -> Result<(Rasterizer, Compositor), EncodeError> {
+    let raster = Rasterizer::with_font(cols, rows, options.theme, options.scale, &options.font)?;
+    let (w, h) = (raster.canvas().width, raster.canvas().height);
+    let compositor = Compositor::new(&options.chrome, &options.theme, w, h)?;
+    Ok((raster, compositor))
+}
+
 /// The caller's half: the rasterizer and the channel to the worker.
 #[derive(Debug)]
 pub struct FramePipeline {
     raster: Rasterizer,
+    compositor: Compositor,
+    transparent: bool,
     tx: Option<SyncSender<Message>>,
     worker: Option<JoinHandle<WorkerResult>>,
     full: Arc<AtomicBool>,
@@ -78,7 +104,12 @@ pub struct FramePipeline {
 
 impl FramePipeline {
     /// Starts the worker thread around `writer`.
-    pub fn start<W: FrameWriter>(raster: Rasterizer, writer: W) -> Result<Self, EncodeError> {
+    pub fn start<W: FrameWriter>(
+        raster: Rasterizer,
+        compositor: Compositor,
+        transparent: bool,
+        writer: W,
+    ) -> Result<Self, EncodeError> {
         let (tx, rx) = sync_channel(QUEUE_DEPTH);
         let full = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&full);
@@ -88,6 +119,8 @@ impl FramePipeline {
             .map_err(|e| EncodeError::io("start the compression thread for", "", e))?;
         Ok(FramePipeline {
             raster,
+            compositor,
+            transparent,
             tx: Some(tx),
             worker: Some(worker),
             full,
@@ -96,7 +129,7 @@ impl FramePipeline {
 
     /// Image size in pixels.
     pub fn size(&self) -> (u32, u32) {
-        let c = self.raster.canvas();
+        let c = self.compositor.image();
         (c.width, c.height)
     }
 
@@ -109,9 +142,13 @@ impl FramePipeline {
         if self.full.load(Ordering::Acquire) {
             return Ok(SinkStatus::Full);
         }
-        let patch = self.raster.draw(screen).map(|rect| FramePatch {
-            rect,
-            pixels: self.raster.canvas().extract(rect),
+        let patch = self.raster.draw(screen).map(|rect| {
+            let placed = self.compositor.place(self.raster.canvas(), rect);
+            FramePatch {
+                rect: placed.rect,
+                pixels: placed.pixels,
+                changed: self.transparent.then_some(placed.changed),
+            }
         });
         self.send(Message::Frame { start, patch })?;
         Ok(if self.full.load(Ordering::Acquire) {

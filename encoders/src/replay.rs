@@ -3,7 +3,7 @@
 //! screens to an animation encoder at most once per frame slot.
 
 use crate::animation_encoder::AnimationEncoder;
-use crate::animator::Animator;
+use crate::animator::{Animator, FrameSink};
 use crate::error::EncodeError;
 use crate::screen::{CellAttrs, CellWidth, RenderCell, RenderCursor, RenderScreen};
 use crate::summary::{EncodeOptions, EncodeSummary};
@@ -36,14 +36,32 @@ pub fn render_cast(
     progress: Progress<'_>,
 ) -> Result<EncodeSummary, EncodeError> {
     let (cols, rows) = canvas_size(cast);
+    let options = effective_options(cast, settings);
+    let encoder = AnimationEncoder::create(output, cols, rows, &options)?;
+    render_cast_into(cast, encoder, settings, progress)
+}
+
+/// The options a render uses: the cast's own theme replaces the given one when preferred.
+pub fn effective_options(cast: &Cast, settings: &RenderSettings) -> EncodeOptions {
     let mut options = settings.options.clone();
     if settings.prefer_cast_theme {
         if let Some(theme) = cast_theme(cast) {
             options.theme = theme;
         }
     }
-    let encoder = AnimationEncoder::create(output, cols, rows, &options)?;
-    let mut animator = Animator::new(encoder, settings.fps);
+    options
+}
+
+/// Replays `cast` into any frame sink (made for the grid [`canvas_size`] gives, with
+/// [`effective_options`]).
+pub fn render_cast_into<S: FrameSink>(
+    cast: &Cast,
+    sink: S,
+    settings: &RenderSettings,
+    progress: Progress<'_>,
+) -> Result<EncodeSummary, EncodeError> {
+    let (cols, rows) = canvas_size(cast);
+    let mut animator = Animator::new(sink, settings.fps);
     let mut terminal =
         Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
     let mut timeline = Timeline::new(settings.idle_limit, settings.speed)
@@ -87,8 +105,28 @@ pub(crate) fn engine_error(error: engine::EngineError) -> EncodeError {
     EncodeError::Engine(error.to_string())
 }
 
+/// The terminal after the events up to `until` seconds (raw cast time; `None`: all of them).
+pub fn replay_until(cast: &Cast, until: Option<f64>) -> Result<Terminal, EncodeError> {
+    let mut terminal =
+        Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
+    for event in &cast.events {
+        if until.is_some_and(|t| event.time > t) {
+            break;
+        }
+        match &event.kind {
+            EventKind::Output(text) => terminal.write(text.as_bytes()),
+            EventKind::Resize { cols, rows } => {
+                terminal.resize(*cols, *rows).map_err(engine_error)?
+            }
+            _ => continue,
+        }
+        let _ = terminal.take_replies();
+    }
+    Ok(terminal)
+}
+
 /// The largest grid the cast ever has: the canvas every frame is drawn on.
-pub(crate) fn canvas_size(cast: &Cast) -> (u16, u16) {
+pub fn canvas_size(cast: &Cast) -> (u16, u16) {
     cast.events.iter().fold(
         (cast.header.cols, cast.header.rows),
         |(c, r), event| match event.kind {

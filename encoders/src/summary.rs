@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use crate::font::options::FontOptions;
 use crate::format::OutputFormat;
+use crate::frame_chrome::FrameChrome;
 use crate::theme::Theme;
 
 /// The byte limit when the caller does not choose one: 8 MiB.
@@ -45,6 +46,11 @@ pub struct EncodeOptions {
     pub overwrite: bool,
     /// The font: the bitmap one (the default) or TrueType glyphs at a pixel size.
     pub font: FontOptions,
+    /// Padding, margin, window bar and rounded corners around the grid.
+    pub chrome: FrameChrome,
+    /// Write pixels that did not change as transparent (GIF's transparent index, APNG's
+    /// alpha 0 blended over): the same images, far fewer bytes. Off only to compare.
+    pub keep_unchanged_transparent: bool,
 }
 
 impl Default for EncodeOptions {
@@ -55,6 +61,8 @@ impl Default for EncodeOptions {
             max_bytes: DEFAULT_MAX_BYTES,
             overwrite: true,
             font: FontOptions::default(),
+            chrome: FrameChrome::default(),
+            keep_unchanged_transparent: true,
         }
     }
 }

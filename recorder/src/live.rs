@@ -101,6 +101,16 @@ impl LiveSink {
             .write_event(&Event::new(time, EventKind::Output(rest)))
     }
 
+    /// Holds the lines of the events that follow (ones that arrived together) until
+    /// [`LiveSink::end_batch`] writes them in one go.
+    pub fn begin_batch(&mut self) {
+        self.writer.begin_batch();
+    }
+
+    pub fn end_batch(&mut self) -> Result<(), RecorderError> {
+        self.writer.end_batch()
+    }
+
     pub fn events(&self) -> u64 {
         self.writer.events_written()
     }

@@ -14,7 +14,11 @@ impl Utf8Carry {
         input.extend_from_slice(bytes);
         let keep = incomplete_tail(&input);
         self.pending = input.split_off(input.len() - keep);
-        String::from_utf8_lossy(&input).into_owned()
+        // Valid text (the usual case) becomes the String without another copy.
+        match String::from_utf8(input) {
+            Ok(text) => text,
+            Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+        }
     }
 
     /// Whatever is still carried, as replacement characters (end of stream).

@@ -1,8 +1,10 @@
 //! Writing casts line by line, so that a writer killed at any moment leaves a readable prefix.
 //!
-//! Every line (header or event) goes out in one `write_all` of the complete line, newline
-//! included, straight to the sink, then the sink is flushed. `create` writes to the `File`
-//! itself, never through a buffer that could hold a line back.
+//! Every line (header or event) goes out whole, newline included, straight to the sink, then
+//! the sink is flushed. `create` writes to the `File` itself, never through a buffer that could
+//! hold a line back. A batch ([`CastWriter::begin_batch`] … [`CastWriter::end_batch`]) writes
+//! the lines of events that arrived together in one `write_all`: still only whole lines, one
+//! system call instead of one per event.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -29,6 +31,9 @@ pub struct CastWriter<W: Write = File> {
     written_ms: u64,
     events: u64,
     bytes: u64,
+    /// Lines of the open batch, not yet written.
+    pending: Vec<u8>,
+    batching: bool,
 }
 
 impl CastWriter<File> {
@@ -79,10 +84,13 @@ impl<W: Write> CastWriter<W> {
             written_ms: 0,
             events: 0,
             bytes: 0,
+            pending: Vec::new(),
+            batching: false,
         };
         let mut line = header.to_json_line();
         line.push('\n');
-        this.write_line(&line)?;
+        this.pending.extend_from_slice(line.as_bytes());
+        this.write_pending()?;
         Ok(this)
     }
 
@@ -105,15 +113,45 @@ impl<W: Write> CastWriter<W> {
             return Err(RecorderError::OutOfOrder { time, previous });
         }
         let stamp = self.time_field(time);
-        let line = format!(
-            "[{stamp}, {}, {}]\n",
-            Value::from(event.kind.code()),
-            Value::from(event.kind.data())
-        );
-        self.write_line(&line)?;
+        let start = self.pending.len();
+        // Escaped straight from the event's text into the line: no copy of the data.
+        let line = &mut self.pending;
+        line.push(b'[');
+        line.extend_from_slice(stamp.as_bytes());
+        line.extend_from_slice(b", \"");
+        line.extend_from_slice(event.kind.code().as_bytes());
+        line.extend_from_slice(b"\", ");
+        let escaped = match &event.kind {
+            EventKind::Output(text) | EventKind::Input(text) | EventKind::Marker(text) => {
+                serde_json::to_writer(&mut *line, text.as_str())
+            }
+            other => serde_json::to_writer(&mut *line, &Value::from(other.data())),
+        };
+        if escaped.is_err() {
+            self.pending.truncate(start);
+            return Err(RecorderError::io(
+                self.path.clone(),
+                io::Error::other("the event could not be written as JSON"),
+            ));
+        }
+        self.pending.extend_from_slice(b"]\n");
         self.last_time = time;
         self.events += 1;
+        if !self.batching {
+            self.write_pending()?;
+        }
         Ok(())
+    }
+
+    /// Holds the lines of the events that follow until [`CastWriter::end_batch`].
+    pub fn begin_batch(&mut self) {
+        self.batching = true;
+    }
+
+    /// Writes the batch's lines in one `write_all`, then flushes.
+    pub fn end_batch(&mut self) -> Result<(), RecorderError> {
+        self.batching = false;
+        self.write_pending()
     }
 
     /// The time field for an event at absolute `time`; advances the v3 millisecond sum.
@@ -130,13 +168,17 @@ impl<W: Write> CastWriter<W> {
         }
     }
 
-    fn write_line(&mut self, line: &str) -> Result<(), RecorderError> {
+    fn write_pending(&mut self) -> Result<(), RecorderError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
         let result = self
             .sink
-            .write_all(line.as_bytes())
+            .write_all(&self.pending)
             .and_then(|()| self.sink.flush());
         result.map_err(|e| RecorderError::io(self.path.clone(), e))?;
-        self.bytes += line.len() as u64;
+        self.bytes += self.pending.len() as u64;
+        self.pending.clear();
         Ok(())
     }
 
@@ -153,6 +195,7 @@ impl<W: Write> CastWriter<W> {
     /// Flushes and hands back the sink. Every line is already written; this only makes the end
     /// of the recording explicit.
     pub fn finish(mut self) -> Result<W, RecorderError> {
+        self.write_pending()?;
         self.sink
             .flush()
             .map_err(|e| RecorderError::io(self.path.clone(), e))?;
@@ -186,6 +229,45 @@ mod tests {
                 r#"[0.000, "o", ""]"#
             ]
         );
+    }
+
+    /// Counts the `write` calls it gets and keeps the bytes.
+    #[derive(Default)]
+    struct Calls {
+        writes: usize,
+        bytes: Vec<u8>,
+    }
+
+    impl Write for Calls {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.writes += 1;
+            self.bytes.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_batch_is_one_write_of_whole_lines_with_the_same_text() {
+        let header = Header::new(CastVersion::V2, 80, 24);
+        let mut one_by_one = CastWriter::from_writer(Calls::default(), &header).unwrap();
+        let mut batched = CastWriter::from_writer(Calls::default(), &header).unwrap();
+        batched.begin_batch();
+        for (i, text) in ["a\"b", "\u{1b}[0m\n", "日本"].iter().enumerate() {
+            let event = Event::output(i as f64, *text);
+            one_by_one.write_event(&event).unwrap();
+            batched.write_event(&event).unwrap();
+        }
+        batched.end_batch().unwrap();
+        let (one_by_one, batched) = (one_by_one.finish().unwrap(), batched.finish().unwrap());
+        assert_eq!(one_by_one.writes, 1 + 3);
+        assert_eq!(batched.writes, 1 + 1);
+        assert_eq!(one_by_one.bytes, batched.bytes);
+        let text = String::from_utf8(batched.bytes).unwrap();
+        assert!(text.ends_with("[2.000000, \"o\", \"日本\"]\n"), "{text}");
+        assert!(text.contains(r#"[0.000000, "o", "a\"b"]"#), "{text}");
     }
 
     #[test]

@@ -58,7 +58,14 @@ fn every_tour_line_runs_as_written() {
             stderr(&output)
         );
     }
-    for made in ["demo.gif", "work.cast", "past.cast", "work.png"] {
+    for made in [
+        "demo.gif",
+        "work.cast",
+        "past.cast",
+        "work.png",
+        "hello.gif",
+        "hello.txt",
+    ] {
         assert!(dir.path().join(made).exists(), "{made} was not made");
     }
 }

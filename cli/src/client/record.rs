@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// The most stream frames written in one batch (output frames carry up to a PTY read each).
+const MAX_BATCH: usize = 256;
+
 /// Why a recording ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StopReason {
@@ -108,17 +111,35 @@ pub fn record_stream(
         }
         match frames.recv_timeout(Duration::from_millis(50)) {
             Ok(frame) => {
-                let seq = match &frame {
-                    Frame::Output(chunk) => Some(chunk.seq),
-                    _ => None,
-                };
-                if let Some(reason) = apply(&mut sink, frame)? {
+                // What arrived together is written together: one write for the batch, whole
+                // lines only, flushed before waiting again. The past ends the recording at the
+                // chunk it was caught up at (`--since` without `--follow`).
+                sink.begin_batch();
+                let mut ended = None;
+                let mut next = Some(frame);
+                let mut taken = 0;
+                while let Some(frame) = next.take() {
+                    let seq = match &frame {
+                        Frame::Output(chunk) => Some(chunk.seq),
+                        _ => None,
+                    };
+                    ended = apply(&mut sink, frame)?;
+                    taken += 1;
+                    if ended.is_none()
+                        && seq.is_some_and(|seq| caught_up_at.is_some_and(|last| seq >= last))
+                    {
+                        ended = Some(StopReason::CaughtUp);
+                    }
+                    if ended.is_some() || taken >= MAX_BATCH {
+                        break;
+                    }
+                    next = frames.try_recv().ok();
+                }
+                sink.end_batch()?;
+                if let Some(reason) = ended {
                     break reason;
                 }
                 on_progress(sink.events(), sink.bytes());
-                if seq.is_some_and(|seq| caught_up_at.is_some_and(|last| seq >= last)) {
-                    break StopReason::CaughtUp;
-                }
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break StopReason::StreamEnded,

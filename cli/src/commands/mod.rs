@@ -36,6 +36,7 @@ pub mod spawn;
 pub mod status;
 pub mod swap_pane;
 pub mod tag;
+pub mod tape;
 pub mod values;
 pub mod wait;
 pub mod wait_json;
@@ -77,6 +78,7 @@ pub enum Command {
     MovePane(move_pane::Args),
     SwapPane(swap_pane::Args),
     Rec(rec::Args),
+    Tape(tape::Args),
     Snapshot(snapshot::Args),
     Wait(wait::Args),
     Run(run::Args),
@@ -127,6 +129,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "move-pane" => ("move-pane", move_pane::Args::augment_args),
         "swap-pane" => ("swap-pane", swap_pane::Args::augment_args),
         "rec" => ("rec", rec::Args::augment_args),
+        "tape" => ("tape", tape::Args::augment_args),
         "snapshot" => ("snapshot", snapshot::Args::augment_args),
         "wait" => ("wait", wait::Args::augment_args),
         "run" => ("run", run::Args::augment_args),
@@ -169,6 +172,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::MovePane(args) => move_pane::run(args, context),
         Command::SwapPane(args) => swap_pane::run(args, context),
         Command::Rec(args) => rec::run(args, context),
+        Command::Tape(args) => tape::run(args, context),
         Command::Snapshot(args) => snapshot::run(args, context),
         Command::Wait(args) => wait::run(args, context),
         Command::Run(args) => run::run(args, context),

@@ -89,7 +89,7 @@ impl FontOptions {
     }
 
     /// True when the bitmap font was asked for by name (`--font unifont`).
-    fn names_bitmap(&self) -> bool {
+    pub fn names_bitmap(&self) -> bool {
         self.fonts
             .first()
             .is_some_and(|f| f.eq_ignore_ascii_case(BITMAP_FONT_NAME))

@@ -88,12 +88,23 @@ pub fn decode_apng(path: &Path) -> Animation {
     let mut frames = Vec::new();
     for _ in 0..count {
         let out = reader.next_frame(&mut buf).unwrap();
-        assert_eq!(out.color_type, png::ColorType::Rgb);
+        let bpp = match out.color_type {
+            png::ColorType::Rgb => 3,
+            png::ColorType::Rgba => 4,
+            other => panic!("unexpected colour type {other:?}"),
+        };
         let fc = *reader.info().frame_control().unwrap();
-        assert_eq!(fc.blend_op, png::BlendOp::Source);
         assert_eq!(fc.dispose_op, png::DisposeOp::None);
+        let data = &buf[..out.buffer_size()];
+        if fc.blend_op == png::BlendOp::Source {
+            // Source replaces every pixel; phux writes only alpha 255 with it.
+            assert!(bpp == 3 || data.chunks(4).all(|p| p[3] == 255));
+        } else {
+            // Over: phux writes alpha 0 (keep what is there) or 255 (replace) only.
+            assert!(data.chunks(4).all(|p| p[3] == 0 || p[3] == 255));
+        }
         let rect = (fc.x_offset, fc.y_offset, fc.width, fc.height);
-        blit(&mut canvas, width, rect, &buf[..out.buffer_size()], 3);
+        blit(&mut canvas, width, rect, data, bpp);
         let delay_ms = u64::from(fc.delay_num) * 1000 / u64::from(fc.delay_den.max(1));
         frames.push(Decoded {
             x: fc.x_offset,
@@ -117,6 +128,10 @@ fn blit(canvas: &mut [Rgb], width: u32, rect: (u32, u32, u32, u32), data: &[u8],
     for y in 0..h {
         for x in 0..w {
             let i = ((y * w + x) as usize) * bpp;
+            // An alpha of 0 (GIF's transparent index, APNG blended over) keeps the pixel below.
+            if bpp == 4 && data[i + 3] == 0 {
+                continue;
+            }
             let px = Rgb(data[i], data[i + 1], data[i + 2]);
             canvas[((y0 + y) * width + x0 + x) as usize] = px;
         }

@@ -178,6 +178,15 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
             max_bytes: args.max_bytes.unwrap_or(phux_encoders::DEFAULT_MAX_BYTES),
             overwrite: args.overwrite,
             font: args.font.options(),
+            chrome: phux_encoders::FrameChrome {
+                padding: args.padding,
+                margin: args.margin,
+                margin_fill: args.margin_fill,
+                window_bar: args.window_bar,
+                border_radius: args.border_radius,
+                ..phux_encoders::FrameChrome::default()
+            },
+            keep_unchanged_transparent: true,
         },
         prefer_cast_theme: args.theme.is_none(),
         fps: args.fps.unwrap_or(30),

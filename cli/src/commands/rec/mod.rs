@@ -77,6 +77,21 @@ pub struct Args {
     scale: Option<u8>,
     #[command(flatten)]
     font: crate::commands::font_flags::FontFlags,
+    /// Pixels of background around the grid of an animation
+    #[arg(long, value_name = "PX", default_value_t = phux_encoders::DEFAULT_PADDING)]
+    padding: u32,
+    /// Pixels of --margin-fill around the window of an animation
+    #[arg(long, value_name = "PX", default_value_t = 0)]
+    margin: u32,
+    /// Colour of the margin (and outside rounded corners), as #rrggbb [default: #171717]
+    #[arg(long, value_name = "COLOR", value_parser = parse_color)]
+    margin_fill: Option<phux_encoders::Rgb>,
+    /// A window bar above the grid: Colorful, ColorfulRight, Rings or RingsRight
+    #[arg(long, value_name = "STYLE", value_parser = parse_window_bar)]
+    window_bar: Option<phux_encoders::WindowBar>,
+    /// Radius of the window's rounded corners, in pixels
+    #[arg(long, value_name = "PX", default_value_t = 0)]
+    border_radius: u32,
     /// Replace whatever is at the output path (a symlink there is replaced, never followed);
     /// without it nothing at the path is ever replaced
     #[arg(long)]
@@ -95,6 +110,21 @@ pub struct Args {
     /// Run this command in a new headless pane and record it until it exits
     #[arg(last = true, value_name = "COMMAND")]
     command: Vec<String>,
+}
+
+/// `#rrggbb` (or `#rgb`) as a colour.
+fn parse_color(text: &str) -> Result<phux_encoders::Rgb, String> {
+    phux_encoders::Rgb::parse_hex(text)
+        .map_err(|_| format!("{text:?} is not a colour like #674EFF"))
+}
+
+fn parse_window_bar(text: &str) -> Result<phux_encoders::WindowBar, String> {
+    phux_encoders::WindowBar::parse(text).ok_or_else(|| {
+        format!(
+            "unknown window bar {text:?}: use {}",
+            phux_encoders::WindowBar::NAMES.join(", ")
+        )
+    })
 }
 
 /// The idle limit a new recording gets when none is given.

@@ -1,0 +1,528 @@
+//! Everything a tape writes comes from the one recording: the cast as recorded (with the
+//! `Hide`…`Show` stretches cut out), rendered to each `Output`, and the screen at each
+//! `Screenshot` moment replayed from the same events.
+
+use super::runner::{Moment, Run};
+use super::session::{Observed, Recorded};
+use phux_encoders::{
+    render_cast, render_cast_into, replay_until, screen_of, write_screenshot, EncodeError,
+    EncodeOptions, EncodeSummary, PngFrames, RenderSettings,
+};
+use phux_recorder::{Cast, CastVersion, CastWriter, Event, EventKind, Header, Utf8Carry};
+use std::path::{Path, PathBuf};
+
+/// What an `Output` path asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    Gif,
+    Apng,
+    Cast,
+    Text,
+    Frames,
+    Video(&'static str),
+}
+
+impl OutputKind {
+    /// From the path: `.gif`, `.png`/`.apng`, `.cast`, `.txt`, `.mp4`, `.webm`; a path ending
+    /// in `/` or without an extension is a directory of PNG frames.
+    pub fn of(path: &Path) -> Result<OutputKind, String> {
+        if path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir() {
+            return Ok(OutputKind::Frames);
+        }
+        let Some(ext) = path.extension() else {
+            return Ok(OutputKind::Frames);
+        };
+        Ok(match ext.to_string_lossy().to_ascii_lowercase().as_str() {
+            "gif" => OutputKind::Gif,
+            "png" | "apng" => OutputKind::Apng,
+            "cast" => OutputKind::Cast,
+            "txt" | "ascii" => OutputKind::Text,
+            "mp4" => OutputKind::Video("mp4"),
+            "webm" => OutputKind::Video("webm"),
+            other => {
+                return Err(format!(
+                    "unknown output type .{other}: expected .gif, .png, .apng, .cast, .txt, .mp4, \
+                     .webm or a directory/"
+                ))
+            }
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputKind::Gif => "gif",
+            OutputKind::Apng => "apng",
+            OutputKind::Cast => "cast",
+            OutputKind::Text => "txt",
+            OutputKind::Frames => "frames",
+            OutputKind::Video(ext) => ext,
+        }
+    }
+}
+
+/// The recording as casts: raw (every event) and as shown (hidden stretches cut out).
+pub struct Recording {
+    pub raw: Cast,
+    pub shown: Cast,
+    /// Where each screenshot was taken, in raw cast time.
+    pub screenshots: Vec<(PathBuf, f64)>,
+    /// The end of the tape in the shown cast's time.
+    pub shown_end: f64,
+}
+
+pub fn recording(recorded: &Recorded, run: &Run) -> Recording {
+    let origin = recorded.observed.first().map_or(0, Observed::t_ns);
+    let secs = |t_ns: u64| t_ns.saturating_sub(origin) as f64 / 1e9;
+    let mut raw = Cast {
+        header: Header::new(CastVersion::V2, recorded.cols, recorded.rows),
+        events: Vec::new(),
+    };
+    raw.header.term_type = Some("xterm-256color".into());
+    let mut utf8 = Utf8Carry::default();
+    let mut last = 0.0f64;
+    for observed in &recorded.observed {
+        let time = secs(observed.t_ns()).max(last);
+        last = time;
+        match observed {
+            Observed::Output { bytes, .. } => {
+                let text = utf8.decode(bytes);
+                if !text.is_empty() {
+                    raw.events.push(Event::output(time, text));
+                }
+            }
+            Observed::Resize { cols, rows, .. } => raw.events.push(Event::new(
+                time,
+                EventKind::Resize {
+                    cols: *cols,
+                    rows: *rows,
+                },
+            )),
+        }
+    }
+    let rest = utf8.flush();
+    if !rest.is_empty() {
+        raw.events.push(Event::output(last, rest));
+    }
+    let at = |instant| secs(recorded.server_ns(instant));
+    let end = at(run.ended).max(last);
+    let mut hidden = Vec::new();
+    let mut hide_from: Option<f64> = None;
+    let mut screenshots = Vec::new();
+    for (instant, moment) in &run.moments {
+        let t = at(*instant);
+        match moment {
+            Moment::Hide => {
+                hide_from.get_or_insert(t);
+            }
+            Moment::Show => {
+                if let Some(from) = hide_from.take() {
+                    hidden.push((from, t));
+                }
+            }
+            Moment::Screenshot(path) => screenshots.push((path.clone(), t)),
+        }
+    }
+    if let Some(from) = hide_from {
+        hidden.push((from, f64::INFINITY));
+    }
+    let (shown, shown_end) = cut(&raw, &hidden, end);
+    Recording {
+        raw,
+        shown,
+        screenshots,
+        shown_end,
+    }
+}
+
+/// `raw` with the `hidden` stretches taken out: their output arrives at once when the stretch
+/// ends (so the screen jumps to what it became), later events move earlier by the time cut,
+/// and what happens in a stretch that never ends is dropped.
+fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
+    let shift = |t: f64| -> Option<f64> {
+        let mut removed = 0.0;
+        for &(from, to) in hidden {
+            if t >= to {
+                removed += to - from;
+            } else if t >= from {
+                if to.is_infinite() {
+                    return None;
+                }
+                return Some(to - removed - (to - from));
+            }
+        }
+        Some(t - removed)
+    };
+    let events = raw
+        .events
+        .iter()
+        .filter_map(|e| {
+            shift(e.time).map(|time| Event {
+                time,
+                kind: e.kind.clone(),
+            })
+        })
+        .collect();
+    // Ending hidden: the end is where the last stretch began, less what was cut before it.
+    let shown_end = shift(end).unwrap_or_else(|| {
+        let from = hidden.last().map_or(end, |(from, _)| *from);
+        let before: f64 = hidden
+            .iter()
+            .filter(|(_, to)| *to <= from)
+            .map(|(f, to)| to - f)
+            .sum();
+        from - before
+    });
+    let mut cast = Cast {
+        header: raw.header.clone(),
+        events,
+    };
+    // An empty output at the end keeps the tape's closing sleep in the cast's length.
+    if cast.raw_duration() < shown_end {
+        cast.events.push(Event::output(shown_end, ""));
+    }
+    (cast, shown_end)
+}
+
+impl Recording {
+    /// The shown cast as an animation starting `offset` seconds in (`LoopOffset`): from there
+    /// to the end, then a terminal reset (`ESC c`) and the beginning up to `offset`, so the
+    /// loop is the same film started elsewhere. `offset` 0 (or past the end) is the cast as is.
+    pub fn looped(&self, offset: f64) -> Cast {
+        let end = self.shown_end;
+        if !(offset > 0.0 && offset < end) {
+            return self.shown.clone();
+        }
+        let (head, tail): (Vec<&Event>, Vec<&Event>) =
+            self.shown.events.iter().partition(|e| e.time <= offset);
+        let mut events: Vec<Event> = head
+            .iter()
+            .map(|e| Event::new(0.0, e.kind.clone()))
+            .collect();
+        events.extend(
+            tail.iter()
+                .map(|e| Event::new(e.time - offset, e.kind.clone())),
+        );
+        let wrap = end - offset;
+        events.push(Event::output(wrap, "\u{1b}c"));
+        events.extend(
+            head.iter()
+                .map(|e| Event::new(wrap + e.time, e.kind.clone())),
+        );
+        events.push(Event::output(end, ""));
+        Cast {
+            header: self.shown.header.clone(),
+            events,
+        }
+    }
+}
+
+/// What one output came to.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Written {
+    pub path: String,
+    pub format: &'static str,
+    pub bytes: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frames: Option<u32>,
+    pub duration_ms: u64,
+}
+
+fn written(
+    path: &Path,
+    format: &'static str,
+    summary: Option<&EncodeSummary>,
+    bytes: u64,
+    secs: f64,
+) -> Written {
+    Written {
+        path: path.display().to_string(),
+        format,
+        bytes: summary.map_or(bytes, |s| s.bytes),
+        frames: summary.map(|s| s.frames),
+        duration_ms: summary.map_or((secs * 1000.0).round() as u64, |s| s.duration_ms),
+    }
+}
+
+/// Why an output could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error("{path}: {source}")]
+    Encode { path: PathBuf, source: EncodeError },
+    #[error("{path}: {source}")]
+    Cast {
+        path: PathBuf,
+        source: phux_recorder::RecorderError,
+    },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("ffmpeg could not make {path}: {detail}")]
+    Ffmpeg { path: PathBuf, detail: String },
+}
+
+/// Writes one output from the recording.
+pub fn write(
+    recording: &Recording,
+    path: &Path,
+    kind: OutputKind,
+    settings: &RenderSettings,
+    loop_offset: f64,
+) -> Result<Written, OutputError> {
+    let encode = |source| OutputError::Encode {
+        path: path.to_path_buf(),
+        source,
+    };
+    let io = |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let looped = recording.looped(loop_offset);
+    // Animations start at the loop offset; the cast and the text are the recording as it ran.
+    let cast = match kind {
+        OutputKind::Cast | OutputKind::Text => &recording.shown,
+        _ => &looped,
+    };
+    let secs = recording.shown_end / settings.speed;
+    match kind {
+        OutputKind::Gif | OutputKind::Apng => {
+            let summary = render_cast(cast, path, settings, &mut |_, _| {}).map_err(encode)?;
+            Ok(written(path, kind.name(), Some(&summary), 0, secs))
+        }
+        OutputKind::Frames => {
+            let (cols, rows) = phux_encoders::canvas_size(cast);
+            let sink =
+                PngFrames::create(path, cols, rows, &settings.options, None).map_err(encode)?;
+            let summary = render_cast_into(cast, sink, settings, &mut |_, _| {}).map_err(encode)?;
+            Ok(written(path, kind.name(), Some(&summary), 0, secs))
+        }
+        OutputKind::Cast => {
+            let bytes = write_cast(cast, path).map_err(|source| OutputError::Cast {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            Ok(written(path, kind.name(), None, bytes, cast.raw_duration()))
+        }
+        OutputKind::Text => {
+            let terminal = replay_until(&recording.raw, None).map_err(encode)?;
+            let (cols, rows) = terminal.size();
+            let screen = screen_of(&terminal, cols, rows);
+            let text = screen_text(&screen);
+            let bytes = write_atomically(path, text.as_bytes()).map_err(io)?;
+            Ok(written(path, kind.name(), None, bytes, secs))
+        }
+        OutputKind::Video(ext) => video(cast, path, ext, settings).map(|(bytes, frames)| Written {
+            frames: Some(frames),
+            ..written(path, kind.name(), None, bytes, secs)
+        }),
+    }
+}
+
+/// Writes each screenshot: the screen at its moment, framed like the animation.
+pub fn screenshots(
+    recording: &Recording,
+    options: &EncodeOptions,
+) -> Result<Vec<Written>, OutputError> {
+    let mut out = Vec::new();
+    for (path, t) in &recording.screenshots {
+        let encode = |source| OutputError::Encode {
+            path: path.clone(),
+            source,
+        };
+        let terminal = replay_until(&recording.raw, Some(*t)).map_err(encode)?;
+        let (cols, rows) = terminal.size();
+        let screen = screen_of(&terminal, cols, rows);
+        let bytes = write_screenshot(&screen, options, path).map_err(encode)?;
+        out.push(written(path, "png", None, bytes, 0.0));
+    }
+    Ok(out)
+}
+
+fn screen_text(screen: &phux_encoders::RenderScreen) -> String {
+    let mut lines: Vec<String> = (0..screen.rows)
+        .map(|y| {
+            let line: String = (0..screen.cols)
+                .filter_map(|x| screen.cell(x, y))
+                .filter(|c| c.wide != phux_encoders::CellWidth::SpacerTail)
+                .map(|c| if c.text == '\0' { ' ' } else { c.text })
+                .collect();
+            line.trim_end().to_owned()
+        })
+        .collect();
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// Writes beside `path` and renames into place.
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<u64> {
+    use std::io::Write;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".phux-tape-")
+        .tempfile_in(dir)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    temp.as_file().set_permissions(readable)?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(bytes.len() as u64)
+}
+
+fn write_cast(cast: &Cast, path: &Path) -> Result<u64, phux_recorder::RecorderError> {
+    let mut writer = CastWriter::from_writer(Vec::new(), &cast.header)?;
+    for event in &cast.events {
+        writer.write_event(event)?;
+    }
+    let bytes = writer.finish()?;
+    write_atomically(path, &bytes).map_err(|source| phux_recorder::RecorderError::Io {
+        path: Some(path.to_path_buf()),
+        source,
+    })
+}
+
+/// Renders constant-rate PNG frames into a scratch directory and has ffmpeg encode them.
+fn video(
+    cast: &Cast,
+    path: &Path,
+    ext: &str,
+    settings: &RenderSettings,
+) -> Result<(u64, u32), OutputError> {
+    let io = |source| OutputError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let encode = |source| OutputError::Encode {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let scratch = tempfile::Builder::new()
+        .prefix(".phux-video-")
+        .tempdir_in(dir)
+        .map_err(io)?;
+    let frames_dir = scratch.path().join("frames");
+    let fps = settings.fps.clamp(1, 100);
+    let (cols, rows) = phux_encoders::canvas_size(cast);
+    let sink =
+        PngFrames::create(&frames_dir, cols, rows, &settings.options, Some(fps)).map_err(encode)?;
+    let summary = render_cast_into(cast, sink, settings, &mut |_, _| {}).map_err(encode)?;
+    let out = scratch.path().join(format!("out.{ext}"));
+    let codec: &[&str] = if ext == "webm" {
+        &["-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "30"]
+    } else {
+        &["-c:v", "libx264", "-crf", "18"]
+    };
+    let result = std::process::Command::new("ffmpeg")
+        .args(["-hide_banner", "-loglevel", "error", "-y", "-framerate"])
+        .arg(fps.to_string())
+        .arg("-i")
+        .arg(frames_dir.join("frame-%05d.png"))
+        .args([
+            "-vf",
+            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
+            "-pix_fmt",
+            "yuv420p",
+        ])
+        .args(codec)
+        .arg(&out)
+        .output()
+        .map_err(io)?;
+    if !result.status.success() {
+        return Err(OutputError::Ffmpeg {
+            path: path.to_path_buf(),
+            detail: String::from_utf8_lossy(&result.stderr).trim().to_owned(),
+        });
+    }
+    std::fs::rename(&out, path).map_err(io)?;
+    let bytes = std::fs::metadata(path).map_err(io)?.len();
+    Ok((bytes, summary.frames))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hidden_stretches_are_cut_and_their_output_lands_when_shown() {
+        let raw = Cast {
+            header: Header::new(CastVersion::V2, 10, 2),
+            events: vec![
+                Event::output(1.0, "a"),
+                Event::output(2.5, "b"),
+                Event::output(4.0, "c"),
+                Event::output(7.0, "d"),
+            ],
+        };
+        let (shown, end) = cut(&raw, &[(2.0, 3.0), (6.0, f64::INFINITY)], 8.0);
+        let times: Vec<(f64, String)> = shown
+            .events
+            .iter()
+            .map(|e| (e.time, e.kind.data()))
+            .collect();
+        assert_eq!(
+            times,
+            vec![
+                (1.0, "a".into()),
+                (2.0, "b".into()),
+                (3.0, "c".into()),
+                (5.0, String::new())
+            ]
+        );
+        assert_eq!(end, 5.0);
+    }
+
+    #[test]
+    fn a_loop_offset_starts_the_film_later_and_wraps_with_a_reset() {
+        let shown = Cast {
+            header: Header::new(CastVersion::V2, 10, 2),
+            events: vec![Event::output(1.0, "a"), Event::output(3.0, "b")],
+        };
+        let recording = Recording {
+            raw: shown.clone(),
+            shown,
+            screenshots: Vec::new(),
+            shown_end: 4.0,
+        };
+        let times: Vec<(f64, String)> = recording
+            .looped(2.0)
+            .events
+            .iter()
+            .map(|e| (e.time, e.kind.data()))
+            .collect();
+        assert_eq!(
+            times,
+            vec![
+                (0.0, "a".into()),
+                (1.0, "b".into()),
+                (2.0, "\u{1b}c".into()),
+                (3.0, "a".into()),
+                (4.0, String::new())
+            ]
+        );
+        assert_eq!(recording.looped(0.0).events.len(), 2);
+    }
+
+    #[test]
+    fn output_kinds() {
+        assert_eq!(OutputKind::of(Path::new("a.GIF")), Ok(OutputKind::Gif));
+        assert_eq!(OutputKind::of(Path::new("frames/")), Ok(OutputKind::Frames));
+        assert_eq!(
+            OutputKind::of(Path::new("a.webm")),
+            Ok(OutputKind::Video("webm"))
+        );
+        assert!(OutputKind::of(Path::new("a.doc"))
+            .unwrap_err()
+            .contains(".gif"));
+    }
+}
