@@ -6,6 +6,7 @@
 pub mod agents;
 pub mod docs;
 pub mod engine;
+pub mod hosts;
 pub mod error_code;
 pub mod error_doc;
 pub mod exit_code;

@@ -57,6 +57,18 @@ pub struct StateView {
     /// partial view, not an absence.
     #[serde(default)]
     pub unreachable: Vec<String>,
+    /// The satellites that answered a hub's `get_fleet`, each with its terminals in its own
+    /// snapshot order (empty in a plain `get_state`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub satellites: Vec<SatelliteView>,
+}
+
+/// One satellite's contribution to a hub's merged view: only its terminals (its sessions and
+/// windows are not merged: their ids would collide with the hub's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SatelliteView {
+    pub name: String,
+    pub terminals: Vec<PaneId>,
 }
 
 impl StateView {

@@ -62,6 +62,7 @@ fn state() -> StateView {
         ],
         focus_order: vec![PaneId(99), PaneId(3), PaneId(1)],
         unreachable: vec![],
+        satellites: vec![],
     }
 }
 

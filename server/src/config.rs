@@ -22,6 +22,8 @@ pub struct ServerConfig {
     pub log_path: Option<PathBuf>,
     /// How attached clients' sizes decide the sessions' sizes.
     pub window_size: crate::clients::WindowSizePolicy,
+    /// The config file whose `[[satellites]]` this server dials as a hub.
+    pub config_file: Option<PathBuf>,
 }
 
 impl ServerConfig {
@@ -36,6 +38,7 @@ impl ServerConfig {
             log_path: None,
             window_size: crate::clients::WindowSizePolicy::default(),
             flight_bytes: crate::flight::DEFAULT_FLIGHT_BYTES,
+            config_file: Some(phux_core::hosts::config_file::config_path()),
         }
     }
 }

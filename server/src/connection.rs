@@ -123,6 +123,9 @@ fn converse(
             ClientMessage::AttachClient(request) => {
                 return crate::attached::serve(&mut writer, stream, shared, id, &request);
             }
+            ClientMessage::Tunnel(request) => {
+                return crate::hub::tunnel::serve(&mut writer, stream, shared, id, &request);
+            }
             ClientMessage::NewSession(request) if request.observe => {
                 let started = streams::observe_new_session(shared, request);
                 return stream_after(&mut writer, stream, id, started);

@@ -235,6 +235,7 @@ impl Registry {
             sessions,
             focus_order: self.focus_order.clone(),
             unreachable: Vec::new(),
+            satellites: Vec::new(),
         }
     }
 

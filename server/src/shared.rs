@@ -24,6 +24,8 @@ pub struct Shared {
     pub agents: crate::agents::AgentStore,
     /// The detection manifests, loaded once at start.
     pub manifests: phux_core::agents::ManifestSet,
+    /// The satellite links this server dials (none without a config file).
+    pub hub: std::sync::Arc<crate::hub::Hub>,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -33,6 +35,7 @@ impl Shared {
         let started_unix = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
+        let config_file = config.config_file.clone();
         Self {
             config,
             epoch: Instant::now(),
@@ -44,6 +47,7 @@ impl Shared {
             admission: crate::admission::Admission::default(),
             agents: crate::agents::AgentStore::default(),
             manifests: crate::agents::load_manifests(),
+            hub: crate::hub::Hub::start(config_file.clone()),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
         }

@@ -10,7 +10,7 @@ use serde::de::DeserializeOwned;
 
 use phux_core::state_view::StateView;
 use phux_core::wire::{
-    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Welcome,
+    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel, Welcome,
     WireError, PROTOCOL,
 };
 
@@ -51,11 +51,7 @@ impl Client {
         stream
             .set_read_timeout(Some(DEFAULT_READ_TIMEOUT))
             .map_err(|e| wire(WireError::Io(e)))?;
-        let hello = ClientMessage::Hello(Hello {
-            protocol: PROTOCOL,
-            client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
-        });
-        let hello = Frame::json(&hello).and_then(|f| f.encode()).map_err(wire)?;
+        let hello = encoded_hello().map_err(wire)?;
         Ok(Client {
             stream,
             socket: socket.to_path_buf(),
@@ -179,6 +175,33 @@ impl Client {
     pub fn state(&mut self) -> Result<StateView, ClientError> {
         self.request(ClientMessage::GetState(IdOnly { id: 0 }))
     }
+
+    /// A hub's state with every satellite's terminals merged in (`get_fleet`).
+    pub fn fleet(&mut self) -> Result<StateView, ClientError> {
+        self.request(ClientMessage::GetFleet(IdOnly { id: 0 }))
+    }
+
+    /// Turns this connection to a hub into one to the satellite `satellite`'s server: every
+    /// request after this goes there (starting with a fresh hello, sent with the next request).
+    pub fn tunnel(&mut self, satellite: &str) -> Result<(), ClientError> {
+        let _: phux_core::wire::Done = self.request(ClientMessage::Tunnel(Tunnel {
+            id: 0,
+            satellite: satellite.to_owned(),
+        }))?;
+        let wire = |e| ClientError::from_wire(&self.socket, e);
+        self.unsent_hello = Some(encoded_hello().map_err(wire)?);
+        self.welcome = None;
+        self.next_id = 1;
+        Ok(())
+    }
+}
+
+fn encoded_hello() -> Result<Vec<u8>, WireError> {
+    let hello = ClientMessage::Hello(Hello {
+        protocol: PROTOCOL,
+        client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
+    });
+    Frame::json(&hello).and_then(|f| f.encode())
 }
 
 /// Nothing listening and no socket file are both "no server"; anything else (permissions, a
@@ -207,7 +230,8 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
     use ClientMessage::*;
     let slot = match &mut message {
         Hello(_) | Unknown => return None,
-        GetState(m) | Status(m) | KillServer(m) => &mut m.id,
+        GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => &mut m.id,
+        Tunnel(m) => &mut m.id,
         NewSession(m) => &mut m.id,
         Spawn(m) => &mut m.id,
         Kill(m) => &mut m.id,

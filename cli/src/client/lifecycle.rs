@@ -254,6 +254,7 @@ mod tests {
             }],
             focus_order: vec![PaneId(2)],
             unreachable: vec![],
+            satellites: vec![],
         }
     }
 

@@ -27,8 +27,8 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     let listing = list(&mut client)?;
     if !listing.unreachable.is_empty() {
         output::warn(&format!(
-            "the list is partial: satellite(s) {} unreachable",
-            listing.unreachable.join(", ")
+            "the list is partial: {}",
+            listing.unreachable.join("; ")
         ));
     }
     if args.json {

@@ -6,6 +6,7 @@ pub mod ask;
 pub mod attach;
 pub mod detach;
 pub mod engine;
+pub mod host;
 pub mod insert_pane;
 pub mod kill;
 pub mod ls;
@@ -15,6 +16,7 @@ pub mod pane_exec;
 pub mod paste;
 pub mod play;
 pub mod play_cast;
+pub mod proxy;
 pub mod playback_flags;
 pub mod rec;
 pub mod rename;
@@ -76,6 +78,8 @@ pub enum Command {
     Agent(agent::Args),
     Engine(engine::Args),
     Server(server::Args),
+    Host(host::Args),
+    Proxy(proxy::Args),
     #[command(name = "__pane-exec", hide = true)]
     PaneExec(pane_exec::Args),
     #[command(name = "__play-cast", hide = true)]
@@ -119,6 +123,8 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "agent" => ("agent", agent::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
+        "host" => ("host", host::Args::augment_args),
+        "proxy" => ("proxy", proxy::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
         "__play-cast" => ("__play-cast", play_cast::Args::augment_args),
         _ => return None,
@@ -154,6 +160,8 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Agent(args) => agent::run(args, context),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
+        Command::Host(args) => host::run(args, context),
+        Command::Proxy(args) => proxy::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),
         Command::Play(args) => play::run(args, context),
         Command::PlayCast(args) => play_cast::run(args, context),

@@ -129,6 +129,11 @@ pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, 
     if let Selector::Terminal(pane) = selector {
         return Ok(*pane);
     }
+    // `NAME/@N`: the same shortcut on the satellite's server, reached through the hub.
+    if let Selector::Remote { host, pane } = selector {
+        target::enter_satellite(client, host).map_err(|e| Failure::from(e).partial_view_exits_1())?;
+        return Ok(*pane);
+    }
     let resolved = target::resolve_target(client, selector)
         .map_err(|e| Failure::from(e).partial_view_exits_1())?;
     warn_if_partial(resolved.partial_warning());

@@ -4,6 +4,7 @@ pub mod agent_input;
 pub mod agent_state;
 pub mod ask;
 pub mod cell_width;
+pub mod host;
 pub mod new;
 pub mod play;
 pub mod rec;

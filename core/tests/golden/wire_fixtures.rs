@@ -34,6 +34,7 @@ fn state() -> StateView {
         }],
         focus_order: vec![PaneId(3)],
         unreachable: vec![],
+        satellites: vec![],
     }
 }
 
