@@ -136,7 +136,7 @@ fn converse(
                         id,
                         outcome: wire::Outcome::Ok(value),
                     },
-                    Err(error) => Response::error(id, error.body()),
+                    Err(error) => Response::error(id, shared.hub.fleet_aware(error.body())),
                 };
                 writer.write_frame(&answer_frame(id, response)?)?;
             }

@@ -3,6 +3,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
+pub mod fleet;
 pub mod outer_screen;
 
 use std::path::PathBuf;
@@ -109,6 +110,11 @@ impl TestServer {
 
     /// Like `start`, with extra `phux server` flags.
     pub fn start_with(extra: &[&str]) -> TestServer {
+        Self::start_with_env(extra, &[])
+    }
+
+    /// Like `start_with`, with extra environment entries for the server process.
+    pub fn start_with_env(extra: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> TestServer {
         let dir = tempfile::Builder::new()
             .prefix("phux-test-")
             .tempdir()
@@ -128,6 +134,7 @@ impl TestServer {
             // A shell without start-up files: a user's rc (pyenv's rehash lock, say) must not
             // make panes slow to start while many tests start them at once.
             .env("SHELL", PANE_SHELL)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)

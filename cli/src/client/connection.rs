@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 
 use phux_core::state_view::StateView;
 use phux_core::wire::{
-    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel, Welcome,
-    WireError, PROTOCOL,
+    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel,
+    Welcome, WireError, PROTOCOL,
 };
 
 use crate::client::error::ClientError;

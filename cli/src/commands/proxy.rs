@@ -28,8 +28,22 @@ pub fn run(_args: Args, context: &Context) -> i32 {
 }
 
 fn execute(context: &Context) -> VerbResult {
-    // Start the server now, so the first connection does not wait for it.
-    drop(ensure_server(&context.socket)?);
+    // Start the server now, so the first connection does not wait for it, and keep a
+    // connection of our own: when the server stops, the link ends with it (the hub then
+    // dials again, which starts a new server here).
+    let mut watch = ensure_server(&context.socket)?;
+    watch.welcome()?;
+    watch.set_read_timeout(None)?;
+    let watched = watch.into_stream();
+    std::thread::Builder::new()
+        .name("proxy-watch".into())
+        .spawn(move || {
+            let mut byte = [0u8; 1];
+            let _ = std::io::Read::read(&mut &watched, &mut byte);
+            eprintln!("phux proxy: the server on this host stopped");
+            std::process::exit(1);
+        })
+        .map_err(|e| transport(&e))?;
     let out = Arc::new(Mutex::new(std::io::stdout()));
     let hello = ProxyHello {
         protocol: PROTOCOL,
@@ -83,7 +97,10 @@ impl Bridge {
 
     /// Writes `bytes` to the channel's connection, connecting it on its first frame.
     fn deliver(&self, channel: u32, bytes: &[u8]) {
-        let existing = self.channels().get(&channel).and_then(|s| s.try_clone().ok());
+        let existing = self
+            .channels()
+            .get(&channel)
+            .and_then(|s| s.try_clone().ok());
         let mut stream = match existing {
             Some(stream) => stream,
             None => match self.open(channel) {

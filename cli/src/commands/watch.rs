@@ -42,7 +42,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -60,6 +64,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         Some(selector) => Some(resolve_pane(&mut client, selector)?),
         None => None,
     };
+    // A satellite pane's events come through the hub: name it NAME/@N, and a stream that
+    // ends without the pane closing was cut by the link or the satellite's server.
+    let satellite = match &selector {
+        Some(phux_core::selector::Selector::Remote { host, .. }) => Some(host.clone()),
+        _ => None,
+    };
     client.subscribe(pane, Vec::new())?;
     // Whether the last event was the watched pane closing: a stream that ends right after it
     // was ended by that (and the server may have stopped with its last pane), not cut.
@@ -71,7 +81,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
                     && (pane.is_none() || event.pane == pane);
                 let (t, ts) = began.times(event.ts_ns);
                 let line = WatchEvent {
-                    terminal: event.pane.map(TerminalAddr::local),
+                    terminal: event.pane.map(|p| match &satellite {
+                        Some(host) => TerminalAddr::remote(host.clone(), p),
+                        None => TerminalAddr::local(p),
+                    }),
                     kind: event.event,
                     t: Some(t),
                     ts,
@@ -85,6 +98,9 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             Pushed::Message(_) => {}
             Pushed::Stopped => return Ok(SUCCESS),
             Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
+            Pushed::Ended if !just_closed && satellite.is_some() => {
+                return Err(link_gone(satellite.as_deref().unwrap_or_default()))
+            }
             Pushed::Ended if !just_closed && !server_is_up(context) => {
                 return Err(server_gone(context))
             }
@@ -145,6 +161,14 @@ fn server_gone(context: &Context) -> Failure {
             context.socket.display()
         ),
         "check `phux status`, then watch again",
+    )
+}
+
+fn link_gone(satellite: &str) -> Failure {
+    Failure::new(
+        ErrorCode::ServerDisconnected,
+        format!("the link to satellite {satellite} dropped (or its server stopped) while watching"),
+        "check `phux ls --json` for `unreachable`, then watch again",
     )
 }
 

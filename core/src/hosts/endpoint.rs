@@ -95,13 +95,18 @@ impl fmt::Display for Endpoint {
 
 fn split_port(text: &str) -> Result<(&str, Option<u16>), &'static str> {
     let (host, port) = if let Some(bracketed) = text.strip_prefix('[') {
-        let close = bracketed.find(']').ok_or("an IPv6 host needs its closing ']'")?;
+        let close = bracketed
+            .find(']')
+            .ok_or("an IPv6 host needs its closing ']'")?;
         let host = &text[..close + 2];
         match &text[close + 2..] {
             "" => (host, None),
             tail => (
                 host,
-                Some(tail.strip_prefix(':').ok_or("only :PORT may follow the host")?),
+                Some(
+                    tail.strip_prefix(':')
+                        .ok_or("only :PORT may follow the host")?,
+                ),
             ),
         }
     } else {
@@ -156,7 +161,10 @@ mod tests {
     fn good_endpoints_parse() {
         let e = Endpoint::parse("ssh://devbox").unwrap();
         assert_eq!(e.destination(), "devbox");
-        assert_eq!(e.ssh_args(&["phux", "proxy"]).join(" "), "-T -o BatchMode=yes devbox phux proxy");
+        assert_eq!(
+            e.ssh_args(&["phux", "proxy"]).join(" "),
+            "-T -o BatchMode=yes devbox phux proxy"
+        );
         let e = Endpoint::parse("ssh://me@build.example.com:2222").unwrap();
         assert_eq!(e.port, Some(2222));
         assert_eq!(e.to_string(), "ssh://me@build.example.com:2222");

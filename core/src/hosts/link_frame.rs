@@ -99,8 +99,14 @@ mod tests {
                 bytes: b"hello".to_vec()
             }
         );
-        assert_eq!(read_frame(&mut input).unwrap(), LinkFrame::Close { channel: 7 });
-        assert!(matches!(read_frame(&mut input), Err(LinkFrameError::Closed)));
+        assert_eq!(
+            read_frame(&mut input).unwrap(),
+            LinkFrame::Close { channel: 7 }
+        );
+        assert!(matches!(
+            read_frame(&mut input),
+            Err(LinkFrameError::Closed)
+        ));
     }
 
     #[test]

@@ -126,14 +126,20 @@ fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> 
             continue;
         };
         let line_of = |span: Option<std::ops::Range<usize>>| {
-            span.map_or(1, |s| text[..s.start.min(text.len())].matches('\n').count() + 1)
+            span.map_or(1, |s| {
+                text[..s.start.min(text.len())].matches('\n').count() + 1
+            })
         };
         let Some(array) = item.as_array_of_tables() else {
             return Err(RegistryError::BadEntry {
                 path: path.to_path_buf(),
                 line: line_of(item.span()),
                 array: role.array(),
-                message: format!("`{}` must be written as [[{}]] tables", role.array(), role.array()),
+                message: format!(
+                    "`{}` must be written as [[{}]] tables",
+                    role.array(),
+                    role.array()
+                ),
             });
         };
         for table in array.iter() {
@@ -234,6 +240,14 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
                 table[key] = toml_edit::value(value.as_str());
             }
         }
+        if !document.contains_key(entry.role.array()) {
+            // Comments at the end of the file stay above the new array, where they were.
+            let trailing = document.trailing().as_str().unwrap_or_default().to_owned();
+            if !trailing.is_empty() {
+                document.set_trailing("");
+                table.decor_mut().set_prefix(trailing);
+            }
+        }
         array_mut(document, entry.role, path)?.push(table);
         Ok(())
     })?;
@@ -285,7 +299,11 @@ fn array_mut<'a>(
             path: path.to_path_buf(),
             line: 1,
             array: role.array(),
-            message: format!("`{}` must be written as [[{}]] tables", role.array(), role.array()),
+            message: format!(
+                "`{}` must be written as [[{}]] tables",
+                role.array(),
+                role.array()
+            ),
         })
 }
 
@@ -318,7 +336,10 @@ mod tests {
         assert!(after.starts_with(text), "{after}");
         let dup = add(&path, satellite("devbox", "ssh://other")).unwrap_err();
         assert!(matches!(dup, RegistryError::Duplicate { .. }), "{dup}");
-        assert_eq!(remove(&path, "devbox", None).unwrap().1, HostRole::Satellite);
+        assert_eq!(
+            remove(&path, "devbox", None).unwrap().1,
+            HostRole::Satellite
+        );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert!(matches!(
             remove(&path, "devbox", None).unwrap_err(),
@@ -330,8 +351,11 @@ mod tests {
     fn bad_entries_name_the_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
-        std::fs::write(&path, "\n[[satellites]]\nname = \"x\"\nendpoint = \"ssh://-oProxyCommand=x\"\n")
-            .unwrap();
+        std::fs::write(
+            &path,
+            "\n[[satellites]]\nname = \"x\"\nendpoint = \"ssh://-oProxyCommand=x\"\n",
+        )
+        .unwrap();
         let err = list(&path).unwrap_err().to_string();
         assert!(err.contains("config.toml:2:"), "{err}");
         assert!(err.contains("ssh://-oProxyCommand=x"), "{err}");

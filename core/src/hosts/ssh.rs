@@ -21,7 +21,10 @@ mod tests {
     fn options_follow_the_program() {
         assert_eq!(
             super::split("ssh -F /x/config"),
-            ("ssh".to_owned(), vec!["-F".to_owned(), "/x/config".to_owned()])
+            (
+                "ssh".to_owned(),
+                vec!["-F".to_owned(), "/x/config".to_owned()]
+            )
         );
     }
 }

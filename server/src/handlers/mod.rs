@@ -83,9 +83,7 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         | M::Observe(_)
         | M::AttachClient(_)
         | M::Tunnel(_)
-        | M::Unknown => {
-            Err(RequestError::UnknownRequest)
-        }
+        | M::Unknown => Err(RequestError::UnknownRequest),
     }
 }
 

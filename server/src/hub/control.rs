@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use phux_core::state_view::StateView;
 use phux_core::wire::{
-    check_welcome, ClientMessage, FrameReader, FrameWriter, Hello, IdOnly, ServerMessage, WireError,
-    PROTOCOL,
+    check_welcome, ClientMessage, FrameReader, FrameWriter, Hello, IdOnly, ServerMessage,
+    WireError, PROTOCOL,
 };
 
 use super::session::Session;
@@ -48,7 +48,9 @@ impl ControlClient {
             protocol: PROTOCOL,
             client: concat!("phux-hub ", env!("CARGO_PKG_VERSION")).to_owned(),
         });
-        FrameWriter::new(&ours).send(&hello).map_err(|e| failed(&e))?;
+        FrameWriter::new(&ours)
+            .send(&hello)
+            .map_err(|e| failed(&e))?;
         let answer: ServerMessage = FrameReader::new(&ours).read_message().map_err(|e| {
             ControlError::Failed(format!("the satellite's server did not answer: {e}"))
         })?;

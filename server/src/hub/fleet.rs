@@ -19,7 +19,10 @@ pub fn fleet_state(hub: &Hub, state: &mut StateView) {
                     };
                     let mut control = session.control.lock().unwrap_or_else(|p| p.into_inner());
                     let Some(control) = control.as_mut() else {
-                        return Err(format!("satellite {} is unreachable: no control channel", link.name));
+                        return Err(format!(
+                            "satellite {} is unreachable: no control channel",
+                            link.name
+                        ));
                     };
                     control
                         .state()

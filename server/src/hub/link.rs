@@ -25,11 +25,17 @@ const STABLE: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Clone)]
 pub enum LinkState {
-    Connecting { previous: Option<String> },
+    Connecting {
+        previous: Option<String>,
+    },
     Up(Arc<Session>),
-    BackingOff { diagnostic: String },
+    BackingOff {
+        diagnostic: String,
+    },
     /// The satellite speaks another protocol: it is dialed again only slowly.
-    Refused { diagnostic: String },
+    Refused {
+        diagnostic: String,
+    },
 }
 
 #[derive(Debug)]
@@ -108,7 +114,9 @@ impl Link {
         let mut backoff = FIRST_BACKOFF;
         while !self.stopped.load(Ordering::Relaxed) {
             let started = Instant::now();
-            let served = self.dial().and_then(|(session, stdout)| self.serve(session, stdout));
+            let served = self
+                .dial()
+                .and_then(|(session, stdout)| self.serve(session, stdout));
             let (diagnostic, refused) = match served {
                 Ok(reason) => (format!("the link dropped: {reason}"), false),
                 Err(Dial::Failed(why)) => (why, false),
@@ -212,7 +220,10 @@ impl Link {
         }
         let failed = |session: &Session, why: String| {
             session.end();
-            let said = stderr_tail.lock().map(|s| s.trim().to_owned()).unwrap_or_default();
+            let said = stderr_tail
+                .lock()
+                .map(|s| s.trim().to_owned())
+                .unwrap_or_default();
             if said.is_empty() {
                 Dial::Failed(why)
             } else {
@@ -224,35 +235,39 @@ impl Link {
             Err(_) => {
                 return Err(failed(
                     &session,
-                    format!("no answer from `phux proxy` within {}s", HELLO_LIMIT.as_secs()),
+                    format!(
+                        "no answer from `phux proxy` within {}s",
+                        HELLO_LIMIT.as_secs()
+                    ),
                 ))
             }
         };
-        let hello: ProxyHello = match hello {
-            Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
-                match serde_json::from_slice(&bytes) {
-                    Ok(hello) => hello,
-                    Err(_) => {
-                        return Err(failed(
-                            &session,
-                            "the far side did not speak the phux proxy protocol".into(),
-                        ))
+        let hello: ProxyHello =
+            match hello {
+                Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
+                    match serde_json::from_slice(&bytes) {
+                        Ok(hello) => hello,
+                        Err(_) => {
+                            return Err(failed(
+                                &session,
+                                "the far side did not speak the phux proxy protocol".into(),
+                            ))
+                        }
                     }
                 }
-            }
-            Ok(_) => {
-                return Err(failed(
+                Ok(_) => {
+                    return Err(failed(
+                        &session,
+                        "the far side did not speak the phux proxy protocol".into(),
+                    ))
+                }
+                Err(e) => return Err(failed(
                     &session,
-                    "the far side did not speak the phux proxy protocol".into(),
-                ))
-            }
-            Err(e) => {
-                return Err(failed(
-                    &session,
-                    format!("`phux proxy` did not start there ({e}); is phux installed on the PATH?"),
-                ))
-            }
-        };
+                    format!(
+                        "`phux proxy` did not start there ({e}); is phux installed on the PATH?"
+                    ),
+                )),
+            };
         if hello.protocol.major != PROTOCOL.major {
             session.end();
             return Err(Dial::Refused(format!(
@@ -286,7 +301,9 @@ fn collect_stderr(mut stderr: std::process::ChildStderr) -> Arc<Mutex<String>> {
                     tail.push_str(&String::from_utf8_lossy(&buf[..n]));
                     if tail.len() > 1024 {
                         let cut = tail.len() - 1024;
-                        let cut = (cut..tail.len()).find(|&i| tail.is_char_boundary(i)).unwrap_or(0);
+                        let cut = (cut..tail.len())
+                            .find(|&i| tail.is_char_boundary(i))
+                            .unwrap_or(0);
                         tail.drain(..cut);
                     }
                 }

@@ -17,6 +17,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use phux_core::error_code::ErrorCode;
+use phux_core::wire::WireErrorBody;
+
 pub use fleet::fleet_state;
 pub use link::{Link, LinkState};
 
@@ -51,6 +54,27 @@ impl Hub {
             .values()
             .filter_map(|link| link.down_diagnostic())
             .collect()
+    }
+
+    /// A miss answered while a satellite is unreachable is a partial view, not an absence: the
+    /// pane may live there (`partial_view`, whose message claims no absence).
+    pub fn fleet_aware(&self, body: WireErrorBody) -> WireErrorBody {
+        if body.code != ErrorCode::NoSuchTarget.as_str() {
+            return body;
+        }
+        let unreachable = self.unreachable();
+        if unreachable.is_empty() {
+            return body;
+        }
+        let target = body
+            .message
+            .strip_prefix("no such target: ")
+            .unwrap_or("the target");
+        WireErrorBody::new(
+            ErrorCode::PartialView,
+            format!("cannot answer for {target}: {}", unreachable.join("; ")),
+            "retry once the satellite is reachable; `phux ls --json` shows `unreachable`",
+        )
     }
 
     /// Stops every link (the server is stopping).

@@ -78,7 +78,10 @@ impl Session {
         let reason = loop {
             match link_frame::read_frame(&mut input) {
                 Ok(LinkFrame::Data { channel, bytes }) => {
-                    let local = self.channels().get(&channel).and_then(|s| s.try_clone().ok());
+                    let local = self
+                        .channels()
+                        .get(&channel)
+                        .and_then(|s| s.try_clone().ok());
                     if let Some(mut local) = local {
                         if local.write_all(&bytes).is_err() {
                             // The local client went away: close its channel both ways.

@@ -9,7 +9,7 @@ use phux_core::ids::TerminalAddr;
 use crate::client::agents::{operation_id, verify_occupant};
 use crate::client::pane::{check_keys, send_keys};
 use crate::client::target;
-use crate::commands::values::{connect, resolve_pane};
+use crate::commands::values::{connect, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -35,14 +35,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     check_keys(&args.keys)?;
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent send-keys")?;
     let (_, record, verified) = verify_occupant(
         &mut client,
         pane,

@@ -137,7 +137,9 @@ fn probe(endpoint: &Endpoint) -> Result<ProxyHello, Failure> {
         _ => None,
     };
     let Some(hello) = hello else {
-        return Err(unreachable(format!("`phux proxy` did not answer there{said}")));
+        return Err(unreachable(format!(
+            "`phux proxy` did not answer there{said}"
+        )));
     };
     if hello.protocol.major != PROTOCOL.major {
         return Err(Failure::new(

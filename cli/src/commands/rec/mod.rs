@@ -102,7 +102,11 @@ fn parse_since(text: &str) -> Result<u64, String> {
 
 pub fn run(args: Args, context: &Context) -> i32 {
     let json = args.json;
-    conclude(json, rec(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        json,
+        rec(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn rec(args: Args, context: &Context) -> VerbResult {

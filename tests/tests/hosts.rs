@@ -1,0 +1,356 @@
+//! Many machines: a hub dials satellites through a stand-in ssh (`PHUX_SSH`) running `phux
+//! proxy` against a second real server, merges their panes into `ls` as `NAME/@N`, and routes
+//! every TARGET verb there; unreachable satellites are reported, not waited for.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::time::Duration;
+
+use phux_tests::fleet::Fleet;
+use phux_tests::{error_line, json, run_with_deadline, stderr, stdout, wait_until};
+
+/// A satellite `devbox` with one `sh` pane, listed by the hub; returns the pane's `devbox/@N`.
+fn fleet_with_devbox() -> (Fleet, String) {
+    let mut fleet = Fleet::start();
+    let satellite = fleet.add_satellite("devbox");
+    let local = satellite.plain_shell("work", "sh");
+    let remote = format!("devbox/{local}");
+    fleet.wait_listed(&remote);
+    (fleet, remote)
+}
+
+#[test]
+fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
+    let (fleet, remote) = fleet_with_devbox();
+    let hub_pane = fleet.hub.new_session("home", &["sh"]);
+    let listing = fleet.listing();
+    assert_eq!(listing["schema_version"], 3);
+    assert_eq!(listing["terminals"], serde_json::json!([hub_pane, remote]));
+    assert_eq!(listing["unreachable"], serde_json::json!([]));
+    // Satellite sessions are not merged (their ids would collide with the hub's).
+    assert_eq!(listing["sessions"].as_array().unwrap().len(), 1);
+
+    let status = json(&fleet.run(&["status", "--json"]));
+    assert_eq!(status["satellite_terminals"], serde_json::json!([remote]));
+
+    // send-keys, then snapshot shows the satellite's screen.
+    let output = fleet.run(&["send-keys", &remote, "echo from-the-satellite", "Enter"]);
+    assert!(output.status.success(), "send-keys: {}", stderr(&output));
+    let output = fleet.run(&[
+        "wait",
+        "--json",
+        "--until",
+        "from-the-satellite",
+        "--timeout",
+        "10",
+        &remote,
+    ]);
+    assert!(output.status.success(), "wait: {}", stderr(&output));
+    let snapshot = json(&fleet.run(&["snapshot", "--json", &remote]));
+    let text = snapshot["lines"].to_string();
+    assert!(text.contains("from-the-satellite"), "{text}");
+
+    // run mirrors the satellite command's exit code.
+    let output = fleet.run(&["run", "--json", &remote, "echo ran-there; (exit 3)"]);
+    assert_eq!(output.status.code(), Some(3), "run: {}", stderr(&output));
+    assert!(json(&output)["output"].to_string().contains("ran-there"));
+
+    // paste, resize, tag (rows name the pane as the hub addresses it), signal.
+    let output = fleet.run(&["paste", &remote, "echo pasted-there\n"]);
+    assert!(output.status.success(), "paste: {}", stderr(&output));
+    let resized = json(&fleet.run(&["resize", "--json", &remote, "100x30"]));
+    assert_eq!(
+        resized["applied"],
+        serde_json::json!({"cols": 100, "rows": 30})
+    );
+    let tagged = json(&fleet.run(&["tag", "add", "--json", &remote, "far"]));
+    assert_eq!(
+        tagged["terminals"],
+        serde_json::json!([{"terminal": remote, "tags": ["far"]}])
+    );
+
+    // spawn --satellite creates a pane there, addressed by the pair.
+    let spawned = json(&fleet.run(&[
+        "spawn",
+        "--satellite",
+        "devbox",
+        "--json",
+        "--",
+        "sleep",
+        "600",
+    ]));
+    assert_eq!(spawned["satellite"], "devbox");
+    let new_remote = format!("devbox/@{}", spawned["terminal_id"]);
+    fleet.wait_listed(&new_remote);
+    let output = fleet.run(&["signal", &new_remote, "terminate"]);
+    assert!(output.status.success(), "signal: {}", stderr(&output));
+    wait_until(
+        "the signalled pane is gone",
+        Duration::from_secs(10),
+        || {
+            !fleet.listing()["terminals"]
+                .to_string()
+                .contains(&new_remote)
+        },
+    );
+
+    // A miss on a reachable satellite is no_such_target, exit 1.
+    let output = fleet.run(&["snapshot", "--json", "devbox/@999"]);
+    assert!(output.stdout.is_empty());
+    assert_eq!(error_line(&output)["error"]["code"], "no_such_target");
+    assert_eq!(output.status.code(), Some(1));
+    let output = fleet.run(&["kill", "devbox/@999"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+
+    // Agent records and layout edits are hub-local: satellite_target, exit 2, nothing read.
+    for args in [
+        vec!["agent", "wait", "--json", "--timeout", "1", remote.as_str()],
+        vec!["agent", "send-keys", "--json", remote.as_str(), "x"],
+        vec!["insert-pane", "--json", remote.as_str(), hub_pane.as_str()],
+    ] {
+        let output = fleet.run(&args);
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            error_line(&output)["error"]["code"],
+            "satellite_target",
+            "{args:?}"
+        );
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+
+    // kill removes the satellite pane.
+    let output = fleet.run(&["kill", &remote]);
+    assert!(output.status.success(), "kill: {}", stderr(&output));
+    assert!(!fleet.listing()["terminals"].to_string().contains(&remote));
+}
+
+#[test]
+fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
+    let (mut fleet, remote) = fleet_with_devbox();
+    let hub_pane = fleet.hub.new_session("home", &["sh"]);
+    fleet.set_down("devbox", true);
+    fleet.satellites.get_mut("devbox").unwrap().crash();
+    wait_until("the hub sees devbox go", Duration::from_secs(20), || {
+        !fleet.listing()["unreachable"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    });
+    let output = fleet.run(&["ls", "--json"]);
+    assert_eq!(output.status.code(), Some(0));
+    let listing = json(&output);
+    assert_eq!(listing["terminals"], serde_json::json!([hub_pane]));
+    let unreachable = listing["unreachable"].as_array().unwrap();
+    assert_eq!(unreachable.len(), 1);
+    assert!(unreachable[0]
+        .as_str()
+        .unwrap()
+        .contains("satellite devbox is unreachable"));
+    assert!(stderr(&output).contains("partial"), "ls warns on stderr");
+
+    // kill and tag spend exit 3; the shared-resolver verbs keep 1 with the partial_view code.
+    for (args, exit) in [
+        (vec!["kill", remote.as_str()], 3),
+        (vec!["kill", "@999"], 3),
+        (vec!["tag", "ls", "--json", remote.as_str()], 3),
+        (vec!["snapshot", "--json", remote.as_str()], 1),
+        (vec!["snapshot", "--json", "@999"], 1),
+        (vec!["send-keys", remote.as_str(), "x"], 1),
+    ] {
+        let output = fleet.run(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(exit),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let message = stderr(&output);
+        assert!(!message.contains("no such target"), "{args:?}: {message}");
+        if args.contains(&"--json") {
+            assert_eq!(
+                error_line(&output)["error"]["code"],
+                "partial_view",
+                "{args:?}"
+            );
+        }
+    }
+    // A local pane still resolves, with a warning.
+    let output = fleet.run(&["snapshot", &hub_pane]);
+    assert!(output.status.success());
+}
+
+#[test]
+fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
+    let (mut fleet, remote) = fleet_with_devbox();
+    let watch = fleet
+        .phux(&["watch", "--json", &remote])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    fleet.satellites.get_mut("devbox").unwrap().crash();
+    let output = wait_output(watch, Duration::from_secs(15));
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("server_disconnected"),
+        "{}",
+        stderr(&output)
+    );
+    wait_until(
+        "the hub sees the link drop",
+        Duration::from_secs(20),
+        || {
+            !fleet.listing()["unreachable"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        },
+    );
+    // The hub dials again; `phux proxy` starts a new server there, which the hub then lists.
+    wait_until("the link comes back", Duration::from_secs(30), || {
+        fleet.listing()["unreachable"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    });
+    let spawned = json(&fleet.run(&[
+        "spawn",
+        "--satellite",
+        "devbox",
+        "--json",
+        "--",
+        "sleep",
+        "60",
+    ]));
+    let back = format!("devbox/@{}", spawned["terminal_id"]);
+    fleet.wait_listed(&back);
+    // The new server there was started by the proxy: stop it.
+    let _ = fleet.run(&["kill", &back]);
+}
+
+fn wait_output(child: std::process::Child, limit: Duration) -> std::process::Output {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    rx.recv_timeout(limit)
+        .expect("the watch did not end")
+        .expect("watch output")
+}
+
+#[test]
+fn host_registry_documents_and_refusals() {
+    let fleet = Fleet::start();
+    let config = fleet.config();
+    let added = json(&fleet.run(&[
+        "host",
+        "add",
+        "edge",
+        "ssh://me@edge.example:2222",
+        "--role",
+        "satellite",
+        "--disabled",
+        "--json",
+    ]));
+    assert_eq!(
+        added,
+        serde_json::json!({"schema_version": 1, "host": {
+            "name": "edge", "role": "satellite", "endpoint": "ssh://me@edge.example:2222",
+            "enabled": false, "token_file": null, "cert_fingerprint": null, "session": null}})
+    );
+    let remote = json(&fleet.run(&[
+        "host",
+        "add",
+        "box",
+        "ssh://box",
+        "--session",
+        "work",
+        "--json",
+    ]));
+    assert_eq!(remote["host"]["role"], "remote");
+    assert_eq!(remote["host"]["enabled"], serde_json::Value::Null);
+    assert_eq!(remote["host"]["session"], "work");
+    let listed = json(&fleet.run(&["host", "ls", "--json"]));
+    assert_eq!(listed["hosts"].as_array().unwrap().len(), 2);
+    let satellites = json(&fleet.run(&["host", "ls", "--role", "satellite", "--json"]));
+    assert_eq!(satellites["hosts"][0]["name"], "edge");
+    assert_eq!(satellites["hosts"].as_array().unwrap().len(), 1);
+    // The user's comment is kept.
+    assert!(std::fs::read_to_string(&config)
+        .unwrap()
+        .starts_with("# the hub's config\n"));
+
+    for args in [
+        vec!["host", "add", "x", "ssh://-oProxyCommand=x", "--json"],
+        vec!["host", "add", "x", "ssh://host;rm", "--json"],
+        vec!["host", "add", "x", "ssh://host rm", "--json"],
+        vec!["host", "add", "x", "devbox", "--json"],
+        vec!["host", "add", ".bad", "ssh://h", "--json"],
+        vec!["host", "add", "a/b", "ssh://h", "--json"],
+        vec!["host", "add", "edge", "ssh://other", "--json"],
+        vec!["host", "rm", "nothere", "--json"],
+    ] {
+        let output = fleet.run(&args);
+        assert!(output.stdout.is_empty(), "{args:?}: {}", stdout(&output));
+        assert_eq!(error_line(&output)["error"]["code"], "registry", "{args:?}");
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+    }
+    let removed = json(&fleet.run(&["host", "rm", "edge", "--json"]));
+    assert_eq!(
+        removed,
+        serde_json::json!({"schema_version": 1, "removed": {"name": "edge", "role": "satellite"}})
+    );
+    // A broken registry entry is reported with its file and line.
+    std::fs::write(
+        &config,
+        "[[satellites]]\nname = \"x\"\nendpoint = \"ssh://h;x\"\n",
+    )
+    .unwrap();
+    let output = fleet.run(&["host", "ls", "--json"]);
+    let message = error_line(&output)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("config.toml:1"), "{message}");
+}
+
+#[test]
+fn enroll_checks_the_host_then_adds_it_and_the_hub_dials_it_without_a_restart() {
+    let mut fleet = Fleet::start();
+    // Not reachable: a clear failure naming what to run, nothing added.
+    let output = fleet.run(&["host", "enroll", "nowhere", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let line = error_line(&output);
+    assert!(
+        line["remedy"].as_str().unwrap().contains("phux proxy"),
+        "{line}"
+    );
+    assert!(json(&fleet.run(&["host", "ls", "--json"]))["hosts"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // A reachable one is added as a satellite and dialed by the running hub.
+    let empty = fleet.dir.path().join("satellite-config.toml");
+    std::fs::write(&empty, "").unwrap();
+    let server = phux_tests::TestServer::start_with_env(&[], &[("PHUX_CONFIG", empty.as_os_str())]);
+    let pane = server.plain_shell("w", "sh");
+    fleet.point("build-box", &server.socket);
+    let enrolled = json(&fleet.run(&["host", "enroll", "me@build-box", "--json"]));
+    assert_eq!(enrolled["host"]["name"], "build-box");
+    assert_eq!(enrolled["host"]["endpoint"], "ssh://me@build-box");
+    assert_eq!(enrolled["host"]["role"], "satellite");
+    fleet.satellites.insert("build-box".into(), server);
+    fleet.wait_listed(&format!("build-box/{pane}"));
+    // Removing it drops the link without a restart.
+    let output = fleet.run(&["host", "rm", "build-box"]);
+    assert!(output.status.success());
+    wait_until("the hub forgets build-box", Duration::from_secs(10), || {
+        !fleet.listing()["terminals"]
+            .to_string()
+            .contains("build-box")
+    });
+    let _ = run_with_deadline; // (used by other cases through the fleet)
+}
