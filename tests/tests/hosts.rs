@@ -215,7 +215,7 @@ fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
             .unwrap()
             .is_empty()
     });
-    let spawned = json(&fleet.run(&[
+    let output = fleet.run(&[
         "spawn",
         "--satellite",
         "devbox",
@@ -223,7 +223,13 @@ fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
         "--",
         "sleep",
         "60",
-    ]));
+    ]);
+    assert!(
+        output.status.success(),
+        "spawn after reconnect: {}",
+        stderr(&output)
+    );
+    let spawned = json(&output);
     let back = format!("devbox/@{}", spawned["terminal_id"]);
     fleet.wait_listed(&back);
     // The new server there was started by the proxy: stop it.

@@ -72,8 +72,16 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         target::enter_satellite(&mut client, satellite)
             .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?;
     }
-    let mut spawned = spawn(&mut client, placement, spec)
-        .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?;
+    let mut spawned = match &args.satellite {
+        // A satellite whose server has no session yet (one `phux proxy` just started) gets
+        // one, as `new` would make.
+        Some(_) if client.state()?.sessions.is_empty() => {
+            let created = crate::client::lifecycle::new_session(&mut client, None, spec)?;
+            phux_core::docs::SpawnJson::local(created.terminal_id)
+        }
+        _ => spawn(&mut client, placement, spec)
+            .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?,
+    };
     spawned.satellite = args.satellite.clone();
     if args.json {
         output::print_json(&spawned);

@@ -242,32 +242,33 @@ impl Link {
                 ))
             }
         };
-        let hello: ProxyHello =
-            match hello {
-                Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
-                    match serde_json::from_slice(&bytes) {
-                        Ok(hello) => hello,
-                        Err(_) => {
-                            return Err(failed(
-                                &session,
-                                "the far side did not speak the phux proxy protocol".into(),
-                            ))
-                        }
+        let hello: ProxyHello = match hello {
+            Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
+                match serde_json::from_slice(&bytes) {
+                    Ok(hello) => hello,
+                    Err(_) => {
+                        return Err(failed(
+                            &session,
+                            "the far side did not speak the phux proxy protocol".into(),
+                        ))
                     }
                 }
-                Ok(_) => {
-                    return Err(failed(
-                        &session,
-                        "the far side did not speak the phux proxy protocol".into(),
-                    ))
-                }
-                Err(e) => return Err(failed(
+            }
+            Ok(_) => {
+                return Err(failed(
+                    &session,
+                    "the far side did not speak the phux proxy protocol".into(),
+                ))
+            }
+            Err(e) => {
+                return Err(failed(
                     &session,
                     format!(
                         "`phux proxy` did not start there ({e}); is phux installed on the PATH?"
                     ),
-                )),
-            };
+                ))
+            }
+        };
         if hello.protocol.major != PROTOCOL.major {
             session.end();
             return Err(Dial::Refused(format!(
