@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 24] = [
+const VERBS: [&str; 26] = [
     "attach",
     "detach",
     "new",
@@ -31,6 +31,8 @@ const VERBS: [&str; 24] = [
     "ask",
     "rec",
     "agent",
+    "host",
+    "proxy",
 ];
 
 fn golden_dir() -> PathBuf {

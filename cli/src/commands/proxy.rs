@@ -21,6 +21,11 @@ use crate::failure::{conclude, Failure, VerbResult};
 
 /// Bridge stdin/stdout to this host's server (run by a hub over ssh)
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+A hub runs `ssh -T -o BatchMode=yes HOST phux proxy`; nothing else is installed on HOST. The
+proxy starts this host's server if none runs, says its protocol version first, then carries
+each of the hub's connections to the socket as a channel. It ends when the hub hangs up or this
+host's server stops.")]
 pub struct Args {}
 
 pub fn run(_args: Args, context: &Context) -> i32 {

@@ -15,6 +15,19 @@ use crate::failure::{conclude, Failure};
 
 /// Manage the satellites this hub dials and the remote hosts attach reaches
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The registry is the [[satellites]] and [[remote]] arrays of config.toml ($PHUX_CONFIG, else
+$XDG_CONFIG_HOME/phux/config.toml, else ~/.config/phux/config.toml). ls, add and rm never dial;
+a running server picks satellite edits up within a second. The server reaches a satellite with
+`ssh -T -o BatchMode=yes [-p PORT] [USER@]HOST phux proxy` ($PHUX_SSH names another ssh, with
+options), and lists its panes as NAME/@N.
+
+Examples:
+  phux host enroll me@build-box          check phux runs there, then add it as a satellite
+  phux host add gpu ssh://me@gpu:2222 --role satellite
+  phux ls --json                         terminals include \"gpu/@3\"; unreachable lists links down
+  phux snapshot gpu/@3
+  phux host rm gpu")]
 pub struct Args {
     #[command(subcommand)]
     pub action: Action,
