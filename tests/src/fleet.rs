@@ -34,17 +34,31 @@ pub struct Fleet {
 impl Fleet {
     /// A hub with no satellites yet; its config file and stand-in ssh live in `dir`.
     pub fn start() -> Fleet {
+        Self::start_with_ssh(None)
+    }
+
+    /// A hub whose `PHUX_SSH` is `ssh` (the stand-in when `None`).
+    pub fn start_with_ssh(ssh: Option<&str>) -> Fleet {
         let dir = tempfile::Builder::new()
             .prefix("phux-fleet-")
             .tempdir()
             .expect("tempdir");
-        let ssh = dir.path().join("fake-ssh");
-        std::fs::write(&ssh, FAKE_SSH).expect("write fake ssh");
-        std::fs::set_permissions(&ssh, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .expect("chmod fake ssh");
+        let fake_ssh = dir.path().join("fake-ssh");
+        std::fs::write(&fake_ssh, FAKE_SSH).expect("write fake ssh");
+        std::fs::set_permissions(
+            &fake_ssh,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .expect("chmod fake ssh");
         let config = dir.path().join("config.toml");
         std::fs::write(&config, "# the hub's config\n").expect("write config");
         let bin = phux_bin();
+        let ssh = match ssh {
+            Some(command) => std::ffi::OsString::from(command),
+            None => fake_ssh.into_os_string(),
+        };
+        std::fs::write(dir.path().join("ssh-command"), ssh.as_encoded_bytes())
+            .expect("write ssh command");
         let env = [
             ("PHUX_CONFIG", config.as_os_str()),
             ("PHUX_SSH", ssh.as_os_str()),
@@ -68,10 +82,15 @@ impl Fleet {
         let mut command = self.hub.phux(args);
         command
             .env("PHUX_CONFIG", self.config())
-            .env("PHUX_SSH", self.dir.path().join("fake-ssh"))
+            .env("PHUX_SSH", self.ssh_command())
             .env("FLEET_DIR", self.dir.path())
             .env("PHUX_BIN", phux_bin());
         command
+    }
+
+    /// The hub's `PHUX_SSH`.
+    pub fn ssh_command(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("ssh-command")).expect("ssh command")
     }
 
     pub fn run(&self, args: &[&str]) -> Output {

@@ -5,6 +5,7 @@
 
 pub mod fleet;
 pub mod outer_screen;
+pub mod sshd;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -54,6 +54,9 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
     let output = fleet.run(&["run", "--json", &remote, "echo ran-there; (exit 3)"]);
     assert_eq!(output.status.code(), Some(3), "run: {}", stderr(&output));
     assert!(json(&output)["output"].to_string().contains("ran-there"));
+    // ... and ran there, not in the hub's own pane of the same number.
+    let hub_text = json(&fleet.run(&["snapshot", "--json", &hub_pane]))["lines"].to_string();
+    assert!(!hub_text.contains("ran-there"), "{hub_text}");
 
     // paste, resize, tag (rows name the pane as the hub addresses it), signal.
     let output = fleet.run(&["paste", &remote, "echo pasted-there\n"]);
@@ -359,4 +362,34 @@ fn enroll_checks_the_host_then_adds_it_and_the_hub_dials_it_without_a_restart() 
             .contains("build-box")
     });
     let _ = run_with_deadline; // (used by other cases through the fleet)
+}
+
+#[test]
+fn a_satellite_over_a_real_sshd_on_localhost() {
+    let empty = tempfile::NamedTempFile::new().unwrap();
+    let satellite =
+        phux_tests::TestServer::start_with_env(&[], &[("PHUX_CONFIG", empty.path().as_os_str())]);
+    let sshd = match phux_tests::sshd::Sshd::start(&satellite.socket) {
+        Ok(sshd) => sshd,
+        Err(why) => {
+            eprintln!("skipped: no sshd on localhost: {why}");
+            return;
+        }
+    };
+    let fleet = Fleet::start_with_ssh(Some(&sshd.ssh_command()));
+    let pane = satellite.plain_shell("w", "sh");
+    let enrolled = fleet.run(&[
+        "host",
+        "enroll",
+        &sshd.endpoint(),
+        "--name",
+        "real",
+        "--json",
+    ]);
+    assert!(enrolled.status.success(), "enroll: {}", stderr(&enrolled));
+    let remote = format!("real/{pane}");
+    fleet.wait_listed(&remote);
+    let output = fleet.run(&["run", "--json", &remote, "echo over-ssh"]);
+    assert!(output.status.success(), "run: {}", stderr(&output));
+    assert!(json(&output)["output"].to_string().contains("over-ssh"));
 }

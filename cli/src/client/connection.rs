@@ -34,6 +34,8 @@ pub struct Client {
     /// The server's welcome, once read.
     welcome: Option<Welcome>,
     next_id: u64,
+    /// The satellite this connection was tunnelled to through the hub, if any.
+    route: Option<String>,
 }
 
 impl Client {
@@ -58,6 +60,7 @@ impl Client {
             unsent_hello: Some(hello),
             welcome: None,
             next_id: 1,
+            route: None,
         })
     }
 
@@ -192,7 +195,28 @@ impl Client {
         self.unsent_hello = Some(encoded_hello().map_err(wire)?);
         self.welcome = None;
         self.next_id = 1;
+        self.route = Some(satellite.to_owned());
         Ok(())
+    }
+
+    /// The satellite this connection reaches through the hub (`None`: the hub's own server).
+    pub fn route(&self) -> Option<&str> {
+        self.route.as_deref()
+    }
+
+    /// A second connection to the same server as this one: the same socket, tunnelled to the
+    /// same satellite (for a stream beside requests).
+    pub fn sibling(&self) -> Result<Client, ClientError> {
+        Client::connect_routed(&self.socket, self.route.as_deref())
+    }
+
+    /// A connection to `socket`, tunnelled on to `route`'s server when given.
+    pub fn connect_routed(socket: &Path, route: Option<&str>) -> Result<Client, ClientError> {
+        let mut client = Client::connect(socket)?;
+        if let Some(satellite) = route {
+            client.tunnel(satellite)?;
+        }
+        Ok(client)
     }
 }
 

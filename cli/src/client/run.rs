@@ -12,7 +12,6 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use phux_core::docs::{RunResult, ScreenState};
@@ -145,7 +144,6 @@ pub struct RunFailure {
 /// Runs `command` in `pane`'s shell and waits (up to `timeout`; `None`: forever) for it.
 pub fn run(
     client: &mut Client,
-    socket: &Path,
     pane: PaneId,
     command: &str,
     timeout: Option<Duration>,
@@ -159,20 +157,11 @@ pub fn run(
         Route::Marked {
             finished,
             program_path,
-        } => {
-            return run_marked(
-                client,
-                socket,
-                pane,
-                command,
-                (finished, &program_path),
-                timeout,
-            )
-        }
+        } => return run_marked(client, pane, command, (finished, &program_path), timeout),
         Route::Unmarked { shell } => shell,
     };
     let bracket = Bracket::fresh();
-    let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
+    let mut feed = ScreenFeed::open(client, pane).map_err(before)?;
     send_literal(client, pane, format!("{}\r", bracket.line(command, &shell))).map_err(before)?;
     follow(client, &mut feed, pane, &bracket, command, timeout).map_err(|error| RunFailure {
         error: exited_if_gone(error, pane),

@@ -54,16 +54,15 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
-    let outcome =
-        run_command(&mut client, &context.socket, pane, &command, timeout).map_err(|failure| {
-            let reported = Failure::from(failure.error);
-            if failure.typed {
-                // The command may be running: any status a child could produce would lie.
-                reported.with_exit_code(RUN_GAVE_UP)
-            } else {
-                reported
-            }
-        })?;
+    let outcome = run_command(&mut client, pane, &command, timeout).map_err(|failure| {
+        let reported = Failure::from(failure.error);
+        if failure.typed {
+            // The command may be running: any status a child could produce would lie.
+            reported.with_exit_code(RUN_GAVE_UP)
+        } else {
+            reported
+        }
+    })?;
     match outcome {
         RunOutcome::Completed(mut result) => {
             // Where the pane's output stands now the command is done: `wait --after` from here

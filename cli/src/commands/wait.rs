@@ -110,7 +110,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         timeout: args.timeout,
         after,
     };
-    let outcome = wait(&mut client, &context.socket, pane, &spec)?;
+    let outcome = wait(&mut client, pane, &spec)?;
     let mut state = outcome.screen;
     state.cells = None;
     if let Some(n) = plan.tail {
