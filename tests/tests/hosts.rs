@@ -97,10 +97,19 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
         },
     );
 
-    // A miss on a reachable satellite is no_such_target, exit 1.
+    // The readable snapshot names the pane as the hub addresses it.
+    let prose = stdout(&fleet.run(&["snapshot", &remote]));
+    assert!(prose.starts_with(&format!("┌─ {remote} ")), "{prose}");
+
+    // A miss on a reachable satellite is no_such_target, exit 1, naming NAME/@N.
     let output = fleet.run(&["snapshot", "--json", "devbox/@999"]);
     assert!(output.stdout.is_empty());
     assert_eq!(error_line(&output)["error"]["code"], "no_such_target");
+    assert!(
+        stderr(&output).contains("devbox/@999"),
+        "{}",
+        stderr(&output)
+    );
     assert_eq!(output.status.code(), Some(1));
     let output = fleet.run(&["kill", "devbox/@999"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
@@ -186,14 +195,44 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
 #[test]
 fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
     let (mut fleet, remote) = fleet_with_devbox();
-    let watch = fleet
+    let mut watch = fleet
         .phux(&["watch", "--json", &remote])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The watch is subscribed once it reports an event of the pane.
+    let mut events = std::io::BufReader::new(watch.stdout.take().unwrap());
+    let (seen_tx, seen_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        // Keep reading to the end: a closed pipe would end the watch with exit 0.
+        let mut line = String::new();
+        while std::io::BufRead::read_line(&mut events, &mut line).unwrap_or(0) > 0 {
+            let _ = seen_tx.send(std::mem::take(&mut line));
+        }
+    });
+    let subscribed = (0..50).any(|_| {
+        let _ = fleet.run(&["send-keys", &remote, "echo tick", "Enter"]);
+        seen_rx.recv_timeout(Duration::from_millis(200)).is_ok()
+    });
+    assert!(subscribed, "the watch reported no event");
+    let wait = fleet
+        .phux(&["wait", "--json", "--until", "never-printed", &remote])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_millis(500));
     fleet.satellites.get_mut("devbox").unwrap().crash();
+    let waited = wait_output(wait, Duration::from_secs(15));
+    assert_eq!(waited.status.code(), Some(1), "{}", stderr(&waited));
+    assert!(waited.stdout.is_empty());
+    let code = error_line(&waited)["error"]["code"].clone();
+    assert!(
+        code == "server_disconnected",
+        "wait ends when the satellite goes: {}",
+        stderr(&waited)
+    );
     let output = wait_output(watch, Duration::from_secs(15));
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(

@@ -143,10 +143,11 @@ impl Client {
             let Frame::Json(_) = frame else { continue };
             match frame.decode::<ServerMessage>().map_err(wire)? {
                 ServerMessage::Response(response) if response.id == id => {
+                    let route = self.route.as_deref();
                     return response
                         .into_result::<T>()
                         .map_err(wire)?
-                        .map_err(ClientError::from_body);
+                        .map_err(|body| ClientError::from_body(routed_miss(body, route)));
                 }
                 ServerMessage::Welcome(_) | ServerMessage::Refused(_) => {
                     return Err(wire(WireError::Unexpected(
@@ -218,6 +219,17 @@ impl Client {
         }
         Ok(client)
     }
+}
+
+/// A satellite's "no such target: @N" names the pane as the hub addresses it, `NAME/@N`.
+fn routed_miss(
+    mut body: phux_core::wire::WireErrorBody,
+    route: Option<&str>,
+) -> phux_core::wire::WireErrorBody {
+    if let (Some(host), Some(rest)) = (route, body.message.strip_prefix("no such target: @")) {
+        body.message = format!("no such target: {host}/@{rest}");
+    }
+    body
 }
 
 fn encoded_hello() -> Result<Vec<u8>, WireError> {

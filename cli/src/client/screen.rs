@@ -126,6 +126,13 @@ impl ScreenFeed {
             Err(ClientError::NoServer { socket, .. }) => {
                 Err(ClientError::ServerDisconnected { socket })
             }
+            // The link to the pane's satellite dropped (the hub now calls it unreachable).
+            Err(ClientError::Server {
+                code: ErrorCode::PartialView,
+                ..
+            }) if self.route.is_some() => Err(ClientError::ServerDisconnected {
+                socket: self.socket.clone(),
+            }),
             Err(e) => Err(e),
         }
     }

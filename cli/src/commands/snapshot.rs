@@ -87,7 +87,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     if args.unwrap {
         state = state.unwrap();
     }
-    print(&state, args.json);
+    match (client.route(), args.json) {
+        (Some(host), false) => {
+            let name = phux_core::ids::TerminalAddr::remote(host, state.pane).to_string();
+            output::print_lines(&screen_view::boxed_as(&state, &name));
+        }
+        _ => print(&state, args.json),
+    }
     Ok(SUCCESS)
 }
 
