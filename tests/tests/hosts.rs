@@ -432,3 +432,42 @@ fn a_satellite_over_a_real_sshd_on_localhost() {
     assert!(output.status.success(), "run: {}", stderr(&output));
     assert!(json(&output)["output"].to_string().contains("over-ssh"));
 }
+
+#[test]
+fn an_old_satellite_is_refused_with_a_clear_code() {
+    // A far side whose `phux proxy` speaks protocol 0.9: its hello, then it idles.
+    let dir = tempfile::tempdir().unwrap();
+    let hello = br#"{"protocol":{"major":0,"minor":9},"version":"0.0.9"}"#;
+    let mut frame = vec![0, 0, 0, 0];
+    frame.extend_from_slice(&u32::try_from(hello.len()).unwrap().to_be_bytes());
+    frame.extend_from_slice(hello);
+    std::fs::write(dir.path().join("hello.bin"), frame).unwrap();
+    let script = dir.path().join("old-ssh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncat '{}'\nexec cat >/dev/null\n",
+            dir.path().join("hello.bin").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let fleet = Fleet::start_with_ssh(Some(script.to_str().unwrap()));
+    let refused = fleet.run(&["host", "enroll", "old", "--json"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(error_line(&refused)["error"]["code"], "server_too_old");
+    let output = fleet.run(&["host", "add", "old", "ssh://old", "--role", "satellite"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    wait_until(
+        "the hub refuses the old satellite",
+        Duration::from_secs(20),
+        || {
+            fleet.listing()["unreachable"]
+                .to_string()
+                .contains("protocol 0.9")
+        },
+    );
+    let output = fleet.run(&["snapshot", "--json", "old/@1"]);
+    assert_eq!(error_line(&output)["error"]["code"], "server_too_old");
+    assert_eq!(output.status.code(), Some(1));
+}

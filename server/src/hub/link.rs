@@ -42,16 +42,23 @@ pub enum LinkState {
 pub struct Link {
     pub name: String,
     pub endpoint: Endpoint,
+    /// The config file, for its `[defaults] ssh`.
+    config: Option<std::path::PathBuf>,
     state: Mutex<LinkState>,
     stopped: AtomicBool,
 }
 
 impl Link {
     /// Starts the link's actor.
-    pub fn start(name: String, endpoint: Endpoint) -> Arc<Link> {
+    pub fn start(
+        name: String,
+        endpoint: Endpoint,
+        config: Option<std::path::PathBuf>,
+    ) -> Arc<Link> {
         let link = Arc::new(Link {
             name,
             endpoint,
+            config,
             state: Mutex::new(LinkState::Connecting { previous: None }),
             stopped: AtomicBool::new(false),
         });
@@ -188,7 +195,7 @@ impl Link {
     }
 
     fn dial(&self) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
-        let (program, mut args) = phux_core::hosts::ssh::ssh_program();
+        let (program, mut args) = phux_core::hosts::ssh::ssh_program(self.config.as_deref());
         args.extend(self.endpoint.ssh_args(&["phux", "proxy"]));
         let mut child = Command::new(&program)
             .args(&args)

@@ -63,7 +63,7 @@ fn reconcile(hub: &Hub, path: &PathBuf, last: &mut Option<String>) {
             continue;
         };
         crate::log::line(&format!("satellite {}: dialing {endpoint}", entry.name));
-        let link = Link::start(entry.name.clone(), endpoint);
+        let link = Link::start(entry.name.clone(), endpoint, Some(path.clone()));
         links.insert(entry.name, link);
     }
 }

@@ -82,7 +82,7 @@ pub fn execute(args: Args) -> VerbResult {
 
 /// Runs `ssh … HOST phux proxy` and reads its hello.
 fn probe(endpoint: &Endpoint) -> Result<ProxyHello, Failure> {
-    let (program, mut args) = phux_core::hosts::ssh::ssh_program();
+    let (program, mut args) = phux_core::hosts::ssh::ssh_program(Some(&config_path()));
     args.extend(endpoint.ssh_args(&["phux", "proxy"]));
     let unreachable = |why: String| {
         Failure::new(
