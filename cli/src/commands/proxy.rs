@@ -49,7 +49,11 @@ fn execute(context: &Context) -> VerbResult {
             std::process::exit(1);
         })
         .map_err(|e| transport(&e))?;
-    let out = Arc::new(Mutex::new(std::io::stdout()));
+    // Unbuffered: stdout's line buffering would split frames at every newline of the output.
+    let out = std::os::fd::AsFd::as_fd(&std::io::stdout())
+        .try_clone_to_owned()
+        .map_err(|e| transport(&e))?;
+    let out: Out = Arc::new(Mutex::new(std::fs::File::from(out)));
     let hello = ProxyHello {
         protocol: PROTOCOL,
         version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -82,7 +86,7 @@ fn transport(error: &dyn std::fmt::Display) -> Failure {
     )
 }
 
-type Out = Arc<Mutex<std::io::Stdout>>;
+type Out = Arc<Mutex<std::fs::File>>;
 
 fn send(out: &Out, channel: u32, bytes: &[u8]) -> std::io::Result<()> {
     let mut out = out.lock().unwrap_or_else(|p| p.into_inner());
@@ -154,7 +158,7 @@ fn pump(
     out: &Out,
     channels: &Mutex<HashMap<u32, UnixStream>>,
 ) {
-    let mut buf = vec![0u8; MAX_CHUNK.min(64 * 1024)];
+    let mut buf = vec![0u8; MAX_CHUNK];
     loop {
         match std::io::Read::read(&mut stream, &mut buf) {
             Ok(0) | Err(_) => break,

@@ -45,11 +45,20 @@ pub enum LinkFrameError {
 /// Writes one frame (callers serialize writers: a frame is written whole).
 pub fn write_frame(out: &mut impl Write, channel: u32, bytes: &[u8]) -> std::io::Result<()> {
     debug_assert!(bytes.len() <= MAX_CHUNK);
-    let mut frame = Vec::with_capacity(8 + bytes.len());
-    frame.extend_from_slice(&channel.to_be_bytes());
-    frame.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
-    frame.extend_from_slice(bytes);
-    out.write_all(&frame)?;
+    let mut header = [0u8; 8];
+    header[..4].copy_from_slice(&channel.to_be_bytes());
+    header[4..].copy_from_slice(&(bytes.len() as u32).to_be_bytes());
+    // One write for the whole frame where the writer allows it (a pipe or file descriptor).
+    let mut parts = [std::io::IoSlice::new(&header), std::io::IoSlice::new(bytes)];
+    let mut parts = &mut parts[..];
+    while !parts.is_empty() {
+        match out.write_vectored(parts) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut parts, n),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
     out.flush()
 }
 

@@ -46,7 +46,7 @@ impl Session {
 
     /// Copies what `local` sends into `channel` until `local` ends, then closes the channel.
     pub fn forward(&self, channel: u32, mut local: &UnixStream) {
-        let mut buf = vec![0u8; 64 * 1024];
+        let mut buf = vec![0u8; MAX_CHUNK];
         loop {
             match std::io::Read::read(&mut local, &mut buf) {
                 Ok(0) | Err(_) => break,
@@ -74,7 +74,8 @@ impl Session {
     }
 
     /// Hands the satellite's frames to their channels until the link ends; returns why.
-    pub fn pump(&self, mut input: ChildStdout) -> String {
+    pub fn pump(&self, input: ChildStdout) -> String {
+        let mut input = std::io::BufReader::with_capacity(MAX_CHUNK + 8, input);
         let reason = loop {
             match link_frame::read_frame(&mut input) {
                 Ok(LinkFrame::Data { channel, bytes }) => {
