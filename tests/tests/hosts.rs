@@ -471,3 +471,48 @@ fn an_old_satellite_is_refused_with_a_clear_code() {
     assert_eq!(error_line(&output)["error"]["code"], "server_too_old");
     assert_eq!(output.status.code(), Some(1));
 }
+
+#[test]
+fn attach_to_a_remote_host_shows_its_session_over_the_link() {
+    let fleet = Fleet::start();
+    let empty = fleet.dir.path().join("remote-config.toml");
+    std::fs::write(&empty, "").unwrap();
+    let far = phux_tests::TestServer::start_with_env(&[], &[("PHUX_CONFIG", empty.as_os_str())]);
+    let pane = far.plain_shell("farwork", "sh");
+    far.send_keys(&pane, &["echo on-the-far-host", "Enter"]);
+    far.wait_for_text(&pane, "on-the-far-host");
+    fleet.point("box", &far.socket);
+    let output = fleet.run(&["host", "add", "box", "ssh://box", "--session", "farwork"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let argv = vec![
+        phux_tests::phux_bin().display().to_string(),
+        "attach".to_owned(),
+        "box".to_owned(),
+    ];
+    let env = vec![
+        (
+            "PHUX_SOCKET".to_owned(),
+            fleet.hub.socket.display().to_string(),
+        ),
+        (
+            "PHUX_CONFIG".to_owned(),
+            fleet.config().display().to_string(),
+        ),
+        ("PHUX_SSH".to_owned(), fleet.ssh_command()),
+        (
+            "FLEET_DIR".to_owned(),
+            fleet.dir.path().display().to_string(),
+        ),
+        (
+            "PHUX_BIN".to_owned(),
+            phux_tests::phux_bin().display().to_string(),
+        ),
+        ("SHELL".to_owned(), "/bin/sh".to_owned()),
+    ];
+    let tui = phux_tests::outer_screen::AttachedTui::spawn(argv, env, fleet.dir.path(), 80, 24);
+    tui.wait_for_text("[farwork]");
+    tui.wait_for_text("on-the-far-host");
+    // Typing goes to the far pane.
+    tui.type_bytes(b"echo typed-through-the-link\r");
+    far.wait_for_text(&pane, "typed-through-the-link");
+}

@@ -36,6 +36,8 @@ pub struct Client {
     next_id: u64,
     /// The satellite this connection was tunnelled to through the hub, if any.
     route: Option<String>,
+    /// The `[[remote]]` host this connection reaches over its own ssh link, if any.
+    remote: Option<(String, phux_core::hosts::Endpoint)>,
 }
 
 impl Client {
@@ -61,6 +63,7 @@ impl Client {
             welcome: None,
             next_id: 1,
             route: None,
+            remote: None,
         })
     }
 
@@ -206,9 +209,36 @@ impl Client {
     }
 
     /// A second connection to the same server as this one: the same socket, tunnelled to the
-    /// same satellite (for a stream beside requests).
+    /// same satellite, or the same remote host's link (for a stream beside requests).
     pub fn sibling(&self) -> Result<Client, ClientError> {
-        Client::connect_routed(&self.socket, self.route.as_deref())
+        match &self.remote {
+            Some((name, endpoint)) => Client::connect_remote(name, endpoint),
+            None => Client::connect_routed(&self.socket, self.route.as_deref()),
+        }
+    }
+
+    /// A connection to the server of the `[[remote]]` host `name`, over an ssh link this
+    /// process runs (`ssh … HOST phux proxy`), not through a local server.
+    pub fn connect_remote(
+        name: &str,
+        endpoint: &phux_core::hosts::Endpoint,
+    ) -> Result<Client, ClientError> {
+        let stream = crate::client::remote_link::connect(name, endpoint)?;
+        let socket = PathBuf::from(endpoint.to_string());
+        let wire = |e| ClientError::from_wire(&socket, e);
+        stream
+            .set_read_timeout(Some(DEFAULT_READ_TIMEOUT))
+            .map_err(|e| wire(WireError::Io(e)))?;
+        let hello = encoded_hello().map_err(wire)?;
+        Ok(Client {
+            stream,
+            socket,
+            unsent_hello: Some(hello),
+            welcome: None,
+            next_id: 1,
+            route: None,
+            remote: Some((name.to_owned(), endpoint.clone())),
+        })
     }
 
     /// A connection to `socket`, tunnelled on to `route`'s server when given.

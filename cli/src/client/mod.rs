@@ -13,6 +13,7 @@ pub mod lifecycle;
 pub mod listing;
 pub mod pane;
 pub mod record;
+mod remote_link;
 pub mod run;
 pub mod run_shell;
 pub mod screen;

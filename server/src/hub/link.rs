@@ -195,102 +195,118 @@ impl Link {
     }
 
     fn dial(&self) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
-        let (program, mut args) = phux_core::hosts::ssh::ssh_program(self.config.as_deref());
-        args.extend(self.endpoint.ssh_args(&["phux", "proxy"]));
-        let mut child = Command::new(&program)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| Dial::Failed(format!("cannot run {program}: {e}")))?;
-        let (Some(stdin), Some(mut stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(Dial::Failed("ssh's pipes are missing".into()));
-        };
-        let stderr_tail = collect_stderr(stderr);
-        let session = Session::new(child, stdin);
-        // The proxy's hello, read on a helper so a far side that never answers is cut off.
-        let (tx, rx) = crossbeam_channel::bounded(1);
-        let reader = std::thread::Builder::new()
-            .name("hub-hello".into())
-            .spawn(move || {
-                let hello = link_frame::read_frame(&mut stdout);
-                let _ = tx.send((hello, stdout));
-            });
-        if reader.is_err() {
-            session.end();
-            return Err(Dial::Failed("cannot start a thread".into()));
-        }
-        let failed = |session: &Session, why: String| {
-            session.end();
-            let said = stderr_tail
-                .lock()
-                .map(|s| s.trim().to_owned())
-                .unwrap_or_default();
-            if said.is_empty() {
-                Dial::Failed(why)
-            } else {
-                Dial::Failed(format!("{why}; ssh said: {said}"))
-            }
-        };
-        let (hello, stdout) = match rx.recv_timeout(HELLO_LIMIT) {
-            Ok(got) => got,
-            Err(_) => {
-                return Err(failed(
-                    &session,
-                    format!(
-                        "no answer from `phux proxy` within {}s",
-                        HELLO_LIMIT.as_secs()
-                    ),
-                ))
-            }
-        };
-        let hello: ProxyHello = match hello {
-            Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
-                match serde_json::from_slice(&bytes) {
-                    Ok(hello) => hello,
-                    Err(_) => {
-                        return Err(failed(
-                            &session,
-                            "the far side did not speak the phux proxy protocol".into(),
-                        ))
-                    }
-                }
-            }
-            Ok(_) => {
-                return Err(failed(
-                    &session,
-                    "the far side did not speak the phux proxy protocol".into(),
-                ))
-            }
-            Err(e) => {
-                return Err(failed(
-                    &session,
-                    format!(
-                        "`phux proxy` did not start there ({e}); is phux installed on the PATH?"
-                    ),
-                ))
-            }
-        };
-        if hello.protocol.major != PROTOCOL.major {
-            session.end();
-            return Err(Dial::Refused(format!(
-                "it runs phux {} (protocol {}), this hub speaks protocol {PROTOCOL}: install a \
-                 phux of protocol {}.x there",
-                hello.version, hello.protocol, PROTOCOL.major
-            )));
-        }
-        Ok((session, stdout))
+        dial(&self.endpoint, self.config.as_deref())
     }
 }
 
-enum Dial {
+/// Runs `ssh … HOST phux proxy` and checks the proxy's hello: the session, not yet pumped.
+pub fn dial(
+    endpoint: &Endpoint,
+    config: Option<&std::path::Path>,
+) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
+    let (program, mut args) = phux_core::hosts::ssh::ssh_program(config);
+    args.extend(endpoint.ssh_args(&["phux", "proxy"]));
+    let mut child = Command::new(&program)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Dial::Failed(format!("cannot run {program}: {e}")))?;
+    let (Some(stdin), Some(mut stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(Dial::Failed("ssh's pipes are missing".into()));
+    };
+    let stderr_tail = collect_stderr(stderr);
+    let session = Session::new(child, stdin);
+    // The proxy's hello, read on a helper so a far side that never answers is cut off.
+    let (tx, rx) = crossbeam_channel::bounded(1);
+    let reader = std::thread::Builder::new()
+        .name("hub-hello".into())
+        .spawn(move || {
+            let hello = link_frame::read_frame(&mut stdout);
+            let _ = tx.send((hello, stdout));
+        });
+    if reader.is_err() {
+        session.end();
+        return Err(Dial::Failed("cannot start a thread".into()));
+    }
+    let failed = |session: &Session, why: String| {
+        session.end();
+        let said = stderr_tail
+            .lock()
+            .map(|s| s.trim().to_owned())
+            .unwrap_or_default();
+        if said.is_empty() {
+            Dial::Failed(why)
+        } else {
+            Dial::Failed(format!("{why}; ssh said: {said}"))
+        }
+    };
+    let (hello, stdout) = match rx.recv_timeout(HELLO_LIMIT) {
+        Ok(got) => got,
+        Err(_) => {
+            return Err(failed(
+                &session,
+                format!(
+                    "no answer from `phux proxy` within {}s",
+                    HELLO_LIMIT.as_secs()
+                ),
+            ))
+        }
+    };
+    let hello: ProxyHello = match hello {
+        Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
+            match serde_json::from_slice(&bytes) {
+                Ok(hello) => hello,
+                Err(_) => {
+                    return Err(failed(
+                        &session,
+                        "the far side did not speak the phux proxy protocol".into(),
+                    ))
+                }
+            }
+        }
+        Ok(_) => {
+            return Err(failed(
+                &session,
+                "the far side did not speak the phux proxy protocol".into(),
+            ))
+        }
+        Err(e) => {
+            return Err(failed(
+                &session,
+                format!("`phux proxy` did not start there ({e}); is phux installed on the PATH?"),
+            ))
+        }
+    };
+    if hello.protocol.major != PROTOCOL.major {
+        session.end();
+        return Err(Dial::Refused(format!(
+            "it runs phux {} (protocol {}), this hub speaks protocol {PROTOCOL}: install a \
+             phux of protocol {}.x there",
+            hello.version, hello.protocol, PROTOCOL.major
+        )));
+    }
+    Ok((session, stdout))
+}
+
+/// Why a dial failed: the far side could not be reached, or speaks another protocol.
+#[derive(Debug)]
+pub enum Dial {
     Failed(String),
     Refused(String),
+}
+
+impl std::fmt::Display for Dial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dial::Failed(why) | Dial::Refused(why) => f.write_str(why),
+        }
+    }
 }
 
 /// The last KiB ssh wrote on stderr, for diagnostics.

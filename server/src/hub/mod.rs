@@ -8,9 +8,9 @@
 
 mod control;
 mod fleet;
-mod link;
+pub mod link;
 mod roster;
-mod session;
+pub mod session;
 pub mod tunnel;
 
 use std::collections::BTreeMap;
