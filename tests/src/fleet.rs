@@ -101,7 +101,18 @@ impl Fleet {
     pub fn add_satellite(&mut self, name: &str) -> &TestServer {
         let empty = self.dir.path().join("satellite-config.toml");
         std::fs::write(&empty, "").expect("write satellite config");
-        let server = TestServer::start_with_env(&[], &[("PHUX_CONFIG", empty.as_os_str())]);
+        // As on a real satellite, `phux` is on the PATH of what runs there.
+        let bin = phux_bin();
+        let mut path = std::ffi::OsString::from(bin.parent().expect("bin dir"));
+        path.push(":");
+        path.push(std::env::var_os("PATH").unwrap_or_default());
+        let server = TestServer::start_with_env(
+            &[],
+            &[
+                ("PHUX_CONFIG", empty.as_os_str()),
+                ("PATH", path.as_os_str()),
+            ],
+        );
         self.point(name, &server.socket);
         let output = self.run(&[
             "host",

@@ -72,6 +72,49 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
         serde_json::json!([{"terminal": remote, "tags": ["far"]}])
     );
 
+    // ask names the pane as the hub addresses it.
+    let asked = json(&fleet.run(&["ask", "--json", &remote, "proceed?"]));
+    assert_eq!(asked["terminal"], remote.as_str());
+
+    // rec records the satellite pane at the hub (with the satellite's read timestamps).
+    let cast = fleet.dir.path().join("far.cast");
+    let rec = fleet
+        .phux(&[
+            "rec",
+            &remote,
+            "-o",
+            cast.to_str().unwrap(),
+            "--duration",
+            "2",
+            "--json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let output = fleet.run(&["send-keys", &remote, "echo recorded-far-away", "Enter"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let recorded = wait_output(rec, Duration::from_secs(20));
+    assert!(recorded.status.success(), "rec: {}", stderr(&recorded));
+    let text = std::fs::read_to_string(&cast).unwrap();
+    assert!(text.contains("recorded-far-away"), "{text}");
+
+    // play runs the cast in a pane on the satellite (the file at the same path there).
+    let played = json(&fleet.run(&["play", "--json", cast.to_str().unwrap(), &remote]));
+    let player = format!("devbox/@{}", played["terminal_id"]);
+    fleet.wait_listed(&player);
+    let output = fleet.run(&[
+        "wait",
+        "--json",
+        "--until",
+        "recorded-far-away",
+        "--timeout",
+        "10",
+        &player,
+    ]);
+    assert!(output.status.success(), "play: {}", stderr(&output));
+
     // spawn --satellite creates a pane there, addressed by the pair.
     let spawned = json(&fleet.run(&[
         "spawn",

@@ -45,7 +45,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
-    let document = pane::ask(
+    let mut document = pane::ask(
         &mut client,
         pane,
         Ask {
@@ -55,6 +55,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             elapsed_seconds: args.elapsed_seconds,
         },
     )?;
+    // A satellite pane is named as the hub addresses it.
+    if let Some(host) = client.route() {
+        document.terminal.host = Some(host.to_owned());
+    }
     if args.json {
         output::print_json(&document);
     }

@@ -72,7 +72,12 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         // The server refuses it too; here it is refused before a connection or a pane.
         phux_core::limits::check_grid(grid.cols, grid.rows)?;
     }
-    let command = pane_command(&path, &args.playback, options.idle_limit)?;
+    let mut command = pane_command(&path, &args.playback, options.idle_limit)?;
+    if client.route().is_some() {
+        // The pane runs on a satellite: its own phux, found as the hub's proxy is; the cast
+        // must be at the same path there.
+        command[0] = "phux".to_owned();
+    }
     let spawned = spawn_beside(
         &mut client,
         resolved.pane(),
@@ -98,7 +103,7 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
             passes: options.passes.count(),
         });
     } else {
-        output::print_line(&spawned.pane.to_string());
+        output::print_line(&resolved.address(spawned.pane).to_string());
     }
     Ok(SUCCESS)
 }
