@@ -95,7 +95,7 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
     std::thread::sleep(Duration::from_millis(500));
     let output = fleet.run(&["send-keys", &remote, "echo recorded-far-away", "Enter"]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let recorded = wait_output(rec, Duration::from_secs(20));
+    let recorded = wait_output("rec", rec, Duration::from_secs(20));
     assert!(recorded.status.success(), "rec: {}", stderr(&recorded));
     let text = std::fs::read_to_string(&cast).unwrap();
     assert!(text.contains("recorded-far-away"), "{text}");
@@ -265,9 +265,32 @@ fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let cast = fleet.dir.path().join("cut.cast");
+    let rec = fleet
+        .phux(&["rec", "--json", &remote, "-o", cast.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(Duration::from_millis(500));
+    let output = fleet.run(&["send-keys", &remote, "echo before-the-cut", "Enter"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    wait_until(
+        "the recording has the line",
+        Duration::from_secs(10),
+        || std::fs::read_to_string(&cast).is_ok_and(|t| t.contains("before-the-cut")),
+    );
     fleet.satellites.get_mut("devbox").unwrap().crash();
-    let waited = wait_output(wait, Duration::from_secs(15));
+    let recorded = wait_output("rec", rec, Duration::from_secs(15));
+    assert_eq!(recorded.status.code(), Some(1), "{}", stderr(&recorded));
+    assert_eq!(
+        error_line(&recorded)["error"]["code"],
+        "server_disconnected"
+    );
+    assert!(std::fs::read_to_string(&cast)
+        .unwrap()
+        .contains("before-the-cut"));
+    let waited = wait_output("wait", wait, Duration::from_secs(15));
     assert_eq!(waited.status.code(), Some(1), "{}", stderr(&waited));
     assert!(waited.stdout.is_empty());
     let code = error_line(&waited)["error"]["code"].clone();
@@ -276,7 +299,7 @@ fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
         "wait ends when the satellite goes: {}",
         stderr(&waited)
     );
-    let output = wait_output(watch, Duration::from_secs(15));
+    let output = wait_output("watch", watch, Duration::from_secs(15));
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(
         stderr(&output).contains("server_disconnected"),
@@ -321,14 +344,14 @@ fn a_satellite_killed_mid_watch_ends_it_and_the_link_comes_back() {
     let _ = fleet.run(&["kill", &back]);
 }
 
-fn wait_output(child: std::process::Child, limit: Duration) -> std::process::Output {
+fn wait_output(what: &str, child: std::process::Child, limit: Duration) -> std::process::Output {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(child.wait_with_output());
     });
     rx.recv_timeout(limit)
-        .expect("the watch did not end")
-        .expect("watch output")
+        .unwrap_or_else(|_| panic!("{what} did not end within {limit:?}"))
+        .expect("output")
 }
 
 #[test]

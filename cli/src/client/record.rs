@@ -24,6 +24,8 @@ pub enum StopReason {
     PaneExited(Option<i32>),
     /// The server closed the stream (it fell behind and was dropped, or the server stopped).
     StreamEnded,
+    /// The server dropped the recorder for falling behind.
+    Lagged,
 }
 
 /// What to record and how.
@@ -138,7 +140,7 @@ fn apply(sink: &mut LiveSink, frame: Frame) -> Result<Option<StopReason>, Record
                     return Ok(Some(StopReason::PaneExited(exit_status)));
                 }
             }
-            Ok(ServerMessage::ObserverLagged(_)) => return Ok(Some(StopReason::StreamEnded)),
+            Ok(ServerMessage::ObserverLagged(_)) => return Ok(Some(StopReason::Lagged)),
             _ => {}
         },
         Frame::Unknown { .. } => {}

@@ -14,7 +14,8 @@ use phux_core::hosts::link_frame::{self, LinkFrame, LinkFrameError, CONTROL_CHAN
 #[derive(Debug)]
 pub struct Session {
     writer: Mutex<ChildStdin>,
-    channels: Mutex<HashMap<u32, UnixStream>>,
+    /// `None` once the session ended: no channel may open on it then.
+    channels: Mutex<Option<HashMap<u32, UnixStream>>>,
     next_channel: AtomicU32,
     child: Mutex<Child>,
     /// The hub's own connection to the satellite, for listings.
@@ -25,23 +26,46 @@ impl Session {
     pub fn new(child: Child, writer: ChildStdin) -> Arc<Session> {
         Arc::new(Session {
             writer: Mutex::new(writer),
-            channels: Mutex::new(HashMap::new()),
+            channels: Mutex::new(Some(HashMap::new())),
             next_channel: AtomicU32::new(CONTROL_CHANNEL + 1),
             child: Mutex::new(child),
             control: Mutex::new(None),
         })
     }
 
-    fn channels(&self) -> MutexGuard<'_, HashMap<u32, UnixStream>> {
+    fn channels(&self) -> MutexGuard<'_, Option<HashMap<u32, UnixStream>>> {
         self.channels.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The stream of `channel`, if it is open.
+    fn local(&self, channel: u32) -> Option<UnixStream> {
+        self.channels()
+            .as_ref()
+            .and_then(|c| c.get(&channel))
+            .and_then(|s| s.try_clone().ok())
+    }
+
+    /// Takes `channel` out of the open ones; `None` if it was not open.
+    fn take(&self, channel: u32) -> Option<UnixStream> {
+        self.channels().as_mut().and_then(|c| c.remove(&channel))
     }
 
     /// Registers `local` as a new channel's end here; the satellite's bytes for it are written
     /// to `local`. The caller pumps `local`'s bytes the other way with [`Session::forward`].
+    /// Refused once the session ended (a channel opened then would never be closed).
     pub fn open_channel(&self, local: &UnixStream) -> std::io::Result<u32> {
         let channel = self.next_channel.fetch_add(1, Ordering::Relaxed);
-        self.channels().insert(channel, local.try_clone()?);
-        Ok(channel)
+        let clone = local.try_clone()?;
+        match self.channels().as_mut() {
+            Some(channels) => {
+                channels.insert(channel, clone);
+                Ok(channel)
+            }
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::NotConnected,
+                "the link just dropped",
+            )),
+        }
     }
 
     /// Copies what `local` sends into `channel` until `local` ends, then closes the channel.
@@ -57,7 +81,7 @@ impl Session {
                 }
             }
         }
-        if self.channels().remove(&channel).is_some() {
+        if self.take(channel).is_some() {
             let _ = link_frame::write_close(&mut *self.writer(), channel);
         }
     }
@@ -79,11 +103,7 @@ impl Session {
         let reason = loop {
             match link_frame::read_frame(&mut input) {
                 Ok(LinkFrame::Data { channel, bytes }) => {
-                    let local = self
-                        .channels()
-                        .get(&channel)
-                        .and_then(|s| s.try_clone().ok());
-                    if let Some(mut local) = local {
+                    if let Some(mut local) = self.local(channel) {
                         if local.write_all(&bytes).is_err() {
                             // The local client went away: close its channel both ways.
                             let _ = local.shutdown(std::net::Shutdown::Both);
@@ -91,7 +111,7 @@ impl Session {
                     }
                 }
                 Ok(LinkFrame::Close { channel }) => {
-                    if let Some(local) = self.channels().remove(&channel) {
+                    if let Some(local) = self.take(channel) {
                         let _ = local.shutdown(std::net::Shutdown::Both);
                     }
                 }
@@ -105,7 +125,8 @@ impl Session {
 
     /// Ends every channel (their clients see the server go away) and the ssh process.
     pub fn end(&self) {
-        for (_, local) in self.channels().drain() {
+        let open = self.channels().take().unwrap_or_default();
+        for (_, local) in open {
             let _ = local.shutdown(std::net::Shutdown::Both);
         }
         let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
