@@ -59,8 +59,12 @@ fn open(
             "retry once the satellite is reachable; `phux ls --json` shows `unreachable`",
         ));
     };
-    let channel = session
-        .open_channel(stream)
-        .map_err(|e| RequestError::refused(ErrorCode::Transport, e.to_string(), "retry"))?;
+    let channel = session.open_channel(stream).map_err(|e| {
+        RequestError::refused(
+            ErrorCode::PartialView,
+            format!("satellite {name} is unreachable: {e}"),
+            "retry once the satellite is reachable; `phux ls --json` shows `unreachable`",
+        )
+    })?;
     Ok((session, channel))
 }
