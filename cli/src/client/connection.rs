@@ -270,6 +270,16 @@ fn encoded_hello() -> Result<Vec<u8>, WireError> {
     Frame::json(&hello).and_then(|f| f.encode())
 }
 
+/// A raw connection to `socket` (no handshake), with the same checks as [`Client::connect`]:
+/// the socket's directory is private and the server runs as this user. `phux proxy` carries
+/// such connections for a hub.
+pub fn checked_stream(socket: &Path) -> Result<UnixStream, ClientError> {
+    let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
+    trust::check_socket_path(socket)?;
+    trust::check_peer(socket, &stream)?;
+    Ok(stream)
+}
+
 /// Nothing listening and no socket file are both "no server"; anything else (permissions, a
 /// path too long) is a transport failure worth its own message.
 fn connect_error(socket: &Path, error: std::io::Error) -> ClientError {

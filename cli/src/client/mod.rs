@@ -23,6 +23,6 @@ mod trust;
 pub mod wait;
 
 pub use autostart::{ensure_server, on_a_server, AUTOSTART_LIMIT, AUTOSTART_POLL};
-pub use connection::{Client, DEFAULT_READ_TIMEOUT};
+pub use connection::{checked_stream, Client, DEFAULT_READ_TIMEOUT};
 pub use error::ClientError;
 pub use stream::{Pushed, SCREEN_CHANGED};

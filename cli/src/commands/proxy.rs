@@ -146,8 +146,10 @@ impl Bridge {
     }
 }
 
+/// A connection to this host's server, checked as every client's is (a private directory, a
+/// server of this user); `None` closes the channel.
 fn connect(socket: &Path) -> Option<UnixStream> {
-    UnixStream::connect(socket).ok()
+    crate::client::checked_stream(socket).ok()
 }
 
 /// Copies what the server says on one connection into its channel; closes the channel when
