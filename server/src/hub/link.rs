@@ -20,6 +20,8 @@ pub const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
 /// How long the far side has to start `phux proxy` and say hello.
 pub const HELLO_LIMIT: Duration = Duration::from_secs(20);
+/// The pipe size asked for on the link's stdin and stdout.
+pub const LINK_PIPE_BYTES: usize = 1024 * 1024;
 /// A link that stayed up this long starts its next backoff from the beginning.
 const STABLE: Duration = Duration::from_secs(10);
 
@@ -220,6 +222,9 @@ pub fn dial(
         let _ = child.wait();
         return Err(Dial::Failed("ssh's pipes are missing".into()));
     };
+    // A wider pipe lets a whole 256 KiB frame through per wake-up (best effort).
+    let _ = rustix::pipe::fcntl_setpipe_size(&stdout, LINK_PIPE_BYTES);
+    let _ = rustix::pipe::fcntl_setpipe_size(&stdin, LINK_PIPE_BYTES);
     let stderr_tail = collect_stderr(stderr);
     let session = Session::new(child, stdin);
     // The proxy's hello, read on a helper so a far side that never answers is cut off.
