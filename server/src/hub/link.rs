@@ -284,7 +284,10 @@ pub fn dial(
         Err(e) => {
             return Err(failed(
                 &session,
-                format!("`phux proxy` did not start there ({e}); is phux installed on the PATH?"),
+                format!(
+                    "ssh ended before `phux proxy` answered ({e}): check that the host is \
+                     reachable and that phux is on its PATH"
+                ),
             ))
         }
     };
