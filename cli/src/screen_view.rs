@@ -7,6 +7,11 @@ use phux_core::docs::ScreenState;
 
 /// The framed screen, one string per output line.
 pub fn boxed(screen: &ScreenState) -> Vec<String> {
+    boxed_as(screen, &screen.pane.to_string())
+}
+
+/// The framed screen, its top edge naming the pane `name` (`devbox/@3` for a satellite pane).
+pub fn boxed_as(screen: &ScreenState, name: &str) -> Vec<String> {
     let widest = screen
         .lines
         .iter()
@@ -16,7 +21,7 @@ pub fn boxed(screen: &ScreenState) -> Vec<String> {
         .unwrap_or(0);
     let inner = widest.max(usize::from(screen.cols));
     let mut out = Vec::with_capacity(screen.lines.len() + screen.scrollback.len() + 3);
-    out.push(edge('┌', '┐', &header(screen), inner));
+    out.push(edge('┌', '┐', &header(screen, name), inner));
     for row in &screen.scrollback {
         out.push(framed(row, inner));
     }
@@ -30,8 +35,8 @@ pub fn boxed(screen: &ScreenState) -> Vec<String> {
     out
 }
 
-fn header(screen: &ScreenState) -> String {
-    let mut text = format!(" {} {}x{} ", screen.pane, screen.cols, screen.rows);
+fn header(screen: &ScreenState, name: &str) -> String {
+    let mut text = format!(" {name} {}x{} ", screen.cols, screen.rows);
     if let Some(title) = screen.title.as_deref().filter(|t| !t.is_empty()) {
         text.push_str(&format!("─ {title} "));
     }

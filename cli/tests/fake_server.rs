@@ -11,7 +11,7 @@ use support::{error_doc, phux, state, stderr, stdout, Answer, FakeServer};
 fn handler(request: &Value) -> Answer {
     let kind = request["type"].as_str().unwrap_or_default();
     match kind {
-        "get_state" => Ok(state()),
+        "get_state" | "get_fleet" => Ok(state()),
         "status" => Ok(
             json!({"pid": 4242, "socket": "/run/fake.sock", "since_unix_secs": 1700000000,
             "protocol": {"major": 1, "minor": 0}, "clients": 2, "log": "/var/log/phux/server.log"}),
@@ -70,7 +70,7 @@ fn ls_json_is_session_list_v3() {
     let server = FakeServer::start(handler);
     let out = run(&server, &["ls", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(server.request_types(), ["get_state"]);
+    assert_eq!(server.request_types(), ["get_fleet"]);
     assert_eq!(
         json_stdout(&out),
         json!({"schema_version": 3,
@@ -89,7 +89,7 @@ fn status_json_combines_status_and_state() {
     let server = FakeServer::start(handler);
     let out = run(&server, &["status", "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(server.request_types(), ["status", "get_state"]);
+    assert_eq!(server.request_types(), ["status", "get_fleet"]);
     assert_eq!(
         json_stdout(&out),
         json!({"schema_version": 1, "running": true, "pid": 4242, "socket": "/run/fake.sock",

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 32] = [
+const VERBS: [&str; 34] = [
     "attach",
     "detach",
     "new",
@@ -39,6 +39,8 @@ const VERBS: [&str; 32] = [
     "launch",
     "doctor",
     "completion",
+    "host",
+    "proxy",
 ];
 
 fn golden_dir() -> PathBuf {

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod error_code;
 pub mod error_doc;
 pub mod exit_code;
+pub mod hosts;
 pub mod ids;
 pub mod keys;
 pub mod limits;

@@ -14,7 +14,7 @@ pub enum ResolveError {
     NoSuchTarget { selector: String },
     /// A miss against a view missing some satellites: the target may live there. The message
     /// deliberately makes no claim of absence.
-    #[error("cannot answer for {selector}: satellite(s) {} unreachable", unreachable.join(", "))]
+    #[error("cannot answer for {selector}: {}", unreachable.join("; "))]
     PartialView {
         selector: String,
         unreachable: Vec<String>,
@@ -96,9 +96,14 @@ pub fn resolve(selector: &Selector, state: &StateView) -> Result<Vec<PaneId>, Re
             .filter(|p| p.tags.iter().any(|t| t == tag))
             .map(|p| p.id)
             .collect(),
-        // This view holds local panes only; a remote pane is reached through a hub's merged
-        // view, which is not built yet, so it is a miss (or partial, if its host is down).
-        Selector::Remote { .. } => Vec::new(),
+        // A merged view (`get_fleet`) lists each satellite's terminals; a plain state does not,
+        // and the client reaches `NAME/@N` through the hub's tunnel instead.
+        Selector::Remote { host, pane } => state
+            .satellites
+            .iter()
+            .filter(|s| &s.name == host && s.terminals.contains(pane))
+            .map(|_| *pane)
+            .collect(),
         Selector::Reserved(_) => Vec::new(),
     };
     if !matches.is_empty() {

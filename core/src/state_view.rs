@@ -96,6 +96,10 @@ pub struct StateView {
     /// Questions panes are asking and nobody has answered yet, by pane. Absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub asks: Vec<PendingAsk>,
+    /// The satellites that answered a hub's `get_fleet`, each with its terminals in its own
+    /// snapshot order (empty in a plain `get_state`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub satellites: Vec<SatelliteView>,
 }
 
 /// A question a pane is asking (`phux ask`, or its title's `phux-ask[ID]:QUESTION??` sentinel)
@@ -110,6 +114,14 @@ pub struct PendingAsk {
     pub suggestions: Vec<String>,
     /// `title` (the title sentinel) or `report` (`phux ask`).
     pub source: String,
+}
+
+/// One satellite's contribution to a hub's merged view: only its terminals (its sessions and
+/// windows are not merged: their ids would collide with the hub's).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SatelliteView {
+    pub name: String,
+    pub terminals: Vec<PaneId>,
 }
 
 impl StateView {

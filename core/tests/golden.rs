@@ -209,6 +209,7 @@ fn documents_are_pinned() {
             vec!["satellite build-box is unreachable: link is down".into()],
         ),
     );
+    host_documents();
     doc("new", &NewJson::new("NAME", PaneId(2)));
     doc("spawn_local", &SpawnJson::local(PaneId(7)));
     doc(
@@ -510,6 +511,39 @@ fn watch_events() -> Vec<(&'static str, WatchEvent)> {
             },
         ),
     ]
+}
+
+/// §4.10: `host ls/add/enroll/rm --json`.
+fn host_documents() {
+    use phux_core::docs::host::{HostJson, HostListJson, HostRemovedJson};
+    use phux_core::hosts::{HostEntry, HostRole};
+    let satellite = HostEntry {
+        name: "devbox".into(),
+        role: HostRole::Satellite,
+        endpoint: "ssh://devbox".into(),
+        enabled: Some(true),
+        token_file: None,
+        cert_fingerprint: None,
+        session: None,
+    };
+    let remote = HostEntry {
+        name: "box".into(),
+        role: HostRole::Remote,
+        endpoint: "ssh://me@box:2222".into(),
+        enabled: None,
+        token_file: None,
+        cert_fingerprint: None,
+        session: Some("work".into()),
+    };
+    doc(
+        "host_ls",
+        &HostListJson::new(vec![satellite.clone(), remote]),
+    );
+    doc("host_add", &HostJson::new(satellite));
+    doc(
+        "host_rm",
+        &HostRemovedJson::new("devbox".into(), HostRole::Satellite),
+    );
 }
 
 #[test]

@@ -64,6 +64,7 @@ fn state() -> StateView {
         unreachable: vec![],
         exited: vec![],
         asks: vec![],
+        satellites: vec![],
     }
 }
 

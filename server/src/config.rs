@@ -36,6 +36,8 @@ pub struct ServerConfig {
     pub seed_session_name: String,
     /// The plugins' event hooks the server runs (none unless the caller loads them).
     pub hooks: crate::hooks::HookTable,
+    /// The config file whose `[[satellites]]` this server dials as a hub.
+    pub config_file: Option<PathBuf>,
 }
 
 /// Rows of history a pane keeps by default (`$PHUX_HISTORY_LIMIT`, `phux server
@@ -69,6 +71,7 @@ impl ServerConfig {
             cwd_inheritance: CwdInheritance::default(),
             seed_session_name: "default".into(),
             hooks: crate::hooks::HookTable::default(),
+            config_file: Some(phux_core::hosts::config_file::config_path()),
         }
     }
 }

@@ -123,6 +123,9 @@ fn converse(
             ClientMessage::AttachClient(request) => {
                 return crate::attached::serve(&mut writer, stream, shared, id, &request);
             }
+            ClientMessage::Tunnel(request) => {
+                return crate::hub::tunnel::serve(&mut writer, stream, shared, id, &request);
+            }
             ClientMessage::NewSession(request) if request.observe => {
                 let started = streams::observe_new_session(shared, request);
                 return stream_after(&mut writer, stream, id, started);
@@ -133,7 +136,7 @@ fn converse(
                         id,
                         outcome: wire::Outcome::Ok(value),
                     },
-                    Err(error) => Response::error(id, error.body()),
+                    Err(error) => Response::error(id, shared.hub.fleet_aware(error.body())),
                 };
                 writer.write_frame(&answer_frame(id, response)?)?;
             }

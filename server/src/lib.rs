@@ -20,6 +20,7 @@ pub mod exited;
 pub mod flight;
 mod handlers;
 pub mod hooks;
+pub mod hub;
 pub mod layout;
 pub mod log;
 pub mod pane;
@@ -81,6 +82,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     }
     wait_for_shutdown(&shared, &shutdown_rx);
     shared.mark_stopping();
+    shared.hub.stop();
     // Unlink the socket and release the lock first, so a client arriving now starts a new
     // server instead of talking to this one; then let connection threads deliver what is
     // already queued (the `kill --server` answer, a recorder's last output and the exit).

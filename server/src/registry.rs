@@ -237,6 +237,7 @@ impl Registry {
             unreachable: Vec::new(),
             exited: Vec::new(),
             asks: Vec::new(),
+            satellites: Vec::new(),
         }
     }
 

@@ -40,6 +40,8 @@ pub struct Shared {
     pub deliveries: crate::delivery::Ledger,
     /// The plugins' event hooks.
     pub hooks: crate::hooks::HookRunner,
+    /// The satellite links this server dials (none without a config file).
+    pub hub: std::sync::Arc<crate::hub::Hub>,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -50,6 +52,7 @@ impl Shared {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
         let hooks = crate::hooks::HookRunner::start(&config.hooks, config.socket.clone());
+        let config_file = config.config_file.clone();
         Self {
             hooks,
             epoch: Instant::now(),
@@ -67,6 +70,7 @@ impl Shared {
             agents: crate::agents::AgentStore::default(),
             manifests: crate::agents::load_manifests(),
             deliveries: crate::delivery::Ledger::default(),
+            hub: crate::hub::Hub::start(config_file.clone()),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
             config,

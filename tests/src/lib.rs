@@ -3,8 +3,10 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
+pub mod fleet;
 pub mod mcp;
 pub mod outer_screen;
+pub mod sshd;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -110,13 +112,28 @@ impl TestServer {
 
     /// Like `start`, with extra `phux server` flags.
     pub fn start_with(extra: &[&str]) -> TestServer {
-        Self::start_with_config(None, extra)
+        Self::start_with_config_env(None, extra, &[])
     }
 
     /// Like `start_with`, the server reading `config` as its config file (written to
     /// `config.toml` in the server's directory). Without one, that path does not exist: a
     /// user's own config never reaches a test.
     pub fn start_with_config(config: Option<&str>, extra: &[&str]) -> TestServer {
+        Self::start_with_config_env(config, extra, &[])
+    }
+
+    /// Like `start_with`, with extra environment entries for the server process.
+    pub fn start_with_env(extra: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> TestServer {
+        Self::start_with_config_env(None, extra, env)
+    }
+
+    /// A server with `config` as its config file and `env` added to its environment (after
+    /// `PHUX_CONFIG`, so an entry of `env` may name another config file).
+    pub fn start_with_config_env(
+        config: Option<&str>,
+        extra: &[&str],
+        env: &[(&str, &std::ffi::OsStr)],
+    ) -> TestServer {
         let dir = tempfile::Builder::new()
             .prefix("phux-test-")
             .tempdir()
@@ -140,6 +157,7 @@ impl TestServer {
             // make panes slow to start while many tests start them at once.
             .env("SHELL", PANE_SHELL)
             .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)

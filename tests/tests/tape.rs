@@ -84,7 +84,10 @@ fn every_command_and_setting_runs_end_to_end() {
     assert_eq!(doc["cols"], (720 - 16 - 24) / 10);
     assert_eq!(doc["rows"], (400 - 16 - 24 - 24) / 16);
     let notes = doc["notes"].to_string();
-    assert!(!notes.contains("FontFamily"), "the font is applied: {notes}");
+    assert!(
+        !notes.contains("FontFamily"),
+        "the font is applied: {notes}"
+    );
     assert!(!dir.join("ignored-by-source.gif").exists());
 
     // The final screen: what came after the `clear` run while hidden, and the paste.

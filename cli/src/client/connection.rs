@@ -10,8 +10,8 @@ use serde::de::DeserializeOwned;
 
 use phux_core::state_view::StateView;
 use phux_core::wire::{
-    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Welcome,
-    WireError, PROTOCOL,
+    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel,
+    Welcome, WireError, PROTOCOL,
 };
 
 use crate::client::error::ClientError;
@@ -34,6 +34,10 @@ pub struct Client {
     /// The server's welcome, once read.
     welcome: Option<Welcome>,
     next_id: u64,
+    /// The satellite this connection was tunnelled to through the hub, if any.
+    route: Option<String>,
+    /// The `[[remote]]` host this connection reaches over its own ssh link, if any.
+    remote: Option<(String, phux_core::hosts::Endpoint)>,
 }
 
 impl Client {
@@ -51,17 +55,15 @@ impl Client {
         stream
             .set_read_timeout(Some(DEFAULT_READ_TIMEOUT))
             .map_err(|e| wire(WireError::Io(e)))?;
-        let hello = ClientMessage::Hello(Hello {
-            protocol: PROTOCOL,
-            client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
-        });
-        let hello = Frame::json(&hello).and_then(|f| f.encode()).map_err(wire)?;
+        let hello = encoded_hello().map_err(wire)?;
         Ok(Client {
             stream,
             socket: socket.to_path_buf(),
             unsent_hello: Some(hello),
             welcome: None,
             next_id: 1,
+            route: None,
+            remote: None,
         })
     }
 
@@ -144,10 +146,11 @@ impl Client {
             let Frame::Json(_) = frame else { continue };
             match frame.decode::<ServerMessage>().map_err(wire)? {
                 ServerMessage::Response(response) if response.id == id => {
+                    let route = self.route.as_deref();
                     return response
                         .into_result::<T>()
                         .map_err(wire)?
-                        .map_err(ClientError::from_body);
+                        .map_err(|body| ClientError::from_body(routed_miss(body, route)));
                 }
                 ServerMessage::Welcome(_) | ServerMessage::Refused(_) => {
                     return Err(wire(WireError::Unexpected(
@@ -179,6 +182,102 @@ impl Client {
     pub fn state(&mut self) -> Result<StateView, ClientError> {
         self.request(ClientMessage::GetState(IdOnly { id: 0 }))
     }
+
+    /// A hub's state with every satellite's terminals merged in (`get_fleet`).
+    pub fn fleet(&mut self) -> Result<StateView, ClientError> {
+        self.request(ClientMessage::GetFleet(IdOnly { id: 0 }))
+    }
+
+    /// Turns this connection to a hub into one to the satellite `satellite`'s server: every
+    /// request after this goes there (starting with a fresh hello, sent with the next request).
+    pub fn tunnel(&mut self, satellite: &str) -> Result<(), ClientError> {
+        let _: phux_core::wire::Done = self.request(ClientMessage::Tunnel(Tunnel {
+            id: 0,
+            satellite: satellite.to_owned(),
+        }))?;
+        let wire = |e| ClientError::from_wire(&self.socket, e);
+        self.unsent_hello = Some(encoded_hello().map_err(wire)?);
+        self.welcome = None;
+        self.next_id = 1;
+        self.route = Some(satellite.to_owned());
+        Ok(())
+    }
+
+    /// The satellite this connection reaches through the hub (`None`: the hub's own server).
+    pub fn route(&self) -> Option<&str> {
+        self.route.as_deref()
+    }
+
+    /// A second connection to the same server as this one: the same socket, tunnelled to the
+    /// same satellite, or the same remote host's link (for a stream beside requests).
+    pub fn sibling(&self) -> Result<Client, ClientError> {
+        match &self.remote {
+            Some((name, endpoint)) => Client::connect_remote(name, endpoint),
+            None => Client::connect_routed(&self.socket, self.route.as_deref()),
+        }
+    }
+
+    /// A connection to the server of the `[[remote]]` host `name`, over an ssh link this
+    /// process runs (`ssh … HOST phux proxy`), not through a local server.
+    pub fn connect_remote(
+        name: &str,
+        endpoint: &phux_core::hosts::Endpoint,
+    ) -> Result<Client, ClientError> {
+        let stream = crate::client::remote_link::connect(name, endpoint)?;
+        let socket = PathBuf::from(endpoint.to_string());
+        let wire = |e| ClientError::from_wire(&socket, e);
+        stream
+            .set_read_timeout(Some(DEFAULT_READ_TIMEOUT))
+            .map_err(|e| wire(WireError::Io(e)))?;
+        let hello = encoded_hello().map_err(wire)?;
+        Ok(Client {
+            stream,
+            socket,
+            unsent_hello: Some(hello),
+            welcome: None,
+            next_id: 1,
+            route: None,
+            remote: Some((name.to_owned(), endpoint.clone())),
+        })
+    }
+
+    /// A connection to `socket`, tunnelled on to `route`'s server when given.
+    pub fn connect_routed(socket: &Path, route: Option<&str>) -> Result<Client, ClientError> {
+        let mut client = Client::connect(socket)?;
+        if let Some(satellite) = route {
+            client.tunnel(satellite)?;
+        }
+        Ok(client)
+    }
+}
+
+/// A satellite's "no such target: @N" names the pane as the hub addresses it, `NAME/@N`.
+fn routed_miss(
+    mut body: phux_core::wire::WireErrorBody,
+    route: Option<&str>,
+) -> phux_core::wire::WireErrorBody {
+    if let (Some(host), Some(rest)) = (route, body.message.strip_prefix("no such target: @")) {
+        body.message = format!("no such target: {host}/@{rest}");
+    }
+    body
+}
+
+fn encoded_hello() -> Result<Vec<u8>, WireError> {
+    let hello = ClientMessage::Hello(Hello {
+        protocol: PROTOCOL,
+        client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
+    });
+    Frame::json(&hello).and_then(|f| f.encode())
+}
+
+/// A raw connection to `socket` (no handshake), with the same checks as [`Client::connect`]:
+/// the socket's directory is private and the server runs as this user. `phux proxy` carries
+/// such connections for a hub.
+pub fn checked_stream(socket: &Path) -> Result<UnixStream, ClientError> {
+    let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
+    trust::check_socket_path(socket)?;
+    trust::check_peer(socket, &stream)?;
+    Ok(stream)
 }
 
 /// Nothing listening and no socket file are both "no server"; anything else (permissions, a
@@ -207,7 +306,8 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
     use ClientMessage::*;
     let slot = match &mut message {
         Hello(_) | Unknown => return None,
-        GetState(m) | Status(m) | KillServer(m) => &mut m.id,
+        GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => &mut m.id,
+        Tunnel(m) => &mut m.id,
         NewSession(m) => &mut m.id,
         Spawn(m) => &mut m.id,
         Kill(m) => &mut m.id,

@@ -166,7 +166,15 @@ pub fn kill_scope(selector: &Selector, state: &StateView) -> Result<KillScope, C
 
 /// `kill TARGET`: one `get_state`, then `kill` / `kill_window` / `kill_session`.
 pub fn kill(client: &mut Client, selector: &Selector) -> Result<KillScope, ClientError> {
-    let scope = kill_scope(selector, &client.state()?)?;
+    let scope = match selector {
+        // `NAME/@N`: resolved and killed on the satellite's server, through the hub.
+        Selector::Remote { .. } => KillScope::Panes(
+            crate::client::target::resolve_target(client, selector)?
+                .panes()
+                .to_vec(),
+        ),
+        _ => kill_scope(selector, &client.state()?)?,
+    };
     let message = match &scope {
         KillScope::Panes(panes) => ClientMessage::Kill(Kill {
             id: 0,
@@ -259,6 +267,7 @@ mod tests {
             unreachable: vec![],
             exited: vec![],
             asks: vec![],
+            satellites: vec![],
         }
     }
 

@@ -21,15 +21,28 @@ pub fn session_list(state: &StateView) -> SessionListJson {
         .iter()
         .map(|s| SessionEntry::new(s.name.clone(), count(s.windows.len()), s.attached_clients))
         .collect();
-    let terminals = state.panes().map(|p| TerminalAddr::local(p.id)).collect();
+    let terminals = state
+        .panes()
+        .map(|p| TerminalAddr::local(p.id))
+        .chain(satellite_terminals(state))
+        .collect();
     let mut listing = SessionListJson::new(sessions, terminals, state.unreachable.clone());
     listing.exited = state.exited.clone();
     listing
 }
 
-/// `ls`: one `get_state`.
+/// Every satellite pane of a merged view, as `NAME/@N`, satellite by satellite.
+pub fn satellite_terminals(state: &StateView) -> impl Iterator<Item = TerminalAddr> + '_ {
+    state.satellites.iter().flat_map(|s| {
+        s.terminals
+            .iter()
+            .map(|&pane| TerminalAddr::remote(s.name.clone(), pane))
+    })
+}
+
+/// `ls`: one `get_fleet` (the hub's state with its satellites' terminals merged in).
 pub fn list(client: &mut Client) -> Result<SessionListJson, ClientError> {
-    Ok(session_list(&client.state()?))
+    Ok(session_list(&client.fleet()?))
 }
 
 /// `status`: the not-running document when nothing listens at `socket` (never an error), else
@@ -46,7 +59,7 @@ pub fn status(socket: &Path) -> Result<StatusJson, ClientError> {
         Err(other) => return Err(other),
     };
     let facts: StatusOk = client.request(ClientMessage::Status(IdOnly { id: 0 }))?;
-    let state = client.state()?;
+    let state = client.fleet()?;
     Ok(running_status(facts, &state))
 }
 
@@ -79,7 +92,7 @@ pub fn running_status(facts: StatusOk, state: &StateView) -> StatusJson {
         }),
         clients: facts.clients,
         sessions,
-        satellite_terminals: Vec::new(),
+        satellite_terminals: satellite_terminals(state).collect(),
         unreachable: state.unreachable.clone(),
         logs: StatusLogs {
             server: facts.log,

@@ -14,6 +14,7 @@ pub mod lifecycle;
 pub mod listing;
 pub mod pane;
 pub mod record;
+mod remote_link;
 pub mod run;
 pub mod run_shell;
 pub mod screen;
@@ -24,6 +25,6 @@ mod trust;
 pub mod wait;
 
 pub use autostart::{ensure_server, on_a_server, AUTOSTART_LIMIT, AUTOSTART_POLL};
-pub use connection::{Client, DEFAULT_READ_TIMEOUT};
+pub use connection::{checked_stream, Client, DEFAULT_READ_TIMEOUT};
 pub use error::ClientError;
 pub use stream::{Pushed, SCREEN_CHANGED};

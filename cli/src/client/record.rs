@@ -31,6 +31,8 @@ pub enum StopReason {
     /// The past (`--since` without `--follow` or `--duration`) was written up to the moment
     /// the recording began: a success.
     CaughtUp,
+    /// The server dropped the recorder for falling behind.
+    Lagged,
 }
 
 /// What to record and how.
@@ -178,7 +180,7 @@ fn apply(sink: &mut LiveSink, frame: Frame) -> Result<Option<StopReason>, Record
                     return Ok(Some(StopReason::PaneExited(exit_status)));
                 }
             }
-            Ok(ServerMessage::ObserverLagged(_)) => return Ok(Some(StopReason::StreamEnded)),
+            Ok(ServerMessage::ObserverLagged(_)) => return Ok(Some(StopReason::Lagged)),
             _ => {}
         },
         Frame::Unknown { .. } => {}

@@ -12,7 +12,6 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use phux_core::docs::{RunResult, ScreenState};
@@ -169,7 +168,6 @@ pub fn ended(pane: PaneId, status: Option<i32>) -> RunFailure {
 /// `stop` pressed ends the wait as a timeout does (the command may go on running).
 pub fn run(
     client: &mut Client,
-    socket: &Path,
     pane: PaneId,
     command: &str,
     timeout: Option<Duration>,
@@ -188,7 +186,6 @@ pub fn run(
         } => {
             return run_marked(
                 client,
-                socket,
                 pane,
                 command,
                 (finished, &program_path),
@@ -199,7 +196,7 @@ pub fn run(
         Route::Unmarked { shell } => shell,
     };
     let bracket = Bracket::fresh();
-    let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
+    let mut feed = ScreenFeed::open(client, pane).map_err(before)?;
     send_literal(
         client,
         pane,

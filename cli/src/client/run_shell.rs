@@ -4,7 +4,6 @@
 //! would, and takes the exit code and the output from the command's end mark. Nothing of `run`
 //! shows in the pane, its history or a recording but the command and its output.
 
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -131,7 +130,6 @@ fn not_shell(pane: PaneId, name: &str, pid: u32) -> ClientError {
 /// Runs `command` in a marking shell: typed alone, finished when the shell's next D mark comes.
 pub fn run_marked(
     client: &mut Client,
-    socket: &Path,
     pane: PaneId,
     command: &str,
     route: (u64, &str),
@@ -145,7 +143,7 @@ pub fn run_marked(
     };
     let (finished, program_path) = route;
     check_complete(command, program_path).map_err(before)?;
-    let mut feed = ScreenFeed::open(socket, pane).map_err(before)?;
+    let mut feed = ScreenFeed::open(client, pane).map_err(before)?;
     send_literal(client, pane, format!("{command}\r"), &operation_id()).map_err(before)?;
     let typed = |error| RunFailure {
         error: exited_if_gone(error, pane),

@@ -52,6 +52,8 @@ pub enum Change {
 pub struct ScreenFeed {
     stream: Client,
     socket: PathBuf,
+    /// The satellite the pane lives on, reached through the hub at `socket`.
+    route: Option<String>,
     pane: PaneId,
     /// Notices received, for diagnostics and benchmarks.
     pub notices: u64,
@@ -64,11 +66,14 @@ pub struct ScreenFeed {
 impl ScreenFeed {
     /// Subscribes to `pane`'s changes. Call it before the first read (or before acting), so no
     /// change can fall between the read and the subscription.
-    pub fn open(socket: &Path, pane: PaneId) -> Result<ScreenFeed, ClientError> {
-        let stream = subscribe(socket, pane)?;
+    pub fn open(client: &Client, pane: PaneId) -> Result<ScreenFeed, ClientError> {
+        let socket = client.socket();
+        let route = client.route().map(str::to_owned);
+        let stream = subscribe(socket, route.as_deref(), pane)?;
         Ok(ScreenFeed {
             stream,
             socket: socket.to_path_buf(),
+            route,
             pane,
             notices: 0,
             safety_polls: 0,
@@ -148,7 +153,7 @@ impl ScreenFeed {
     /// the server went away. Subscribing again tells them apart; no server to subscribe to
     /// any more is `server_disconnected` (the command was under way), not `no_server`.
     fn resubscribe(&mut self) -> Result<Change, ClientError> {
-        match subscribe(&self.socket, self.pane) {
+        match subscribe(&self.socket, self.route.as_deref(), self.pane) {
             Ok(stream) => {
                 self.stream = stream;
                 Ok(Change::Maybe)
@@ -160,13 +165,20 @@ impl ScreenFeed {
             Err(ClientError::NoServer { socket, .. }) => {
                 Err(ClientError::ServerDisconnected { socket })
             }
+            // The link to the pane's satellite dropped (the hub now calls it unreachable).
+            Err(ClientError::Server {
+                code: ErrorCode::PartialView,
+                ..
+            }) if self.route.is_some() => Err(ClientError::ServerDisconnected {
+                socket: self.socket.clone(),
+            }),
             Err(e) => Err(e),
         }
     }
 }
 
-fn subscribe(socket: &Path, pane: PaneId) -> Result<Client, ClientError> {
-    let mut stream = Client::connect(socket)?;
+fn subscribe(socket: &Path, route: Option<&str>, pane: PaneId) -> Result<Client, ClientError> {
+    let mut stream = Client::connect_routed(socket, route)?;
     stream.subscribe(Some(pane), vec![SCREEN_CHANGED.to_owned()])?;
     Ok(stream)
 }

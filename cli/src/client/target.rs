@@ -21,6 +21,8 @@ pub struct Resolution {
     state: StateView,
     /// Never empty (only `resolve` builds it), in snapshot order.
     panes: Vec<PaneId>,
+    /// The satellite the panes live on (the client now talks to its server), for `NAME/@N`.
+    satellite: Option<String>,
 }
 
 impl Resolution {
@@ -38,28 +40,80 @@ impl Resolution {
         pick_one(&self.panes, &self.state).unwrap_or(self.panes[0])
     }
 
+    /// The satellite the panes live on, when the selector was `NAME/@N`.
+    pub fn satellite(&self) -> Option<&str> {
+        self.satellite.as_deref()
+    }
+
+    /// The canonical address of `pane`: `@N`, or `NAME/@N` on a satellite.
+    pub fn address(&self, pane: PaneId) -> phux_core::ids::TerminalAddr {
+        match &self.satellite {
+            Some(host) => phux_core::ids::TerminalAddr::remote(host.clone(), pane),
+            None => phux_core::ids::TerminalAddr::local(pane),
+        }
+    }
+
     /// The prose warning for a resolution that succeeded against a partial fleet.
     pub fn partial_warning(&self) -> Option<String> {
         partial_warning(&self.state)
     }
 }
 
-/// "satellite(s) X unreachable" when the view misses some of the fleet.
+/// "the view is partial: satellite X is unreachable: …" when the view misses some of the fleet.
 pub fn partial_warning(state: &StateView) -> Option<String> {
-    (!state.unreachable.is_empty()).then(|| {
-        format!(
-            "the view is partial: satellite(s) {} unreachable",
-            state.unreachable.join(", ")
-        )
-    })
+    (!state.unreachable.is_empty())
+        .then(|| format!("the view is partial: {}", state.unreachable.join("; ")))
 }
 
 /// Fetches the state and resolves `selector` to every pane it names. A miss is
 /// `no_such_target` (exit 1), or `partial_view` (exit 3) when satellites are unreachable.
+/// `NAME/@N` turns `client` into a connection to that satellite's server (through the hub)
+/// and resolves `@N` there.
 pub fn resolve_target(client: &mut Client, selector: &Selector) -> Result<Resolution, ClientError> {
+    if let Selector::Remote { host, pane } = selector {
+        enter_satellite(client, host)?;
+        let state = client.state()?;
+        if !state.contains(*pane) {
+            return Err(ResolveError::NoSuchTarget {
+                selector: selector.to_string(),
+            }
+            .into());
+        }
+        return Ok(Resolution {
+            state,
+            panes: vec![*pane],
+            satellite: Some(host.clone()),
+        });
+    }
     let state = client.state()?;
     let panes = resolve(selector, &state)?;
-    Ok(Resolution { state, panes })
+    Ok(Resolution {
+        state,
+        panes,
+        satellite: None,
+    })
+}
+
+/// Turns `client` (connected to the hub) into a connection to satellite `host`'s server. An
+/// unknown satellite is `no_such_target`; one whose link is down is `partial_view`.
+pub fn enter_satellite(client: &mut Client, host: &str) -> Result<(), ClientError> {
+    client.tunnel(host)
+}
+
+/// The refusal of the verbs whose data is hub-local (agent records): `satellite_target`, exit 2,
+/// before anything is read or typed.
+pub fn refuse_satellite(selector: &Selector, verb: &str) -> Result<(), ClientError> {
+    match selector {
+        Selector::Remote { .. } => Err(ClientError::preflight(
+            ErrorCode::SatelliteTarget,
+            format!(
+                "{selector} is a satellite pane; {verb} reads the hub's own agent records, \
+                 which do not cross a satellite link"
+            ),
+            "run the verb against the satellite's own server (e.g. over ssh on that host)",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Parses and resolves TARGET text in one step.
@@ -140,6 +194,7 @@ mod tests {
             unreachable: vec![],
             exited: vec![],
             asks: vec![],
+            satellites: vec![],
         }
     }
 
@@ -178,6 +233,7 @@ mod tests {
         let resolution = Resolution {
             panes: vec![PaneId(3), PaneId(4)],
             state: state(),
+            satellite: None,
         };
         assert_eq!(resolution.pane(), PaneId(4));
     }

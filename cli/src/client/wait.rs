@@ -5,7 +5,6 @@
 //! text is matched only against the output the pane wrote after a mark (rendered by the server
 //! at the pane's width), never against what was already on the screen.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use regex::Regex;
@@ -88,11 +87,10 @@ pub struct WaitOutcome {
 }
 
 /// Waits on `pane` as `spec` says. `client` is a request connection; the subscription opens
-/// its own connection to `socket`. The pane closing first is `pane_exited`; the server going
+/// its own connection to the same server (through the hub for a satellite pane). The pane closing first is `pane_exited`; the server going
 /// away, `server_disconnected`.
 pub fn wait(
     client: &mut Client,
-    socket: &Path,
     pane: PaneId,
     spec: &WaitSpec,
 ) -> Result<WaitOutcome, ClientError> {
@@ -128,7 +126,7 @@ pub fn wait(
     }
     // Subscribe, then read again: a change between the first read and the subscription shows
     // in this read, and every later one comes with a notice.
-    let mut feed = ScreenFeed::open(socket, pane)?;
+    let mut feed = ScreenFeed::open(client, pane)?;
     let mut screen = read(client).map_err(|e| exited_if_gone(e, pane))?;
     let mut reads = 2;
     let mut saw_marks = has_marks(&first) || has_marks(&screen);

@@ -34,14 +34,18 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
-    let document = pane::ask(
+    let mut document = pane::ask(
         &mut client,
         pane,
         Ask {
@@ -51,6 +55,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             elapsed_seconds: args.elapsed_seconds,
         },
     )?;
+    // A satellite pane is named as the hub addresses it.
+    if let Some(host) = client.route() {
+        document.terminal.host = Some(host.to_owned());
+    }
     if args.json {
         output::print_json(&document);
     }

@@ -57,9 +57,16 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         // A missing font is found now, not after the session was recorded.
         args.font.check(1)?;
     }
-    let control = connect(context, args.session.as_deref())?;
+    // A `[[remote]]` name shadows a local session: attach to that host's session over ssh.
+    let (control, session) = match args.session.as_deref().and_then(remote_entry) {
+        Some(entry) => connect_remote(&entry)?,
+        None => (
+            connect(context, args.session.as_deref())?,
+            args.session.clone(),
+        ),
+    };
     let request = AttachRequest {
-        session: args.session.clone(),
+        session,
         rec: args.rec.clone(),
     };
     let attached = tui::attach(control, request).map_err(|e| attach_failure(e, &args))?;
@@ -87,6 +94,40 @@ pub fn attach_to(session: String, context: &Context) -> VerbResult {
         },
         context,
     )
+}
+
+/// The `[[remote]]` registry entry named `name`, if there is one.
+fn remote_entry(name: &str) -> Option<phux_core::hosts::HostEntry> {
+    let path = phux_core::hosts::config_file::config_path();
+    phux_core::hosts::registry::list(&path)
+        .ok()?
+        .into_iter()
+        .find(|h| h.name == name && h.role == phux_core::hosts::HostRole::Remote)
+}
+
+/// A client of a remote host's server over its own ssh link, and the session to attach there
+/// (the entry's `session`, else the most recent one, else a new `default`).
+fn connect_remote(
+    entry: &phux_core::hosts::HostEntry,
+) -> Result<(Client, Option<String>), Failure> {
+    let endpoint = entry
+        .parsed_endpoint()
+        .map_err(|e| crate::commands::host::registry_failure(e.into()))?;
+    let mut client = Client::connect_remote(&entry.name, &endpoint)?;
+    let state = client.state()?;
+    let session = match &entry.session {
+        Some(name) if state.session(name).is_none() => {
+            new_session(&mut client, Some(name.clone()), ProcessSpec::default())?;
+            Some(name.clone())
+        }
+        Some(name) => Some(name.clone()),
+        None if state.sessions.is_empty() => {
+            new_session(&mut client, Some("default".into()), ProcessSpec::default())?;
+            None
+        }
+        None => None,
+    };
+    Ok((client, session))
 }
 
 /// A client of the server. Attaching to a named session needs it to exist; with no name, a

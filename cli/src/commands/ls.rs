@@ -27,8 +27,8 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     let listing = list(&mut client)?;
     if !listing.unreachable.is_empty() {
         output::warn(&format!(
-            "the list is partial: satellite(s) {} unreachable",
-            listing.unreachable.join(", ")
+            "the list is partial: {}",
+            listing.unreachable.join("; ")
         ));
     }
     if args.json {
@@ -41,9 +41,10 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     Ok(SUCCESS)
 }
 
-/// `work: 3 windows (attached)`, one line per session, by name.
+/// `work: 3 windows (attached)`, one line per session, by name; then one line per satellite
+/// naming its terminals (`satellite devbox: devbox/@1 devbox/@4`).
 pub fn prose_lines(listing: &SessionListJson) -> Vec<String> {
-    listing
+    let mut lines: Vec<String> = listing
         .sessions
         .iter()
         .map(|s| {
@@ -53,7 +54,21 @@ pub fn prose_lines(listing: &SessionListJson) -> Vec<String> {
             let name = phux_core::limits::for_display(&s.name);
             format!("{name}: {} window{plural}{attached}", s.windows)
         })
-        .collect()
+        .collect();
+    let mut satellites: Vec<(&str, Vec<String>)> = Vec::new();
+    for terminal in &listing.terminals {
+        let Some(host) = terminal.host.as_deref() else {
+            continue;
+        };
+        match satellites.iter_mut().find(|(name, _)| *name == host) {
+            Some((_, terminals)) => terminals.push(terminal.to_string()),
+            None => satellites.push((host, vec![terminal.to_string()])),
+        }
+    }
+    for (host, terminals) in satellites {
+        lines.push(format!("satellite {host}: {}", terminals.join(" ")));
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -71,6 +86,24 @@ mod tests {
         assert_eq!(
             prose_lines(&listing),
             ["a: 3 windows (attached)", "b: 1 window"]
+        );
+    }
+
+    #[test]
+    fn satellite_terminals_follow_the_sessions() {
+        use phux_core::ids::{PaneId, TerminalAddr};
+        let listing = SessionListJson::new(
+            vec![SessionEntry::new("a", 1, 0)],
+            vec![
+                TerminalAddr::local(PaneId(1)),
+                TerminalAddr::remote("box", PaneId(2)),
+                TerminalAddr::remote("box", PaneId(5)),
+            ],
+            vec![],
+        );
+        assert_eq!(
+            prose_lines(&listing),
+            ["a: 1 window", "satellite box: box/@2 box/@5"]
         );
     }
 }

@@ -10,6 +10,7 @@ pub mod detach;
 pub mod doctor;
 pub mod engine;
 pub mod font_flags;
+pub mod host;
 pub mod insert_pane;
 pub mod kill;
 pub mod launch;
@@ -23,6 +24,7 @@ pub mod play;
 pub mod play_cast;
 pub mod playback_flags;
 pub mod plugin;
+pub mod proxy;
 pub mod rec;
 pub mod rename;
 pub mod resize;
@@ -94,6 +96,8 @@ pub enum Command {
     Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
+    Host(host::Args),
+    Proxy(proxy::Args),
     #[command(name = "__pane-exec", hide = true)]
     PaneExec(pane_exec::Args),
     #[command(name = "__play-cast", hide = true)]
@@ -145,6 +149,8 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
+        "host" => ("host", host::Args::augment_args),
+        "proxy" => ("proxy", proxy::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
         "__play-cast" => ("__play-cast", play_cast::Args::augment_args),
         _ => return None,
@@ -188,6 +194,8 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
+        Command::Host(args) => host::run(args, context),
+        Command::Proxy(args) => proxy::run(args, context),
         Command::PaneExec(args) => pane_exec::run(args),
         Command::Play(args) => play::run(args, context),
         Command::PlayCast(args) => play_cast::run(args, context),

@@ -84,7 +84,12 @@ pub fn start_playback(args: &Args, context: &Context) -> Result<PlayJson, Failur
         // The server refuses it too; here it is refused before a connection or a pane.
         phux_core::limits::check_grid(grid.cols, grid.rows)?;
     }
-    let command = pane_command(&path, &args.playback, options.idle_limit)?;
+    let mut command = pane_command(&path, &args.playback, options.idle_limit)?;
+    if client.route().is_some() {
+        // The pane runs on a satellite: its own phux, found as the hub's proxy is; the cast
+        // must be at the same path there.
+        command[0] = "phux".to_owned();
+    }
     let spawned = spawn_beside(
         &mut client,
         resolved.pane(),

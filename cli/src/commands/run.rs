@@ -45,7 +45,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -75,19 +79,18 @@ pub fn run_in_pane(
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
-    let outcome = run_command(&mut client, &context.socket, pane, &command, timeout, stop)
-        .map_err(|failure| {
-            let reported = Failure::from(failure.error);
-            if let Some(status) = failure.status {
-                // The pane's own program ended under the command (a shell's `exit 4`).
-                reported.with_exit_code(mirror_child_exit(status))
-            } else if failure.typed {
-                // The command may be running: any status a child could produce would lie.
-                reported.with_exit_code(RUN_GAVE_UP)
-            } else {
-                reported
-            }
-        })?;
+    let outcome = run_command(&mut client, pane, &command, timeout, stop).map_err(|failure| {
+        let reported = Failure::from(failure.error);
+        if let Some(status) = failure.status {
+            // The pane's own program ended under the command (a shell's `exit 4`).
+            reported.with_exit_code(mirror_child_exit(status))
+        } else if failure.typed {
+            // The command may be running: any status a child could produce would lie.
+            reported.with_exit_code(RUN_GAVE_UP)
+        } else {
+            reported
+        }
+    })?;
     match outcome {
         RunOutcome::Completed(mut result) => {
             // Where the pane's output stands now the command is done: `wait --after` from here

@@ -49,7 +49,11 @@ impl From<SignalArg> for SignalName {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(false, execute(&args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        false,
+        execute(&args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {

@@ -65,7 +65,11 @@ pub fn plan(
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -83,7 +87,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     if args.unwrap {
         state = state.unwrap();
     }
-    print(&state, args.json);
+    match (client.route(), args.json) {
+        (Some(host), false) => {
+            let name = phux_core::ids::TerminalAddr::remote(host, state.pane).to_string();
+            output::print_lines(&screen_view::boxed_as(&state, &name));
+        }
+        _ => print(&state, args.json),
+    }
     Ok(SUCCESS)
 }
 

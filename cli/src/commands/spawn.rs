@@ -1,6 +1,7 @@
 //! `phux spawn [--target T] [--split h|v] [--ratio R] [-c DIR] [-e K=V]... [--json] [-- CMD...]`:
 //! a new pane next to the target pane or in the target session (the most recently active
-//! session without `--target`). Never starts a server.
+//! session without `--target`), or with `--satellite NAME` on that satellite, through the hub.
+//! Never starts a server.
 
 use std::path::PathBuf;
 
@@ -21,6 +22,9 @@ pub struct Args {
     /// session]
     #[arg(long, value_name = "TARGET")]
     pub target: Option<String>,
+    /// Create the pane on this satellite (a `[[satellites]]` name); address it as NAME/@N
+    #[arg(long, value_name = "NAME")]
+    pub satellite: Option<String>,
     /// The divider: horizontal (stacked) or vertical (side by side)
     #[arg(long, value_enum, default_value_t = SplitArg::Horizontal)]
     pub split: SplitArg,
@@ -62,12 +66,32 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         history_limit: None,
     };
     let mut client = connect(context)?;
-    let spawned = spawn(&mut client, placement, spec)
-        .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?;
+    if let Some(satellite) = &args.satellite {
+        if placement.target.is_some() {
+            return Err(crate::commands::values::exclusive("satellite", "target"));
+        }
+        target::enter_satellite(&mut client, satellite)
+            .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?;
+    }
+    let mut spawned = match &args.satellite {
+        // A satellite whose server has no session yet (one `phux proxy` just started) gets
+        // one, as `new` would make.
+        Some(_) if client.state()?.sessions.is_empty() => {
+            let created = crate::client::lifecycle::new_session(&mut client, None, spec)?;
+            phux_core::docs::SpawnJson::local(created.terminal_id)
+        }
+        _ => spawn(&mut client, placement, spec)
+            .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?,
+    };
+    spawned.satellite = args.satellite.clone();
     if args.json {
         output::print_json(&spawned);
     } else {
-        output::print_line(&spawned.terminal_id.to_string());
+        let address = match &spawned.satellite {
+            Some(name) => phux_core::ids::TerminalAddr::remote(name.clone(), spawned.terminal_id),
+            None => phux_core::ids::TerminalAddr::local(spawned.terminal_id),
+        };
+        output::print_line(&address.to_string());
     }
     Ok(SUCCESS)
 }

@@ -60,8 +60,16 @@ pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
     if let Some(log) = &doc.logs.server {
         lines.push(format!("log: {log}"));
     }
+    if !doc.satellite_terminals.is_empty() {
+        let names: Vec<String> = doc
+            .satellite_terminals
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        lines.push(format!("satellite terminals: {}", names.join(" ")));
+    }
     if !doc.unreachable.is_empty() {
-        lines.push(format!("unreachable: {}", doc.unreachable.join(", ")));
+        lines.push(format!("unreachable: {}", doc.unreachable.join("; ")));
     }
     for ask in &doc.asks {
         let suggestions = if ask.suggestions.is_empty() {

@@ -63,10 +63,12 @@ fn execute(action: Action, json: bool, context: &Context) -> VerbResult {
         .collect::<Result<Vec<_>, _>>()?;
     let selector = target_text.as_deref().map(target::parse).transpose()?;
     let mut client = connect(context)?;
+    let mut satellite = None;
     let panes = match selector {
         Some(selector) => {
             let resolved = target::resolve_target(&mut client, &selector)?;
             warn_if_partial(resolved.partial_warning());
+            satellite = resolved.satellite().map(str::to_owned);
             resolved.panes().to_vec()
         }
         None => {
@@ -75,7 +77,13 @@ fn execute(action: Action, json: bool, context: &Context) -> VerbResult {
             state.panes().map(|p| p.id).collect()
         }
     };
-    let document = tags(&mut client, action, panes, tag_names).map_err(Failure::from)?;
+    let mut document = tags(&mut client, action, panes, tag_names).map_err(Failure::from)?;
+    if let Some(host) = satellite {
+        // Rows name the pane as the hub addresses it, so each can be fed back as TARGET.
+        for row in &mut document.terminals {
+            row.terminal.host = Some(host.clone());
+        }
+    }
     if json {
         output::print_json(&document);
     } else {

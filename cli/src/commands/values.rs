@@ -155,10 +155,27 @@ pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, 
     if let Selector::Terminal(pane) = selector {
         return Ok(*pane);
     }
+    // `NAME/@N`: the same shortcut on the satellite's server, reached through the hub.
+    if let Selector::Remote { host, pane } = selector {
+        target::enter_satellite(client, host)
+            .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+        return Ok(*pane);
+    }
     let resolved = target::resolve_target(client, selector)
         .map_err(|e| Failure::from(e).partial_view_exits_1())?;
     warn_if_partial(resolved.partial_warning());
     Ok(resolved.pane())
+}
+
+/// The one pane TARGET names for the agent verbs: their records are hub-local, so `NAME/@N`
+/// is refused with `satellite_target` (exit 2) before anything is read or typed.
+pub fn resolve_agent_pane(
+    client: &mut Client,
+    selector: &Selector,
+    verb: &str,
+) -> Result<PaneId, Failure> {
+    target::refuse_satellite(selector, verb)?;
+    resolve_pane(client, selector)
 }
 
 /// The one pane TARGET names for the verbs that act on one pane (snapshot, send-keys, paste's

@@ -62,7 +62,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn text_condition(args: &Args) -> Result<Option<TextCondition>, Failure> {
@@ -146,7 +150,7 @@ pub fn wait_for(args: Args, context: &Context, stop: Option<Stop>) -> Result<Wai
         after,
         stop,
     };
-    let outcome = wait(&mut client, &context.socket, pane, &spec)?;
+    let outcome = wait(&mut client, pane, &spec)?;
     let mut state = outcome.screen;
     state.cells = None;
     if let Some(n) = plan.tail {

@@ -199,12 +199,11 @@ impl App {
 
     fn sync_feeds(&mut self) -> Result<(), ClientError> {
         let visible = self.model.visible_panes();
-        let socket = self.control.socket().to_path_buf();
         let channels = Channels {
             frames: self.frames_tx.clone(),
             events: self.events.clone(),
         };
-        self.feeds.keep(&visible, &socket, &channels)
+        self.feeds.keep(&visible, &self.control, &channels)
     }
 
     fn outer_resized(&mut self) -> Result<(), ClientError> {

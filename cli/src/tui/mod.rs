@@ -115,7 +115,7 @@ fn attach_stream(
     (cols, rows): (u16, u16),
     tx: &Sender<Event>,
 ) -> Result<(AttachOk, phux_core::ids::SessionId), ClientError> {
-    let mut notices = Client::connect(control.socket())?;
+    let mut notices = control.sibling()?;
     let ok: AttachOk = notices.request(ClientMessage::AttachClient(AttachClient {
         id: 0,
         session: request.session.clone(),

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
-use std::path::Path;
 
 use crossbeam_channel::Sender;
 use phux_core::engine::Terminal;
@@ -61,7 +60,7 @@ impl PaneFeeds {
     pub fn keep(
         &mut self,
         visible: &[PaneId],
-        socket: &Path,
+        origin: &Client,
         channels: &Channels,
     ) -> Result<(), ClientError> {
         self.feeds.retain(|pane, _| visible.contains(pane));
@@ -70,7 +69,7 @@ impl PaneFeeds {
                 continue;
             }
             self.next_stream += 1;
-            match open(pane, self.next_stream, socket, channels) {
+            match open(pane, self.next_stream, origin, channels) {
                 Ok(feed) => {
                     self.feeds.insert(pane, feed);
                 }
@@ -139,10 +138,12 @@ impl PaneFeeds {
 fn open(
     pane: PaneId,
     stream_id: u64,
-    socket: &Path,
+    origin: &Client,
     channels: &Channels,
 ) -> Result<PaneFeed, ClientError> {
-    let mut client = Client::connect(socket)?;
+    // The same server as the control connection: local, or a remote host over its link.
+    let mut client = origin.sibling()?;
+    let socket = origin.socket();
     let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
         id: 0,
         pane,

@@ -7,6 +7,7 @@ pub mod cell_width;
 pub mod config;
 pub mod configured_agents;
 pub mod doctor;
+pub mod host;
 pub mod launch;
 pub mod new;
 pub mod play;

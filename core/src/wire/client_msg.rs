@@ -51,6 +51,11 @@ pub enum ClientMessage {
     AgentClear(crate::wire::agents::AgentClear),
     AgentReportState(crate::wire::agents::AgentReportState),
     AgentInspect(crate::wire::agents::AgentInspect),
+    /// A hub's state with every satellite's terminals merged in (`ls`, `status`).
+    GetFleet(IdOnly),
+    /// Turn this connection into a byte pipe to a satellite's server through the hub's link;
+    /// after the `ok`, the client speaks the ordinary protocol (hello first) to the satellite.
+    Tunnel(Tunnel),
     #[serde(other)]
     Unknown,
 }
@@ -61,7 +66,8 @@ impl ClientMessage {
         use ClientMessage::*;
         Some(match self {
             Hello(_) | Unknown => return None,
-            GetState(m) | Status(m) | KillServer(m) => m.id,
+            GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => m.id,
+            Tunnel(m) => m.id,
             NewSession(m) => m.id,
             Spawn(m) => m.id,
             Kill(m) => m.id,
@@ -97,6 +103,13 @@ impl ClientMessage {
             AgentInspect(m) => m.id,
         })
     }
+}
+
+/// Open a pipe to the satellite named `satellite` in the hub's registry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tunnel {
+    pub id: u64,
+    pub satellite: String,
 }
 
 /// A request with no arguments.

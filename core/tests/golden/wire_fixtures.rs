@@ -42,6 +42,7 @@ fn state() -> StateView {
             suggestions: vec!["yes".into(), "no".into()],
             source: "report".into(),
         }],
+        satellites: vec![],
     }
 }
 
@@ -56,6 +57,14 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
             }),
         ),
         ("get_state", C::GetState(IdOnly { id: 1 })),
+        ("get_fleet", C::GetFleet(IdOnly { id: 1 })),
+        (
+            "tunnel",
+            C::Tunnel(phux_core::wire::Tunnel {
+                id: 1,
+                satellite: "devbox".into(),
+            }),
+        ),
         ("status", C::Status(IdOnly { id: 2 })),
         (
             "new_session",

@@ -35,6 +35,13 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
             state.exited = shared.exited().views();
             state.asks = shared.agents.pending_asks();
             tui::fill_attached(shared, &mut state);
+            state.unreachable = shared.hub.unreachable();
+            json(Ok(state))
+        }
+        M::GetFleet(_) => {
+            let mut state = shared.registry().state_view();
+            tui::fill_attached(shared, &mut state);
+            crate::hub::fleet_state(&shared.hub, &mut state);
             json(Ok(state))
         }
         M::Status(_) => json(Ok(status(shared))),
@@ -74,9 +81,12 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::AgentClear(m) => json(agents::agent_clear(shared, &m)),
         M::AgentReportState(m) => json(agents::agent_report_state(shared, &m)),
         M::AgentInspect(m) => json(agents::agent_inspect(shared, &m)),
-        M::Hello(_) | M::Subscribe(_) | M::Observe(_) | M::AttachClient(_) | M::Unknown => {
-            Err(RequestError::UnknownRequest)
-        }
+        M::Hello(_)
+        | M::Subscribe(_)
+        | M::Observe(_)
+        | M::AttachClient(_)
+        | M::Tunnel(_)
+        | M::Unknown => Err(RequestError::UnknownRequest),
     }
 }
 

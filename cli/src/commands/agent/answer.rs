@@ -11,7 +11,7 @@ use phux_core::ids::TerminalAddr;
 use crate::client::agents::inspect;
 use crate::client::pane::{ask_answered, operation_id, send_keys};
 use crate::client::target;
-use crate::commands::values::{connect, resolve_pane, usage};
+use crate::commands::values::{connect, resolve_agent_pane, usage};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -40,7 +40,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn refusal(code: ErrorCode, message: String, remedy: String) -> Failure {
@@ -63,7 +67,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentAnswerJson, Failur
     }
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent answer")?;
     let report = inspect(&mut client, vec![pane])?.into_iter().next();
     let kind = report
         .as_ref()

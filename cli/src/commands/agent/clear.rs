@@ -3,7 +3,7 @@
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{agents, target};
-use crate::commands::values::{connect, resolve_pane};
+use crate::commands::values::{connect, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -23,7 +23,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let selector = target::parse(args.target.as_deref().unwrap_or("."))?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent clear")?;
     agents::clear(&mut client, pane)?;
     output::print_line(&format!("{pane}\t-"));
     Ok(SUCCESS)

@@ -14,7 +14,7 @@ use crate::client::agent_wait::AgentWaitSession;
 use crate::client::agents::verify_occupant;
 use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_pane, usage};
+use crate::commands::values::{connect, parse_seconds, resolve_agent_pane, usage};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -49,7 +49,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -91,7 +95,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentPromptJson, Failur
     }
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent prompt")?;
     let (report, record, _) = verify_occupant(
         &mut client,
         pane,

@@ -5,7 +5,7 @@ use phux_core::agents::AgentState;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{agents, target};
-use crate::commands::values::{connect, resolve_pane};
+use crate::commands::values::{connect, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 
@@ -34,7 +34,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent report-state")?;
     agents::report_state(&mut client, pane, args.state)?;
     Ok(SUCCESS)
 }

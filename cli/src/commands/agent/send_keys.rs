@@ -9,7 +9,7 @@ use phux_core::ids::TerminalAddr;
 use crate::client::agents::verify_occupant;
 use crate::client::pane::{check_keys, operation_id, send_keys};
 use crate::client::target;
-use crate::commands::values::{connect, resolve_pane};
+use crate::commands::values::{connect, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -35,7 +35,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -52,7 +56,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentSendKeysJson, Fail
     check_keys(&args.keys)?;
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent send-keys")?;
     let (_, record, verified) = verify_occupant(
         &mut client,
         pane,

@@ -14,7 +14,7 @@ use phux_core::ids::TerminalAddr;
 use crate::client::agents::{self, inspect, Declaration};
 use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::values::{connect, parse_seconds, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -114,7 +114,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
         .unwrap_or_else(|| args.kind.clone());
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent start")?;
     let report = inspect(&mut client, vec![pane])?.into_iter().next();
     let foreground = report
         .as_ref()

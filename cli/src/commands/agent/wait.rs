@@ -10,7 +10,7 @@ use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 
 use crate::client::agent_wait::agent_wait;
 use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_pane};
+use crate::commands::values::{connect, parse_seconds, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -33,13 +33,17 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let selector = target::parse(args.target.as_deref().unwrap_or("."))?;
     let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "agent wait")?;
     let wanted = if args.until.is_empty() {
         vec![AgentState::Idle, AgentState::Blocked, AgentState::Done]
     } else {

@@ -42,6 +42,8 @@ pub fn capture(
         (client, start.pane, Some(start))
     };
     let spawned = observed.is_some();
+    // A satellite pane's stream that ends unasked was cut by the link or that host's server.
+    let routed = client.route().is_some();
     let request = RecordRequest {
         pane,
         output: cast_path,
@@ -78,7 +80,8 @@ pub fn capture(
     let (summary, reason) = result.map_err(|e| record_failure(e, cast_path))?;
     // A handshake, not a bare connect: a server being torn down may still hold its socket.
     let server_gone = reason == StopReason::StreamEnded
-        && !Client::connect(&context.socket).is_ok_and(|mut client| client.welcome().is_ok());
+        && (routed
+            || !Client::connect(&context.socket).is_ok_and(|mut client| client.welcome().is_ok()));
     Ok(Captured {
         summary,
         reason,

@@ -77,7 +77,10 @@ pub fn finish(
     if captured.server_gone {
         return Err(server_went_away(cast_path, out, format));
     }
-    if captured.reason == StopReason::StreamEnded {
+    if matches!(
+        captured.reason,
+        StopReason::StreamEnded | StopReason::Lagged
+    ) {
         output::warn(
             "the server ended the stream (the recorder fell behind); the recording ends there",
         );

@@ -155,7 +155,10 @@ pub fn run(args: Args, context: &Context) -> i32 {
     for signal in STOP_SIGNALS {
         let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
     }
-    let result = record_to_file(args, context, stop).map(|doc| export::report(json, &doc));
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    let result = record_to_file(args, context, stop)
+        .map_err(Failure::partial_view_exits_1)
+        .map(|doc| export::report(json, &doc));
     conclude(json, result)
 }
 

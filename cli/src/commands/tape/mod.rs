@@ -87,7 +87,6 @@ fn tape(args: Args, context: &Context) -> VerbResult {
     let mut progress = progress::TapeProgress::start(plan.actions.len(), args.json);
     let result = runner::run(
         &mut session,
-        &context.socket,
         &plan.settings,
         &plan.actions,
         &stop,

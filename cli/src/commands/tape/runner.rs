@@ -7,7 +7,7 @@ use super::plan::Settings;
 use super::session::Session;
 use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::{pane, ClientError};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -60,7 +60,6 @@ const SHELL_READY: Duration = Duration::from_secs(10);
 /// Runs `actions`; `on_step` is told before each one.
 pub fn run(
     session: &mut Session,
-    socket: &Path,
     settings: &Settings,
     actions: &[Step],
     stop: &AtomicBool,
@@ -69,7 +68,7 @@ pub fn run(
     let mut typing_speed = settings.typing_speed;
     let mut clipboard: Option<String> = None;
     let mut moments = Vec::new();
-    wait_for_first_output(session, socket)?;
+    wait_for_first_output(session)?;
     for (i, step) in actions.iter().enumerate() {
         on_step(i, step);
         let sleep = |secs: f64| -> Result<(), RunError> {
@@ -127,7 +126,7 @@ pub fn run(
             } => {
                 let pattern = pattern.as_deref().unwrap_or(&settings.wait_pattern);
                 let timeout = timeout.unwrap_or(settings.wait_timeout);
-                wait(session, socket, step, *scope, pattern, timeout, stop)?;
+                wait(session, step, *scope, pattern, timeout, stop)?;
             }
             Command::Output(_) | Command::Require(_) | Command::Env(..) | Command::Set(_) => {}
         }
@@ -156,9 +155,9 @@ fn sleep_unless(secs: f64, stop: &AtomicBool) -> bool {
 
 /// Waits until the shell has drawn something (its prompt), so the first keys are not typed
 /// into a program that is still starting.
-fn wait_for_first_output(session: &mut Session, socket: &Path) -> Result<(), RunError> {
+fn wait_for_first_output(session: &mut Session) -> Result<(), RunError> {
     let deadline = Instant::now() + SHELL_READY;
-    let mut feed = ScreenFeed::open(socket, session.pane)?;
+    let mut feed = ScreenFeed::open(&session.input, session.pane)?;
     loop {
         let screen = get_screen(&mut session.input, session.pane, None, false)?;
         if screen.lines.iter().any(|l| !l.trim().is_empty()) {
@@ -173,7 +172,6 @@ fn wait_for_first_output(session: &mut Session, socket: &Path) -> Result<(), Run
 
 fn wait(
     session: &mut Session,
-    socket: &Path,
     step: &Step,
     scope: WaitScope,
     pattern: &str,
@@ -193,7 +191,7 @@ fn wait(
             })
         })?;
     let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(86_400.0));
-    let mut feed = ScreenFeed::open(socket, session.pane)?;
+    let mut feed = ScreenFeed::open(&session.input, session.pane)?;
     loop {
         let screen = get_screen(&mut session.input, session.pane, None, false)?;
         let matched = match scope {

@@ -64,7 +64,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    conclude(args.json, execute(args, context))
+    // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
+    conclude(
+        args.json,
+        execute(args, context).map_err(crate::failure::Failure::partial_view_exits_1),
+    )
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -82,6 +86,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let stop = stop_on_signals()?;
     let began = WatchClock::start();
     let mut client = connect(context)?;
+    // A satellite pane's events come through the hub: a stream that ends there was cut by the
+    // link or the satellite's server.
+    let satellite = selectors.iter().find_map(|s| match s {
+        phux_core::selector::Selector::Remote { host, .. } => Some(host.clone()),
+        _ => None,
+    });
     let (mut scope, single) = subscribe(
         &mut client,
         context,
@@ -101,7 +111,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
                 }
                 let (t, ts) = began.times(event.ts_ns);
                 let line = WatchEvent {
-                    terminal: event.pane.map(TerminalAddr::local),
+                    terminal: event.pane.map(|p| match &satellite {
+                        Some(host) => TerminalAddr::remote(host.clone(), p),
+                        None => TerminalAddr::local(p),
+                    }),
                     kind: event.event,
                     t: Some(t),
                     ts,
@@ -118,6 +131,9 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             Pushed::Message(_) => {}
             Pushed::Stopped => return Ok(SUCCESS),
             Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
+            Pushed::Ended if satellite.is_some() => {
+                return Err(link_gone(satellite.as_deref().unwrap_or_default()))
+            }
             Pushed::Ended if !server_is_up(context) => return Err(server_gone(context)),
             Pushed::Ended if scope.until().is_empty() => return Ok(SUCCESS),
             Pushed::Ended => return Err(ended_before(single, &scope)),
@@ -230,6 +246,14 @@ fn server_gone(context: &Context) -> Failure {
             context.socket.display()
         ),
         "check `phux status`, then watch again",
+    )
+}
+
+fn link_gone(satellite: &str) -> Failure {
+    Failure::new(
+        ErrorCode::ServerDisconnected,
+        format!("the link to satellite {satellite} dropped (or its server stopped) while watching"),
+        "check `phux ls --json` for `unreachable`, then watch again",
     )
 }
 

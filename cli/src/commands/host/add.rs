@@ -1,0 +1,59 @@
+//! `phux host add NAME ENDPOINT [--role remote|satellite] [--session S] [--disabled] [--json]`.
+//! Never dials: a running hub picks a new satellite up from the file within a second.
+
+use phux_core::docs::host::HostJson;
+use phux_core::exit_code::SUCCESS;
+use phux_core::hosts::{registry, HostEntry, HostRole};
+
+use super::{config_path, prose_line, registry_failure, RoleArg};
+use crate::failure::VerbResult;
+use crate::output;
+
+/// Add a host to the registry (never dials it)
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The host's name: letters, digits, '.', '_', '-' (satellite panes are NAME/@N)
+    #[arg(value_name = "NAME")]
+    pub name: String,
+    /// ssh://[user@]host[:port]
+    #[arg(value_name = "ENDPOINT")]
+    pub endpoint: String,
+    /// Which registry: remote (attach NAME) or satellite (dialed by the hub)
+    #[arg(long, value_enum, default_value_t = RoleArg::Remote)]
+    pub role: RoleArg,
+    /// The session `attach NAME` opens there (remote hosts only)
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// Keep the satellite configured but not dialed
+    #[arg(long)]
+    pub disabled: bool,
+    /// A file holding a bearer token for the host (kept in the entry)
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<String>,
+    /// The host's certificate fingerprint (kept in the entry)
+    #[arg(long, value_name = "FP")]
+    pub cert_fingerprint: Option<String>,
+    /// Print the added entry as a document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn execute(args: Args) -> VerbResult {
+    let role = HostRole::from(args.role);
+    let entry = HostEntry {
+        name: args.name,
+        role,
+        endpoint: args.endpoint,
+        enabled: args.disabled.then_some(false),
+        token_file: args.token_file,
+        cert_fingerprint: args.cert_fingerprint,
+        session: args.session,
+    };
+    let added = registry::add(&config_path(), entry).map_err(registry_failure)?;
+    if args.json {
+        output::print_json(&HostJson::new(added));
+    } else {
+        output::print_line(&prose_line(&added));
+    }
+    Ok(SUCCESS)
+}

@@ -1,0 +1,162 @@
+//! `phux host enroll HOST [--name NAME] [--session S] [--json]`: checks over ssh that `phux
+//! proxy` runs on HOST and speaks this phux's protocol, then adds HOST as a satellite (or, with
+//! `--session`, as a remote host whose session `attach NAME` opens).
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use phux_core::docs::host::HostJson;
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
+use phux_core::hosts::{registry, Endpoint, HostEntry, HostRole};
+use phux_core::wire::PROTOCOL;
+
+use super::{config_path, prose_line, registry_failure};
+use crate::failure::{Failure, VerbResult};
+use crate::output;
+
+/// How long the host has to start `phux proxy` and answer.
+const PROBE_LIMIT: Duration = Duration::from_secs(30);
+
+/// Check a host over ssh and add it as a satellite
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The host: [user@]host[:port] or ssh://[user@]host[:port]
+    #[arg(value_name = "HOST")]
+    pub host: String,
+    /// The registry name [default: the host's name]
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Add it as a remote host whose SESSION `attach NAME` opens, instead of a satellite
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// Print the added entry as a document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn execute(args: Args) -> VerbResult {
+    let text = if args.host.starts_with("ssh://") {
+        args.host.clone()
+    } else {
+        format!("ssh://{}", args.host)
+    };
+    let endpoint = Endpoint::parse(&text).map_err(|e| registry_failure(e.into()))?;
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| endpoint.host.trim_matches(['[', ']']).replace(':', "-"));
+    registry::validate_name(&name).map_err(registry_failure)?;
+    let hello = probe(&endpoint)?;
+    if !args.json {
+        output::stderr_line(&format!(
+            "{} runs phux {} (protocol {})",
+            endpoint.destination(),
+            hello.version,
+            hello.protocol
+        ));
+    }
+    let role = match args.session {
+        Some(_) => HostRole::Remote,
+        None => HostRole::Satellite,
+    };
+    let entry = HostEntry {
+        name,
+        role,
+        endpoint: endpoint.to_string(),
+        enabled: (role == HostRole::Satellite).then_some(true),
+        token_file: None,
+        cert_fingerprint: None,
+        session: args.session,
+    };
+    let added = registry::add(&config_path(), entry).map_err(registry_failure)?;
+    if args.json {
+        output::print_json(&HostJson::new(added));
+    } else {
+        output::print_line(&prose_line(&added));
+    }
+    Ok(SUCCESS)
+}
+
+/// Runs `ssh … HOST phux proxy` and reads its hello.
+fn probe(endpoint: &Endpoint) -> Result<ProxyHello, Failure> {
+    let (program, mut args) = phux_core::hosts::ssh::ssh_program(Some(&config_path()));
+    args.extend(endpoint.ssh_args(&["phux", "proxy"]));
+    let unreachable = |why: String| {
+        Failure::new(
+            ErrorCode::Transport,
+            format!("cannot enroll {}: {why}", endpoint.destination()),
+            format!(
+                "check that `{program} {}` logs in without a password prompt, and that \
+                 `phux proxy` runs there (install phux on that host, on the PATH of a \
+                 non-interactive ssh session)",
+                endpoint.ssh_args(&[]).join(" ")
+            ),
+        )
+    };
+    let mut child = Command::new(&program)
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| unreachable(format!("cannot run {program}: {e}")))?;
+    let mut stdout = child.stdout.take();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let read = stdout
+            .as_mut()
+            .map(link_frame::read_frame)
+            .map(|r| r.map_err(|e| e.to_string()));
+        let _ = tx.send(read);
+    });
+    let answer = rx.recv_timeout(PROBE_LIMIT);
+    // Closing stdin ends the proxy; then collect what ssh said.
+    drop(child.stdin.take());
+    if answer.is_err() {
+        let _ = child.kill();
+    }
+    let output = child.wait_with_output().ok();
+    let said = output
+        .map(|o| String::from_utf8_lossy(&o.stderr).trim().to_owned())
+        .filter(|s| !s.is_empty())
+        .map(|s| format!("; ssh said: {s}"))
+        .unwrap_or_default();
+    let hello = match answer {
+        Ok(Some(Ok(LinkFrame::Data { channel, bytes }))) if channel == CONTROL_CHANNEL => {
+            serde_json::from_slice::<ProxyHello>(&bytes).ok()
+        }
+        Err(_) => {
+            return Err(unreachable(format!(
+                "no answer within {}s{said}",
+                PROBE_LIMIT.as_secs()
+            )))
+        }
+        _ => None,
+    };
+    let Some(hello) = hello else {
+        return Err(unreachable(format!(
+            "`phux proxy` did not answer there{said}"
+        )));
+    };
+    if hello.protocol.major != PROTOCOL.major {
+        return Err(Failure::new(
+            ErrorCode::ServerTooOld,
+            format!(
+                "{} runs phux {} (protocol {}); this phux speaks protocol {PROTOCOL}",
+                endpoint.destination(),
+                hello.version,
+                hello.protocol
+            ),
+            format!(
+                "install a phux of protocol {}.x on {}, then enroll it again",
+                PROTOCOL.major,
+                endpoint.destination()
+            ),
+        ));
+    }
+    let _ = std::io::stderr().flush();
+    Ok(hello)
+}

@@ -1,0 +1,12 @@
+//! The host registry: the `[[satellites]]` a hub dials and the `[[remote]]` hosts `attach`
+//! reaches, kept in the user's `config.toml`; the strict `ssh://` endpoint grammar; and the
+//! framing of the hub ↔ `phux proxy` link.
+
+pub mod config_file;
+pub mod endpoint;
+pub mod link_frame;
+pub mod registry;
+pub mod ssh;
+
+pub use endpoint::{Endpoint, EndpointError};
+pub use registry::{HostEntry, HostRole, RegistryError};

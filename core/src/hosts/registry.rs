@@ -1,0 +1,371 @@
+//! The `[[satellites]]` and `[[remote]]` arrays of `config.toml`: read into [`HostEntry`] rows
+//! (the §4.10 host object), added to and removed from in place. Config-local: nothing here
+//! dials a host.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::config_file::{self, ConfigFileError};
+use super::endpoint::{Endpoint, EndpointError};
+
+/// Which registry an entry lives in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HostRole {
+    /// Dialed by the hub; its panes show up as `NAME/@N`.
+    Satellite,
+    /// Reached by `attach NAME`.
+    Remote,
+}
+
+impl HostRole {
+    /// The config array holding this role.
+    pub fn array(self) -> &'static str {
+        match self {
+            HostRole::Satellite => "satellites",
+            HostRole::Remote => "remote",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HostRole::Satellite => "satellite",
+            HostRole::Remote => "remote",
+        }
+    }
+}
+
+/// One registry entry, as `host ls --json` shows it (§4.10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostEntry {
+    pub name: String,
+    pub role: HostRole,
+    pub endpoint: String,
+    /// `None` for remote entries, which have no enabled bit.
+    pub enabled: Option<bool>,
+    pub token_file: Option<String>,
+    pub cert_fingerprint: Option<String>,
+    /// `None` for satellites: a hub-dialed link has no arrival to attach.
+    pub session: Option<String>,
+}
+
+impl HostEntry {
+    /// The entry's endpoint, parsed (entries are validated when read, so this holds).
+    pub fn parsed_endpoint(&self) -> Result<Endpoint, EndpointError> {
+        Endpoint::parse(&self.endpoint)
+    }
+
+    pub fn is_enabled_satellite(&self) -> bool {
+        self.role == HostRole::Satellite && self.enabled != Some(false)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    #[error(transparent)]
+    File(#[from] ConfigFileError),
+    #[error("{}:{line}: [[{array}]] entry: {message}", path.display())]
+    BadEntry {
+        path: PathBuf,
+        line: usize,
+        array: &'static str,
+        message: String,
+    },
+    #[error("invalid host name {0:?}: use letters, digits, '.', '_' and '-' (at most 63), not starting with '-' or '.'")]
+    InvalidName(String),
+    #[error(transparent)]
+    InvalidEndpoint(#[from] EndpointError),
+    #[error("a host named {name:?} is already configured (as a {role})")]
+    Duplicate { name: String, role: &'static str },
+    #[error("no host named {0:?} is configured")]
+    Missing(String),
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// Whether `name` can be a registry name (and so the host half of `NAME/@N`).
+pub fn validate_name(name: &str) -> Result<(), RegistryError> {
+    let ok = !name.is_empty()
+        && name.len() <= 63
+        && !name.starts_with('-')
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(RegistryError::InvalidName(name.to_owned()))
+    }
+}
+
+/// Every configured host, satellites first, each registry in file order.
+pub fn list(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
+    entries_in(path, &config_file::read_text(path)?)
+}
+
+/// The entries of `text`, the contents of the config file at `path` (named in messages).
+fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let document = toml_edit::Document::parse(text.to_owned()).map_err(|e| {
+        let offset = e.span().map_or(0, |s| s.start);
+        let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+        ConfigFileError::Malformed {
+            path: path.to_path_buf(),
+            line,
+            column: 1,
+            message: e.message().trim().to_owned(),
+        }
+    })?;
+    let mut hosts = Vec::new();
+    for role in [HostRole::Satellite, HostRole::Remote] {
+        let Some(item) = document.get(role.array()) else {
+            continue;
+        };
+        let line_of = |span: Option<std::ops::Range<usize>>| {
+            span.map_or(1, |s| {
+                text[..s.start.min(text.len())].matches('\n').count() + 1
+            })
+        };
+        let Some(array) = item.as_array_of_tables() else {
+            return Err(RegistryError::BadEntry {
+                path: path.to_path_buf(),
+                line: line_of(item.span()),
+                array: role.array(),
+                message: format!(
+                    "`{}` must be written as [[{}]] tables",
+                    role.array(),
+                    role.array()
+                ),
+            });
+        };
+        for table in array.iter() {
+            let entry = entry_of(table, role).map_err(|message| RegistryError::BadEntry {
+                path: path.to_path_buf(),
+                line: line_of(table.span()),
+                array: role.array(),
+                message,
+            })?;
+            hosts.push(entry);
+        }
+    }
+    Ok(hosts)
+}
+
+/// The enabled satellites, the ones a hub dials.
+pub fn enabled_satellites(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
+    Ok(list(path)?
+        .into_iter()
+        .filter(HostEntry::is_enabled_satellite)
+        .collect())
+}
+
+fn entry_of(table: &toml_edit::Table, role: HostRole) -> Result<HostEntry, String> {
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match table.get(key) {
+            None => Ok(None),
+            Some(item) => item
+                .as_str()
+                .map(|s| Some(s.to_owned()))
+                .ok_or_else(|| format!("`{key}` must be a string")),
+        }
+    };
+    let name = text("name")?.ok_or("it has no `name`")?;
+    validate_name(&name).map_err(|e| e.to_string())?;
+    let endpoint = text("endpoint")?.ok_or_else(|| format!("{name}: it has no `endpoint`"))?;
+    Endpoint::parse(&endpoint).map_err(|e| format!("{name}: {e}"))?;
+    let enabled = match role {
+        HostRole::Remote => None,
+        HostRole::Satellite => Some(match table.get("enabled") {
+            None => true,
+            Some(item) => item
+                .as_bool()
+                .ok_or_else(|| format!("{name}: `enabled` must be true or false"))?,
+        }),
+    };
+    Ok(HostEntry {
+        name,
+        role,
+        endpoint,
+        enabled,
+        token_file: text("token_file")?,
+        cert_fingerprint: text("cert_fingerprint")?,
+        session: match role {
+            HostRole::Remote => text("session")?,
+            HostRole::Satellite => None,
+        },
+    })
+}
+
+/// Adds `entry` to its registry, refusing an invalid name or endpoint and a name configured in
+/// either registry. Returns the entry as written.
+pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
+    validate_name(&entry.name)?;
+    Endpoint::parse(&entry.endpoint)?;
+    if entry.role == HostRole::Satellite && entry.session.is_some() {
+        return Err(RegistryError::Refused(
+            "--session is for remote hosts: a satellite's link has no session to attach".into(),
+        ));
+    }
+    if entry.role == HostRole::Remote && entry.enabled == Some(false) {
+        return Err(RegistryError::Refused(
+            "--disabled is for satellites: remote entries have no enabled bit".into(),
+        ));
+    }
+    config_file::edit(path, |document| {
+        // Validate what is there first: a writer never builds on a broken registry.
+        let text = document.to_string();
+        let existing = entries_in(path, &text)?;
+        if let Some(other) = existing.iter().find(|h| h.name == entry.name) {
+            return Err(RegistryError::Duplicate {
+                name: entry.name.clone(),
+                role: other.role.as_str(),
+            });
+        }
+        let mut table = toml_edit::Table::new();
+        table["name"] = toml_edit::value(entry.name.as_str());
+        table["endpoint"] = toml_edit::value(entry.endpoint.as_str());
+        if entry.role == HostRole::Satellite {
+            table["enabled"] = toml_edit::value(entry.enabled != Some(false));
+        }
+        for (key, value) in [
+            ("token_file", &entry.token_file),
+            ("cert_fingerprint", &entry.cert_fingerprint),
+            ("session", &entry.session),
+        ] {
+            if let Some(value) = value {
+                table[key] = toml_edit::value(value.as_str());
+            }
+        }
+        if !document.contains_key(entry.role.array()) {
+            // Comments at the end of the file stay above the new array, where they were.
+            let trailing = document.trailing().as_str().unwrap_or_default().to_owned();
+            if !trailing.is_empty() {
+                document.set_trailing("");
+                table.decor_mut().set_prefix(trailing);
+            }
+        }
+        array_mut(document, entry.role, path)?.push(table);
+        Ok(())
+    })?;
+    Ok(HostEntry {
+        enabled: match entry.role {
+            HostRole::Satellite => Some(entry.enabled != Some(false)),
+            HostRole::Remote => None,
+        },
+        ..entry
+    })
+}
+
+/// Removes the entry named `name` (from `role`'s registry only, when given).
+pub fn remove(
+    path: &Path,
+    name: &str,
+    role: Option<HostRole>,
+) -> Result<(String, HostRole), RegistryError> {
+    validate_name(name)?;
+    config_file::edit(path, |document| {
+        let text = document.to_string();
+        let found = entries_in(path, &text)?
+            .into_iter()
+            .find(|h| h.name == name && role.is_none_or(|r| r == h.role))
+            .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
+        let array = array_mut(document, found.role, path)?;
+        let index = array
+            .iter()
+            .position(|t| t.get("name").and_then(|v| v.as_str()) == Some(name))
+            .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
+        array.remove(index);
+        if array.is_empty() {
+            document.remove(found.role.array());
+        }
+        Ok((found.name, found.role))
+    })
+}
+
+fn array_mut<'a>(
+    document: &'a mut toml_edit::DocumentMut,
+    role: HostRole,
+    path: &Path,
+) -> Result<&'a mut toml_edit::ArrayOfTables, RegistryError> {
+    let item = document
+        .entry(role.array())
+        .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
+    item.as_array_of_tables_mut()
+        .ok_or_else(|| RegistryError::BadEntry {
+            path: path.to_path_buf(),
+            line: 1,
+            array: role.array(),
+            message: format!(
+                "`{}` must be written as [[{}]] tables",
+                role.array(),
+                role.array()
+            ),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn satellite(name: &str, endpoint: &str) -> HostEntry {
+        HostEntry {
+            name: name.into(),
+            role: HostRole::Satellite,
+            endpoint: endpoint.into(),
+            enabled: Some(true),
+            token_file: None,
+            cert_fingerprint: None,
+            session: None,
+        }
+    }
+
+    #[test]
+    fn add_list_remove_keep_the_rest_of_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        let text = "# mine\n[defaults]\nshell = \"/bin/zsh\" # keep\n";
+        std::fs::write(&path, text).unwrap();
+        add(&path, satellite("devbox", "ssh://me@devbox:2222")).unwrap();
+        let listed = list(&path).unwrap();
+        assert_eq!(listed, vec![satellite("devbox", "ssh://me@devbox:2222")]);
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert!(after.starts_with(text), "{after}");
+        let dup = add(&path, satellite("devbox", "ssh://other")).unwrap_err();
+        assert!(matches!(dup, RegistryError::Duplicate { .. }), "{dup}");
+        assert_eq!(
+            remove(&path, "devbox", None).unwrap().1,
+            HostRole::Satellite
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert!(matches!(
+            remove(&path, "devbox", None).unwrap_err(),
+            RegistryError::Missing(_)
+        ));
+    }
+
+    #[test]
+    fn bad_entries_name_the_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "\n[[satellites]]\nname = \"x\"\nendpoint = \"ssh://-oProxyCommand=x\"\n",
+        )
+        .unwrap();
+        let err = list(&path).unwrap_err().to_string();
+        assert!(err.contains("config.toml:2:"), "{err}");
+        assert!(err.contains("ssh://-oProxyCommand=x"), "{err}");
+    }
+
+    #[test]
+    fn names_are_checked() {
+        for bad in ["", "-x", ".x", "a/b", "a b", "a;b"] {
+            assert!(validate_name(bad).is_err(), "{bad}");
+        }
+        validate_name("build-box.1_a").unwrap();
+    }
+}
