@@ -7,17 +7,9 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The config file of this process.
+/// The config file of this process (the one `phux config path` names).
 pub fn config_path() -> PathBuf {
-    let env = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(path) = env("PHUX_CONFIG") {
-        return PathBuf::from(path);
-    }
-    let base = env("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| env("HOME").map(|home| PathBuf::from(home).join(".config")))
-        .unwrap_or_else(|| PathBuf::from(".config"));
-    base.join("phux").join("config.toml")
+    crate::config::paths::config_path()
 }
 
 #[derive(Debug, thiserror::Error)]
