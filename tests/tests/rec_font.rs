@@ -58,8 +58,9 @@ fn font_size_renders_smooth_frames_at_the_size_asked_for_with_the_bundled_font()
     let output = render(&bitmap, &["--font", "unifont"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let (_, bitmap_size, bitmap_colours) = decode(&bitmap);
-    // glyphs.cast is 60x14: 8x16 cells.
-    assert_eq!(bitmap_size, (480, 224));
+    // glyphs.cast is 60x14: 8x16 cells, inside rec's default padding of 8 px.
+    const PAD: u16 = 2 * 8;
+    assert_eq!(bitmap_size, (480 + PAD, 224 + PAD));
 
     for (size, cell) in [("14", (8u16, 20u16)), ("20", (12, 28))] {
         let smooth = dir.path().join(format!("smooth{size}.gif"));
@@ -68,7 +69,11 @@ fn font_size_renders_smooth_frames_at_the_size_asked_for_with_the_bundled_font()
         let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
         let (frames, px, colours) = decode(&smooth);
         assert_eq!(doc["frames"].as_u64(), Some(frames));
-        assert_eq!(px, (60 * cell.0, 14 * cell.1), "--font-size {size}");
+        assert_eq!(
+            px,
+            (60 * cell.0 + PAD, 14 * cell.1 + PAD),
+            "--font-size {size}"
+        );
         // Antialiasing blends each cell's colours: more colours than the bitmap's, all exact.
         assert!(colours.len() > bitmap_colours.len(), "--font-size {size}");
     }
@@ -77,7 +82,7 @@ fn font_size_renders_smooth_frames_at_the_size_asked_for_with_the_bundled_font()
     assert!(render(&named, &["--font", "JetBrains Mono"])
         .status
         .success());
-    assert_eq!(decode(&named).1, (480, 280));
+    assert_eq!(decode(&named).1, (480 + PAD, 280 + PAD));
     let unifont = dir.path().join("unifont.gif");
     assert!(render(&unifont, &["--font", "unifont"]).status.success());
     assert_eq!(

@@ -26,21 +26,27 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
     })
 }
 
+/// This server's own state: its sessions, the panes that ended and are still kept, the
+/// questions panes ask, and the attached clients.
+fn local_state(shared: &Shared) -> phux_core::state_view::StateView {
+    let mut state = shared.registry().state_view();
+    state.exited = shared.exited().views();
+    state.asks = shared.agents.pending_asks();
+    tui::fill_attached(shared, &mut state);
+    state
+}
+
 /// The `ok` payload for `message`, or why not.
 pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
     use ClientMessage as M;
     match message {
         M::GetState(_) => {
-            let mut state = shared.registry().state_view();
-            state.exited = shared.exited().views();
-            state.asks = shared.agents.pending_asks();
-            tui::fill_attached(shared, &mut state);
+            let mut state = local_state(shared);
             state.unreachable = shared.hub.unreachable();
             json(Ok(state))
         }
         M::GetFleet(_) => {
-            let mut state = shared.registry().state_view();
-            tui::fill_attached(shared, &mut state);
+            let mut state = local_state(shared);
             crate::hub::fleet_state(&shared.hub, &mut state);
             json(Ok(state))
         }

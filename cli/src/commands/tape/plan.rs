@@ -374,12 +374,23 @@ mod tests {
 
     #[test]
     fn pixels_become_a_grid_at_the_nearest_scale() {
-        let p = plan_of("Set Width 600\nSet Height 300\nSet Padding 20\nSet FontSize 32").unwrap();
+        // The bitmap font: FontSize picks the nearest integer scale of its 8x16 cells.
+        let p = plan_of(
+            "Set FontFamily unifont\nSet Width 600\nSet Height 300\nSet Padding 20\nSet FontSize 32",
+        )
+        .unwrap();
         assert_eq!(p.settings.scale(), 2);
         assert_eq!(p.settings.grid(), Some(((600 - 40) / 16, (300 - 40) / 32)));
+        // TrueType (the default): glyphs at FontSize itself, the grid in the font's own cells.
         let default = plan_of("").unwrap();
         assert_eq!(default.settings.scale(), 1);
-        assert_eq!(default.settings.grid(), Some((135, 30)));
+        let (w, h) = default.settings.cell().unwrap();
+        assert_eq!(h, 22, "LineHeight 1.0 at FontSize 22");
+        let fit = |room: u32, cell: u32| u16::try_from(room / cell).unwrap();
+        assert_eq!(
+            default.settings.grid(),
+            Some((fit(1200 - 120, w), fit(600 - 120, h)))
+        );
     }
 
     #[test]

@@ -199,7 +199,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 13] = [
+    const NO_TOOL: [(&str, &str); 16] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
@@ -230,6 +230,18 @@ mod tests {
             "plugin",
             "installs, links and enables code on this machine: operator work an agent host \
              must not do on its own",
+        ),
+        (
+            "proxy",
+            "the far end of an ssh link (a stdio bridge to the socket), not a call",
+        ),
+        (
+            "host",
+            "edits this machine's registry of other machines and dials ssh: operator work",
+        ),
+        (
+            "tape",
+            "runs a demo script in real time and writes its files; phux_rec records a pane",
         ),
         ("config", "no tool yet (config run, config agents)"),
         ("workspace", "no tool yet"),
