@@ -326,6 +326,7 @@ impl App {
             Mode::Normal => {}
             Mode::Help(help) => help.draw(grid),
             Mode::Prompt(prompt) => prompt.draw(grid),
+            Mode::Picker(picker) => picker.draw(grid),
             Mode::Copy(copy) => {
                 if let Some(placed) = self.model.placement().of(copy.pane) {
                     copy.draw(grid, placed.content);

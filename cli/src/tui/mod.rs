@@ -23,6 +23,7 @@ mod panes;
 pub mod recording;
 pub mod render;
 mod status;
+mod switching;
 
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
