@@ -129,6 +129,10 @@ fn q_jumps_to_the_pane_that_asks() {
     wait_until("the ask shows", Duration::from_secs(10), || {
         server.json(&["agent", "show", "--json", &asker])["agents"][0]["state"] == "blocked"
     });
+    // The status line marks the ask, though the pane is in another session.
+    tui.wait_for("the attention mark", |l| {
+        status(l).contains(&format!("ASK {asker}"))
+    });
     tui.prefix(b"q");
     tui.wait_for("the asking pane shown", |l| {
         status(l).starts_with("[asker]") && l.iter().any(|s| s.contains("waiting-for-you"))
@@ -208,4 +212,29 @@ fn attach_inside_a_pane_refuses_unless_forced() {
     tui.wait_for_text("rc=2");
     assert!(tui.shows("would nest phux in itself"), "{}", tui.screen());
     assert!(tui.shows("--force"), "{}", tui.screen());
+}
+
+#[test]
+fn a_client_that_switched_stays_when_its_first_session_ends() {
+    let server = TestServer::start();
+    server.new_session("second", &[]);
+    let mut tui = attached(&server);
+    tui.prefix(b"s");
+    tui.wait_for_text("sessions (2 of 2");
+    tui.type_bytes(b"sec\r");
+    tui.wait_for("the client on second", |l| {
+        status(l).starts_with("[second]")
+    });
+    let output = server.run(&["kill", "work"]);
+    assert!(output.status.success(), "{}", phux_tests::stderr(&output));
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(
+        tui.wait_exit(Duration::from_millis(10)),
+        None,
+        "the client left"
+    );
+    // It still follows its session's changes, made by someone else.
+    let output = server.run(&["rename", "second", "renamed"]);
+    assert!(output.status.success(), "{}", phux_tests::stderr(&output));
+    tui.wait_for("the rename seen", |l| status(l).starts_with("[renamed]"));
 }

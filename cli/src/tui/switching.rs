@@ -29,7 +29,12 @@ impl App {
                 let preview = focused.or_else(|| window.panes.first().map(|p| p.id));
                 let title = preview
                     .and_then(|p| window.panes.iter().find(|v| v.id == p))
-                    .and_then(|v| v.title.clone())
+                    .map(|v| {
+                        v.title
+                            .clone()
+                            .filter(|t| !t.is_empty())
+                            .unwrap_or_else(|| v.id.to_string())
+                    })
                     .unwrap_or_default();
                 let panes = plural(window.panes.len(), "pane");
                 items.push(PickerItem {
