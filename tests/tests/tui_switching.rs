@@ -133,6 +133,13 @@ fn q_jumps_to_the_pane_that_asks() {
     tui.wait_for("the attention mark", |l| {
         status(l).contains(&format!("ASK {asker}"))
     });
+    // The session picker marks it too.
+    tui.prefix(b"s");
+    tui.wait_for_text("asker  1 window  ASK");
+    tui.type_bytes(b"\x1b");
+    tui.wait_for("the picker closed", |l| {
+        !l.iter().any(|s| s.contains("sessions ("))
+    });
     tui.prefix(b"q");
     tui.wait_for("the asking pane shown", |l| {
         status(l).starts_with("[asker]") && l.iter().any(|s| s.contains("waiting-for-you"))

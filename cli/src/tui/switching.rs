@@ -4,6 +4,7 @@
 
 use phux_core::agents::AgentState;
 use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::state_view::StateView;
 use phux_core::wire::{ClientMessage, ClientResize, Done, GetScreen};
 
 use crate::client::lifecycle::{new_session, ProcessSpec};
@@ -37,9 +38,10 @@ impl App {
                     })
                     .unwrap_or_default();
                 let panes = plural(window.panes.len(), "pane");
+                let asking = asking_mark(state, window.pane_ids());
                 items.push(PickerItem {
                     label: format!(
-                        "{}:{} {}  {panes}  \"{title}\"",
+                        "{}:{} {}  {panes}  \"{title}\"{asking}",
                         session.name, window.index, window.name
                     ),
                     target: PickTarget::Window {
@@ -69,9 +71,10 @@ impl App {
                     0 => String::new(),
                     n => format!("  ({n} attached)"),
                 };
+                let asking = asking_mark(state, session.windows.iter().flat_map(|w| w.pane_ids()));
                 PickerItem {
                     label: format!(
-                        "{}  {}{attached}",
+                        "{}  {}{attached}{asking}",
                         session.name,
                         plural(session.windows.len(), "window")
                     ),
@@ -257,6 +260,15 @@ impl App {
         self.focus(pane)?;
         self.send_size()?;
         self.refresh()
+    }
+}
+
+/// `  ASK` when one of `panes` asks a question nobody answered.
+fn asking_mark(state: &StateView, mut panes: impl Iterator<Item = PaneId>) -> &'static str {
+    if panes.any(|p| state.asks.iter().any(|a| a.pane == p)) {
+        "  ASK"
+    } else {
+        ""
     }
 }
 
