@@ -84,6 +84,17 @@ fn the_session_picker_closes_on_esc_and_switches_on_enter() {
     // The prefix works as before in the session switched to.
     tui.prefix(b"%");
     tui.wait_for("a split in alpha", |l| l.iter().any(|s| s.contains('│')));
+    // The preview draws the selected session's window with its split.
+    tui.prefix(b"s");
+    tui.type_bytes(b"work");
+    tui.wait_for("work's one-pane preview", |l| {
+        l.iter().any(|s| s.contains("preview: work")) && !l.iter().any(|s| s.contains('│'))
+    });
+    tui.type_bytes(b"\x7f\x7f\x7f\x7falpha");
+    tui.wait_for("alpha's split preview", |l| {
+        l.iter().any(|s| s.contains("preview: alpha")) && l.iter().any(|s| s.contains('│'))
+    });
+    tui.type_bytes(b"\x1b");
     let listed = server.json(&["ls", "--json"]);
     assert!(
         listed["terminals"].as_array().unwrap().len() == 3,

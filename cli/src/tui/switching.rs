@@ -4,7 +4,8 @@
 
 use phux_core::agents::AgentState;
 use phux_core::ids::{PaneId, SessionId, WindowId};
-use phux_core::state_view::StateView;
+use phux_core::pane_layout::LayoutNode;
+use phux_core::state_view::{StateView, WindowView};
 use phux_core::wire::{ClientMessage, ClientResize, Done, GetScreen};
 
 use crate::client::lifecycle::{new_session, ProcessSpec};
@@ -37,6 +38,7 @@ impl App {
                             .unwrap_or_else(|| v.id.to_string())
                     })
                     .unwrap_or_default();
+                let preview = preview.map(|p| (window_layout(window, p), Some(p)));
                 let panes = plural(window.panes.len(), "pane");
                 let asking = asking_mark(state, window.pane_ids());
                 items.push(PickerItem {
@@ -79,7 +81,13 @@ impl App {
                         plural(session.windows.len(), "window")
                     ),
                     target: PickTarget::Session(session.id),
-                    preview: state.focused_in(session.id),
+                    preview: state.focused_in(session.id).and_then(|pane| {
+                        let window = session
+                            .windows
+                            .iter()
+                            .find(|w| w.panes.iter().any(|p| p.id == pane))?;
+                        Some((window_layout(window, pane), Some(pane)))
+                    }),
                 }
             })
             .collect();
@@ -125,8 +133,9 @@ impl App {
         if wanted == picker.previewed {
             return Ok(());
         }
-        let lines = match wanted {
-            Some(pane) => match self.control.request::<phux_core::docs::ScreenState>(
+        let mut screens = Vec::new();
+        for pane in wanted.map_or_else(Vec::new, |entry| picker.preview_panes(entry)) {
+            let lines = match self.control.request::<phux_core::docs::ScreenState>(
                 ClientMessage::GetScreen(GetScreen {
                     id: 0,
                     pane,
@@ -137,12 +146,12 @@ impl App {
                 Ok(screen) => screen.lines,
                 Err(ClientError::Server { message, .. }) => vec![message],
                 Err(other) => return Err(other),
-            },
-            None => Vec::new(),
-        };
+            };
+            screens.push((pane, lines));
+        }
         if let Mode::Picker(picker) = &mut self.mode {
             picker.previewed = wanted;
-            picker.preview_lines = lines;
+            picker.screens = screens;
         }
         Ok(())
     }
@@ -261,6 +270,11 @@ impl App {
         self.send_size()?;
         self.refresh()
     }
+}
+
+/// The window's split tree; a lone pane for a server that sends none.
+fn window_layout(window: &WindowView, pane: PaneId) -> LayoutNode {
+    window.layout.clone().unwrap_or(LayoutNode::Pane { pane })
 }
 
 /// `  ASK` when one of `panes` asks a question nobody answered.

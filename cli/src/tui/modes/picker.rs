@@ -3,6 +3,7 @@
 
 use phux_core::engine::{CellColor, CellStyle};
 use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::pane_layout::{place, LayoutNode, Rect};
 
 use crate::tui::grid::Grid;
 use crate::tui::input::Key;
@@ -20,8 +21,8 @@ pub enum PickTarget {
 pub struct PickerItem {
     pub label: String,
     pub target: PickTarget,
-    /// The pane whose screen the preview shows.
-    pub preview: Option<PaneId>,
+    /// The window the preview shows, as its split tree, and its focused pane.
+    pub preview: Option<(LayoutNode, Option<PaneId>)>,
 }
 
 pub struct Picker {
@@ -30,9 +31,10 @@ pub struct Picker {
     pub filter: String,
     /// The selected entry, as an index into `items`.
     selected: Option<usize>,
-    /// The previewed pane's screen, one line per row, and which pane it is.
-    pub preview_lines: Vec<String>,
-    pub previewed: Option<PaneId>,
+    /// The screens of the previewed window's panes, one line per row, and which entry they
+    /// are of.
+    pub screens: Vec<(PaneId, Vec<String>)>,
+    pub previewed: Option<usize>,
 }
 
 pub enum PickerOutcome {
@@ -53,7 +55,7 @@ impl Picker {
             items,
             filter: String::new(),
             selected,
-            preview_lines: Vec::new(),
+            screens: Vec::new(),
             previewed: None,
         }
     }
@@ -66,9 +68,17 @@ impl Picker {
             .collect()
     }
 
-    /// The pane the preview should show now.
-    pub fn wanted_preview(&self) -> Option<PaneId> {
-        self.selected.and_then(|i| self.items[i].preview)
+    /// The entry the preview should show now.
+    pub fn wanted_preview(&self) -> Option<usize> {
+        self.selected
+    }
+
+    /// The panes whose screens the preview of `entry` needs.
+    pub fn preview_panes(&self, entry: usize) -> Vec<PaneId> {
+        self.items
+            .get(entry)
+            .and_then(|i| i.preview.as_ref())
+            .map_or_else(Vec::new, |(layout, _)| layout.panes())
     }
 
     pub fn key(&mut self, key: Key) -> PickerOutcome {
@@ -201,23 +211,58 @@ impl Picker {
         for y in preview_top..rows {
             grid.fill(0, y, cols, ' ', CellStyle::default());
         }
-        if self.selected.is_some_and(|s| shown.contains(&s)) {
-            for (row, line) in self
-                .preview_lines
-                .iter()
-                .take(usize::from(rows - preview_top))
-                .enumerate()
-            {
-                grid.put_str(
-                    0,
-                    preview_top + row as u16,
-                    line,
-                    CellStyle::default(),
-                    cols,
-                );
-            }
+        let area = Rect::new(0, preview_top, cols, rows - preview_top);
+        if let Some(entry) = self.selected.filter(|s| shown.contains(s)) {
+            self.draw_preview(grid, entry, area);
         }
         grid.cursor = None;
+    }
+
+    /// The entry's window as the client would show it, in `area`: each pane's title row and
+    /// text (plain), and the dividers.
+    fn draw_preview(&self, grid: &mut Grid, entry: usize, area: Rect) {
+        let Some((layout, focused)) = self.items[entry].preview.as_ref() else {
+            return;
+        };
+        let plain = CellStyle::default();
+        let dim = CellStyle {
+            fg: CellColor::Palette(8),
+            ..plain
+        };
+        let accent = CellStyle {
+            fg: CellColor::Palette(2),
+            ..plain
+        };
+        let placement = place(layout, area);
+        for placed in &placement.panes {
+            let line = if Some(placed.pane) == *focused {
+                accent
+            } else {
+                dim
+            };
+            let (a, c) = (placed.area, placed.content);
+            grid.fill(a.x, a.y, a.cols, '─', line);
+            grid.put_str(
+                a.x + 1,
+                a.y,
+                &format!(" {} ", placed.pane),
+                line,
+                a.x + a.cols,
+            );
+            let lines = self
+                .screens
+                .iter()
+                .find(|(p, _)| *p == placed.pane)
+                .map_or(&[][..], |(_, l)| l.as_slice());
+            for (row, text) in lines.iter().take(usize::from(c.rows)).enumerate() {
+                grid.put_str(c.x, c.y + row as u16, text, plain, c.x + c.cols);
+            }
+        }
+        for divider in &placement.dividers {
+            for y in divider.y..divider.y + divider.rows {
+                grid.fill(divider.x, y, 1, '│', dim);
+            }
+        }
     }
 }
 
@@ -232,7 +277,12 @@ mod tests {
             .map(|(n, name)| PickerItem {
                 label: name.to_string(),
                 target: PickTarget::Session(SessionId(n as u32 + 1)),
-                preview: Some(PaneId(n as u32 + 1)),
+                preview: Some((
+                    LayoutNode::Pane {
+                        pane: PaneId(n as u32 + 1),
+                    },
+                    None,
+                )),
             })
             .collect()
     }
@@ -240,11 +290,12 @@ mod tests {
     #[test]
     fn typing_filters_and_enter_chooses_the_selected_entry() {
         let mut picker = Picker::new("sessions", items(), Some(PickTarget::Session(SessionId(1))));
-        assert_eq!(picker.wanted_preview(), Some(PaneId(1)));
+        assert_eq!(picker.wanted_preview(), Some(0));
         for c in "ot".chars() {
             picker.key(Key::Char(c));
         }
-        assert_eq!(picker.wanted_preview(), Some(PaneId(3)));
+        assert_eq!(picker.wanted_preview(), Some(2));
+        assert_eq!(picker.preview_panes(2), vec![PaneId(3)]);
         assert!(matches!(
             picker.key(Key::Enter),
             PickerOutcome::Chosen(PickTarget::Session(SessionId(3)))
@@ -255,9 +306,9 @@ mod tests {
     fn arrows_wrap_around_the_shown_entries_and_esc_closes() {
         let mut picker = Picker::new("sessions", items(), None);
         picker.key(Key::Up);
-        assert_eq!(picker.wanted_preview(), Some(PaneId(3)));
+        assert_eq!(picker.wanted_preview(), Some(2));
         picker.key(Key::Down);
-        assert_eq!(picker.wanted_preview(), Some(PaneId(1)));
+        assert_eq!(picker.wanted_preview(), Some(0));
         assert!(matches!(picker.key(Key::Esc), PickerOutcome::Closed));
     }
 
