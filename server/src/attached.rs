@@ -44,7 +44,9 @@ fn notify_until_gone(
     attached: tui::Attached,
 ) -> Result<(), WireError> {
     writer.send(&ServerMessage::Response(Response::ok(id, &attached.ok)?))?;
-    let mut digest = tui::session_digest(shared, attached.session);
+    let client = attached.ok.client;
+    let mut session = attached.session;
+    let mut digest = tui::session_digest(shared, session);
     loop {
         let notice = match attached.notices.recv_timeout(STATE_CHECK) {
             Ok(notice) => Some(notice),
@@ -52,13 +54,15 @@ fn notify_until_gone(
                 if crate::connection::client_gone(socket) {
                     return Ok(());
                 }
-                let now = tui::session_digest(shared, attached.session);
+                // The client may have switched sessions (`C-a s`): follow the one it shows.
+                session = shared.attached().session_of(client).unwrap_or(session);
+                let now = tui::session_digest(shared, session);
                 if now.is_none() {
                     // The session is gone: nothing is left to show.
                     Some(ClientNoticeKind::Detach)
                 } else if now != digest {
                     digest = now;
-                    tui::apply_sizes(shared, attached.session);
+                    tui::apply_sizes(shared, session);
                     Some(ClientNoticeKind::StateChanged)
                 } else {
                     None

@@ -78,6 +78,14 @@ impl AttachedClients {
         (self.next_id, rx)
     }
 
+    /// The session `client` shows now (it may have switched since attaching).
+    pub fn session_of(&self, client: u32) -> Option<SessionId> {
+        self.clients
+            .iter()
+            .find(|c| c.id == client)
+            .map(|c| c.session)
+    }
+
     pub fn detach(&mut self, client: u32) -> Option<SessionId> {
         let position = self.clients.iter().position(|c| c.id == client)?;
         Some(self.clients.remove(position).session)

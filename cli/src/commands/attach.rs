@@ -46,7 +46,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             "read a pane with `phux snapshot TARGET`, or follow it with `phux watch TARGET`",
         ));
     }
-    if std::env::var_os("PHUX_PANE").is_some() && !args.force {
+    if inside_a_pane() && !args.force {
         return Err(Failure::new(
             ErrorCode::NestedAttach,
             "this terminal is a phux pane: attaching here would nest phux in itself",
@@ -81,6 +81,13 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         finish_recording(recorder, &args.font)?;
     }
     Ok(SUCCESS)
+}
+
+/// Whether this process runs in a phux pane (`$PHUX`, or `$PHUX_PANE` from older servers).
+pub fn inside_a_pane() -> bool {
+    ["PHUX", "PHUX_PANE"]
+        .iter()
+        .any(|name| std::env::var_os(name).is_some_and(|v| !v.is_empty()))
 }
 
 /// Attaches to `session` (which exists), as `phux new` does on a terminal.

@@ -72,7 +72,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let attach = !args.json
         && !args.detached
         && crate::tui::outer::is_tty()
-        && std::env::var_os("PHUX_PANE").is_none();
+        && !crate::commands::attach::inside_a_pane();
     if attach {
         return crate::commands::attach::attach_to(created.session.clone(), context);
     }

@@ -96,6 +96,10 @@ impl App {
                 self.mode = Mode::Help(HelpOverlay::with_prefix(&self.bindings.prefix_name));
                 Ok(())
             }
+            Action::WindowPicker => self.open_window_picker(),
+            Action::SessionPicker => self.open_session_picker(),
+            Action::NewSession => self.new_session(),
+            Action::NextAsking => self.jump_to_asking(),
             Action::Detach => {
                 self.ended = Some(Ended::Detached);
                 Ok(())
@@ -114,6 +118,7 @@ impl App {
                 }
                 Ok(())
             }
+            Mode::Picker(_) => self.picker_key(key),
             Mode::Copy(copy) => match copy.key(key) {
                 CopyOutcome::Stay => Ok(()),
                 CopyOutcome::Quit => {
@@ -378,7 +383,10 @@ impl App {
         self.show_window(windows[next])
     }
 
-    fn show_window(&mut self, window: phux_core::ids::WindowId) -> Result<(), ClientError> {
+    pub(crate) fn show_window(
+        &mut self,
+        window: phux_core::ids::WindowId,
+    ) -> Result<(), ClientError> {
         self.model.select_window(window);
         self.sync_after_switch()
     }

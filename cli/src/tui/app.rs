@@ -27,6 +27,9 @@ const FRAME_INTERVAL: Duration = Duration::from_millis(8);
 /// The longest the loop spends feeding pane output before it looks at keys and draws again.
 const OUTPUT_BUDGET: Duration = Duration::from_millis(4);
 
+/// How long after a keystroke the focused pane's output counts as its echo.
+const ECHO_WINDOW: Duration = Duration::from_millis(100);
+
 /// Why the client stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -55,6 +58,10 @@ pub struct App {
     /// The split whose border the mouse is dragging.
     pub drag: Option<phux_core::pane_layout::SplitPlace>,
     dirty: bool,
+    /// When the person last typed to the pane, until its echo is drawn.
+    typed_at: Option<Instant>,
+    /// The focused pane answered a keystroke: draw without waiting for the frame pacing.
+    echo_due: bool,
     pub ended: Option<Ended>,
 }
 
@@ -75,7 +82,7 @@ impl App {
             client_id,
             mode: Mode::Normal,
             events: channels.events,
-            frames_tx: channels.frames,
+            frames_tx: channels.frames_ready,
             paste_buffer: String::new(),
             recorder,
             outer,
@@ -84,12 +91,14 @@ impl App {
             bindings,
             drag: None,
             dirty: true,
+            typed_at: None,
+            echo_due: false,
             ended: None,
         }
     }
 
     /// Routes events until the client ends: keys and notices first, then pane output for at
-    /// most `OUTPUT_BUDGET`, then a frame when one is due.
+    /// most `OUTPUT_BUDGET`, then a frame when one is due (at once for a keystroke's echo).
     pub fn run(
         &mut self,
         events: &Receiver<Event>,
@@ -97,6 +106,7 @@ impl App {
     ) -> Result<Ended, ClientError> {
         self.sync_feeds()?;
         let mut last_draw = Instant::now() - FRAME_INTERVAL;
+        let mut frames_waiting = false;
         loop {
             if let Some(ended) = self.ended {
                 return Ok(ended);
@@ -106,35 +116,48 @@ impl App {
             } else {
                 self.next_wake()
             };
-            crossbeam_channel::select! {
-                recv(events) -> event => match event {
-                    Ok(event) => self.handle(event)?,
-                    Err(_) => return Ok(Ended::Stopped),
-                },
-                recv(frames) -> event => {
-                    if let Ok(event) = event {
-                        self.handle(event)?;
-                    }
-                },
-                default(timeout) => self.dirty = true,
-            }
-            let budget = Instant::now() + OUTPUT_BUDGET;
-            loop {
-                if let Ok(event) = events.try_recv() {
-                    self.handle(event)?;
-                    continue;
-                }
-                if Instant::now() >= budget {
-                    break;
-                }
-                match frames.try_recv() {
-                    Ok(event) => self.handle(event)?,
-                    Err(_) => break,
+            if !frames_waiting {
+                crossbeam_channel::select! {
+                    recv(events) -> event => match event {
+                        Ok(event) => self.handle(event)?,
+                        Err(_) => return Ok(Ended::Stopped),
+                    },
+                    // A wake: the frames wait in the panes' queues.
+                    recv(frames) -> _ => {},
+                    default(timeout) => self.dirty = true,
                 }
             }
-            if self.dirty && last_draw.elapsed() >= FRAME_INTERVAL && self.ended.is_none() {
+            frames_waiting = self.take_output(events)?;
+            let paced = last_draw.elapsed() >= FRAME_INTERVAL;
+            if self.dirty && (paced || self.echo_due) && self.ended.is_none() {
                 self.draw();
                 last_draw = Instant::now();
+            }
+        }
+    }
+
+    /// Keys and notices first, then pane output, one frame of each pane in turn, for at most
+    /// `OUTPUT_BUDGET`; true when frames are still waiting.
+    fn take_output(&mut self, events: &Receiver<Event>) -> Result<bool, ClientError> {
+        let budget = Instant::now() + OUTPUT_BUDGET;
+        loop {
+            if let Ok(event) = events.try_recv() {
+                self.handle(event)?;
+                continue;
+            }
+            if Instant::now() >= budget || self.ended.is_some() {
+                return Ok(true);
+            }
+            let round = self.feeds.apply_round(self.model.focused());
+            if round.frames == 0 {
+                return Ok(false);
+            }
+            self.dirty |= round.changed;
+            // What a keystroke echoed is drawn at once, not at the next paced frame.
+            let typed_recently = self.typed_at.is_some_and(|at| at.elapsed() < ECHO_WINDOW);
+            if round.focused_changed && typed_recently {
+                self.echo_due = true;
+                self.typed_at = None;
             }
         }
     }
@@ -148,15 +171,7 @@ impl App {
             },
             Event::InputClosed | Event::Stop => self.ended = Some(Ended::Stopped),
             Event::Resized => self.outer_resized()?,
-            Event::PaneFrame {
-                pane,
-                stream_id,
-                frame,
-            } => {
-                if self.feeds.apply(pane, stream_id, frame) {
-                    self.dirty = true;
-                }
-            }
+            Event::FramesReady => {}
             Event::PaneEnded { pane, stream_id } => {
                 self.feeds.ended(pane, stream_id);
                 self.refresh()?;
@@ -200,7 +215,7 @@ impl App {
     fn sync_feeds(&mut self) -> Result<(), ClientError> {
         let visible = self.model.visible_panes();
         let channels = Channels {
-            frames: self.frames_tx.clone(),
+            frames_ready: self.frames_tx.clone(),
             events: self.events.clone(),
         };
         self.feeds.keep(&visible, &self.control, &channels)
@@ -288,6 +303,7 @@ impl App {
         let Some(pane) = self.model.focused() else {
             return Ok(());
         };
+        self.typed_at = Some(Instant::now());
         let request = phux_core::wire::Input {
             id: 0,
             pane,
@@ -309,6 +325,7 @@ impl App {
 
     fn draw(&mut self) {
         self.dirty = false;
+        self.echo_due = false;
         self.feeds.refresh_cells();
         let mut grid = compose(&self.model, &self.feeds);
         self.draw_mode(&mut grid);
@@ -328,6 +345,7 @@ impl App {
             Mode::Normal => {}
             Mode::Help(help) => help.draw(grid),
             Mode::Prompt(prompt) => prompt.draw(grid),
+            Mode::Picker(picker) => picker.draw(grid),
             Mode::Copy(copy) => {
                 if let Some(placed) = self.model.placement().of(copy.pane) {
                     copy.draw(grid, placed.content);

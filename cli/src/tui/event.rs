@@ -1,7 +1,7 @@
 //! What wakes the event loop.
 
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientNoticeKind, Frame};
+use phux_core::wire::ClientNoticeKind;
 
 pub enum Event {
     /// Bytes the person typed (or the outer terminal reported).
@@ -12,12 +12,8 @@ pub enum Event {
     Resized,
     /// SIGINT, SIGTERM or SIGHUP: end cleanly.
     Stop,
-    /// One frame of a pane's observe stream.
-    PaneFrame {
-        pane: PaneId,
-        stream_id: u64,
-        frame: Frame,
-    },
+    /// A frame waits in a pane's queue.
+    FramesReady,
     PaneEnded {
         pane: PaneId,
         stream_id: u64,

@@ -35,6 +35,10 @@ pub enum Action {
     Help,
     Detach,
     SendPrefix,
+    WindowPicker,
+    SessionPicker,
+    NewSession,
+    NextAsking,
 }
 
 pub struct Binding {
@@ -71,6 +75,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { keys: &[K::Char('[')], chord: "[", action: A::CopyMode, help: "copy mode: vi keys, / ? search, v select, y copy, q quit" },
     Binding { keys: &[K::Char(']')], chord: "]", action: A::Paste, help: "paste the copy buffer" },
     Binding { keys: &[K::Char('c')], chord: "c", action: A::NewWindow, help: "new window" },
+    Binding { keys: &[K::Char('C')], chord: "C", action: A::NewSession, help: "new session" },
     Binding { keys: &[K::Char('n')], chord: "n", action: A::NextWindow, help: "next window" },
     Binding { keys: &[K::Char('p')], chord: "p", action: A::PreviousWindow, help: "previous window" },
     Binding { keys: &[K::Char('0')], chord: "0", action: A::SelectWindow(0), help: "window 0" },
@@ -83,8 +88,11 @@ pub const BINDINGS: &[Binding] = &[
     Binding { keys: &[K::Char('7')], chord: "7", action: A::SelectWindow(7), help: "window 7" },
     Binding { keys: &[K::Char('8')], chord: "8", action: A::SelectWindow(8), help: "window 8" },
     Binding { keys: &[K::Char('9')], chord: "9", action: A::SelectWindow(9), help: "window 9" },
+    Binding { keys: &[K::Char('w')], chord: "w", action: A::WindowPicker, help: "window picker: type to filter, Enter switch, Esc close" },
+    Binding { keys: &[K::Char('s')], chord: "s", action: A::SessionPicker, help: "session picker: type to filter, Enter switch, Esc close" },
     Binding { keys: &[K::Char(',')], chord: ",", action: A::RenameWindow, help: "rename the window" },
     Binding { keys: &[K::Char('$')], chord: "$", action: A::RenameSession, help: "rename the session" },
+    Binding { keys: &[K::Char('q')], chord: "q", action: A::NextAsking, help: "jump to the next pane that is asking (an ask or a blocked agent)" },
     Binding { keys: &[K::Char(':')], chord: ":", action: A::CommandPrompt, help: "command prompt: a phux verb run against this session" },
     Binding { keys: &[K::Char('?')], chord: "?", action: A::Help, help: "this help (type to filter, q to close)" },
     Binding { keys: &[K::Char('d')], chord: "d", action: A::Detach, help: "detach" },

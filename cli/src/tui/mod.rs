@@ -24,6 +24,7 @@ mod panes;
 pub mod recording;
 pub mod render;
 mod status;
+mod switching;
 
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
@@ -34,9 +35,6 @@ use phux_core::wire::{AttachClient, AttachOk, ClientMessage, Frame, FrameReader,
 use crate::client::{Client, ClientError};
 pub use app::Ended;
 use event::Event;
-
-/// Output frames that may wait for the event loop, across all panes.
-const FRAME_QUEUE: usize = 8;
 
 /// What to attach to and how.
 pub struct AttachRequest {
@@ -68,8 +66,8 @@ pub enum AttachError {
 pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, AttachError> {
     let outer_size = outer::size();
     let (tx, rx) = bounded::<Event>(1024);
-    // Short: a flooding pane waits here, not in a queue keys would stand behind.
-    let (frames_tx, frames_rx) = bounded::<Event>(FRAME_QUEUE);
+    // One wake is enough: the frames themselves wait in each pane's own queue.
+    let (frames_tx, frames_rx) = bounded::<Event>(1);
     let (ok, session_id) = attach_stream(&mut control, &request, outer_size, &tx)?;
     let state = control.state()?;
     let recorder = match &request.rec {
@@ -85,7 +83,7 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
     let model = model::Model::new(session_id, state, outer_size);
     let channels = panes::Channels {
-        frames: frames_tx,
+        frames_ready: frames_tx,
         events: tx,
     };
     let mut app = app::App::new(

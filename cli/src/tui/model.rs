@@ -120,6 +120,21 @@ impl Model {
         }
     }
 
+    /// The pane focused in `window` here, if it was ever shown.
+    pub fn focused_in(&self, window: WindowId) -> Option<PaneId> {
+        self.focus.get(&window).copied()
+    }
+
+    /// Shows another session: its windows and focus come from the next `refresh`.
+    pub fn show_session(&mut self, session: SessionId) {
+        if self.session_id != session {
+            self.session_id = session;
+            self.window = None;
+            self.last_window = None;
+            self.zoomed = None;
+        }
+    }
+
     pub fn last_focused(&self) -> Option<PaneId> {
         self.last_focus.get(&self.window?).copied()
     }

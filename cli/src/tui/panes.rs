@@ -1,12 +1,14 @@
 //! The client's own engine terminal for each visible pane, fed by the observe stream the
 //! recorder uses: the server's repaint of the screen, then every output chunk and resize.
-//! Each stream is read on its own thread; what it reads reaches the event loop as an event.
+//! Each stream is read on its own thread into the pane's own short queue; the event loop takes
+//! one frame from each pane in turn, so a keystroke's echo never waits behind another pane's
+//! flood.
 
 use std::collections::HashMap;
 use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{bounded, Receiver, Sender};
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
@@ -18,6 +20,9 @@ use crate::tui::event::Event;
 /// Rows of history the client's copy of a pane keeps (copy mode reads the server's).
 const CLIENT_SCROLLBACK: usize = 1000;
 
+/// Output frames of one pane that may wait for the event loop.
+const FRAME_QUEUE: usize = 8;
+
 pub struct PaneFeed {
     pub terminal: Terminal,
     /// Which stream this is, so frames of a replaced stream are ignored.
@@ -27,6 +32,8 @@ pub struct PaneFeed {
     pub rows: Vec<Vec<phux_core::engine::CellData>>,
     changed: bool,
     pub shape: ShapeTracker,
+    /// Frames read from the stream, waiting for the event loop.
+    queue: Receiver<Frame>,
 }
 
 impl Drop for PaneFeed {
@@ -35,13 +42,25 @@ impl Drop for PaneFeed {
     }
 }
 
-/// Where the streams' reader threads send: frames on their own short queue, so a flooding
-/// pane fills it and waits (and the server drops and later restarts its stream) while keys and
-/// notices on `events` never queue behind output.
+/// Where the streams' reader threads signal: `frames_ready` wakes the event loop when a frame
+/// waits in a pane's queue (each pane's queue is short, so a flooding pane fills its own and
+/// waits, and the server drops and later restarts its stream), while keys and notices on
+/// `events` never queue behind output.
 #[derive(Clone)]
 pub struct Channels {
-    pub frames: Sender<Event>,
+    pub frames_ready: Sender<Event>,
     pub events: Sender<Event>,
+}
+
+/// What one round over the panes' queues did.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Round {
+    /// Frames taken (0: every queue was empty).
+    pub frames: usize,
+    /// Some frame may have changed a screen.
+    pub changed: bool,
+    /// A frame of this pane (the focused one) changed its screen.
+    pub focused_changed: bool,
 }
 
 /// Every pane the client shows, by id.
@@ -81,33 +100,20 @@ impl PaneFeeds {
         Ok(())
     }
 
-    /// Applies one frame of a pane's stream; true when the screen may have changed.
-    pub fn apply(&mut self, pane: PaneId, stream_id: u64, frame: Frame) -> bool {
-        let Some(feed) = self.feeds.get_mut(&pane) else {
-            return false;
-        };
-        if feed.stream_id != stream_id {
-            return false;
-        }
-        match frame {
-            Frame::Output(chunk) => {
-                feed.terminal.write(&chunk.bytes);
-                feed.shape.scan(&chunk.bytes);
-                feed.changed = true;
-                // The server's terminal answers the program's queries; this copy's answers
-                // would be a second reply.
-                let _ = feed.terminal.take_replies();
-                true
+    /// Takes at most one waiting frame from each pane and applies it.
+    pub fn apply_round(&mut self, focused: Option<PaneId>) -> Round {
+        let mut round = Round::default();
+        for (&pane, feed) in self.feeds.iter_mut() {
+            let Ok(frame) = feed.queue.try_recv() else {
+                continue;
+            };
+            round.frames += 1;
+            if feed.apply(frame) {
+                round.changed = true;
+                round.focused_changed |= Some(pane) == focused;
             }
-            Frame::Json(_) => match frame.decode::<ServerMessage>() {
-                Ok(ServerMessage::Resized(r)) => {
-                    feed.changed = true;
-                    feed.terminal.resize(r.cols, r.rows).is_ok()
-                }
-                _ => false,
-            },
-            Frame::Unknown { .. } => false,
         }
+        round
     }
 
     /// Reads the cells of every pane whose screen changed since the last frame.
@@ -131,6 +137,32 @@ impl PaneFeeds {
             .is_some_and(|f| f.stream_id == stream_id)
         {
             self.feeds.remove(&pane);
+        }
+    }
+}
+
+impl PaneFeed {
+    /// Applies one frame of the pane's stream; true when the screen may have changed.
+    fn apply(&mut self, frame: Frame) -> bool {
+        let feed = self;
+        match frame {
+            Frame::Output(chunk) => {
+                feed.terminal.write(&chunk.bytes);
+                feed.shape.scan(&chunk.bytes);
+                feed.changed = true;
+                // The server's terminal answers the program's queries; this copy's answers
+                // would be a second reply.
+                let _ = feed.terminal.take_replies();
+                true
+            }
+            Frame::Json(_) => match frame.decode::<ServerMessage>() {
+                Ok(ServerMessage::Resized(r)) => {
+                    feed.changed = true;
+                    feed.terminal.resize(r.cols, r.rows).is_ok()
+                }
+                _ => false,
+            },
+            Frame::Unknown { .. } => false,
         }
     }
 }
@@ -162,20 +194,16 @@ fn open(
         socket: socket.to_path_buf(),
         message: e.to_string(),
     })?;
-    let (frames, events) = (channels.frames.clone(), channels.events.clone());
+    let (ready, events) = (channels.frames_ready.clone(), channels.events.clone());
+    let (queue_tx, queue) = bounded::<Frame>(FRAME_QUEUE);
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
         while let Ok(frame) = reader.read_frame() {
-            if frames
-                .send(Event::PaneFrame {
-                    pane,
-                    stream_id,
-                    frame,
-                })
-                .is_err()
-            {
+            if queue_tx.send(frame).is_err() {
                 return;
             }
+            // A wake already waiting covers this frame too.
+            let _ = ready.try_send(Event::FramesReady);
         }
         let _ = events.send(Event::PaneEnded { pane, stream_id });
     });
@@ -186,5 +214,6 @@ fn open(
         rows: Vec::new(),
         changed: true,
         shape: ShapeTracker::default(),
+        queue,
     })
 }

@@ -1,6 +1,6 @@
 //! The status line: `[session]`, the window list (`*` active, `-` last), and on the right a
 //! passing message or the focused pane's title, `●REC` while a pane of the window is recorded,
-//! and the time.
+//! `ASK @N` while a pane asks, and the time.
 
 use std::time::Duration;
 
@@ -71,8 +71,24 @@ fn right_text(model: &Model) -> String {
     if recorded {
         parts.push("●REC".into());
     }
+    if let Some(mark) = asking_mark(model) {
+        parts.push(mark);
+    }
     parts.push(clock());
     parts.join(" ")
+}
+
+/// `ASK @5 @7` while panes (of any session) ask a question nobody answered; `C-a q` goes
+/// there.
+fn asking_mark(model: &Model) -> Option<String> {
+    let mut panes: Vec<String> = model
+        .state
+        .asks
+        .iter()
+        .map(|a| a.pane.to_string())
+        .collect();
+    panes.dedup();
+    (!panes.is_empty()).then(|| format!("ASK {}", panes.join(" ")))
 }
 
 /// The time of day as HH:MM (UTC: reading the local zone needs libc calls the client does not

@@ -29,6 +29,11 @@ fn pane_env(shared: &Shared, id: PaneId, extra: &[(String, String)]) -> Vec<(Str
             "PHUX_SOCKET".to_string(),
             shared.config.socket.display().to_string(),
         ),
+        // Set in every pane, as tmux sets `$TMUX`: `phux attach` refuses to nest under it.
+        (
+            "PHUX".to_string(),
+            shared.config.socket.display().to_string(),
+        ),
         ("PHUX_PANE".to_string(), id.to_string()),
         ("PHUX_TERMINAL_ID".to_string(), id.0.to_string()),
     ];

@@ -253,7 +253,8 @@ pub fn fill_attached(shared: &Shared, state: &mut StateView) {
 }
 
 /// A fingerprint of what an attached client draws from the state of `session` (windows,
-/// layouts, titles, sizes, focus): when it changes, the client is told to read it again.
+/// layouts, titles, sizes, focus, and every pane's pending ask): when it changes, the client
+/// is told to read it again.
 pub fn session_digest(shared: &Shared, session: SessionId) -> Option<u64> {
     let mut state = shared.registry().state_view();
     fill_attached(shared, &mut state);
@@ -262,5 +263,9 @@ pub fn session_digest(shared: &Shared, session: SessionId) -> Option<u64> {
     let mut hasher = DefaultHasher::new();
     serde_json::to_string(&view).ok()?.hash(&mut hasher);
     focus.hash(&mut hasher);
+    // Asks anywhere: the status line marks them, and `C-a q` jumps to them.
+    serde_json::to_string(&shared.agents.pending_asks())
+        .ok()?
+        .hash(&mut hasher);
     Some(hasher.finish())
 }

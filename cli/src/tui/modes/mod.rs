@@ -3,10 +3,12 @@
 
 pub mod copy;
 pub mod help;
+pub mod picker;
 pub mod prompt;
 
 pub use copy::{CopyMode, CopyOutcome};
 pub use help::HelpOverlay;
+pub use picker::{PickTarget, Picker, PickerItem, PickerOutcome};
 pub use prompt::{Prompt, PromptOutcome, PromptPurpose};
 
 /// Which mode has the keyboard.
@@ -16,4 +18,5 @@ pub enum Mode {
     Help(HelpOverlay),
     Prompt(Prompt),
     Copy(Box<CopyMode>),
+    Picker(Box<Picker>),
 }
