@@ -125,3 +125,49 @@ fn a_missing_font_or_a_bad_size_is_refused_before_anything_is_written() {
         assert!(!out.exists());
     }
 }
+
+/// `[defaults]` font keys: used when no font flag is given; any font flag sets the whole font.
+#[test]
+fn the_config_files_font_keys_apply_unless_a_font_flag_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.toml");
+    let with_config = |out: &Path, text: &str, args: &[&str]| {
+        std::fs::write(&config, text).unwrap();
+        let cast = glyphs_cast();
+        let mut words = vec![
+            "rec",
+            "--from",
+            cast.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        words.extend_from_slice(args);
+        let mut command = phux_tests::phux(&words);
+        command
+            .env("PHUX_FONT_DIRS", "")
+            .env("PHUX_CONFIG", &config);
+        let output = run(&mut command);
+        assert!(output.status.success(), "{}", stderr(&output));
+        decode(out).1
+    };
+    const PAD: u16 = 2 * 8;
+    let bitmap = dir.path().join("bitmap.gif");
+    assert_eq!(
+        with_config(&bitmap, "[defaults]\nfont = \"unifont\"\n", &[]),
+        (480 + PAD, 224 + PAD)
+    );
+    let big = dir.path().join("big.gif");
+    assert_eq!(
+        with_config(&big, "[defaults]\nfont-size = 20\n", &[]),
+        (60 * 12 + PAD, 14 * 28 + PAD)
+    );
+    let flagged = dir.path().join("flagged.gif");
+    assert_eq!(
+        with_config(
+            &flagged,
+            "[defaults]\nfont-size = 20\n",
+            &["--font-size", "14"]
+        ),
+        (60 * 8 + PAD, 14 * 20 + PAD)
+    );
+}

@@ -32,7 +32,7 @@ pub struct FontFlags {
 
 impl FontFlags {
     /// True when no font flag was given.
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.fonts.is_empty()
             && self.font_size.is_none()
             && self.line_height.is_none()

@@ -30,6 +30,15 @@ pub struct Defaults {
     pub max_bytes: Option<u64>,
     /// Memory each pane's flight recorder keeps for `rec --since`.
     pub flight_bytes: Option<usize>,
+    /// Recording: the font of an animation, a comma-separated fallback chain of families or
+    /// font files (`unifont`: the 8x16 bitmap font).
+    pub font: Option<String>,
+    /// Recording: the font size of an animation, in pixels.
+    pub font_size: Option<f32>,
+    /// Recording: the cell height as a multiple of the font size.
+    pub line_height: Option<f32>,
+    /// Recording: pixels added to each cell's width.
+    pub letter_spacing: Option<f32>,
 }
 
 impl Defaults {
@@ -47,6 +56,10 @@ impl Defaults {
         "scale",
         "max-bytes",
         "flight-bytes",
+        "font",
+        "font-size",
+        "line-height",
+        "letter-spacing",
     ];
 
     /// The terminal type panes get.
@@ -122,6 +135,10 @@ mod tests {
             scale: Some(1),
             max_bytes: Some(1),
             flight_bytes: Some(1),
+            font: Some("f".into()),
+            font_size: Some(1.0),
+            line_height: Some(1.0),
+            letter_spacing: Some(1.0),
         };
         let value = serde_json::to_value(&full).unwrap();
         let mut keys: Vec<&str> = value

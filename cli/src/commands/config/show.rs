@@ -99,5 +99,9 @@ pub fn effective(file: &Defaults) -> Defaults {
             file.flight_bytes
                 .unwrap_or(phux_server::flight::DEFAULT_FLIGHT_BYTES),
         ),
+        font: Some(file.font.clone().unwrap_or_else(|| "JetBrains Mono".into())),
+        font_size: Some(file.font_size.unwrap_or(14.0)),
+        line_height: Some(file.line_height.unwrap_or(1.4)),
+        letter_spacing: Some(file.letter_spacing.unwrap_or(0.0)),
     }
 }

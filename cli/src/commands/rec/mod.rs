@@ -182,6 +182,15 @@ fn with_config_defaults(mut args: Args) -> Args {
             .unwrap_or(phux_encoders::DEFAULT_MAX_BYTES),
     );
     args.default_theme = defaults.theme;
+    // The font keys count only when no font flag was given: the flags describe one font.
+    if args.font.is_empty() {
+        if let Some(fonts) = &defaults.font {
+            args.font.fonts = phux_encoders::FontOptions::family_list(fonts);
+        }
+        args.font.font_size = defaults.font_size;
+        args.font.line_height = defaults.line_height;
+        args.font.letter_spacing = defaults.letter_spacing;
+    }
     args.scale = Some(args.scale.or(defaults.scale).unwrap_or(1).clamp(1, 16));
     args
 }
