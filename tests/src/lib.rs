@@ -5,6 +5,7 @@
 
 pub mod mcp;
 pub mod outer_screen;
+pub mod plugins;
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
