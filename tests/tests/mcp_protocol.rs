@@ -651,6 +651,10 @@ id = "fail"
 command = ["sh", "-c", "echo failing; exit 7"]
 
 [[actions]]
+id = "flood"
+command = ["sh", "-c", "head -c 2000000 /dev/zero | tr '\\0' x"]
+
+[[actions]]
 id = "hang"
 command = ["sh", "-c", "echo $$ > \"$PHUX_PLUGIN_ROOT/hang.pid\"; echo started; sleep 60; echo never"]
 "#;
@@ -717,6 +721,15 @@ fn plugin_actions_complete_fail_time_out_and_die_when_cancelled() {
     let failed = mcp.ok("phux_plugin_action", action("example.tools", "fail"));
     assert_eq!(failed["exit_code"], 7);
     assert_eq!(failed["stdout"], "failing\n");
+
+    // More output than a tool may return: refused, saying how the action ended.
+    let flood = mcp.err("phux_plugin_action", action("example.tools", "flood"));
+    assert_eq!(flood["error"]["code"], "output_too_large", "{flood}");
+    let message = flood["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("example.tools/flood ran (exit code 0) but printed 2000000 bytes"),
+        "{message}"
+    );
 
     // Past timeout_secs it is killed: an outcome too.
     let started = Instant::now();

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
+use phux_core::docs::ActionOutcome;
+use phux_core::error_code::ErrorCode;
 use phux_core::split::DEFAULT_RATIO;
 
 use crate::commands::config::{agents, run};
@@ -13,7 +15,9 @@ use crate::commands::values::SplitArg;
 use crate::commands::{doctor, launch};
 use crate::failure::Failure;
 use crate::mcp::schema::{boolean, choice, number, object, string};
-use crate::mcp::tools::{invalid_argument, seconds, to_value, Call, Document, Tool};
+use crate::mcp::tools::{
+    invalid_argument, seconds, to_value, Call, Document, Tool, MAX_OUTPUT_BYTES,
+};
 
 /// How long `phux_plugin_action` lets an action run unless `timeout_secs` says otherwise.
 pub const DEFAULT_ACTION_TIMEOUT_SECS: f64 = 60.0;
@@ -90,7 +94,27 @@ fn plugin_action(call: &Call) -> Result<Document, Failure> {
         cwd: args.cwd.map(PathBuf::from),
         json: true,
     };
-    to_value(&run::document(&verb_args, Some(call.stop.flag()))?)
+    let output = run::document(&verb_args, Some(call.stop.flag()))?;
+    let document = to_value(&output)?;
+    if document.text.len() > MAX_OUTPUT_BYTES {
+        // Too late to ask for less: the action has run. Say how it ended.
+        return Err(Failure::new(
+            ErrorCode::OutputTooLarge,
+            format!(
+                "{}/{} ran ({}) but printed {} bytes of output, over the {MAX_OUTPUT_BYTES} a tool may return",
+                output.plugin_id,
+                output.action_id,
+                match (output.outcome, output.exit_code) {
+                    (ActionOutcome::TimedOut, _) => "timed out".to_string(),
+                    (_, Some(code)) => format!("exit code {code}"),
+                    (_, None) => "ended by a signal".to_string(),
+                },
+                output.stdout.len() + output.stderr.len()
+            ),
+            "run it with `phux config run PLUGIN ACTION` in a pane (phux_run) and read what matters, or have the action write its output to a file",
+        ));
+    }
+    Ok(document)
 }
 
 fn config_agents(call: &Call) -> Result<Document, Failure> {
