@@ -156,11 +156,10 @@ fn server(socket: &Path) -> DoctorCheck {
         Ok(status) if status.running => check(
             "server",
             CheckStatus::Pass,
-            format!(
-                "running (pid {:?}, {} session(s))",
-                status.pid,
-                status.sessions.len()
-            ),
+            match status.pid {
+                Some(pid) => format!("running (pid {pid}, {} session(s))", status.sessions.len()),
+                None => format!("running ({} session(s))", status.sessions.len()),
+            },
             None,
         ),
         Ok(_) | Err(_) => check(
