@@ -27,8 +27,8 @@ pub fn tools() -> Vec<Tool> {
                 vec![
                     ("action", choice("What to do", &["inspect", "save", "restore"])),
                     ("path", string("inspect: a path inside the repository [default: where phux mcp runs]")),
-                    ("out", string("save: write the archive to this file instead of returning it")),
-                    ("archive", string("restore: the archive file `save` wrote [required for restore]")),
+                    ("out", string("save: write the archive to this file (absolute, or relative to where phux mcp runs) instead of returning it")),
+                    ("archive", string("restore: the archive file `save` wrote (absolute, or relative to where phux mcp runs) [required for restore]")),
                     ("confirm", boolean("save with out: must be true to replace a file that exists")),
                 ],
             )
