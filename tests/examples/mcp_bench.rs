@@ -1,7 +1,9 @@
 //! The MCP adapter's figures: a `tools/call phux_snapshot` round trip through the official MCP
 //! Python SDK and over raw JSON-RPC, beside `phux snapshot --json` started as a process per
 //! call (what an agent without MCP pays); and the resident memory of an idle `phux mcp`
-//! (initialized, tools listed) beside the idle server's. Medians of N calls (default 200;
+//! (initialized, tools listed) beside the idle server's; and the config-side tools
+//! (`phux_plugin_action`, `phux_config_agents`, `phux_doctor`, `phux_workspace` save) beside
+//! their verbs as processes. Medians of N calls (default 200;
 //! `PHUX_BENCH_RUNS`). A benchmark prints figures; it asserts nothing.
 //!
 //! Run: `cargo build --release -p phux-cli && PHUX_BIN=target/x86_64-unknown-linux-gnu/release/phux
@@ -13,6 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use phux_tests::mcp::{sdk_client_script, sdk_python, McpProcess};
+use phux_tests::plugins::{plugin_dir, plugins_table};
 use phux_tests::{phux_bin, rss_of, TestServer};
 use serde_json::json;
 
@@ -86,6 +89,8 @@ fn main() {
         server_rss as f64 / 1048576.0
     );
 
+    config_tools(runs);
+
     // Through the official Python SDK, as an agent host would call it.
     match sdk_python() {
         Ok(python) => {
@@ -105,5 +110,55 @@ fn main() {
             }
         }
         Err(why) => println!("no SDK figures: {why}"),
+    }
+}
+
+/// The config-side tools beside their verbs, each a process per call, against a server whose
+/// config registers a plugin with one quick action.
+fn config_tools(runs: usize) {
+    let plugins = tempfile::tempdir().unwrap();
+    let manifest = "id = \"bench.tools\"\n[[actions]]\nid = \"quick\"\ncommand = [\"true\"]\n";
+    let dir = plugin_dir(plugins.path(), "tools", manifest);
+    let server = TestServer::start_with_config(Some(&plugins_table(&[(&dir, true)])), &[]);
+    let (mut mcp, _) = McpProcess::for_server(&server, "2025-11-25");
+    let runs = (runs / 4).max(5);
+    let cases: [(&str, serde_json::Value, &[&str]); 4] = [
+        (
+            "phux_plugin_action",
+            json!({"plugin_id": "bench.tools", "action_id": "quick"}),
+            &["config", "run", "bench.tools", "quick", "--json"],
+        ),
+        (
+            "phux_config_agents",
+            json!({}),
+            &["config", "agents", "--json"],
+        ),
+        ("phux_doctor", json!({}), &["doctor", "--json"]),
+        (
+            "phux_workspace",
+            json!({"action": "save"}),
+            &["workspace", "save"],
+        ),
+    ];
+    for (tool, arguments, argv) in cases {
+        let mut raw = Vec::new();
+        let mut process = Vec::new();
+        for _ in 0..runs {
+            let started = Instant::now();
+            mcp.ok(tool, arguments.clone());
+            raw.push(started.elapsed());
+            let started = Instant::now();
+            let out = server.phux(argv).output().unwrap();
+            process.push(started.elapsed());
+            assert!(out.status.success(), "phux {argv:?}");
+        }
+        let (raw, process) = (median(raw), median(process));
+        println!(
+            "{tool:<20} MCP {:>7.2} ms, `phux {}` as a process {:>7.2} ms: {:.2}x over {runs}",
+            ms(raw),
+            argv.join(" "),
+            ms(process),
+            process.as_secs_f64() / raw.as_secs_f64()
+        );
     }
 }

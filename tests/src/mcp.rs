@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::phux_bin;
+use crate::{phux_bin, TestServer};
 
 /// A running `phux mcp`, killed when dropped.
 pub struct McpProcess {
@@ -25,7 +25,21 @@ pub struct McpProcess {
 impl McpProcess {
     /// Starts `phux mcp --socket SOCKET`.
     pub fn start(socket: &Path) -> McpProcess {
-        let mut child = Command::new(phux_bin())
+        McpProcess::start_command(Command::new(phux_bin()), socket)
+    }
+
+    /// Starts `phux mcp` for `server`: its socket, and the config file it reads (so the
+    /// plugins a test registers there are the adapter's too).
+    pub fn for_server(server: &TestServer, revision: &str) -> (McpProcess, Value) {
+        let mut command = Command::new(phux_bin());
+        command.env("PHUX_CONFIG", server.config_path());
+        let mut mcp = McpProcess::start_command(command, &server.socket);
+        let result = mcp.handshake(revision);
+        (mcp, result)
+    }
+
+    fn start_command(mut command: Command, socket: &Path) -> McpProcess {
+        let mut child = command
             .arg("mcp")
             .arg("--socket")
             .arg(socket)
@@ -56,7 +70,13 @@ impl McpProcess {
     /// Starts it and completes the handshake at `revision`; returns the `initialize` result.
     pub fn initialized(socket: &Path, revision: &str) -> (McpProcess, Value) {
         let mut mcp = McpProcess::start(socket);
-        let result = mcp.request(
+        let result = mcp.handshake(revision);
+        (mcp, result)
+    }
+
+    /// `initialize` at `revision`, then `notifications/initialized`; the `initialize` result.
+    fn handshake(&mut self, revision: &str) -> Value {
+        let result = self.request(
             "initialize",
             json!({
                 "protocolVersion": revision,
@@ -64,8 +84,8 @@ impl McpProcess {
                 "clientInfo": {"name": "phux-tests", "version": "0"},
             }),
         );
-        mcp.notify("notifications/initialized", json!({}));
-        (mcp, result)
+        self.notify("notifications/initialized", json!({}));
+        result
     }
 
     /// Writes one raw line.

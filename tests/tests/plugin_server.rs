@@ -4,29 +4,10 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use phux_tests::plugins::{agent_plugin, plugin_dir, plugins_table};
 use phux_tests::{stderr, wait_until, TestServer};
-
-/// A plugin directory written for a test, outside the server's directory.
-fn plugin_dir(parent: &Path, name: &str, manifest: &str) -> PathBuf {
-    let dir = parent.join(name);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("phux-plugin.toml"), manifest).unwrap();
-    dir
-}
-
-fn plugins_table(dirs: &[(&Path, bool)]) -> String {
-    dirs.iter()
-        .map(|(dir, enabled)| {
-            format!(
-                "[[plugins]]\nmanifest = \"{}\"\nenabled = {enabled}\n",
-                dir.join("phux-plugin.toml").display()
-            )
-        })
-        .collect()
-}
 
 #[test]
 fn defaults_shape_new_panes() {
@@ -127,49 +108,6 @@ fn a_hook_past_its_time_limit_is_killed_and_logged() {
             .contains("hook test.slow/hang (pane.spawned) was killed after 0.5s")
     });
     let _ = run(&["kill", "--server"]);
-}
-
-const AGENT_PLUGIN: &str = r#"id = "com.example.agent-tools"
-name = "Agent tools"
-version = "0.2.0"
-
-[[agents]]
-id = "fakeagent"
-label = "Fake agent"
-state = "idle"
-contexts = ["pane"]
-"#;
-
-const FAKE_INTEGRATION: &str = r#"schema_version = 1
-id = "fake"
-display_name = "Fake agent"
-kind = "fakeagent"
-
-[launch]
-command = ["sh", "${PHUX_PLUGIN_ROOT}/agent.sh"]
-working_directory = "plugin"
-
-[agent_identity]
-name = "fakeagent"
-kind = "fakeagent"
-
-[session_identity]
-mode = "argv"
-fresh_args = ["--session-id", "${PHUX_AGENT_SESSION_ID}"]
-resume_args = ["--resume", "${PHUX_AGENT_SESSION_ID}"]
-"#;
-
-/// A plugin with one integration whose "agent" prints its arguments and waits.
-pub fn agent_plugin(parent: &Path) -> PathBuf {
-    let dir = plugin_dir(parent, "agent-tools", AGENT_PLUGIN);
-    std::fs::create_dir_all(dir.join("integrations")).unwrap();
-    std::fs::write(dir.join("integrations/fake.toml"), FAKE_INTEGRATION).unwrap();
-    std::fs::write(
-        dir.join("agent.sh"),
-        "echo \"agent args: $*\"; echo \"agent cwd: $(pwd)\"; exec sleep 600\n",
-    )
-    .unwrap();
-    dir
 }
 
 #[test]

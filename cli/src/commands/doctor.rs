@@ -22,6 +22,35 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
+    let document = document(context);
+    if args.json {
+        output::print_json(&document);
+    } else {
+        let lines: Vec<String> = document
+            .checks
+            .iter()
+            .flat_map(|c| {
+                let word = match c.status {
+                    CheckStatus::Pass => "ok  ",
+                    CheckStatus::Warn => "warn",
+                    CheckStatus::Fail => "FAIL",
+                };
+                let mut lines = vec![format!("{word}  {:<18}{}", c.name, c.detail)];
+                lines.extend(c.hint.as_ref().map(|h| format!("      {:<18}→ {h}", "")));
+                lines
+            })
+            .collect();
+        output::print_lines(&lines);
+    }
+    if document.ok {
+        SUCCESS
+    } else {
+        FAILURE
+    }
+}
+
+/// Every check, as the DoctorJson document (the `phux_doctor` tool's result too).
+pub fn document(context: &Context) -> DoctorJson {
     let checks = vec![
         engine(),
         socket_dir(&context.socket),
@@ -46,35 +75,11 @@ pub fn run(args: Args, context: &Context) -> i32 {
         .iter()
         .filter(|c| c.status == CheckStatus::Fail)
         .count() as u32;
-    let document = DoctorJson {
+    DoctorJson {
         schema_version: DOCTOR_SCHEMA_VERSION,
         ok: failed == 0,
         failed,
         checks,
-    };
-    if args.json {
-        output::print_json(&document);
-    } else {
-        let lines: Vec<String> = document
-            .checks
-            .iter()
-            .flat_map(|c| {
-                let word = match c.status {
-                    CheckStatus::Pass => "ok  ",
-                    CheckStatus::Warn => "warn",
-                    CheckStatus::Fail => "FAIL",
-                };
-                let mut lines = vec![format!("{word}  {:<18}{}", c.name, c.detail)];
-                lines.extend(c.hint.as_ref().map(|h| format!("      {:<18}→ {h}", "")));
-                lines
-            })
-            .collect();
-        output::print_lines(&lines);
-    }
-    if document.ok {
-        SUCCESS
-    } else {
-        FAILURE
     }
 }
 
@@ -151,11 +156,10 @@ fn server(socket: &Path) -> DoctorCheck {
         Ok(status) if status.running => check(
             "server",
             CheckStatus::Pass,
-            format!(
-                "running (pid {:?}, {} session(s))",
-                status.pid,
-                status.sessions.len()
-            ),
+            match status.pid {
+                Some(pid) => format!("running (pid {pid}, {} session(s))", status.sessions.len()),
+                None => format!("running ({} session(s))", status.sessions.len()),
+            },
             None,
         ),
         Ok(_) | Err(_) => check(

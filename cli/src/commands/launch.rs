@@ -6,9 +6,7 @@
 
 use std::path::PathBuf;
 
-use phux_core::docs::{
-    IntegrationRow, LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION,
-};
+use phux_core::docs::{LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION};
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::PaneId;
 use phux_core::split::{check_ratio, DEFAULT_RATIO};
@@ -62,63 +60,75 @@ pub fn run(args: Args, context: &Context) -> i32 {
     conclude(args.json, execute(&args, context))
 }
 
+/// What `launch` did: listed, resolved, or started.
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+pub enum Launched {
+    List(LaunchListJson),
+    Print(LaunchPrintJson),
+    Started(LaunchJson),
+}
+
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    check_ratio(args.ratio)?;
-    let available = integrations::available(&registered()?)?;
-    if args.list {
-        let rows: Vec<IntegrationRow> = available.iter().map(|a| a.row()).collect();
-        if args.json {
-            output::print_json(&LaunchListJson {
-                schema_version: LAUNCH_SCHEMA_VERSION,
-                integrations: rows,
-            });
-        } else {
-            let lines: Vec<String> = rows
+    match document(args, context)? {
+        Launched::List(document) if args.json => output::print_json(&document),
+        Launched::List(document) => {
+            let lines: Vec<String> = document
+                .integrations
                 .iter()
                 .map(|r| format!("{}\t{}\t{}", r.id, r.plugin, r.command.join(" ")))
                 .collect();
             output::print_lines(&lines);
         }
-        return Ok(SUCCESS);
+        Launched::Print(document) if args.json => output::print_json(&document),
+        Launched::Print(document) => {
+            output::print_line(&format!("cd {}", document.cwd));
+            output::print_line(&document.argv.join(" "));
+        }
+        Launched::Started(document) if args.json => output::print_json(&document),
+        Launched::Started(document) => {
+            output::print_line(&PaneId(document.terminal_id).to_string());
+        }
+    }
+    Ok(SUCCESS)
+}
+
+/// Lists, resolves (`--print`) or starts the integration, as the flags say (the `phux_launch`
+/// tool's result too).
+pub fn document(args: &Args, context: &Context) -> Result<Launched, Failure> {
+    check_ratio(args.ratio)?;
+    let available = integrations::available(&registered()?)?;
+    if args.list {
+        return Ok(Launched::List(LaunchListJson {
+            schema_version: LAUNCH_SCHEMA_VERSION,
+            integrations: available.iter().map(|a| a.row()).collect(),
+        }));
     }
     let id = args.id.as_deref().unwrap_or_default();
     let chosen = integrations::find(&available, id, args.plugin.as_deref())?;
     let workspace = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let prepared = chosen.prepare(&workspace, args.resume.as_deref());
     if args.print {
-        let document = LaunchPrintJson {
+        return Ok(Launched::Print(LaunchPrintJson {
             schema_version: LAUNCH_SCHEMA_VERSION,
             integration: prepared.integration_id.clone(),
             plugin: prepared.plugin_id.clone(),
             cwd: prepared.cwd.display().to_string(),
             working_directory: prepared.working_directory.clone(),
             argv: prepared.argv.clone(),
-        };
-        if args.json {
-            output::print_json(&document);
-        } else {
-            output::print_line(&format!("cd {}", document.cwd));
-            output::print_line(&document.argv.join(" "));
-        }
-        return Ok(SUCCESS);
+        }));
     }
     let mut client = ensure_server(&context.socket)?;
     let pane =
         start(&mut client, args, &prepared).map_err(|e| Failure::from(e).partial_view_exits_1())?;
     declare(&mut client, pane, &prepared)?;
-    let document = LaunchJson {
+    Ok(Launched::Started(LaunchJson {
         schema_version: LAUNCH_SCHEMA_VERSION,
         terminal_id: pane.0,
         integration: prepared.integration_id,
         plugin: prepared.plugin_id,
         argv: prepared.argv,
-    };
-    if args.json {
-        output::print_json(&document);
-    } else {
-        output::print_line(&pane.to_string());
-    }
-    Ok(SUCCESS)
+    }))
 }
 
 /// Spawns the pane where the flags say; with no target and no session, a new session named

@@ -16,8 +16,9 @@ Register it with a host:
   With a server socket of its own:  phux mcp --socket /path/to/phux.sock
 
 It speaks MCP 2024-11-05, 2025-03-26, 2025-06-18 and 2025-11-25 (JSON-RPC 2.0, one message
-per line). Tools are phux_VERB for each agent-facing verb (phux_agent_SUB for `phux agent`);
-failures are isError results carrying the JSON error document. `phux mcp --schema` lists them.";
+per line). Tools are phux_VERB for each agent-facing verb (phux_agent_SUB for `phux agent`,
+phux_config_agents, and phux_plugin_action for `config run`); failures are isError results
+carrying the JSON error document. `phux mcp --schema` lists them.";
 
 /// Serve the Model Context Protocol on stdio, for agent hosts
 #[derive(Debug, clap::Args)]

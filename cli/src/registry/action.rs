@@ -17,6 +17,8 @@ pub struct ActionRun {
     pub timeout: Option<Duration>,
     /// Copy the action's output to the terminal as it arrives.
     pub echo: bool,
+    /// Once set, the action is killed as at its time limit (an MCP client cancelling).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Runs action `action_id` of `plugin`.
@@ -52,6 +54,7 @@ pub fn run(
         stdin: None,
         timeout: how.timeout,
         echo: how.echo,
+        cancel: how.cancel.clone(),
     };
     let done = plugin_exec::run(&command).map_err(|source| RegistryError::Spawn {
         plugin: plugin.id().to_string(),

@@ -245,6 +245,7 @@ fn check_and_build(source: &str, staged: &Path) -> Result<ValidManifest, Registr
             stdin: None,
             timeout: Some(timeout),
             echo: false,
+            cancel: None,
         })
         .map_err(|e| RegistryError::Install {
             source_ref: source.to_string(),

@@ -229,6 +229,7 @@ fn run_one(job: &Job, socket: &std::path::Path, timeout: Duration) {
             stdin: Some(job.payload.clone()),
             timeout: Some(timeout),
             echo: false,
+            cancel: None,
         };
         let name = format!("hook {}/{} ({})", hook.plugin_id, hook.hook_id, job.event);
         match plugin_exec::run(&command) {

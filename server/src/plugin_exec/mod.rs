@@ -5,6 +5,8 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -22,7 +24,12 @@ pub struct PluginCommand {
     pub timeout: Option<Duration>,
     /// Copy the command's stdout and stderr to ours as they arrive.
     pub echo: bool,
+    /// Once set, the whole group is killed as at the time limit (an MCP client cancelling).
+    pub cancel: Option<Arc<AtomicBool>>,
 }
+
+/// How often a command that can be cancelled checks its flag.
+const CANCEL_POLL: Duration = Duration::from_millis(50);
 
 /// How it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,17 +86,31 @@ pub fn run(command: &PluginCommand) -> std::io::Result<Finished> {
     thread::spawn(move || {
         let _ = done_tx.send(child.wait());
     });
-    let (timed_out, status) = match command.timeout {
-        Some(limit) => match done_rx.recv_timeout(limit) {
-            Ok(status) => (false, Some(status?)),
+    let deadline = command.timeout.map(|limit| started + limit);
+    let slice = if command.cancel.is_some() {
+        CANCEL_POLL
+    } else {
+        Duration::from_secs(3600)
+    };
+    let (timed_out, status) = loop {
+        let wait = deadline.map_or(slice, |d| {
+            d.saturating_duration_since(Instant::now()).min(slice)
+        });
+        match done_rx.recv_timeout(wait) {
+            Ok(status) => break (false, Some(status?)),
             Err(RecvTimeoutError::Timeout) => {
-                kill_group(pid);
-                let _ = done_rx.recv();
-                (true, None)
+                let cancelled = command
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|flag| flag.load(Ordering::SeqCst));
+                if cancelled || deadline.is_some_and(|d| Instant::now() >= d) {
+                    kill_group(pid);
+                    let _ = done_rx.recv();
+                    break (true, None);
+                }
             }
-            Err(RecvTimeoutError::Disconnected) => (false, None),
-        },
-        None => (false, done_rx.recv().ok().transpose()?),
+            Err(RecvTimeoutError::Disconnected) => break (false, None),
+        }
     };
     // The group may hold our pipes open (a background child): end it so the drains finish.
     kill_group(pid);
@@ -151,6 +172,7 @@ mod tests {
             stdin: Some(b"{\"event\":1}".to_vec()),
             timeout,
             echo: false,
+            cancel: None,
         })
         .unwrap()
     }
@@ -170,5 +192,29 @@ mod tests {
         assert!(done.timed_out);
         assert_eq!(done.exit_code, None);
         assert!(done.duration < Duration::from_secs(10));
+    }
+
+    #[test]
+    fn a_cancelled_command_is_killed_with_its_children() {
+        let flag = Arc::new(AtomicBool::new(false));
+        let setter = Arc::clone(&flag);
+        thread::spawn(move || {
+            thread::sleep(Duration::from_millis(200));
+            setter.store(true, Ordering::SeqCst);
+        });
+        let done = run(&PluginCommand {
+            argv: vec!["sh".into(), "-c".into(), "sleep 30 & sleep 30".into()],
+            cwd: std::env::temp_dir(),
+            timeout: Some(Duration::from_secs(60)),
+            cancel: Some(flag),
+            ..PluginCommand::default()
+        })
+        .unwrap();
+        assert!(done.timed_out);
+        assert!(
+            done.duration < Duration::from_secs(10),
+            "{:?}",
+            done.duration
+        );
     }
 }

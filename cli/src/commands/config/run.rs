@@ -4,14 +4,16 @@
 //! 125 when it killed the action at `--timeout`.
 
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
-use phux_core::docs::ActionOutcome;
+use phux_core::docs::{ActionOutcome, PluginActionOutput};
 use phux_core::exit_code::{FAILURE, RUN_GAVE_UP};
 
 use crate::commands::plugin::registered;
 use crate::commands::Context;
-use crate::failure::{conclude, VerbResult};
+use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 use crate::registry::{self, action};
 
@@ -35,6 +37,24 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Runs the action and returns its PluginActionOutput (the `phux_plugin_action` tool's result
+/// too). Without `--json` its output streams here as it comes. `cancel`, once set, kills it
+/// as the time limit does.
+pub fn document(
+    args: &Args,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Result<PluginActionOutput, Failure> {
+    let plugins = registered()?;
+    let plugin = registry::find(&plugins, &args.plugin)?;
+    let how = action::ActionRun {
+        cwd: args.cwd.clone(),
+        timeout: args.timeout,
+        echo: !args.json,
+        cancel,
+    };
+    Ok(action::run(plugin, &args.action, &how)?)
+}
+
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     match text.parse::<f64>() {
         Ok(secs) if secs > 0.0 && secs.is_finite() => Ok(Duration::from_secs_f64(secs)),
@@ -47,14 +67,7 @@ pub fn run(args: Args, _context: &Context) -> i32 {
 }
 
 fn execute(args: &Args) -> VerbResult {
-    let plugins = registered()?;
-    let plugin = registry::find(&plugins, &args.plugin)?;
-    let how = action::ActionRun {
-        cwd: args.cwd.clone(),
-        timeout: args.timeout,
-        echo: !args.json,
-    };
-    let document = action::run(plugin, &args.action, &how)?;
+    let document = document(args, None)?;
     if args.json {
         output::print_json(&document);
     }

@@ -3,14 +3,15 @@
 //! `{schema_version: 2, restored, skipped_existing}`. Starts a server when none runs.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use phux_core::docs::WorkspaceRestoreJson;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::ensure_server;
 use crate::commands::plugin::registered;
 use crate::commands::Context;
-use crate::failure::{conclude, VerbResult};
+use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 use crate::registry::integrations;
 use crate::workspace::{archive, restore, WorkspaceError};
@@ -29,17 +30,34 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let name = args.archive.display().to_string();
-    let text = if name == "-" {
+    let text = read(&args.archive)?;
+    output::print_json(&document(&text, &name, context)?);
+    Ok(SUCCESS)
+}
+
+/// The archive's text: the file, or stdin for `-`.
+pub fn read(archive: &Path) -> Result<String, WorkspaceError> {
+    let name = archive.display().to_string();
+    if name == "-" {
         let mut text = String::new();
         std::io::stdin().read_to_string(&mut text).map(|_| text)
     } else {
-        std::fs::read_to_string(&args.archive)
+        std::fs::read_to_string(archive)
     }
     .map_err(|e| WorkspaceError::Archive {
-        source_name: name.clone(),
+        source_name: name,
         problem: e.to_string(),
-    })?;
-    let document = archive::parse(&text, &name)?;
+    })
+}
+
+/// Restores the archive `text` (read from `name`) and returns what was restored and skipped
+/// (the `phux_workspace` tool's `restore` result too).
+pub fn document(
+    text: &str,
+    name: &str,
+    context: &Context,
+) -> Result<WorkspaceRestoreJson, Failure> {
+    let document = archive::parse(text, name)?;
     // Agents resume only through an enabled integration; without a readable config, none do.
     let available = match registered().and_then(|p| integrations::available(&p)) {
         Ok(available) => available,
@@ -49,7 +67,5 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         }
     };
     let mut client = ensure_server(&context.socket).map_err(WorkspaceError::from)?;
-    let result = restore::restore(&mut client, &document, &available)?;
-    output::print_json(&result);
-    Ok(SUCCESS)
+    Ok(restore::restore(&mut client, &document, &available)?)
 }

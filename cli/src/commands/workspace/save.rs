@@ -1,14 +1,15 @@
 //! `phux workspace save [-o PATH]`: the server's sessions as an archive (schema 2) on stdout,
 //! or written atomically to PATH.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use phux_core::config::edit::write_atomically;
+use phux_core::docs::WorkspaceArchive;
 use phux_core::exit_code::SUCCESS;
 
 use crate::commands::values::connect;
 use crate::commands::Context;
-use crate::failure::{conclude, VerbResult};
+use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
 use crate::workspace::{archive, WorkspaceError};
 
@@ -25,18 +26,28 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    let mut client = connect(context)?;
-    let document = archive::save(&mut client)?;
+    let document = document(context)?;
     match &args.output {
         None => output::print_json(&document),
-        Some(path) => {
-            let mut text = serde_json::to_vec_pretty(&document).unwrap_or_default();
-            text.push(b'\n');
-            write_atomically(path, &text).map_err(|e| WorkspaceError::Write {
-                path: path.display().to_string(),
-                problem: e.to_string(),
-            })?;
-        }
+        Some(path) => write(path, &document)?,
     }
     Ok(SUCCESS)
+}
+
+/// The server's sessions as an archive (the `phux_workspace` tool's `save` result too).
+pub fn document(context: &Context) -> Result<WorkspaceArchive, Failure> {
+    let mut client = connect(context)?;
+    Ok(archive::save(&mut client)?)
+}
+
+/// Writes `document` to `path` atomically, as pretty JSON.
+pub fn write(path: &Path, document: &WorkspaceArchive) -> Result<(), Failure> {
+    let mut text = serde_json::to_vec_pretty(document).unwrap_or_default();
+    text.push(b'\n');
+    write_atomically(path, &text).map_err(|e| {
+        Failure::from(WorkspaceError::Write {
+            path: path.display().to_string(),
+            problem: e.to_string(),
+        })
+    })
 }

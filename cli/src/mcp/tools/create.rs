@@ -46,7 +46,7 @@ pub fn tools() -> Vec<Tool> {
                     &[],
                     vec![
                         ("target", string("The pane to split [default: the most recently active session]")),
-                        ("split", choice("Side by side (horizontal) or stacked (vertical) [default: horizontal]", &["horizontal", "vertical"])),
+                        ("split", choice("Stacked (horizontal) or side by side (vertical) [default: horizontal]", &["horizontal", "vertical"])),
                         ("ratio", number("The share the target keeps, between 0 and 1 exclusive [default: 0.5]", 0.0, 1.0)),
                         ("command", strings("The program and its arguments [default: your shell]")),
                         ("cwd", string("The directory it starts in")),

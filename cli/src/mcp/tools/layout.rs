@@ -17,7 +17,7 @@ fn placement(mut properties: Vec<(&'static str, Value)>) -> Vec<(&'static str, V
     properties.push((
         "split",
         choice(
-            "Side by side (horizontal) or stacked (vertical) [default: horizontal]",
+            "Stacked (horizontal) or side by side (vertical) [default: horizontal]",
             &["horizontal", "vertical"],
         ),
     ));

@@ -52,7 +52,7 @@ pub fn tools() -> Vec<Tool> {
                         ("marker", string("Begin at the first marker with this label")),
                         ("no_fit", boolean("Leave the pane's size alone")),
                         ("close", boolean("Remove the pane when playback ends")),
-                        ("split", choice("Side by side (horizontal) or stacked (vertical) [default: horizontal]", &["horizontal", "vertical"])),
+                        ("split", choice("Stacked (horizontal) or side by side (vertical) [default: horizontal]", &["horizontal", "vertical"])),
                         ("ratio", number("The share the target keeps [default: 0.5]", 0.0, 1.0)),
                     ],
                 )

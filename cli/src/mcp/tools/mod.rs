@@ -1,15 +1,17 @@
 //! The tools: one per agent-facing verb, named `phux_VERB` (`phux_agent_SUB` for `phux agent
-//! SUB`). Each states its input schema, and its call builds the verb's own request and calls
+//! SUB`, `phux_config_SUB` for `phux config SUB`; `phux_plugin_action` for `config run`). Each states its input schema, and its call builds the verb's own request and calls
 //! the same client library functions the verb calls, returning the document the verb's
 //! `--json` prints. A failure is the verb's failure: the adapter turns it into an `isError`
 //! result carrying the JSON error document.
 
 mod agent;
+mod config;
 mod create;
 mod drive;
 mod layout;
 mod media;
 mod read;
+mod workspace;
 
 use std::path::PathBuf;
 
@@ -67,6 +69,8 @@ pub fn all() -> Vec<Tool> {
     tools.extend(layout::tools());
     tools.extend(media::tools());
     tools.extend(agent::tools());
+    tools.extend(config::tools());
+    tools.extend(workspace::tools());
     tools
 }
 
@@ -243,15 +247,33 @@ mod tests {
             "tape",
             "runs a demo script in real time and writes its files; phux_rec records a pane",
         ),
-        ("config", "no tool yet (config run, config agents)"),
-        ("workspace", "no tool yet"),
-        ("launch", "no tool yet"),
-        ("doctor", "no tool yet"),
+        (
+            "config init",
+            "writes a config file on this machine: operator work",
+        ),
+        (
+            "config path",
+            "for a person editing the config file; phux_doctor says where it is and whether it loads",
+        ),
+        (
+            "config show",
+            "for a person editing the config file; phux_doctor reports whether it loads",
+        ),
+        (
+            "config check",
+            "for a person editing the config file; phux_doctor reports its problems",
+        ),
     ];
+
+    /// Sub-verbs whose tool is not named after them.
+    const RENAMED: [(&str, &str); 1] = [("config run", "phux_plugin_action")];
 
     /// `phux_send_keys` for `send-keys`, `phux_agent_send_keys` for `agent send-keys`.
     fn tool_name(verb: &str) -> String {
-        format!("phux_{}", verb.replace([' ', '-'], "_"))
+        match RENAMED.iter().find(|(name, _)| *name == verb) {
+            Some((_, tool)) => (*tool).to_owned(),
+            None => format!("phux_{}", verb.replace([' ', '-'], "_")),
+        }
     }
 
     fn verbs() -> Vec<String> {
@@ -259,10 +281,11 @@ mod tests {
         let mut verbs = Vec::new();
         for verb in cli.get_subcommands() {
             let name = verb.get_name();
-            if name == "agent" {
+            // Verbs whose sub-verbs each get a tool (or a reason) of their own.
+            if name == "agent" || name == "config" {
                 verbs.extend(
                     verb.get_subcommands()
-                        .map(|sub| format!("agent {}", sub.get_name())),
+                        .map(|sub| format!("{name} {}", sub.get_name())),
                 );
             } else {
                 verbs.push(name.to_owned());
@@ -301,6 +324,13 @@ mod tests {
                 "{name} is no verb any more"
             );
             assert!(why.len() > 10);
+        }
+        for (name, tool) in RENAMED {
+            assert!(
+                verbs.iter().any(|v| v == name),
+                "{name} is no verb any more"
+            );
+            assert!(find(tool).is_some(), "{tool} is no tool");
         }
     }
 
