@@ -15,6 +15,11 @@ fn glyphs_cast() -> PathBuf {
 
 /// `phux rec --from samples/glyphs.cast -o OUT --json ARGS...` with no installed fonts.
 fn render(out: &Path, args: &[&str]) -> std::process::Output {
+    run(&mut rec_command(out, args))
+}
+
+/// The `phux rec --from samples/glyphs.cast` command `render` runs, to add to.
+fn rec_command(out: &Path, args: &[&str]) -> std::process::Command {
     let cast = glyphs_cast();
     let mut words = vec![
         "rec",
@@ -27,7 +32,7 @@ fn render(out: &Path, args: &[&str]) -> std::process::Output {
     words.extend_from_slice(args);
     let mut command = phux_tests::phux(&words);
     command.env("PHUX_FONT_DIRS", "");
-    run(&mut command)
+    command
 }
 
 /// Frame count, size, and the colours of every frame, decoded by the `gif` crate.
@@ -133,20 +138,7 @@ fn the_config_files_font_keys_apply_unless_a_font_flag_is_given() {
     let config = dir.path().join("config.toml");
     let with_config = |out: &Path, text: &str, args: &[&str]| {
         std::fs::write(&config, text).unwrap();
-        let cast = glyphs_cast();
-        let mut words = vec![
-            "rec",
-            "--from",
-            cast.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-        ];
-        words.extend_from_slice(args);
-        let mut command = phux_tests::phux(&words);
-        command
-            .env("PHUX_FONT_DIRS", "")
-            .env("PHUX_CONFIG", &config);
-        let output = run(&mut command);
+        let output = run(rec_command(out, args).env("PHUX_CONFIG", &config));
         assert!(output.status.success(), "{}", stderr(&output));
         decode(out).1
     };

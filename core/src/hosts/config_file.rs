@@ -4,7 +4,6 @@
 //! temporary file and renamed into place.
 
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The config file of this process (the one `phux config path` names).
@@ -84,24 +83,13 @@ pub fn edit<T, E: From<ConfigFileError>>(
         .map_err(|e| unwritable(e.into()))?;
     let mut document = read_document(path)?;
     let result = edit(&mut document)?;
-    write_atomically(path, document.to_string().as_bytes()).map_err(unwritable)?;
+    crate::config::edit::write_atomically(path, document.to_string().as_bytes()).map_err(|e| {
+        match e {
+            crate::config::edit::EditError::Write { source, .. } => unwritable(source),
+            other => unwritable(std::io::Error::other(other.to_string())),
+        }
+    })?;
     Ok(result)
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{}", std::process::id()));
-    let temp = path.with_file_name(name);
-    let result = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
