@@ -114,6 +114,14 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
         &player,
     ]);
     assert!(output.status.success(), "play: {}", stderr(&output));
+    // In prose, play names the new pane by the pair too.
+    let prose = fleet.run(&["play", cast.to_str().unwrap(), &remote]);
+    let named = stdout(&prose);
+    assert!(
+        named.trim().starts_with("devbox/@"),
+        "play printed {named:?}: {}",
+        stderr(&prose)
+    );
 
     // spawn --satellite creates a pane there, addressed by the pair.
     let spawned = json(&fleet.run(&[

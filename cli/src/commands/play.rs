@@ -52,18 +52,21 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    let document = start_playback(args, context)?;
+    let (document, address) = start_playback(args, context)?;
     if args.json {
         output::print_json(&document);
     } else {
-        output::print_line(&document.terminal_id.to_string());
+        output::print_line(&address.to_string());
     }
     Ok(SUCCESS)
 }
 
 /// Opens the pane that plays the recording (fitted, beside TARGET) and returns what `--json`
-/// prints; the verb and the MCP tool share it.
-pub fn start_playback(args: &Args, context: &Context) -> Result<PlayJson, Failure> {
+/// prints and the pane's address (`NAME/@N` on a satellite); the verb and the MCP tool share it.
+pub fn start_playback(
+    args: &Args,
+    context: &Context,
+) -> Result<(PlayJson, phux_core::ids::TerminalAddr), Failure> {
     check_ratio(args.ratio)?;
     let path = std::path::absolute(&args.file).unwrap_or_else(|_| args.file.clone());
     let cast = read(&path, args.playback.follow)?;
@@ -101,7 +104,8 @@ pub fn start_playback(args: &Args, context: &Context) -> Result<PlayJson, Failur
     if fit.is_some() {
         warn_if_not_fitted(&mut client, spawned.pane, grid);
     }
-    Ok(PlayJson {
+    let address = resolved.address(spawned.pane);
+    let document = PlayJson {
         schema_version: PLAY_SCHEMA_VERSION,
         terminal_id: spawned.pane,
         path: path.display().to_string(),
@@ -112,7 +116,8 @@ pub fn start_playback(args: &Args, context: &Context) -> Result<PlayJson, Failur
         idle_limit: options.idle_limit,
         duration_ms: total_ms(duration, options.passes.count()),
         passes: options.passes.count(),
-    })
+    };
+    Ok((document, address))
 }
 
 /// §4.16: the wait the caller is in for, every pass counted (passes replay back to back, the

@@ -171,5 +171,5 @@ fn play_tool(call: &Call) -> Result<Document, Failure> {
         ratio: args.ratio.unwrap_or(phux_core::split::DEFAULT_RATIO),
         json: true,
     };
-    to_value(&play::start_playback(&verb_args, &call.context)?)
+    to_value(&play::start_playback(&verb_args, &call.context)?.0)
 }
