@@ -239,3 +239,13 @@ pub fn sdk_python() -> Result<std::path::PathBuf, String> {
     std::fs::write(&installed, b"").map_err(|e| format!("cannot mark the venv ready: {e}"))?;
     Ok(python)
 }
+
+/// The newest protocol revision `phux mcp` speaks.
+pub const NEWEST: &str = "2025-11-25";
+
+/// The server's count of connected clients, read with `phux status --json`.
+pub fn clients(server: &TestServer) -> u64 {
+    server.json(&["status", "--json"])["clients"]
+        .as_u64()
+        .unwrap_or_default()
+}
