@@ -109,15 +109,15 @@ mod tests {
         WatchEventKind::CommandFinished { exit_code: Some(0) }
     }
 
+    /// `--until EVENT --all` over panes @1 and @2.
+    fn all_of_two(until: WatchEventName) -> Scope {
+        let panes = vec![PaneId(1), PaneId(2)];
+        Scope::new(Some(panes.clone()), panes, vec![until], true)
+    }
+
     #[test]
     fn all_waits_for_every_pane_and_ignores_others() {
-        let panes = vec![PaneId(1), PaneId(2)];
-        let mut scope = Scope::new(
-            Some(panes.clone()),
-            panes,
-            vec![WatchEventName::CommandFinished],
-            true,
-        );
+        let mut scope = all_of_two(WatchEventName::CommandFinished);
         assert_eq!(scope.step(Some(PaneId(9)), &finished()), Step::Skip);
         assert_eq!(scope.step(Some(PaneId(1)), &finished()), Step::Print);
         assert_eq!(scope.step(Some(PaneId(1)), &finished()), Step::Print);
@@ -126,13 +126,7 @@ mod tests {
 
     #[test]
     fn a_pane_closing_before_its_event_makes_all_unreachable() {
-        let panes = vec![PaneId(1), PaneId(2)];
-        let mut scope = Scope::new(
-            Some(panes.clone()),
-            panes,
-            vec![WatchEventName::CommandFinished],
-            true,
-        );
+        let mut scope = all_of_two(WatchEventName::CommandFinished);
         assert_eq!(scope.step(Some(PaneId(1)), &finished()), Step::Print);
         assert_eq!(
             scope.step(Some(PaneId(2)), &closed(1)),
@@ -142,13 +136,7 @@ mod tests {
 
     #[test]
     fn all_pane_closed_counts_each_close() {
-        let panes = vec![PaneId(1), PaneId(2)];
-        let mut scope = Scope::new(
-            Some(panes.clone()),
-            panes,
-            vec![WatchEventName::PaneClosed],
-            true,
-        );
+        let mut scope = all_of_two(WatchEventName::PaneClosed);
         assert_eq!(scope.step(Some(PaneId(2)), &closed(3)), Step::Print);
         assert_eq!(scope.step(Some(PaneId(1)), &closed(3)), Step::Satisfied);
     }
