@@ -71,7 +71,7 @@ impl ServerConfig {
             cwd_inheritance: CwdInheritance::default(),
             seed_session_name: "default".into(),
             hooks: crate::hooks::HookTable::default(),
-            config_file: Some(phux_core::hosts::config_file::config_path()),
+            config_file: Some(phux_core::config::paths::config_path()),
         }
     }
 }

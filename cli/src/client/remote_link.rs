@@ -29,7 +29,7 @@ pub fn connect(name: &str, endpoint: &Endpoint) -> Result<UnixStream, ClientErro
         match links.get(name) {
             Some(session) => Arc::clone(session),
             None => {
-                let config = phux_core::hosts::config_file::config_path();
+                let config = phux_core::config::paths::config_path();
                 let (session, stdout) = dial(endpoint, Some(&config))
                     .map_err(|e| failed(format!("cannot reach {name}: {e}")))?;
                 let pumping = Arc::clone(&session);

@@ -105,7 +105,7 @@ pub fn attach_to(session: String, context: &Context) -> VerbResult {
 
 /// The `[[remote]]` registry entry named `name`, if there is one.
 fn remote_entry(name: &str) -> Option<phux_core::hosts::HostEntry> {
-    let path = phux_core::hosts::config_file::config_path();
+    let path = phux_core::config::paths::config_path();
     phux_core::hosts::registry::list(&path)
         .ok()?
         .into_iter()

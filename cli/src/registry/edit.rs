@@ -44,7 +44,7 @@ pub fn unlink(id: &str) -> Result<Plugin, RegistryError> {
     let config = config_path();
     let mut editor = ConfigEditor::open(&config)?;
     let (index, plugin) = locate(&editor, &config, id)?;
-    editor.plugins().remove(index);
+    editor.remove("plugins", index);
     editor.commit()?;
     Ok(plugin)
 }

@@ -138,6 +138,38 @@ impl ConfigEditor {
         self.array_of_tables(name).push(table);
     }
 
+    /// Removes entry `index` of the `[[name]]` array (the array too when it empties). Comments
+    /// written above the entry stay in the file: above the next entry, or at the end.
+    pub fn remove(&mut self, name: &str, index: usize) {
+        let array = self.array_of_tables(name);
+        if index >= array.len() {
+            return;
+        }
+        let removed = array.remove(index);
+        let comments = removed
+            .decor()
+            .prefix()
+            .and_then(|p| p.as_str())
+            .filter(|p| p.contains('#'))
+            .map(str::to_owned);
+        let mut orphaned = None;
+        match (comments, array.get_mut(index)) {
+            (Some(comments), Some(next)) => {
+                let own = next.decor().prefix().and_then(|p| p.as_str()).unwrap_or("");
+                let joined = format!("{comments}{own}");
+                next.decor_mut().set_prefix(joined);
+            }
+            (comments, _) => orphaned = comments,
+        }
+        if array.is_empty() {
+            self.document.remove(name);
+        }
+        if let Some(comments) = orphaned {
+            let trailing = self.document.trailing().as_str().unwrap_or("").to_owned();
+            self.document.set_trailing(format!("{trailing}{comments}"));
+        }
+    }
+
     /// Writes the document to a temporary file beside the config and renames it into place,
     /// then releases the lock.
     pub fn commit(self) -> Result<(), EditError> {

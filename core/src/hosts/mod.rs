@@ -2,7 +2,6 @@
 //! reaches, kept in the user's `config.toml`; the strict `ssh://` endpoint grammar; and the
 //! framing of the hub ↔ `phux proxy` link.
 
-pub mod config_file;
 pub mod endpoint;
 pub mod link_frame;
 pub mod registry;

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::config_file::{self, ConfigFileError};
 use super::endpoint::{Endpoint, EndpointError};
+use crate::config::edit::{ConfigEditor, EditError};
+use crate::config::file::ConfigError;
 
 /// Which registry an entry lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,7 +65,7 @@ impl HostEntry {
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
     #[error(transparent)]
-    File(#[from] ConfigFileError),
+    File(#[from] EditError),
     #[error("{}:{line}: [[{array}]] entry: {message}", path.display())]
     BadEntry {
         path: PathBuf,
@@ -102,7 +103,18 @@ pub fn validate_name(name: &str) -> Result<(), RegistryError> {
 
 /// Every configured host, satellites first, each registry in file order.
 pub fn list(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
-    entries_in(path, &config_file::read_text(path)?)
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(source) => {
+            return Err(EditError::from(ConfigError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            })
+            .into())
+        }
+    };
+    entries_in(path, &text)
 }
 
 /// The entries of `text`, the contents of the config file at `path` (named in messages).
@@ -112,13 +124,13 @@ fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> 
     }
     let document = toml_edit::Document::parse(text.to_owned()).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
-        let line = text[..offset.min(text.len())].matches('\n').count() + 1;
-        ConfigFileError::Malformed {
+        let (line, column) = crate::config::location::line_col(text, offset);
+        EditError::from(ConfigError::Malformed {
             path: path.to_path_buf(),
             line,
-            column: 1,
+            column,
             message: e.message().trim().to_owned(),
-        }
+        })
     })?;
     let mut hosts = Vec::new();
     for role in [HostRole::Satellite, HostRole::Remote] {
@@ -215,42 +227,33 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
             "--disabled is for satellites: remote entries have no enabled bit".into(),
         ));
     }
-    config_file::edit(path, |document| {
-        // Validate what is there first: a writer never builds on a broken registry.
-        let text = document.to_string();
-        let existing = entries_in(path, &text)?;
-        if let Some(other) = existing.iter().find(|h| h.name == entry.name) {
-            return Err(RegistryError::Duplicate {
-                name: entry.name.clone(),
-                role: other.role.as_str(),
-            });
+    let mut editor = ConfigEditor::open(path)?;
+    // Validate what is there first: a writer never builds on a broken registry.
+    let existing = entries_in(path, &editor.document.to_string())?;
+    if let Some(other) = existing.iter().find(|h| h.name == entry.name) {
+        return Err(RegistryError::Duplicate {
+            name: entry.name.clone(),
+            role: other.role.as_str(),
+        });
+    }
+    let mut table = toml_edit::Table::new();
+    table["name"] = toml_edit::value(entry.name.as_str());
+    table["endpoint"] = toml_edit::value(entry.endpoint.as_str());
+    if entry.role == HostRole::Satellite {
+        table["enabled"] = toml_edit::value(entry.enabled != Some(false));
+    }
+    for (key, value) in [
+        ("token_file", &entry.token_file),
+        ("cert_fingerprint", &entry.cert_fingerprint),
+        ("session", &entry.session),
+    ] {
+        if let Some(value) = value {
+            table[key] = toml_edit::value(value.as_str());
         }
-        let mut table = toml_edit::Table::new();
-        table["name"] = toml_edit::value(entry.name.as_str());
-        table["endpoint"] = toml_edit::value(entry.endpoint.as_str());
-        if entry.role == HostRole::Satellite {
-            table["enabled"] = toml_edit::value(entry.enabled != Some(false));
-        }
-        for (key, value) in [
-            ("token_file", &entry.token_file),
-            ("cert_fingerprint", &entry.cert_fingerprint),
-            ("session", &entry.session),
-        ] {
-            if let Some(value) = value {
-                table[key] = toml_edit::value(value.as_str());
-            }
-        }
-        if !document.contains_key(entry.role.array()) {
-            // Comments at the end of the file stay above the new array, where they were.
-            let trailing = document.trailing().as_str().unwrap_or_default().to_owned();
-            if !trailing.is_empty() {
-                document.set_trailing("");
-                table.decor_mut().set_prefix(trailing);
-            }
-        }
-        array_mut(document, entry.role, path)?.push(table);
-        Ok(())
-    })?;
+    }
+    array_mut(&mut editor.document, entry.role, path)?;
+    editor.append(entry.role.array(), table);
+    editor.commit()?;
     Ok(HostEntry {
         enabled: match entry.role {
             HostRole::Satellite => Some(entry.enabled != Some(false)),
@@ -267,23 +270,19 @@ pub fn remove(
     role: Option<HostRole>,
 ) -> Result<(String, HostRole), RegistryError> {
     validate_name(name)?;
-    config_file::edit(path, |document| {
-        let text = document.to_string();
-        let found = entries_in(path, &text)?
-            .into_iter()
-            .find(|h| h.name == name && role.is_none_or(|r| r == h.role))
-            .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
-        let array = array_mut(document, found.role, path)?;
-        let index = array
-            .iter()
-            .position(|t| t.get("name").and_then(|v| v.as_str()) == Some(name))
-            .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
-        array.remove(index);
-        if array.is_empty() {
-            document.remove(found.role.array());
-        }
-        Ok((found.name, found.role))
-    })
+    let mut editor = ConfigEditor::open(path)?;
+    let found = entries_in(path, &editor.document.to_string())?
+        .into_iter()
+        .find(|h| h.name == name && role.is_none_or(|r| r == h.role))
+        .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
+    let array = array_mut(&mut editor.document, found.role, path)?;
+    let index = array
+        .iter()
+        .position(|t| t.get("name").and_then(|v| v.as_str()) == Some(name))
+        .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
+    editor.remove(found.role.array(), index);
+    editor.commit()?;
+    Ok((found.name, found.role))
 }
 
 fn array_mut<'a>(
@@ -345,6 +344,32 @@ mod tests {
             remove(&path, "devbox", None).unwrap_err(),
             RegistryError::Missing(_)
         ));
+    }
+
+    /// A comment the user wrote at the end of the file, or above an entry, outlives the entry.
+    #[test]
+    fn comments_outlive_the_entries_they_sat_above() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("config.toml");
+        std::fs::write(
+            &path,
+            "[defaults]
+shell = \"sh\"\n\n# the fleet\n",
+        )
+        .unwrap();
+        add(&path, satellite("a", "ssh://a")).unwrap();
+        add(&path, satellite("b", "ssh://b")).unwrap();
+        remove(&path, "a", None).unwrap();
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert!(after.contains("# the fleet\n"), "{after}");
+        assert!(after.contains("name = \"b\""), "{after}");
+        remove(&path, "b", None).unwrap();
+        let after = std::fs::read_to_string(&path).unwrap();
+        assert!(after.contains("# the fleet"), "{after}");
+        assert!(!after.contains("satellites"), "{after}");
+        std::fs::write(&path, "[defaults\n").unwrap();
+        let err = list(&path).unwrap_err().to_string();
+        assert!(err.contains("config.toml:1:10:"), "{err}");
     }
 
     #[test]

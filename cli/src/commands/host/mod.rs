@@ -87,7 +87,7 @@ pub fn registry_failure(error: RegistryError) -> Failure {
 
 /// The config file the registry lives in.
 pub fn config_path() -> std::path::PathBuf {
-    phux_core::hosts::config_file::config_path()
+    phux_core::config::paths::config_path()
 }
 
 /// `devbox  satellite  ssh://devbox  enabled`, one line per host.
