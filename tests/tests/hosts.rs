@@ -187,6 +187,57 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
     assert!(!fleet.listing()["terminals"].to_string().contains(&remote));
 }
 
+/// `#tag` is a search over every pane of the fleet: `tag ls` and `kill` act on the matches on
+/// every server, a single-pane verb reaches a tagged pane that lives only on a satellite.
+#[test]
+fn a_tag_is_a_search_over_the_whole_fleet() {
+    let (fleet, remote) = fleet_with_devbox();
+    let hub_pane = fleet.hub.new_session("home", &["sh"]);
+    let spare = fleet.hub.new_session("spare", &["sh"]);
+    for (pane, tag) in [(&remote, "build"), (&hub_pane, "build"), (&remote, "far")] {
+        let output = fleet.run(&["tag", "add", pane, tag]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let every = json(&fleet.run(&["tag", "ls", "--json"]));
+    assert_eq!(
+        every["terminals"],
+        serde_json::json!([
+            {"terminal": hub_pane, "tags": ["build"]},
+            {"terminal": spare, "tags": []},
+            {"terminal": remote, "tags": ["build", "far"]},
+        ])
+    );
+    let built = json(&fleet.run(&["tag", "ls", "--json", "#build"]));
+    assert_eq!(
+        built["terminals"],
+        serde_json::json!([
+            {"terminal": hub_pane, "tags": ["build"]},
+            {"terminal": remote, "tags": ["build", "far"]},
+        ])
+    );
+
+    // No hub pane is tagged far: the one on the satellite is found there.
+    let output = fleet.run(&["send-keys", "#far", "echo found-by-tag", "Enter"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = fleet.run(&["wait", "--until", "found-by-tag", "--timeout", "10", "#far"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let snapshot = json(&fleet.run(&["snapshot", "--json", "#far"]));
+    assert!(snapshot["lines"].to_string().contains("found-by-tag"));
+
+    // A tag nobody has is a plain miss against a complete fleet.
+    let output = fleet.run(&["tag", "ls", "--json", "#nobody"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "no_such_target");
+
+    let output = fleet.run(&["kill", "#build"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    wait_until(
+        "both tagged panes are gone",
+        Duration::from_secs(10),
+        || fleet.listing()["terminals"] == serde_json::json!([spare]),
+    );
+}
+
 #[test]
 fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
     let (mut fleet, remote) = fleet_with_devbox();
@@ -216,6 +267,9 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
         (vec!["kill", remote.as_str()], 3),
         (vec!["kill", "@999"], 3),
         (vec!["tag", "ls", "--json", remote.as_str()], 3),
+        (vec!["tag", "ls", "--json", "#nobody"], 3),
+        (vec!["kill", "#nobody"], 3),
+        (vec!["snapshot", "--json", "#nobody"], 1),
         (vec!["snapshot", "--json", remote.as_str()], 1),
         (vec!["snapshot", "--json", "@999"], 1),
         (vec!["send-keys", remote.as_str(), "x"], 1),

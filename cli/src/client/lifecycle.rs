@@ -135,8 +135,10 @@ fn spawn_target(selector: &Selector, state: &StateView) -> Result<SpawnTarget, C
 /// What a `kill` TARGET destroys, by the selector's form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum KillScope {
-    /// `@N`, `name:W.P`, `.`, `#tag`: these panes, as one group.
+    /// `@N`, `name:W.P`, `.`: these panes, as one group.
     Panes(Vec<PaneId>),
+    /// `#tag`: every tagged pane of the fleet, satellites' included (`NAME/@N`).
+    Tagged(Vec<phux_core::ids::TerminalAddr>),
     /// `name:W`, `name:WINDOW_NAME`: the window and every pane in it.
     Window(WindowId),
     /// `name`: the session and everything in it.
@@ -166,6 +168,9 @@ pub fn kill_scope(selector: &Selector, state: &StateView) -> Result<KillScope, C
 
 /// `kill TARGET`: one `get_state`, then `kill` / `kill_window` / `kill_session`.
 pub fn kill(client: &mut Client, selector: &Selector) -> Result<KillScope, ClientError> {
+    if let Selector::Tag(tag) = selector {
+        return kill_tagged(client, tag);
+    }
     let scope = match selector {
         // `NAME/@N`: resolved and killed on the satellite's server, through the hub.
         Selector::Remote { .. } => KillScope::Panes(
@@ -188,9 +193,30 @@ pub fn kill(client: &mut Client, selector: &Selector) -> Result<KillScope, Clien
             id: 0,
             session: session.clone(),
         }),
+        KillScope::Tagged(_) => return Ok(scope),
     };
     let Done {} = client.request(message)?;
     Ok(scope)
+}
+
+/// `kill #tag`: the tagged panes on every server of the fleet, each killed where it lives.
+fn kill_tagged(client: &mut Client, tag: &str) -> Result<KillScope, ClientError> {
+    let mut killed = Vec::new();
+    for group in crate::client::fleet_search::tagged(client, tag)? {
+        let message = ClientMessage::Kill(Kill {
+            id: 0,
+            panes: group.panes.clone(),
+        });
+        let Done {} = match &group.host {
+            None => client.request(message)?,
+            Some(host) => Client::connect_routed(client.socket(), Some(host))?.request(message)?,
+        };
+        killed.extend(group.panes.into_iter().map(|pane| match &group.host {
+            Some(host) => phux_core::ids::TerminalAddr::remote(host.clone(), pane),
+            None => phux_core::ids::TerminalAddr::local(pane),
+        }));
+    }
+    Ok(KillScope::Tagged(killed))
 }
 
 /// `kill --server`.

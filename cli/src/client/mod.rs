@@ -9,6 +9,7 @@ mod autostart;
 pub mod configured_agents;
 mod connection;
 mod error;
+pub mod fleet_search;
 pub mod layout;
 pub mod lifecycle;
 pub mod listing;

@@ -86,11 +86,29 @@ pub fn resolve_target(client: &mut Client, selector: &Selector) -> Result<Resolu
         });
     }
     let state = client.state()?;
-    let panes = resolve(selector, &state)?;
+    match (resolve(selector, &state), selector) {
+        (Ok(panes), _) => Ok(Resolution {
+            state,
+            panes,
+            satellite: None,
+        }),
+        // `#tag` searches the whole fleet: no pane here has it, so look on the satellites.
+        (Err(_), Selector::Tag(tag)) => tagged_elsewhere(client, tag),
+        (Err(miss), _) => Err(miss.into()),
+    }
+}
+
+/// The first server of the fleet with panes tagged `tag` (a satellite: none here had it a
+/// moment ago), with `client` turned into a connection to it.
+fn tagged_elsewhere(client: &mut Client, tag: &str) -> Result<Resolution, ClientError> {
+    let first = crate::client::fleet_search::tagged(client, tag)?.swap_remove(0);
+    if let Some(host) = &first.host {
+        enter_satellite(client, host)?;
+    }
     Ok(Resolution {
-        state,
-        panes,
-        satellite: None,
+        state: client.state()?,
+        panes: first.panes,
+        satellite: first.host,
     })
 }
 

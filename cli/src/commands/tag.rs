@@ -5,11 +5,15 @@ use clap::Subcommand;
 use phux_core::docs::TagJson;
 use phux_core::exit_code::SUCCESS;
 
+use phux_core::selector::Selector;
+
+use crate::client::fleet_search::{self, FleetPanes};
 use crate::client::pane::{normalize_tag, tags, TagAction};
 use crate::client::target;
+use crate::client::Client;
 use crate::commands::values::{connect, warn_if_partial};
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// List, add or remove pane tags
@@ -63,27 +67,39 @@ fn execute(action: Action, json: bool, context: &Context) -> VerbResult {
         .collect::<Result<Vec<_>, _>>()?;
     let selector = target_text.as_deref().map(target::parse).transpose()?;
     let mut client = connect(context)?;
-    let mut satellite = None;
-    let panes = match selector {
+    let groups = match selector {
+        // A tag, or no TARGET: every pane of the fleet that matches, satellites' included.
+        Some(Selector::Tag(tag)) => fleet_search::tagged(&mut client, &tag)?,
+        None => {
+            let (groups, partial) = fleet_search::every_pane(&mut client)?;
+            warn_if_partial(partial);
+            groups
+        }
         Some(selector) => {
             let resolved = target::resolve_target(&mut client, &selector)?;
             warn_if_partial(resolved.partial_warning());
-            satellite = resolved.satellite().map(str::to_owned);
-            resolved.panes().to_vec()
-        }
-        None => {
-            let state = client.state()?;
-            warn_if_partial(target::partial_warning(&state));
-            state.panes().map(|p| p.id).collect()
+            vec![FleetPanes {
+                host: resolved.satellite().map(str::to_owned),
+                panes: resolved.panes().to_vec(),
+            }]
         }
     };
-    let mut document = tags(&mut client, action, panes, tag_names).map_err(Failure::from)?;
-    if let Some(host) = satellite {
-        // Rows name the pane as the hub addresses it, so each can be fed back as TARGET.
-        for row in &mut document.terminals {
-            row.terminal.host = Some(host.clone());
+    let mut rows = Vec::new();
+    for group in groups {
+        let document = match &group.host {
+            None => tags(&mut client, action, group.panes, tag_names.clone())?,
+            Some(host) => {
+                let mut satellite = Client::connect_routed(client.socket(), Some(host))?;
+                tags(&mut satellite, action, group.panes, tag_names.clone())?
+            }
+        };
+        for mut row in document.terminals {
+            // Rows name the pane as the hub addresses it, so each can be fed back as TARGET.
+            row.terminal.host = group.host.clone();
+            rows.push(row);
         }
     }
+    let document = TagJson::new(rows);
     if json {
         output::print_json(&document);
     } else {

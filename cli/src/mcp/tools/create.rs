@@ -202,6 +202,7 @@ fn kill_tool(call: &Call) -> Result<Document, Failure> {
     let mut client = connect(&call.context)?;
     let killed = match kill(&mut client, &selector)? {
         KillScope::Panes(panes) => json!({"panes": panes}),
+        KillScope::Tagged(terminals) => json!({"panes": terminals}),
         KillScope::Window(window) => json!({"window": window}),
         KillScope::Session(session) => json!({"session": session}),
     };
