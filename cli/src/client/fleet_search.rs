@@ -5,6 +5,7 @@
 use phux_core::ids::PaneId;
 use phux_core::resolve::ResolveError;
 use phux_core::selector::Selector;
+use phux_core::state_view::StateView;
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
@@ -23,11 +24,7 @@ pub fn tagged(client: &mut Client, tag: &str) -> Result<Vec<FleetPanes>, ClientE
     let selector = Selector::Tag(tag.to_owned());
     let mut fleet = client.fleet()?;
     let mut found = Vec::new();
-    let local: Vec<PaneId> = fleet
-        .panes()
-        .filter(|p| p.tags.iter().any(|t| t == tag))
-        .map(|p| p.id)
-        .collect();
+    let local = tagged_in(&fleet, tag);
     if !local.is_empty() {
         found.push(FleetPanes {
             host: None,
@@ -37,11 +34,7 @@ pub fn tagged(client: &mut Client, tag: &str) -> Result<Vec<FleetPanes>, ClientE
     for satellite in &fleet.satellites {
         match satellite_state(client, &satellite.name) {
             Ok(state) => {
-                let panes: Vec<PaneId> = state
-                    .panes()
-                    .filter(|p| p.tags.iter().any(|t| t == tag))
-                    .map(|p| p.id)
-                    .collect();
+                let panes = tagged_in(&state, tag);
                 if !panes.is_empty() {
                     found.push(FleetPanes {
                         host: Some(satellite.name.clone()),
@@ -86,9 +79,15 @@ pub fn every_pane(client: &mut Client) -> Result<(Vec<FleetPanes>, Option<String
     Ok((groups, crate::client::target::partial_warning(&fleet)))
 }
 
-fn satellite_state(
-    client: &Client,
-    host: &str,
-) -> Result<phux_core::state_view::StateView, ClientError> {
+fn satellite_state(client: &Client, host: &str) -> Result<StateView, ClientError> {
     Client::connect_routed(client.socket(), Some(host))?.state()
+}
+
+/// The panes of `state` (a server's own, not its satellites') tagged `tag`.
+fn tagged_in(state: &StateView, tag: &str) -> Vec<PaneId> {
+    state
+        .panes()
+        .filter(|p| p.tags.iter().any(|t| t == tag))
+        .map(|p| p.id)
+        .collect()
 }
