@@ -231,6 +231,8 @@ fn the_log_is_never_written_through_a_planted_symlink() {
 }
 
 /// The log was opened before the directory was checked: a directory others can enter got it.
+/// And `new` said only that the server it started "exited without listening": it now passes on
+/// the server's reason and fix.
 #[test]
 fn the_log_is_not_created_in_a_directory_that_is_refused() {
     let root = tempfile::tempdir().unwrap();
@@ -238,8 +240,12 @@ fn the_log_is_not_created_in_a_directory_that_is_refused() {
     std::fs::create_dir(&dir).unwrap();
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
     let socket = dir.join("phux.sock");
-    let _ = new_detached(&socket);
+    let output = new_detached(&socket);
     assert!(!dir.join("phux.log").exists(), "the log was created");
+    assert_eq!(output.status.code(), Some(1));
+    let said = stderr(&output);
+    assert!(said.contains("its mode is 777"), "{said}");
+    assert!(said.contains("chmod 700"), "{said}");
 }
 
 /// Five requests with 3 MB ids added 15 MB to the log: each bad request is copied capped, and

@@ -104,7 +104,9 @@ fn spawn_server(socket: &Path) -> Result<Child, ClientError> {
         .arg("--detach-stdio")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        // Read only if it exits without listening: its last words say why (the directory's
+        // mode, a broken config). Once listening, its stderr is its log file.
+        .stderr(Stdio::piped())
         .process_group(0)
         .spawn()
         .map_err(|e| cannot_start(socket, &e))
@@ -122,7 +124,19 @@ fn not_listening_detail(child: &mut Child) -> String {
     let limit = AUTOSTART_LIMIT.as_secs_f64();
     match child.try_wait() {
         Ok(Some(status)) => {
-            format!("started `phux server`, which exited ({status}) without listening")
+            let mut said = String::new();
+            if let Some(mut stderr) = child.stderr.take() {
+                let _ = std::io::Read::read_to_string(&mut stderr, &mut said);
+            }
+            let why = said
+                .lines()
+                .next()
+                .map(|line| line.trim_start_matches("phux: ").trim())
+                .filter(|line| !line.is_empty());
+            match why {
+                Some(why) => format!("started `phux server`, which exited ({status}): {why}"),
+                None => format!("started `phux server`, which exited ({status}) without listening"),
+            }
         }
         _ => format!("started `phux server`, but it was not listening after {limit} s"),
     }

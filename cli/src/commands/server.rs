@@ -86,9 +86,12 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
             return 1;
         }
         let log_path = socket.with_extension("log");
-        // Without its log the server still runs; its stderr is /dev/null then.
+        // Without its log the server still runs; its stderr is /dev/null then (not the pipe
+        // the client that started it reads until it listens).
         if phux_server::log::to_file(&log_path).is_ok() {
             config.log_path = Some(log_path);
+        } else if let Ok(null) = std::fs::File::options().write(true).open("/dev/null") {
+            let _ = rustix::stdio::dup2_stderr(&null);
         }
     }
     match phux_server::run(config) {
