@@ -1,13 +1,10 @@
 //! `phux host add NAME ENDPOINT [--role remote|satellite] [--session S] [--disabled] [--json]`.
 //! Never dials: a running hub picks a new satellite up from the file within a second.
 
-use phux_core::docs::host::HostJson;
-use phux_core::exit_code::SUCCESS;
-use phux_core::hosts::{registry, HostEntry, HostRole};
+use phux_core::hosts::{HostEntry, HostRole};
 
-use super::{config_path, prose_line, registry_failure, RoleArg};
+use super::{add_and_report, RoleArg};
 use crate::failure::VerbResult;
-use crate::output;
 
 /// Add a host to the registry (never dials it)
 #[derive(Debug, clap::Args)]
@@ -49,11 +46,5 @@ pub fn execute(args: Args) -> VerbResult {
         cert_fingerprint: args.cert_fingerprint,
         session: args.session,
     };
-    let added = registry::add(&config_path(), entry).map_err(registry_failure)?;
-    if args.json {
-        output::print_json(&HostJson::new(added));
-    } else {
-        output::print_line(&prose_line(&added));
-    }
-    Ok(SUCCESS)
+    add_and_report(entry, args.json)
 }

@@ -6,14 +6,12 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use phux_core::docs::host::HostJson;
 use phux_core::error_code::ErrorCode;
-use phux_core::exit_code::SUCCESS;
 use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
 use phux_core::hosts::{registry, Endpoint, HostEntry, HostRole};
 use phux_core::wire::PROTOCOL;
 
-use super::{config_path, prose_line, registry_failure};
+use super::{add_and_report, config_path, registry_failure};
 use crate::failure::{Failure, VerbResult};
 use crate::output;
 
@@ -71,13 +69,7 @@ pub fn execute(args: Args) -> VerbResult {
         cert_fingerprint: None,
         session: args.session,
     };
-    let added = registry::add(&config_path(), entry).map_err(registry_failure)?;
-    if args.json {
-        output::print_json(&HostJson::new(added));
-    } else {
-        output::print_line(&prose_line(&added));
-    }
-    Ok(SUCCESS)
+    add_and_report(entry, args.json)
 }
 
 /// Runs `ssh … HOST phux proxy` and reads its hello.

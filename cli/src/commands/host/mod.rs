@@ -91,6 +91,20 @@ pub fn config_path() -> std::path::PathBuf {
 }
 
 /// `devbox  satellite  ssh://devbox  enabled`, one line per host.
+/// Adds `entry` to its registry and prints it as added (a §4.10 document with `json`).
+pub fn add_and_report(
+    entry: phux_core::hosts::HostEntry,
+    json: bool,
+) -> crate::failure::VerbResult {
+    let added = phux_core::hosts::registry::add(&config_path(), entry).map_err(registry_failure)?;
+    if json {
+        crate::output::print_json(&phux_core::docs::host::HostJson::new(added));
+    } else {
+        crate::output::print_line(&prose_line(&added));
+    }
+    Ok(phux_core::exit_code::SUCCESS)
+}
+
 pub fn prose_line(host: &phux_core::hosts::HostEntry) -> String {
     let state = match (host.enabled, &host.session) {
         (Some(true), _) => "enabled".to_owned(),
