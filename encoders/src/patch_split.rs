@@ -3,16 +3,12 @@
 //! one that spans the screen. Each rectangle is cropped to its changed pixels, so no
 //! transparent margin is written either.
 //!
-//! A gap is cut when it spans at least [`MIN_GAP_PIXELS`] unchanged pixels: below that, the
-//! long run of transparent indices it costs (a few dozen LZW codes) is cheaper than another
-//! frame header and a fresh LZW dictionary. Cuts go along whole rows or whole columns of the
-//! rectangle, the widest gap first, until [`MAX_PIECES`] or no gap is wide enough.
+//! A gap is cut when it spans at least the format's smallest worthwhile gap of unchanged
+//! pixels: below that, the run of transparent pixels it costs is cheaper than another frame
+//! header and a fresh compression dictionary. Cuts go along whole rows or whole columns of
+//! the rectangle, the widest gap first, until [`MAX_PIECES`] or no gap is wide enough.
 
 use crate::raster::Rect;
-
-/// Fewest unchanged pixels a gap must cover to be cut out (measured on the sample casts:
-/// `cargo run --release -p phux-encoders --example size_bench`).
-pub const MIN_GAP_PIXELS: u64 = 4096;
 
 /// Most rectangles one frame is written as.
 pub const MAX_PIECES: usize = 8;
@@ -124,10 +120,20 @@ fn widest_gap(used: &[bool]) -> Option<(u32, u32)> {
     best
 }
 
-/// The changed pixels of a `rect` whose mask is `changed` (row-major, `rect`'s size) as at most
-/// `max` rectangles in image coordinates, each cropped to its changed pixels, top to bottom
-/// and left to right; empty when no pixel changed.
-pub fn changed_rects(rect: Rect, changed: &[bool], max: usize) -> Vec<Rect> {
+/// How a patch may be split: at most `max_pieces` rectangles, cut only along gaps of at least
+/// `min_gap` unchanged pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SplitLimits {
+    /// Most rectangles.
+    pub max_pieces: usize,
+    /// Fewest unchanged pixels a gap must cover to be cut out.
+    pub min_gap: u64,
+}
+
+/// The changed pixels of a `rect` whose mask is `changed` (row-major, `rect`'s size) as
+/// rectangles in image coordinates within `limits`, each cropped to its changed pixels, top
+/// to bottom and left to right; empty when no pixel changed.
+pub fn changed_rects(rect: Rect, changed: &[bool], limits: SplitLimits) -> Vec<Rect> {
     let mask = Mask {
         changed,
         width: rect.width,
@@ -137,10 +143,10 @@ pub fn changed_rects(rect: Rect, changed: &[bool], max: usize) -> Vec<Rect> {
         return Vec::new();
     };
     let mut pieces: Vec<(Rect, Option<Cut>)> = vec![(first, mask.best_cut(first))];
-    while pieces.len() < max.max(1) {
+    while pieces.len() < limits.max_pieces.max(1) {
         let widest = (pieces.iter().enumerate())
             .filter_map(|(i, (_, cut))| cut.as_ref().map(|c| (i, c.gap)))
-            .filter(|(_, gap)| *gap >= MIN_GAP_PIXELS)
+            .filter(|(_, gap)| *gap >= limits.min_gap)
             .max_by_key(|(_, gap)| *gap);
         let Some((i, _)) = widest else { break };
         let (_, cut) = pieces.swap_remove(i);
@@ -174,6 +180,13 @@ mod tests {
         m
     }
 
+    fn limits(max_pieces: usize) -> SplitLimits {
+        SplitLimits {
+            max_pieces,
+            min_gap: 4096,
+        }
+    }
+
     fn rect(x: u32, y: u32, width: u32, height: u32) -> Rect {
         Rect {
             x,
@@ -187,14 +200,14 @@ mod tests {
     fn changes_far_apart_become_two_cropped_rectangles() {
         // A change at the top left and one at the bottom right of a 200x100 rectangle.
         let m = mask(200, 100, &[(3, 2), (4, 3), (190, 95)]);
-        let rects = changed_rects(rect(10, 20, 200, 100), &m, MAX_PIECES);
+        let rects = changed_rects(rect(10, 20, 200, 100), &m, limits(MAX_PIECES));
         assert_eq!(rects, vec![rect(13, 22, 2, 2), rect(200, 115, 1, 1)]);
     }
 
     #[test]
     fn changes_close_together_stay_one_rectangle_cropped_to_them() {
         let m = mask(100, 10, &[(5, 1), (40, 8)]);
-        let rects = changed_rects(rect(0, 0, 100, 10), &m, MAX_PIECES);
+        let rects = changed_rects(rect(0, 0, 100, 10), &m, limits(MAX_PIECES));
         assert_eq!(rects, vec![rect(5, 1, 36, 8)]);
     }
 
@@ -203,20 +216,23 @@ mod tests {
         // Two tall changes at the far left and far right, on the same rows.
         let on: Vec<(u32, u32)> = (0..100).flat_map(|y| [(0, y), (299, y)]).collect();
         let m = mask(300, 100, &on);
-        let rects = changed_rects(rect(0, 0, 300, 100), &m, MAX_PIECES);
+        let rects = changed_rects(rect(0, 0, 300, 100), &m, limits(MAX_PIECES));
         assert_eq!(rects, vec![rect(0, 0, 1, 100), rect(299, 0, 1, 100)]);
     }
 
     #[test]
     fn no_change_is_no_rectangle_and_the_count_is_bounded() {
-        assert!(changed_rects(rect(0, 0, 4, 4), &[false; 16], MAX_PIECES).is_empty());
+        assert!(changed_rects(rect(0, 0, 4, 4), &[false; 16], limits(MAX_PIECES)).is_empty());
         // Ten changed rows, a hundred rows apart.
         let on: Vec<(u32, u32)> = (0..10)
             .flat_map(|i| (0..100).map(move |x| (x, i * 100)))
             .collect();
         let m = mask(100, 1000, &on);
-        assert_eq!(changed_rects(rect(0, 0, 100, 1000), &m, 3).len(), 3);
-        assert_eq!(changed_rects(rect(0, 0, 100, 1000), &m, 1).len(), 1);
-        assert_eq!(changed_rects(rect(0, 0, 100, 1000), &m, 100).len(), 10);
+        assert_eq!(changed_rects(rect(0, 0, 100, 1000), &m, limits(3)).len(), 3);
+        assert_eq!(changed_rects(rect(0, 0, 100, 1000), &m, limits(1)).len(), 1);
+        assert_eq!(
+            changed_rects(rect(0, 0, 100, 1000), &m, limits(100)).len(),
+            10
+        );
     }
 }

@@ -12,7 +12,7 @@ use std::thread::JoinHandle;
 use crate::animator::SinkStatus;
 use crate::error::EncodeError;
 use crate::frame_chrome::Compositor;
-use crate::patch_split::changed_rects;
+use crate::patch_split::{changed_rects, SplitLimits};
 use crate::raster::{Rasterizer, Rect};
 use crate::screen::RenderScreen;
 
@@ -43,11 +43,11 @@ impl FramePatch {
         self.changed.as_ref().is_some_and(|c| !c.contains(&true))
     }
 
-    /// The rectangles to write this patch as, at most `max`, when that is not the patch itself:
-    /// with a changed-pixel mask, the changed pixels cropped and, when far apart, split (see
-    /// [`changed_rects`]); `None` when the patch is written whole.
-    pub fn pieces(&self, max: usize) -> Option<Vec<FramePatch>> {
-        let rects = changed_rects(self.rect, self.changed.as_ref()?, max);
+    /// The rectangles to write this patch as, within `limits`, when that is not the patch
+    /// itself: with a changed-pixel mask, the changed pixels cropped and, when far apart,
+    /// split (see [`changed_rects`]); `None` when the patch is written whole.
+    pub fn pieces(&self, limits: SplitLimits) -> Option<Vec<FramePatch>> {
+        let rects = changed_rects(self.rect, self.changed.as_ref()?, limits);
         if rects.is_empty() || rects == [self.rect] {
             return None;
         }
