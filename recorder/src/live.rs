@@ -111,6 +111,11 @@ impl LiveSink {
         self.writer.end_batch()
     }
 
+    /// Bytes of lines held by an open batch, not yet written.
+    pub fn pending_bytes(&self) -> usize {
+        self.writer.pending_bytes()
+    }
+
     pub fn events(&self) -> u64 {
         self.writer.events_written()
     }
