@@ -157,17 +157,32 @@ impl GifWriter {
         })
     }
 
-    /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths.
+    /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths: of the ways to
+    /// write its unchanged pixels, the one that compresses best.
     fn encode(&mut self, patch: &FramePatch, delay: u64) -> gif::Frame<'static> {
-        let mut indexed = match patch.changed {
-            Some(_) => {
-                let keyed: Vec<u32> = (patch.pixels.iter().enumerate())
-                    .map(|(i, p)| if patch.unchanged(i) { UNCHANGED } else { *p })
-                    .collect();
-                self.palette.index_frame(&keyed)
-            }
-            None => self.palette.index_frame(&patch.pixels),
+        let Some(changed) = &patch.changed else {
+            return self.encode_pixels(patch, delay, &patch.pixels);
         };
+        let transparent = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::Transparent));
+        if !changed.contains(&false) {
+            return transparent;
+        }
+        let runs = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::ContinueRuns));
+        if frame_bytes(&runs) < frame_bytes(&transparent) {
+            runs
+        } else {
+            transparent
+        }
+    }
+
+    /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) as a GIF frame.
+    fn encode_pixels(
+        &mut self,
+        patch: &FramePatch,
+        delay: u64,
+        pixels: &[u32],
+    ) -> gif::Frame<'static> {
+        let mut indexed = self.palette.index_frame(pixels);
         if !indexed.exact {
             // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
             indexed = self.palette.index_frame(&patch.pixels);
@@ -181,6 +196,28 @@ impl GifWriter {
             _ => frame,
         }
     }
+}
+
+/// How a frame's unchanged pixels are written; either way the composed image is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unchanged {
+    /// All as the transparent index: long runs of it where little changed.
+    Transparent,
+    /// As their own colour where that continues the run before them (the background around a
+    /// redrawn glyph stays one run), as the transparent index otherwise.
+    ContinueRuns,
+}
+
+/// `patch`'s pixels with its unchanged ones written as `how` says.
+fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
+    let mut previous = UNCHANGED;
+    (patch.pixels.iter().enumerate())
+        .map(|(i, &p)| {
+            let keep = !patch.unchanged(i) || (how == Unchanged::ContinueRuns && previous == p);
+            previous = if keep { p } else { UNCHANGED };
+            previous
+        })
+        .collect()
 }
 
 /// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths.
