@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use crate::animator::{FrameSink, SinkStatus};
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
-use crate::gif_palette::{GlobalPalette, UNCHANGED};
+use crate::gif_palette::{GlobalPalette, IndexedFrame, UNCHANGED};
 use crate::output_file::OutputFile;
+use crate::patch_split::{SplitLimits, MAX_PIECES};
 use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
@@ -24,6 +25,14 @@ const HEADER_FIXED: u64 = 13 + 19;
 const FRAME_FIXED: u64 = 8 + 10;
 /// The trailer byte.
 const TRAILER: u64 = 1;
+/// The fewest unchanged pixels between two changes for them to be written as separate
+/// rectangles (the best of 512 to 16384 on the sample casts, measured with
+/// `cargo run --release -p phux-encoders --example size_bench`).
+const MIN_GAP_PIXELS: u64 = 1024;
+/// How long each but the last rectangle of a split frame is shown, in hundredths: the shortest
+/// delay browsers honour (Chromium and Firefox show 0 and 1 as 10, which would slow the
+/// animation down), and too short to see the half-drawn frame.
+const LEAD_DELAY: u64 = 2;
 
 /// Encodes screens as an animated GIF; feed it through an [`crate::Animator`].
 #[derive(Debug)]
@@ -51,7 +60,9 @@ impl GifEncoder {
         let height = u16::try_from(h).map_err(|_| too_big())?;
         let out = OutputFile::create(path, options.overwrite)?;
         let scratch = out.scratch()?;
-        let writer = GifWriter::new(out, scratch, width, height, options.max_bytes)?;
+        let split = options.keep_unchanged_transparent && options.split_far_changes;
+        let (max_bytes, size) = (options.max_bytes, (width, height));
+        let writer = GifWriter::new(out, scratch, size, max_bytes, split)?;
         Ok(GifEncoder {
             pipeline: FramePipeline::start(
                 raster,
@@ -99,15 +110,17 @@ struct GifWriter {
     frames: u32,
     body_bytes: u64,
     clock: DelayClock,
+    /// Write far-apart changes as separate rectangles.
+    split: bool,
 }
 
 impl GifWriter {
     fn new(
         out: OutputFile,
         scratch: File,
-        width: u16,
-        height: u16,
+        (width, height): (u16, u16),
         max_bytes: u64,
+        split: bool,
     ) -> Result<Self, EncodeError> {
         // Any global palette will do for the throwaway header: frames without a local palette
         // are accepted only when there is one.
@@ -125,27 +138,91 @@ impl GifWriter {
             frames: 0,
             body_bytes: 0,
             clock: DelayClock::new(100),
+            split,
         })
     }
 }
 
-impl FrameWriter for GifWriter {
-    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError> {
-        let palette_before = self.palette.len();
-        let mut indexed = match patch.changed {
-            Some(_) => {
-                let keyed: Vec<u32> = (patch.pixels.iter().enumerate())
-                    .map(|(i, p)| if patch.unchanged(i) { UNCHANGED } else { *p })
-                    .collect();
-                self.palette.index_frame(&keyed)
-            }
-            None => self.palette.index_frame(&patch.pixels),
+impl GifWriter {
+    /// The pieces `patch` is written as when it is shown for `delay` hundredths: several
+    /// rectangles only when each can be shown [`LEAD_DELAY`], never for the first frame.
+    fn split(&self, patch: &FramePatch, delay: u64) -> Option<Vec<FramePatch>> {
+        if !self.split || self.frames == 0 {
+            return None;
+        }
+        let fits = usize::try_from(delay / LEAD_DELAY).unwrap_or(MAX_PIECES);
+        patch.pieces(SplitLimits {
+            max_pieces: fits.clamp(1, MAX_PIECES),
+            min_gap: MIN_GAP_PIXELS,
+        })
+    }
+
+    /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths: of the ways to
+    /// write its unchanged pixels, the one that compresses best.
+    fn encode(&mut self, patch: &FramePatch, delay: u64) -> gif::Frame<'static> {
+        let Some(changed) = &patch.changed else {
+            return self.encode_pixels(patch, delay, &patch.pixels);
         };
+        let transparent = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::Transparent));
+        if !changed.contains(&false) {
+            return transparent;
+        }
+        let runs = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::ContinueRuns));
+        if frame_bytes(&runs) < frame_bytes(&transparent) {
+            runs
+        } else {
+            transparent
+        }
+    }
+
+    /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) as a GIF frame.
+    fn encode_pixels(
+        &mut self,
+        patch: &FramePatch,
+        delay: u64,
+        pixels: &[u32],
+    ) -> gif::Frame<'static> {
+        let mut indexed = self.palette.index_frame(pixels);
         if !indexed.exact {
             // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
             indexed = self.palette.index_frame(&patch.pixels);
         }
-        let delay = self.clock.peek(start, end);
+        let compact = self.palette.compact(&indexed);
+        let frame = lzw_frame(patch, delay, indexed);
+        // The narrower codes pay for the local palette on some frames and not others: keep
+        // the smaller.
+        match compact.map(|c| lzw_frame(patch, delay, c)) {
+            Some(local) if frame_bytes(&local) < frame_bytes(&frame) => local,
+            _ => frame,
+        }
+    }
+}
+
+/// How a frame's unchanged pixels are written; either way the composed image is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unchanged {
+    /// All as the transparent index: long runs of it where little changed.
+    Transparent,
+    /// As their own colour where that continues the run before them (the background around a
+    /// redrawn glyph stays one run), as the transparent index otherwise.
+    ContinueRuns,
+}
+
+/// `patch`'s pixels with its unchanged ones written as `how` says.
+fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
+    let mut previous = UNCHANGED;
+    (patch.pixels.iter().enumerate())
+        .map(|(i, &p)| {
+            let keep = !patch.unchanged(i) || (how == Unchanged::ContinueRuns && previous == p);
+            previous = if keep { p } else { UNCHANGED };
+            previous
+        })
+        .collect()
+}
+
+/// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths.
+fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> gif::Frame<'static> {
+    {
         let mut frame = gif::Frame {
             delay: u16::try_from(delay).unwrap_or(u16::MAX),
             dispose: gif::DisposalMethod::Keep,
@@ -159,7 +236,25 @@ impl FrameWriter for GifWriter {
             ..gif::Frame::default()
         };
         frame.make_lzw_pre_encoded();
-        let size = frame_bytes(&frame);
+        frame
+    }
+}
+
+impl FrameWriter for GifWriter {
+    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError> {
+        let palette_before = self.palette.len();
+        let delay = self.clock.peek(start, end);
+        let split = self.split(patch, delay);
+        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(patch));
+        // The leading pieces flash by; the last one carries the rest of the frame's delay.
+        let lead = LEAD_DELAY * (pieces.len() as u64 - 1);
+        let frames: Vec<gif::Frame<'static>> = (pieces.iter().enumerate())
+            .map(|(i, piece)| {
+                let last = i + 1 == pieces.len();
+                self.encode(piece, if last { delay - lead } else { LEAD_DELAY })
+            })
+            .collect();
+        let size: u64 = frames.iter().map(frame_bytes).sum();
         let total = header_bytes(self.palette.len()) + self.body_bytes + size + TRAILER;
         if total > self.max_bytes {
             self.palette.truncate(palette_before);
@@ -171,10 +266,12 @@ impl FrameWriter for GifWriter {
             }
             return Ok(Fit::WouldExceed);
         }
-        self.body.write_lzw_pre_encoded_frame(&frame)?;
-        self.clock.commit(u64::from(frame.delay));
+        for frame in &frames {
+            self.body.write_lzw_pre_encoded_frame(frame)?;
+            self.clock.commit(u64::from(frame.delay));
+            self.frames += 1;
+        }
         self.body_bytes += size;
-        self.frames += 1;
         Ok(Fit::Written)
     }
 

@@ -75,6 +75,42 @@ impl GlobalPalette {
         }
     }
 
+    /// `frame` (indexed against this palette) against a local palette of only the colours it
+    /// uses, when that narrows its LZW codes: they start one bit wider than the frame's
+    /// minimum code size, which follows its highest index, so three colours at global indices
+    /// 0, 9 and 17 code with 6-bit codes, and with 3-bit ones as local indices 0, 1 and 2.
+    /// `None` when the local indices would need codes as wide.
+    pub fn compact(&self, frame: &IndexedFrame) -> Option<IndexedFrame> {
+        if frame.local_palette.is_some() {
+            return None;
+        }
+        let mut local: [Option<u8>; 256] = [None; 256];
+        let mut used: Vec<u8> = Vec::new();
+        for &i in &frame.indices {
+            let slot = &mut local[usize::from(i)];
+            if slot.is_none() {
+                *slot = Some(u8::try_from(used.len()).ok()?);
+                used.push(i);
+            }
+        }
+        let highest = used.iter().copied().max()?;
+        if min_code_size(used.len()) >= min_code_size(usize::from(highest) + 1) {
+            return None;
+        }
+        let colors: Vec<u32> = used
+            .iter()
+            .map(|&i| self.colors.get(usize::from(i)).copied().unwrap_or(0))
+            .collect();
+        Some(IndexedFrame {
+            indices: (frame.indices.iter())
+                .map(|&i| local[usize::from(i)].unwrap_or(0))
+                .collect(),
+            local_palette: Some(rgb_bytes(&colors)),
+            transparent: frame.transparent.and_then(|t| local[usize::from(t)]),
+            exact: frame.exact,
+        })
+    }
+
     fn map_global(&mut self, pixels: &[u32]) -> Option<Vec<u8>> {
         let mut out = Vec::with_capacity(pixels.len());
         let mut last: Option<(u32, u8)> = None;
@@ -164,6 +200,11 @@ fn nearest(palette: &[u32], color: u32) -> u8 {
         .min_by_key(|(_, c)| distance(c))
         .map_or(0, |(i, _)| i);
     u8::try_from(best).unwrap_or(u8::MAX)
+}
+
+/// The LZW minimum code size of indices below `colors` (GIF's floor is 2).
+fn min_code_size(colors: usize) -> u32 {
+    colors.max(4).next_power_of_two().trailing_zeros()
 }
 
 fn rgb_bytes(colors: &[u32]) -> Vec<u8> {

@@ -31,6 +31,7 @@ mod frame_chrome;
 mod gif_encoder;
 mod gif_palette;
 mod output_file;
+mod patch_split;
 mod pipeline;
 mod png_frames;
 mod raster;

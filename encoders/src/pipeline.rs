@@ -12,6 +12,7 @@ use std::thread::JoinHandle;
 use crate::animator::SinkStatus;
 use crate::error::EncodeError;
 use crate::frame_chrome::Compositor;
+use crate::patch_split::{changed_rects, SplitLimits};
 use crate::raster::{Rasterizer, Rect};
 use crate::screen::RenderScreen;
 
@@ -35,6 +36,48 @@ impl FramePatch {
         self.changed
             .as_ref()
             .is_some_and(|c| c.get(i).is_some_and(|changed| !changed))
+    }
+
+    /// True when every pixel is known to equal the image before: the frame changes nothing.
+    pub fn changes_nothing(&self) -> bool {
+        self.changed.as_ref().is_some_and(|c| !c.contains(&true))
+    }
+
+    /// The rectangles to write this patch as, within `limits`, when that is not the patch
+    /// itself: with a changed-pixel mask, the changed pixels cropped and, when far apart,
+    /// split (see [`changed_rects`]); `None` when the patch is written whole.
+    pub fn pieces(&self, limits: SplitLimits) -> Option<Vec<FramePatch>> {
+        let rects = changed_rects(self.rect, self.changed.as_ref()?, limits);
+        if rects.is_empty() || rects == [self.rect] {
+            return None;
+        }
+        Some(rects.into_iter().map(|r| self.piece(r)).collect())
+    }
+
+    /// The part of this patch inside `r` (which must lie inside its rectangle).
+    fn piece(&self, r: Rect) -> FramePatch {
+        let (dx, dy) = ((r.x - self.rect.x) as usize, (r.y - self.rect.y) as usize);
+        let stride = self.rect.width as usize;
+        let rows = (0..r.height as usize).map(|row| {
+            let start = (dy + row) * stride + dx;
+            start..start + r.width as usize
+        });
+        let mut pixels = Vec::with_capacity(r.width as usize * r.height as usize);
+        let mut changed = self
+            .changed
+            .as_ref()
+            .map(|_| Vec::with_capacity(pixels.capacity()));
+        for span in rows {
+            pixels.extend_from_slice(self.pixels.get(span.clone()).unwrap_or_default());
+            if let (Some(out), Some(mask)) = (&mut changed, &self.changed) {
+                out.extend_from_slice(mask.get(span).unwrap_or_default());
+            }
+        }
+        FramePatch {
+            rect: r,
+            pixels,
+            changed,
+        }
     }
 }
 
@@ -217,7 +260,7 @@ fn run_worker<W: FrameWriter>(
             Message::Frame {
                 start,
                 patch: Some(patch),
-            } if !truncated => {
+            } if !truncated && !patch.changes_nothing() => {
                 if let Some((held_start, held_patch)) = held.take() {
                     if writer.write(&held_patch, held_start, start)? == Fit::WouldExceed {
                         truncated = true;
@@ -227,7 +270,8 @@ fn run_worker<W: FrameWriter>(
                 }
                 held = Some((start, patch));
             }
-            // No pixel changed (the held frame simply lasts longer), or we are past the limit.
+            // No pixel changed (the held frame simply lasts longer, however the screen got
+            // there), or we are past the limit.
             Message::Frame { .. } => {}
             Message::Finish { end } => {
                 if let (Some((start, patch)), false) = (held.take(), truncated) {

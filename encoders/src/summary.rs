@@ -51,6 +51,10 @@ pub struct EncodeOptions {
     /// Write pixels that did not change as transparent (GIF's transparent index, APNG's
     /// alpha 0 blended over): the same images, far fewer bytes. Off only to compare.
     pub keep_unchanged_transparent: bool,
+    /// Write changes far apart (a prompt at the top, a clock at the bottom) as separate
+    /// rectangles of one frame instead of one rectangle spanning both. Needs
+    /// `keep_unchanged_transparent`. Off only to compare.
+    pub split_far_changes: bool,
 }
 
 impl Default for EncodeOptions {
@@ -63,6 +67,7 @@ impl Default for EncodeOptions {
             font: FontOptions::default(),
             chrome: FrameChrome::default(),
             keep_unchanged_transparent: true,
+            split_far_changes: true,
         }
     }
 }

@@ -1,14 +1,18 @@
-//! The transparency trick changes bytes, never pictures: every sample cast rendered with
-//! unchanged pixels written as transparent (GIF's transparent index, APNG's alpha 0 blended
-//! over) decodes to exactly the frames rendered without it, with and without a frame around
-//! the grid, and the file is no larger.
+//! The size levers change bytes, never pictures: every sample cast rendered with unchanged
+//! pixels written as transparent (GIF's transparent index, APNG's alpha 0 blended over) and
+//! far-apart changes written as separate rectangles decodes, composed frame by frame, to
+//! exactly the frames rendered without them, with and without a frame around the grid, in
+//! the bitmap and the antialiased font, and the file is no larger.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 mod common;
 
-use common::{decode_apng, decode_gif, Animation};
-use phux_encoders::{render_cast, EncodeOptions, FrameChrome, RenderSettings, Rgb, WindowBar};
+use common::{decode_apng, decode_gif, encode, Animation};
+use phux_encoders::{
+    render_cast, CellColor, EncodeOptions, FontOptions, FrameChrome, RenderScreen, RenderSettings,
+    Rgb, WindowBar,
+};
 use std::path::{Path, PathBuf};
 
 fn samples() -> Vec<PathBuf> {
@@ -23,13 +27,15 @@ fn samples() -> Vec<PathBuf> {
     casts
 }
 
-fn render(cast: &Path, out: &Path, transparent: bool, chrome: FrameChrome) -> u64 {
+fn render(cast: &Path, out: &Path, levers: bool, chrome: FrameChrome, font: &FontOptions) -> u64 {
     let cast = phux_recorder::read_cast(cast).unwrap();
     let settings = RenderSettings {
         options: EncodeOptions {
             max_bytes: u64::MAX,
             chrome,
-            keep_unchanged_transparent: transparent,
+            font: font.clone(),
+            keep_unchanged_transparent: levers,
+            split_far_changes: levers,
             ..EncodeOptions::default()
         },
         prefer_cast_theme: true,
@@ -43,20 +49,37 @@ fn render(cast: &Path, out: &Path, transparent: bool, chrome: FrameChrome) -> u6
         .bytes
 }
 
+/// `trick` shows what `plain` shows: the same size and length, and at the end of each of
+/// `plain`'s frames the same composed image, ending at the same moment. `trick` may write a
+/// frame as several rectangles, the leading ones shown briefly; it never shows a frame of
+/// `plain` for a different time.
 fn assert_same_pictures(plain: &Animation, trick: &Animation, what: &str) {
     assert_eq!(
         (plain.width, plain.height),
         (trick.width, trick.height),
         "{what}"
     );
-    assert_eq!(
-        plain.frames.len(),
-        trick.frames.len(),
-        "{what}: frame count"
-    );
-    for (i, (a, b)) in plain.frames.iter().zip(&trick.frames).enumerate() {
-        assert_eq!(a.delay_ms, b.delay_ms, "{what}: delay of frame {i}");
-        assert!(a.image == b.image, "{what}: frame {i} differs");
+    assert_eq!(plain.total_ms(), trick.total_ms(), "{what}: length");
+    assert!(trick.frames.len() >= plain.frames.len(), "{what}: frames");
+    let starts: Vec<u64> = (trick.frames.iter())
+        .scan(0, |t, f| {
+            let start = *t;
+            *t += f.delay_ms;
+            Some(start)
+        })
+        .collect();
+    let (mut end, mut j) = (0, 0);
+    for (i, frame) in plain.frames.iter().enumerate() {
+        end += frame.delay_ms;
+        if frame.delay_ms == 0 {
+            continue; // never shown
+        }
+        while j + 1 < trick.frames.len() && starts[j + 1] < end {
+            j += 1;
+        }
+        let shown = &trick.frames[j];
+        assert_eq!(starts[j] + shown.delay_ms, end, "{what}: end of frame {i}");
+        assert!(shown.image == frame.image, "{what}: frame {i} differs");
     }
 }
 
@@ -71,15 +94,24 @@ fn framed() -> FrameChrome {
     }
 }
 
+/// The frame and font combinations every sample is rendered in.
+fn looks() -> [(&'static str, FrameChrome, FontOptions); 3] {
+    [
+        ("bare", FrameChrome::default(), FontOptions::default()),
+        ("framed", framed(), FontOptions::default()),
+        ("smooth framed", framed(), FontOptions::smooth()),
+    ]
+}
+
 #[test]
-fn every_gif_frame_equals_the_frame_rendered_without_transparency() {
+fn every_gif_frame_equals_the_frame_rendered_without_the_levers() {
     let dir = tempfile::tempdir().unwrap();
     for cast in samples() {
-        for (label, chrome) in [("bare", FrameChrome::default()), ("framed", framed())] {
+        for (label, chrome, font) in looks() {
             let plain = dir.path().join("plain.gif");
             let trick = dir.path().join("trick.gif");
-            let plain_bytes = render(&cast, &plain, false, chrome);
-            let trick_bytes = render(&cast, &trick, true, chrome);
+            let plain_bytes = render(&cast, &plain, false, chrome, &font);
+            let trick_bytes = render(&cast, &trick, true, chrome, &font);
             let what = format!("{} {label} gif", cast.display());
             assert_same_pictures(&decode_gif(&plain), &decode_gif(&trick), &what);
             assert!(
@@ -91,17 +123,86 @@ fn every_gif_frame_equals_the_frame_rendered_without_transparency() {
 }
 
 #[test]
-fn every_apng_frame_equals_the_frame_rendered_without_transparency() {
+fn every_apng_frame_equals_the_frame_rendered_without_the_levers() {
     let dir = tempfile::tempdir().unwrap();
     for cast in samples() {
-        for (label, chrome) in [("bare", FrameChrome::default()), ("framed", framed())] {
+        for (label, chrome, font) in looks() {
             let plain = dir.path().join("plain.png");
             let trick = dir.path().join("trick.png");
-            render(&cast, &plain, false, chrome);
-            render(&cast, &trick, true, chrome);
+            render(&cast, &plain, false, chrome, &font);
+            render(&cast, &trick, true, chrome, &font);
             let what = format!("{} {label} apng", cast.display());
             assert_same_pictures(&decode_apng(&plain), &decode_apng(&trick), &what);
         }
+    }
+}
+
+/// A prompt typed at the top and a clock ticking at the bottom of an 80x24 screen.
+/// Each step types one character and ticks the clock's last digit.
+fn prompt_and_clock() -> Vec<(f64, RenderScreen)> {
+    let mut screen = RenderScreen::blank(80, 24);
+    let green = CellColor::Palette(2);
+    screen.put_str(0, 0, "$", CellColor::Default, CellColor::Default);
+    screen.put_str(72, 23, "12:00:00", green, CellColor::Default);
+    let mut screens = vec![(0.0, screen.clone())];
+    for (i, typed) in "ls-la!".chars().enumerate() {
+        let x = 2 + u16::try_from(i).unwrap();
+        screen.put_str(
+            x,
+            0,
+            &typed.to_string(),
+            CellColor::Default,
+            CellColor::Default,
+        );
+        screen.put_str(79, 23, &(i + 1).to_string(), green, CellColor::Default);
+        screens.push(((i + 1) as f64 * 0.5, screen.clone()));
+    }
+    screens
+}
+
+#[test]
+fn far_apart_changes_are_written_as_separate_small_rectangles_of_the_same_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let screens = prompt_and_clock();
+    for (ext, decode) in [
+        ("gif", decode_gif as fn(&Path) -> Animation),
+        ("png", decode_apng),
+    ] {
+        let (plain, trick, whole) = (
+            dir.path().join(format!("plain.{ext}")),
+            dir.path().join(format!("trick.{ext}")),
+            dir.path().join(format!("whole.{ext}")),
+        );
+        let options = |transparent, split| EncodeOptions {
+            keep_unchanged_transparent: transparent,
+            split_far_changes: split,
+            ..EncodeOptions::default()
+        };
+        encode(&plain, &screens, &options(false, false), 30, 1.0);
+        let split = encode(&trick, &screens, &options(true, true), 30, 1.0);
+        let one_rect = encode(&whole, &screens, &options(true, false), 30, 1.0);
+        let (plain, trick) = (decode(&plain), decode(&trick));
+        assert_same_pictures(&plain, &trick, ext);
+        // The blank start, then each step as two rectangles: the prompt's and the clock's.
+        assert_eq!(trick.frames.len(), 1 + 2 * 6, "{ext}");
+        for pair in trick.frames[1..].chunks(2) {
+            assert!(
+                pair[0].y < 16 && pair[1].y >= 23 * 16,
+                "{ext}: top, then bottom"
+            );
+            assert!(
+                pair[0].height <= 16 && pair[1].height <= 16,
+                "{ext}: one row each"
+            );
+            assert!(pair[0].width <= 8 && pair[1].width <= 8, "{ext}: cropped");
+            assert_eq!(pair[0].delay_ms, 20, "{ext}: the first flashes by");
+        }
+        assert!(
+            split.bytes < one_rect.bytes,
+            "{ext}: {} >= {}",
+            split.bytes,
+            one_rect.bytes
+        );
     }
 }
 
@@ -113,7 +214,13 @@ fn a_gif_frame_with_unchanged_pixels_carries_a_transparent_index() {
         .find(|p| p.ends_with("shell.cast"))
         .unwrap();
     let out = dir.path().join("t.gif");
-    render(&cast, &out, true, FrameChrome::default());
+    render(
+        &cast,
+        &out,
+        true,
+        FrameChrome::default(),
+        &FontOptions::default(),
+    );
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options

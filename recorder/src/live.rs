@@ -1,5 +1,6 @@
 //! The live recording sink: turns an observer stream (output chunks stamped with the time the
-//! server read them, resizes, the pane's exit) into a `.cast`, one flushed line per event.
+//! server read them, resizes, the pane's exit) into a `.cast`, one line per event, written in
+//! whole lines by batch (the caller decides when: `phux rec` within 20 ms).
 //! Timing is kept raw; the stream's first chunk (the screen's repaint) is time zero.
 
 use crate::clamp::IdleClamp;
@@ -109,6 +110,11 @@ impl LiveSink {
 
     pub fn end_batch(&mut self) -> Result<(), RecorderError> {
         self.writer.end_batch()
+    }
+
+    /// Bytes of lines held by an open batch, not yet written.
+    pub fn pending_bytes(&self) -> usize {
+        self.writer.pending_bytes()
     }
 
     pub fn events(&self) -> u64 {

@@ -4,7 +4,8 @@
 //! the sink is flushed. `create` writes to the `File` itself, never through a buffer that could
 //! hold a line back. A batch ([`CastWriter::begin_batch`] … [`CastWriter::end_batch`]) writes
 //! the lines of events that arrived together in one `write_all`: still only whole lines, one
-//! system call instead of one per event.
+//! system call instead of one per event. A live recorder keeps a batch open for at most a few
+//! tens of milliseconds, so a recorder killed with SIGKILL loses no more than that.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -180,6 +181,11 @@ impl<W: Write> CastWriter<W> {
         self.bytes += self.pending.len() as u64;
         self.pending.clear();
         Ok(())
+    }
+
+    /// Bytes of lines held by an open batch, not yet written.
+    pub fn pending_bytes(&self) -> usize {
+        self.pending.len()
     }
 
     /// Events written so far (the header is not an event).

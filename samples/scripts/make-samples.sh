@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Records the sample casts in samples/ with phux itself, from real programs: a colourful shell
-# session, a progress bar, vim editing a file, and a screen of CJK text and box drawing.
+# session, a progress bar, vim editing a file, a screen of CJK text and box drawing, and top.
 # Usage: samples/scripts/make-samples.sh [path/to/phux]   (default: target/x86_64-unknown-linux-gnu/release/phux)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,4 +84,7 @@ kill -INT "$rec"; wait "$rec" || true
   printf "│ ⠁⠃⠉⠙⠑⠋⠛⠓   │ \e[7m inverse \e[0m \e[4munder\e[0m \e[9mstrike\e[0m  │\n"
   printf "╰────────────┴─────────────────────────╯\n"
   sleep 0.5' >/dev/null
+# 5. top: a full-screen program redrawing numbers all over the screen every half second.
+"$phux" rec -o top.cast --overwrite --size 100x30 --duration 5 -- top -d 0.5 >/dev/null
+
 echo "samples written: $(ls ./*.cast | tr '\n' ' ')"

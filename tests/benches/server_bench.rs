@@ -66,8 +66,27 @@ fn tmux_cat(file: &Path) -> Duration {
     start.elapsed()
 }
 
-/// Time from asking for a pane running `cat FILE` to the server reporting it closed.
-fn phux_cat(file: &Path) -> Duration {
+/// CPU time `/proc/PID/stat` reports: the process's own (all threads), or that of its
+/// children it has waited for. Counted in USER_HZ ticks, 100 a second on Linux.
+fn cpu_of(pid: &str, children: bool) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The fields after the command name: state is field 3, utime 14, stime 15, cutime 16,
+    // cstime 17.
+    let fields: Vec<u64> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .skip(1)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let at = if children { 13 } else { 11 };
+    Duration::from_millis((fields[at] + fields[at + 1]) * 10)
+}
+
+/// Time from asking for a pane running `cat FILE` to the server reporting it closed, and the
+/// CPU time the server used.
+fn phux_cat(file: &Path) -> (Duration, Duration) {
     let server = TestServer::start();
     let mut watcher = Client::connect(&server.socket).unwrap();
     let _: phux_core::wire::Done = watcher
@@ -99,7 +118,8 @@ fn phux_cat(file: &Path) -> Duration {
         if let Frame::Json(_) = frame {
             if let Ok(ServerMessage::Event(event)) = frame.decode::<ServerMessage>() {
                 if matches!(event.event, WatchEventKind::PaneClosed { .. }) {
-                    return start.elapsed();
+                    let took = start.elapsed();
+                    return (took, cpu_of(&server.server_pid().to_string(), false));
                 }
             }
         }
@@ -149,12 +169,14 @@ fn tmux_memory(panes: usize) -> u64 {
     rss
 }
 
-/// `phux rec -o CAST -- cat FILE`: the same work with a recorder attached from the first byte.
-/// Also says whether the cast is whole: a recorder that falls behind is dropped by the server
-/// and its cast ends early (a fast run that recorded less).
-fn phux_cat_recorded(file: &Path, dir: &Path) -> (Duration, bool) {
+/// `phux rec -o CAST -- cat FILE`: the same work with a recorder attached from the first byte,
+/// and the CPU time the server and the recorder used. Also says whether the cast is whole: a
+/// recorder that falls behind is dropped by the server and its cast ends early (a fast run
+/// that recorded less).
+fn phux_cat_recorded(file: &Path, dir: &Path) -> (Duration, bool, Duration) {
     let server = TestServer::start();
     let cast = dir.join("recorded.cast");
+    let children_before = cpu_of("self", true);
     let start = Instant::now();
     let output = server.run(&[
         "rec",
@@ -167,6 +189,8 @@ fn phux_cat_recorded(file: &Path, dir: &Path) -> (Duration, bool) {
         file.to_str().unwrap(),
     ]);
     let took = start.elapsed();
+    let recorder_cpu = cpu_of("self", true) - children_before;
+    let cpu = cpu_of(&server.server_pid().to_string(), false) + recorder_cpu;
     assert!(
         output.status.success(),
         "{}",
@@ -174,7 +198,7 @@ fn phux_cat_recorded(file: &Path, dir: &Path) -> (Duration, bool) {
     );
     let whole = !String::from_utf8_lossy(&output.stderr).contains("fell behind");
     let _ = std::fs::remove_file(&cast);
-    (took, whole)
+    (took, whole, cpu)
 }
 
 /// Records `echo start; sleep N; echo end` and compares the cast's gap with N seconds.
@@ -209,7 +233,10 @@ fn timing_fidelity(seconds: u64, dir: &Path) -> (f64, f64) {
 }
 
 /// Unrecorded and recorded runs alternated, `PHUX_BENCH_RUNS` times (default 5): each run's
-/// ratio, then the median and the spread (the machine is shared; one run says little).
+/// throughput ratio and CPU ratio, then their medians and spreads. On a shared machine the
+/// wall-clock ratio swings with whatever else runs; the CPU the recorder adds (the server's
+/// stream to it and the `phux rec` process) is the steadier figure, and on a busy machine
+/// throughput follows it.
 fn recording_overhead(file: &Path, dir: &Path) {
     let runs: usize = std::env::var("PHUX_BENCH_RUNS")
         .ok()
@@ -218,14 +245,18 @@ fn recording_overhead(file: &Path, dir: &Path) {
         .max(1);
     println!("recording overhead: the same cat with `phux rec -- cat` attached, {runs} runs");
     let mut ratios = Vec::new();
+    let mut cpu_ratios = Vec::new();
     for run in 1..=runs {
-        let plain = phux_cat(file);
-        let (recorded, whole) = phux_cat_recorded(file, dir);
+        let (plain, plain_cpu) = phux_cat(file);
+        let (recorded, whole, recorded_cpu) = phux_cat_recorded(file, dir);
         let ratio = plain.as_secs_f64() / recorded.as_secs_f64();
+        let cpu_ratio = recorded_cpu.as_secs_f64() / plain_cpu.as_secs_f64().max(0.01);
         println!(
-            "  run {run}: unrecorded {:.2} s, recorded {:.2} s, throughput {ratio:.2}x of unrecorded{}",
+            "  run {run}: unrecorded {:.2} s ({:.2} s CPU), recorded {:.2} s ({:.2} s CPU), throughput {ratio:.2}x of unrecorded, CPU {cpu_ratio:.2}x{}",
             plain.as_secs_f64(),
+            plain_cpu.as_secs_f64(),
             recorded.as_secs_f64(),
+            recorded_cpu.as_secs_f64(),
             if whole {
                 ""
             } else {
@@ -234,19 +265,23 @@ fn recording_overhead(file: &Path, dir: &Path) {
         );
         if whole {
             ratios.push(ratio);
+            cpu_ratios.push(cpu_ratio);
         }
     }
     if ratios.is_empty() {
         println!("  no run recorded the whole output");
         return;
     }
-    ratios.sort_by(f64::total_cmp);
-    let median = ratios[ratios.len() / 2];
+    let summary = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[0], v[v.len() - 1])
+    };
+    let (median, low, high) = summary(ratios);
     println!(
-        "  median {median:.2}x, spread {:.2}x to {:.2}x (goal: median >= 0.9x)",
-        ratios[0],
-        ratios[ratios.len() - 1]
+        "  throughput: median {median:.2}x, spread {low:.2}x to {high:.2}x (goal: median >= 0.9x)"
     );
+    let (median, low, high) = summary(cpu_ratios);
+    println!("  CPU (server + recorder): median {median:.2}x of unrecorded, spread {low:.2}x to {high:.2}x");
 }
 
 fn mb(bytes: u64) -> f64 {
@@ -269,7 +304,7 @@ fn main() {
     );
     let bare = bare_pty(&file);
     let tmux_time = tmux_cat(&file);
-    let phux_time = phux_cat(&file);
+    let (phux_time, _) = phux_cat(&file);
     println!(
         "{:<12} {:>9}  {:>12}  {:>14}",
         "", "seconds", "vs tmux", "vs bare PTY"

@@ -314,6 +314,42 @@ fn a_recorder_killed_with_sigkill_leaves_a_cast_whose_every_line_parses() {
 }
 
 #[test]
+fn a_burst_reaches_the_cast_while_the_pane_is_quiet_and_survives_sigkill() {
+    // Lines are gathered for a few milliseconds before they are written; a burst followed by
+    // silence must still reach the file (the timer writes it), so a SIGKILL after it loses
+    // nothing.
+    let server = TestServer::start();
+    let out = server.dir.path().join("burst.cast");
+    let mut rec = start_rec(
+        &server,
+        &[
+            "rec",
+            "-o",
+            out.to_str().unwrap(),
+            "--",
+            "sh",
+            "-c",
+            "seq 1 20000; echo burst-end; exec sleep 600",
+        ],
+    );
+    wait_until("the burst is in the cast", Duration::from_secs(10), || {
+        // As an output line (the header names the command too).
+        std::fs::read_to_string(&out).is_ok_and(|t| t.contains(r"burst-end\r\n"))
+    });
+    rec.kill().unwrap();
+    rec.wait().unwrap();
+    let cast = read_cast(&out).expect("every line parses");
+    let text = outputs(&cast);
+    let numbers: Vec<&str> = text.split("\r\n").filter(|l| !l.is_empty()).collect();
+    // The first line carries the pane's start-up sequences before its "1".
+    let at = numbers.iter().position(|l| l.ends_with('1')).unwrap();
+    let expected: Vec<String> = (2..=20000).map(|n| n.to_string()).collect();
+    let burst = numbers.get(at + 1..at + 20000).unwrap_or_default();
+    assert!(burst == expected, "the whole burst is there, in order");
+    assert!(text.contains("burst-end"));
+}
+
+#[test]
 fn a_recording_renders_to_gif_and_apng_and_transcodes_to_v3() {
     let server = TestServer::start();
     let cast_path = server.dir.path().join("r.cast");

@@ -14,8 +14,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// The most stream frames written in one batch (output frames carry up to a PTY read each).
+/// The most stream frames the reading thread hands over at once (output frames carry up to a
+/// PTY read each).
 const MAX_BATCH: usize = 256;
+/// Cast lines wait at most this long before they are written, so a recorder killed with
+/// SIGKILL loses at most the last few tens of milliseconds of output; every line written is
+/// whole, so the cast always parses.
+const FLUSH_INTERVAL: Duration = Duration::from_millis(20);
+/// ... or until this many bytes of lines are waiting.
+const FLUSH_BYTES: usize = 256 * 1024;
+/// How often the stop flag and the duration are checked while nothing arrives.
+const POLL: Duration = Duration::from_millis(50);
 
 /// Why a recording ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,14 +95,27 @@ pub fn record_stream(
 ) -> Result<(RecordingSummary, StopReason), RecordError> {
     let mut sink = LiveSink::create(request.output, &header(request, &start), request.overwrite)?;
     client.set_read_timeout(None)?;
-    let (tx, frames) = bounded(1024);
+    let (tx, batches) = bounded::<Vec<Frame>>(64);
     let mut reader = FrameReader::new(std::io::BufReader::with_capacity(
         256 * 1024,
         client.into_stream(),
     ));
     std::thread::spawn(move || {
-        while let Ok(frame) = reader.read_frame() {
-            if tx.send(frame).is_err() {
+        // The frames already read from the socket go over as one batch: one wake-up of the
+        // writing side per burst, not one per frame.
+        while let Ok(first) = reader.read_frame() {
+            let mut batch = vec![first];
+            let mut ended = false;
+            while batch.len() < MAX_BATCH && !reader.get_mut().buffer().is_empty() {
+                match reader.read_frame() {
+                    Ok(frame) => batch.push(frame),
+                    Err(_) => {
+                        ended = true;
+                        break;
+                    }
+                }
+            }
+            if tx.send(batch).is_err() || ended {
                 break;
             }
         }
@@ -101,6 +123,10 @@ pub fn record_stream(
     let began = Instant::now();
     // The chunk with this sequence number is the last of the past; `None`: record live.
     let caught_up_at = start.live_seq.filter(|_| request.until_caught_up);
+    // Lines are gathered and written together (whole lines only) once FLUSH_INTERVAL has
+    // passed since the oldest of them, or FLUSH_BYTES have gathered.
+    let mut unwritten_since: Option<Instant> = None;
+    sink.begin_batch();
     let reason = loop {
         if request.stop.load(Ordering::Relaxed) {
             break StopReason::Stopped;
@@ -111,42 +137,46 @@ pub fn record_stream(
         {
             break StopReason::Duration;
         }
-        match frames.recv_timeout(Duration::from_millis(50)) {
-            Ok(frame) => {
-                // What arrived together is written together: one write for the batch, whole
-                // lines only, flushed before waiting again. The past ends the recording at the
-                // chunk it was caught up at (`--since` without `--follow`).
-                sink.begin_batch();
+        let wait = unwritten_since.map_or(POLL, |t| FLUSH_INTERVAL.saturating_sub(t.elapsed()));
+        match batches.recv_timeout(wait.min(POLL)) {
+            Ok(batch) => {
+                // The past ends the recording at the chunk it was caught up at (`--since`
+                // without `--follow`).
                 let mut ended = None;
-                let mut next = Some(frame);
-                let mut taken = 0;
-                while let Some(frame) = next.take() {
+                for frame in batch {
                     let seq = match &frame {
                         Frame::Output(chunk) => Some(chunk.seq),
                         _ => None,
                     };
                     ended = apply(&mut sink, frame)?;
-                    taken += 1;
                     if ended.is_none()
                         && seq.is_some_and(|seq| caught_up_at.is_some_and(|last| seq >= last))
                     {
                         ended = Some(StopReason::CaughtUp);
                     }
-                    if ended.is_some() || taken >= MAX_BATCH {
+                    if ended.is_some() {
                         break;
                     }
-                    next = frames.try_recv().ok();
                 }
-                sink.end_batch()?;
                 if let Some(reason) = ended {
                     break reason;
                 }
-                on_progress(sink.events(), sink.bytes());
+                if sink.pending_bytes() > 0 {
+                    unwritten_since.get_or_insert_with(Instant::now);
+                }
             }
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => break StopReason::StreamEnded,
         }
+        let due = unwritten_since.is_some_and(|t| t.elapsed() >= FLUSH_INTERVAL);
+        if due || sink.pending_bytes() >= FLUSH_BYTES {
+            sink.end_batch()?;
+            sink.begin_batch();
+            unwritten_since = None;
+            on_progress(sink.events(), sink.bytes());
+        }
     };
+    sink.end_batch()?;
     Ok((sink.finish()?, reason))
 }
 

@@ -30,6 +30,42 @@ pub struct OutputChunk {
     pub bytes: Vec<u8>,
 }
 
+impl OutputChunk {
+    /// Appends an output frame of `bytes` to `out`, without first copying them into a chunk.
+    pub fn encode_parts(
+        out: &mut Vec<u8>,
+        pane: u32,
+        seq: u64,
+        t_ns: u64,
+        bytes: &[u8],
+    ) -> Result<(), WireError> {
+        let mut header = [0u8; OUTPUT_HEADER_LEN];
+        header[..4].copy_from_slice(&pane.to_be_bytes());
+        header[4..12].copy_from_slice(&seq.to_be_bytes());
+        header[12..].copy_from_slice(&t_ns.to_be_bytes());
+        encode_parts(out, KIND_OUTPUT, &header, bytes)
+    }
+}
+
+/// Appends a frame of `kind` whose body is `head` then `body`: length, kind, body.
+fn encode_parts(out: &mut Vec<u8>, kind: u8, head: &[u8], body: &[u8]) -> Result<(), WireError> {
+    let body_len = head.len() + body.len();
+    let len = u64::try_from(body_len + 1).unwrap_or(u64::MAX);
+    let len = u32::try_from(len)
+        .ok()
+        .filter(|&l| l <= MAX_FRAME_LEN)
+        .ok_or(WireError::TooLarge {
+            len,
+            max: MAX_FRAME_LEN,
+        })?;
+    out.reserve(4 + 1 + body_len);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.push(kind);
+    out.extend_from_slice(head);
+    out.extend_from_slice(body);
+    Ok(())
+}
+
 /// One decoded frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Frame {
@@ -61,33 +97,20 @@ impl Frame {
 
     /// The whole frame as bytes: length, kind, body.
     pub fn encode(&self) -> Result<Vec<u8>, WireError> {
-        let (kind, body_len) = match self {
-            Frame::Json(json) => (KIND_JSON, json.len()),
-            Frame::Output(chunk) => (KIND_OUTPUT, OUTPUT_HEADER_LEN + chunk.bytes.len()),
-            Frame::Unknown { kind, payload } => (*kind, payload.len()),
-        };
-        let len = u64::try_from(body_len + 1).unwrap_or(u64::MAX);
-        let len = u32::try_from(len)
-            .ok()
-            .filter(|&l| l <= MAX_FRAME_LEN)
-            .ok_or(WireError::TooLarge {
-                len,
-                max: MAX_FRAME_LEN,
-            })?;
-        let mut out = Vec::with_capacity(4 + body_len + 1);
-        out.extend_from_slice(&len.to_be_bytes());
-        out.push(kind);
-        match self {
-            Frame::Json(json) => out.extend_from_slice(json),
-            Frame::Output(chunk) => {
-                out.extend_from_slice(&chunk.pane.to_be_bytes());
-                out.extend_from_slice(&chunk.seq.to_be_bytes());
-                out.extend_from_slice(&chunk.t_ns.to_be_bytes());
-                out.extend_from_slice(&chunk.bytes);
-            }
-            Frame::Unknown { payload, .. } => out.extend_from_slice(payload),
-        }
+        let mut out = Vec::new();
+        self.encode_into(&mut out)?;
         Ok(out)
+    }
+
+    /// Appends the whole frame to `out` (several frames can go out in one write).
+    pub fn encode_into(&self, out: &mut Vec<u8>) -> Result<(), WireError> {
+        match self {
+            Frame::Json(json) => encode_parts(out, KIND_JSON, &[], json),
+            Frame::Output(chunk) => {
+                OutputChunk::encode_parts(out, chunk.pane, chunk.seq, chunk.t_ns, &chunk.bytes)
+            }
+            Frame::Unknown { kind, payload } => encode_parts(out, *kind, &[], payload),
+        }
     }
 
     /// Decodes a payload (kind byte + body) whose length was already checked.
@@ -214,7 +237,7 @@ fn read_full<R: Read>(reader: &mut R, buf: &mut [u8]) -> Result<usize, WireError
     Ok(filled)
 }
 
-/// Writes frames to a byte stream, one `write_all` + flush per frame.
+/// Writes frames to a byte stream, one `write_all` + flush per frame or per encoded batch.
 pub struct FrameWriter<W> {
     inner: W,
 }
@@ -231,6 +254,13 @@ impl<W: Write> FrameWriter<W> {
     pub fn write_frame(&mut self, frame: &Frame) -> Result<(), WireError> {
         let bytes = frame.encode()?;
         self.inner.write_all(&bytes)?;
+        self.inner.flush()?;
+        Ok(())
+    }
+
+    /// Writes frames already encoded with [`Frame::encode_into`], in one `write_all` + flush.
+    pub fn write_encoded(&mut self, frames: &[u8]) -> Result<(), WireError> {
+        self.inner.write_all(frames)?;
         self.inner.flush()?;
         Ok(())
     }

@@ -75,7 +75,7 @@ fn tape(args: Args, context: &Context) -> VerbResult {
     let outputs = outputs_of(&args, &plan)?;
     let argv = shell_command(&plan.settings.shell);
     check_programs(&plan, &argv, &outputs)?;
-    let (cols, rows) = plan.settings.grid().unwrap_or((80, 24));
+    let (cols, rows) = plan.grid;
     crate::engine_setup::prepare_for_server(&context.socket, args.json)?;
     let mut env = shell_env(&plan.settings.shell);
     env.append(&mut plan.env);
@@ -257,6 +257,7 @@ fn render_settings(settings: &Settings, recording: &outputs::Recording) -> Rende
             overwrite: true,
             chrome: settings.chrome(),
             keep_unchanged_transparent: true,
+            split_far_changes: true,
             font: settings.font(),
         },
         prefer_cast_theme: false,

@@ -116,10 +116,11 @@ impl Settings {
         }
     }
 
-    /// The grid that fits `Width`×`Height` inside the margin, bar and padding.
-    pub fn grid(&self) -> Option<(u16, u16)> {
+    /// The grid of `cell`-sized cells ([`Settings::cell`], which loads the font: ask it once)
+    /// that fits `Width`×`Height` inside the margin, bar and padding.
+    pub fn grid(&self, cell: (u32, u32)) -> Option<(u16, u16)> {
         let (w, h) = self.chrome().grid_room(self.width, self.height)?;
-        let (cell_w, cell_h) = self.cell().ok()?;
+        let (cell_w, cell_h) = cell;
         let cols = u16::try_from(w / cell_w.max(1)).ok()?;
         let rows = u16::try_from(h / cell_h.max(1)).ok()?;
         (cols > 0 && rows > 0).then_some((cols, rows))
@@ -150,6 +151,8 @@ pub struct Plan {
     pub requires: Vec<(String, Step)>,
     pub env: Vec<(String, String)>,
     pub settings: Settings,
+    /// The grid the settings make: columns, rows.
+    pub grid: (u16, u16),
     /// The actions in order (and `Set TypingSpeed` between them).
     pub actions: Vec<Step>,
 }
@@ -161,6 +164,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
         requires: Vec::new(),
         env: Vec::new(),
         settings: Settings::default(),
+        grid: (0, 0),
         actions: Vec::new(),
     };
     let mut first_action: Option<(usize, usize)> = None;
@@ -215,10 +219,11 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             ),
         ));
     }
-    if let Err(problem) = s.cell() {
-        return Err(size_error(sized_by.as_ref(), problem));
-    }
-    if let Some((cols, rows)) = s.grid() {
+    let cell = s
+        .cell()
+        .map_err(|problem| size_error(sized_by.as_ref(), problem))?;
+    let grid = s.grid(cell);
+    if let Some((cols, rows)) = grid {
         if phux_core::limits::check_grid(cols, rows).is_err() {
             return Err(size_error(
                 sized_by.as_ref(),
@@ -231,8 +236,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             ));
         }
     }
-    if plan.settings.grid().is_none() {
-        let s = &plan.settings;
+    let Some(grid) = grid else {
         return Err(size_error(
             sized_by.as_ref(),
             format!(
@@ -242,7 +246,8 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
                 s.width, s.height, s.font_size, s.padding, s.margin
             ),
         ));
-    }
+    };
+    plan.grid = grid;
     Ok(plan)
 }
 
@@ -380,17 +385,14 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.settings.scale(), 2);
-        assert_eq!(p.settings.grid(), Some(((600 - 40) / 16, (300 - 40) / 32)));
+        assert_eq!(p.grid, ((600 - 40) / 16, (300 - 40) / 32));
         // TrueType (the default): glyphs at FontSize itself, the grid in the font's own cells.
         let default = plan_of("").unwrap();
         assert_eq!(default.settings.scale(), 1);
         let (w, h) = default.settings.cell().unwrap();
         assert_eq!(h, 22, "LineHeight 1.0 at FontSize 22");
         let fit = |room: u32, cell: u32| u16::try_from(room / cell).unwrap();
-        assert_eq!(
-            default.settings.grid(),
-            Some((fit(1200 - 120, w), fit(600 - 120, h)))
-        );
+        assert_eq!(default.grid, (fit(1200 - 120, w), fit(600 - 120, h)));
     }
 
     #[test]
