@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-type Writer<'a> = FrameWriter<&'a UnixStream>;
+pub(crate) type Writer<'a> = FrameWriter<&'a UnixStream>;
 
 /// How long a new connection has to send its hello.
 pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
@@ -217,6 +217,9 @@ fn stream_after<T: serde::Serialize>(
             }),
         )?;
     }
+    if let Some(keyframes) = &stream.keyframes {
+        return crate::viewer_stream::serve(writer, socket, &stream.rx, keyframes);
+    }
     let wanted = |event: &BusEvent| match (stream.only, event) {
         (Some(only), BusEvent::Watch { pane, .. }) => *pane == only,
         _ => true,
@@ -239,7 +242,7 @@ fn write_output(writer: &mut Writer, chunk: OutputChunk) -> Result<(), WireError
     writer.write_frame(&Frame::Output(chunk))
 }
 
-fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
+pub(crate) fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
     match event {
         BusEvent::Watch { pane, kind, t_ns } => send(
             writer,

@@ -170,6 +170,19 @@ impl AttachedTui {
         self.lines().iter().any(|l| l.contains(text))
     }
 
+    /// The foreground colour of the first cell of `text` on the screen (ASCII text: one
+    /// cell per character).
+    pub fn fg_of_text(&self, text: &str) -> Option<phux_core::engine::CellColor> {
+        let lines = self.lines();
+        let (y, x) = lines
+            .iter()
+            .enumerate()
+            .find_map(|(y, l)| l.find(text).map(|at| (y, l[..at].chars().count())))?;
+        let screen = self.screen.lock().unwrap();
+        let cell = screen.viewport_cell(x as u16, y as u16)?;
+        Some(cell.style.fg)
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }

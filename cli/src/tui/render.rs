@@ -31,8 +31,8 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
             if cell.width == CellWidth::SpacerTail {
                 continue;
             }
-            let changed = match old.and_then(|o| o.get(x, y)) {
-                Some(before) => before != cell || wide_tail_changed(old, new, x, y),
+            let changed = match old {
+                Some(old) => !old.same_cell(new, x, y) || wide_tail_changed(Some(old), new, x, y),
                 None => true,
             };
             if !changed {
