@@ -256,3 +256,41 @@ fn a_client_that_switched_stays_when_its_first_session_ends() {
     assert!(output.status.success(), "{}", phux_tests::stderr(&output));
     tui.wait_for("the rename seen", |l| status(l).starts_with("[renamed]"));
 }
+
+#[test]
+fn a_window_with_output_since_it_was_shown_is_marked_until_selected() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    tui.prefix(b"c");
+    tui.wait_for("a second window", |l| status(l).contains("0:0- 1:1*"));
+    tui.type_bytes(b"echo in-window-one\r");
+    tui.wait_for_text("in-window-one");
+    // Back to window 0; window 1's pane prints after a moment, unseen.
+    tui.prefix(b"0");
+    tui.wait_for("window 0 shown, no mark yet", |l| {
+        status(l).contains("0:0* 1:1- ")
+    });
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(
+        status(&tui.lines()).contains("0:0* 1:1- "),
+        "{}",
+        tui.screen()
+    );
+    let ok = server.run(&["send-keys", "@2", "echo unseen-output", "Enter"]);
+    assert!(ok.status.success(), "{ok:?}");
+    tui.wait_for("window 1 marked with #", |l| status(l).contains("1:1-#"));
+    // Output in the window on screen marks nothing.
+    tui.type_bytes(b"echo seen-output\r");
+    tui.wait_for_text("seen-output");
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(status(&tui.lines()).contains("0:0* "), "{}", tui.screen());
+    // Selecting window 1 clears its mark, and it stays cleared once left again.
+    tui.prefix(b"1");
+    tui.wait_for("window 1 shown, unmarked", |l| {
+        status(l).contains("0:0- 1:1* ")
+    });
+    tui.prefix(b"0");
+    tui.wait_for("window 1 last, unmarked", |l| {
+        status(l).contains("0:0* 1:1- ")
+    });
+}

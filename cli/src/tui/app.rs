@@ -19,6 +19,7 @@ use crate::tui::outer::{self, MirroredModes, OuterTerminal};
 use crate::tui::panes::{Channels, PaneFeeds};
 use crate::tui::recording::ScreenRecorder;
 use crate::tui::render;
+use crate::tui::status;
 
 /// The shortest time between two frames: output faster than this is coalesced.
 const FRAME_INTERVAL: Duration = Duration::from_millis(16);
@@ -180,6 +181,13 @@ impl App {
             }
             Event::Notice(_) => self.refresh()?,
             Event::ServerGone => self.ended = Some(Ended::SessionEnded),
+            Event::Output(news) => {
+                let before = status::left_text(&self.model);
+                self.model.note_output(news);
+                if status::left_text(&self.model) != before {
+                    self.dirty = true;
+                }
+            }
             Event::CommandDone(message) => {
                 self.model.say(message);
                 self.refresh()?;
