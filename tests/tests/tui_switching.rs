@@ -294,3 +294,27 @@ fn a_window_with_output_since_it_was_shown_is_marked_until_selected() {
         status(l).contains("0:0* 1:1- ")
     });
 }
+
+#[test]
+fn the_picker_preview_keeps_the_panes_colours() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    let other = server.new_session("other", &[]);
+    server.send_keys(
+        &other,
+        &["printf '\\033[1;31m%s\\033[0m\\n' red-in-$((6*7))", "Enter"],
+    );
+    server.wait_for_text(&other, "red-in-42");
+    tui.prefix(b"s");
+    tui.wait_for_text("sessions (2 of 2");
+    tui.type_bytes(b"oth");
+    tui.wait_for_text("red-in-42");
+    // The cell keeps its colour and weight in the preview, not just its text.
+    let cell = tui.cell_of_text("red-in-42").unwrap();
+    assert_eq!(cell.style.fg, phux_core::engine::CellColor::Palette(1));
+    assert!(cell.style.bold, "{cell:?}");
+    tui.type_bytes(b"\x1b");
+    tui.wait_for("the picker closed", |l| {
+        !l.iter().any(|s| s.contains("sessions ("))
+    });
+}

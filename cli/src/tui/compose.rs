@@ -2,8 +2,8 @@
 //! (the focused one marked), dividers, the letterbox outside the session's area, and the status
 //! line. Modes (copy mode, prompt, help) draw themselves over this as layers.
 
-use phux_core::engine::{CellColor, CellStyle};
-use phux_core::pane_layout::Placed;
+use phux_core::engine::{CellColor, CellData, CellStyle};
+use phux_core::pane_layout::{Placed, Rect};
 
 use super::grid::{Grid, GridCursor};
 use super::model::Model;
@@ -77,11 +77,15 @@ fn title_row(grid: &mut Grid, model: &Model, placed: &Placed, active: bool) {
 }
 
 fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {
-    let rect = placed.content;
-    let Some(feed) = feeds.get(placed.pane) else {
-        return;
-    };
-    for (row, cells) in feed.rows.iter().enumerate().take(usize::from(rect.rows)) {
+    if let Some(feed) = feeds.get(placed.pane) {
+        put_cells(grid, placed.content, &feed.rows);
+    }
+}
+
+/// A pane's screen, row by row of cells with their colours and attributes, into `rect`
+/// (clipped to it; a wide glyph that would straddle its right edge is left out).
+pub fn put_cells(grid: &mut Grid, rect: Rect, rows: &[Vec<CellData>]) {
+    for (row, cells) in rows.iter().enumerate().take(usize::from(rect.rows)) {
         let row = row as u16;
         for (col, cell) in cells.iter().enumerate().take(usize::from(rect.cols)) {
             if cell.width == phux_core::engine::CellWidth::SpacerTail {

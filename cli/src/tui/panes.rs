@@ -197,6 +197,37 @@ impl LiveScreen {
     }
 }
 
+/// The cells of `pane`'s screen now, read once from the start of a viewer's stream (the
+/// server's repaint, through an engine terminal of the client's own): the picker's preview of
+/// a pane this client does not show.
+pub fn screen_cells(
+    origin: &Client,
+    pane: PaneId,
+) -> Result<Vec<Vec<phux_core::engine::CellData>>, ClientError> {
+    let mut client = origin.sibling()?;
+    let socket = origin.socket().to_path_buf();
+    let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
+        id: 0,
+        pane,
+        since_ms: None,
+        viewer: true,
+    }))?;
+    let transport = |message: String| ClientError::Transport {
+        socket: socket.clone(),
+        message,
+    };
+    let mut terminal = Terminal::new(start.cols, start.rows, 0)
+        .map_err(|e| transport(format!("the terminal engine is unavailable: {e}")))?;
+    let mut reader = FrameReader::new(client.into_stream());
+    match reader.read_frame() {
+        Ok(Frame::Output(repaint)) => terminal.write(&repaint.bytes),
+        Ok(_) => {}
+        Err(e) => return Err(transport(e.to_string())),
+    }
+    let (_, rows) = terminal.size();
+    Ok((0..rows).map(|y| terminal.viewport_row_cells(y)).collect())
+}
+
 fn open(
     pane: PaneId,
     stream_id: u64,
