@@ -323,6 +323,11 @@ impl App {
     /// Draws a frame; with `only`, that pane is the only one whose screen is read again (the
     /// others show what they showed, and stay due for the next frame).
     fn draw(&mut self, only: Option<phux_core::ids::PaneId>) {
+        if let Some(pane) = only {
+            if self.draw_pane_alone(pane) {
+                return;
+            }
+        }
         self.echo_due = false;
         self.feeds.refresh_cells(only);
         self.dirty = only.is_some() && self.feeds.any_changed();
@@ -342,6 +347,42 @@ impl App {
             }
         }
         self.spare_frame = self.last_frame.replace(grid);
+    }
+
+    /// A keystroke's echo: only `pane`'s cells are read and drawn into the last frame (no mode
+    /// is open and nothing else is due at once; a full frame follows at the next pacing).
+    /// False when that does not apply and a whole frame must be drawn.
+    fn draw_pane_alone(&mut self, pane: phux_core::ids::PaneId) -> bool {
+        if !matches!(self.mode, Mode::Normal) {
+            return false;
+        }
+        let placement = self.model.placement();
+        let Some(placed) = placement.of(pane) else {
+            return false;
+        };
+        let Some(last) = self.last_frame.as_mut() else {
+            return false;
+        };
+        if (last.cols, last.rows) != self.model.outer {
+            return false;
+        }
+        self.feeds.refresh_cells(Some(pane));
+        let Some(feed) = self.feeds.get(pane) else {
+            return false;
+        };
+        let cursor = crate::tui::compose::cursor(&self.feeds, placed);
+        let bytes = render::pane_update(last, placed.content, &feed.rows, cursor);
+        self.echo_due = false;
+        // The rest of the screen (and anything else that changed) waits for the paced frame.
+        self.dirty = true;
+        self.mirror_modes();
+        if !bytes.is_empty() {
+            outer::write_all(&bytes);
+            if let Some(recorder) = self.recorder.as_mut() {
+                recorder.frame(&bytes);
+            }
+        }
+        true
     }
 
     fn draw_mode(&self, grid: &mut Grid) {

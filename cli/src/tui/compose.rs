@@ -100,7 +100,7 @@ pub fn put_cells(grid: &mut Grid, rect: Rect, rows: &[Vec<CellData>]) {
     }
 }
 
-fn cursor(feeds: &PaneFeeds, placed: &Placed) -> Option<GridCursor> {
+pub fn cursor(feeds: &PaneFeeds, placed: &Placed) -> Option<GridCursor> {
     let feed = feeds.get(placed.pane)?;
     let at = feed.cursor;
     let rect = placed.content;

@@ -122,6 +122,20 @@ impl Grid {
         self.cells[i] = cell;
     }
 
+    /// Whether the cell at (x, y) is `cell`.
+    pub fn holds(&self, x: u16, y: u16, cell: &CellData) -> bool {
+        let Some(i) = self.index(x, y) else {
+            return true;
+        };
+        let held = &self.cells[i];
+        let key = text_key(&cell.text);
+        self.keys[i] == key
+            && held.width == cell.width
+            && held.style == cell.style
+            && held.semantic == cell.semantic
+            && (key != LONG_TEXT || held.text == cell.text)
+    }
+
     /// Whether the cell at (x, y) is the same in `self` and `other` (grids of one size).
     pub fn same_cell(&self, other: &Grid, x: u16, y: u16) -> bool {
         let Some(i) = self.index(x, y) else {
