@@ -151,7 +151,7 @@ impl PaneHandle {
         if bytes.is_empty() {
             return Ok(());
         }
-        self.writer.push(bytes)
+        self.writer.push_now(bytes, &*self.process.master)
     }
 
     /// Queues `bytes`; the receiver hears how many reached the PTY (see
