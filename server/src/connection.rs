@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-type Writer<'a> = FrameWriter<&'a UnixStream>;
+pub(crate) type Writer<'a> = FrameWriter<&'a UnixStream>;
 
 /// The most bytes of queued stream events gathered into one write.
 const MAX_STREAM_WRITE: usize = 1 << 20;
@@ -225,6 +225,9 @@ fn stream_after<T: serde::Serialize>(
             }),
         )?;
     }
+    if let Some(keyframes) = &stream.keyframes {
+        return crate::viewer_stream::serve(writer, socket, &stream.rx, keyframes);
+    }
     let wanted = |event: &BusEvent| match (stream.only, event) {
         (Some(only), BusEvent::Watch { pane, .. }) => *pane == only,
         _ => true,
@@ -304,7 +307,7 @@ fn encode_event(out: &mut Vec<u8>, event: BusEvent) -> Result<(), WireError> {
     Frame::json(&message)?.encode_into(out)
 }
 
-fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
+pub(crate) fn forward(writer: &mut Writer, event: BusEvent) -> Result<(), WireError> {
     let mut out = Vec::new();
     encode_event(&mut out, event)?;
     writer.write_encoded(&out)

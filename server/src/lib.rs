@@ -34,6 +34,7 @@ pub mod shell;
 pub mod shim;
 pub mod socket;
 mod streams;
+mod viewer_stream;
 
 pub use config::ServerConfig;
 pub use socket::SocketError;

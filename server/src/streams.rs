@@ -30,6 +30,9 @@ pub struct Stream {
     /// Forward only this pane's events (a pane's `since_ms` subscription rides the
     /// server-wide stream, so the replay and the live events meet without a gap).
     pub only: Option<phux_core::ids::PaneId>,
+    /// A viewer's stream (the TUI's): during a flood its output is coalesced into keyframes
+    /// taken from this pane (see `viewer_stream`).
+    pub keyframes: Option<crate::viewer_stream::Keyframes>,
 }
 
 pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, RequestError> {
@@ -58,6 +61,7 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
             history: Vec::new(),
             past,
             only: request.pane,
+            keyframes: None,
         });
     }
     match request.pane {
@@ -73,6 +77,7 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
         history: Vec::new(),
         past: Vec::new(),
         only: None,
+        keyframes: None,
     })
 }
 
@@ -108,7 +113,14 @@ pub fn observe(
         since_ms,
         reply,
     })?;
-    Ok(started(request.pane, start, rx))
+    let (first, mut stream) = started(request.pane, start, rx);
+    if request.viewer {
+        stream.keyframes = Some(crate::viewer_stream::Keyframes {
+            pane: request.pane,
+            commands: pane.commands(),
+        });
+    }
+    Ok((first, stream))
 }
 
 /// A recorder's subscription and the queue it fills.
@@ -145,6 +157,7 @@ fn started(
         history: start.history,
         past: Vec::new(),
         only: None,
+        keyframes: None,
     };
     (first, stream)
 }

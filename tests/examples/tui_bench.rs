@@ -192,7 +192,11 @@ fn measure(tool: &Tool, tui: &AttachedTui, file: &str) -> Figures {
     tui.type_bytes(b"\x15");
     std::thread::sleep(Duration::from_secs(2));
     let idle_cpu_percent = idle_cpu(tui.pid(), Duration::from_secs(10));
-    println!("{}: done", tool.name);
+    let samples: Vec<f64> = latency
+        .iter()
+        .map(|d| (d.as_secs_f64() * 10_000.0).round() / 10.0)
+        .collect();
+    println!("{}: keystroke samples (ms) {samples:?}", tool.name);
     Figures {
         flood,
         latency,

@@ -170,6 +170,22 @@ impl AttachedTui {
         self.lines().iter().any(|l| l.contains(text))
     }
 
+    /// The first cell of `text` on the screen (ASCII text: one cell per character).
+    pub fn cell_of_text(&self, text: &str) -> Option<phux_core::engine::CellData> {
+        let lines = self.lines();
+        let (y, x) = lines
+            .iter()
+            .enumerate()
+            .find_map(|(y, l)| l.find(text).map(|at| (y, l[..at].chars().count())))?;
+        let screen = self.screen.lock().unwrap();
+        screen.viewport_cell(x as u16, y as u16)
+    }
+
+    /// The foreground colour of the first cell of `text` on the screen.
+    pub fn fg_of_text(&self, text: &str) -> Option<phux_core::engine::CellColor> {
+        self.cell_of_text(text).map(|cell| cell.style.fg)
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }

@@ -261,3 +261,27 @@ fn attach_rec_records_the_screen_the_client_drew() {
     assert!(recorded.iter().any(|l| l.contains('│')), "{recorded:#?}");
     assert!(recorded[23].starts_with("[work]"), "{recorded:#?}");
 }
+
+// A flood reaches the client as keyframes rather than every byte; what it finally shows must
+// still be the pane's screen, colours included, and the other pane keeps taking keys.
+#[test]
+fn a_flood_ends_showing_the_panes_last_screen_and_the_other_pane_still_types() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    tui.prefix(b"%");
+    tui.wait_for_text("─ @2");
+    tui.type_bytes(
+        b"seq 1 200000 | sed 's/^/flood-line-/'; printf '\\033[31mflood-%s\\033[0m\\n' done\r",
+    );
+    tui.prefix(b"\x1b[D");
+    tui.type_bytes(b"echo typed-meanwhile\r");
+    tui.wait_for_text("typed-meanwhile");
+    tui.wait_for("the flood's last lines", |lines| {
+        lines.iter().any(|l| l.contains("flood-line-200000"))
+            && lines.iter().any(|l| l.contains("flood-done"))
+    });
+    // The keyframe carried the colour of the last line.
+    tui.wait_for("the flood's last line in red", |_| {
+        tui.fg_of_text("flood-done") == Some(phux_core::engine::CellColor::Palette(1))
+    });
+}

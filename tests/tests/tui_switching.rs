@@ -174,8 +174,9 @@ fn capital_x_asks_before_killing_the_window() {
     tui.prefix(b"X");
     tui.wait_for_text("kill window 1? (y/n)");
     tui.type_bytes(b"y");
+    // " 1:1" with its space: the clock at 21:1x (or 11:1x) contains "1:1".
     tui.wait_for("only window 0 left", |l| {
-        status(l).contains("0:0*") && !status(l).contains("1:1")
+        status(l).contains("0:0*") && !status(l).contains(" 1:1")
     });
 }
 
@@ -255,4 +256,66 @@ fn a_client_that_switched_stays_when_its_first_session_ends() {
     let output = server.run(&["rename", "second", "renamed"]);
     assert!(output.status.success(), "{}", phux_tests::stderr(&output));
     tui.wait_for("the rename seen", |l| status(l).starts_with("[renamed]"));
+}
+
+#[test]
+fn a_window_with_output_since_it_was_shown_is_marked_until_selected() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    tui.prefix(b"c");
+    tui.wait_for("a second window", |l| status(l).contains("0:0- 1:1*"));
+    tui.type_bytes(b"echo in-window-one\r");
+    tui.wait_for_text("in-window-one");
+    // Back to window 0; window 1's pane prints after a moment, unseen.
+    tui.prefix(b"0");
+    tui.wait_for("window 0 shown, no mark yet", |l| {
+        status(l).contains("0:0* 1:1- ")
+    });
+    std::thread::sleep(Duration::from_millis(600));
+    assert!(
+        status(&tui.lines()).contains("0:0* 1:1- "),
+        "{}",
+        tui.screen()
+    );
+    let ok = server.run(&["send-keys", "@2", "echo unseen-output", "Enter"]);
+    assert!(ok.status.success(), "{ok:?}");
+    tui.wait_for("window 1 marked with #", |l| status(l).contains("1:1-#"));
+    // Output in the window on screen marks nothing.
+    tui.type_bytes(b"echo seen-output\r");
+    tui.wait_for_text("seen-output");
+    std::thread::sleep(Duration::from_millis(400));
+    assert!(status(&tui.lines()).contains("0:0* "), "{}", tui.screen());
+    // Selecting window 1 clears its mark, and it stays cleared once left again.
+    tui.prefix(b"1");
+    tui.wait_for("window 1 shown, unmarked", |l| {
+        status(l).contains("0:0- 1:1* ")
+    });
+    tui.prefix(b"0");
+    tui.wait_for("window 1 last, unmarked", |l| {
+        status(l).contains("0:0* 1:1- ")
+    });
+}
+
+#[test]
+fn the_picker_preview_keeps_the_panes_colours() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    let other = server.new_session("other", &[]);
+    server.send_keys(
+        &other,
+        &["printf '\\033[1;31m%s\\033[0m\\n' red-in-$((6*7))", "Enter"],
+    );
+    server.wait_for_text(&other, "red-in-42");
+    tui.prefix(b"s");
+    tui.wait_for_text("sessions (2 of 2");
+    tui.type_bytes(b"oth");
+    tui.wait_for_text("red-in-42");
+    // The cell keeps its colour and weight in the preview, not just its text.
+    let cell = tui.cell_of_text("red-in-42").unwrap();
+    assert_eq!(cell.style.fg, phux_core::engine::CellColor::Palette(1));
+    assert!(cell.style.bold, "{cell:?}");
+    tui.type_bytes(b"\x1b");
+    tui.wait_for("the picker closed", |l| {
+        !l.iter().any(|s| s.contains("sessions ("))
+    });
 }

@@ -18,6 +18,12 @@ use crate::tui::{self, AttachError, AttachRequest, Ended};
 
 /// Show a session in this terminal (default: the most recent one, else a new `default`)
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "The status line: [SESSION], the windows (`*` the one shown, `-` the last one, \
+                  `#` one with output since it was last shown), the focused pane's title, ●REC \
+                  while a pane of the window is recorded, ASK @N while a pane asks, and the \
+                  time. Keys: C-a ? lists every binding."
+)]
 pub struct Args {
     /// The session to attach to
     #[arg(value_name = "SESSION")]

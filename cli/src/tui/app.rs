@@ -6,11 +6,10 @@
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
-use phux_core::engine::Mode as TermMode;
 use phux_core::wire::ClientNoticeKind;
 
 use crate::client::{Client, ClientError};
-use crate::tui::compose::compose;
+use crate::tui::compose::compose_into;
 use crate::tui::event::Event;
 use crate::tui::grid::Grid;
 use crate::tui::input::next_key;
@@ -20,12 +19,10 @@ use crate::tui::outer::{self, MirroredModes, OuterTerminal};
 use crate::tui::panes::{Channels, PaneFeeds};
 use crate::tui::recording::ScreenRecorder;
 use crate::tui::render;
+use crate::tui::status;
 
 /// The shortest time between two frames: output faster than this is coalesced.
-const FRAME_INTERVAL: Duration = Duration::from_millis(8);
-
-/// The longest the loop spends feeding pane output before it looks at keys and draws again.
-const OUTPUT_BUDGET: Duration = Duration::from_millis(4);
+const FRAME_INTERVAL: Duration = Duration::from_millis(16);
 
 /// How long after a keystroke the focused pane's output counts as its echo.
 const ECHO_WINDOW: Duration = Duration::from_millis(100);
@@ -52,6 +49,8 @@ pub struct App {
     pub recorder: Option<ScreenRecorder>,
     outer: OuterTerminal,
     last_frame: Option<Grid>,
+    /// The frame before the last one, whose cells the next frame is drawn into.
+    spare_frame: Option<Grid>,
     prefix_pending: bool,
     /// The prefix and the chords after it.
     pub bindings: crate::tui::bindings::Bindings,
@@ -87,6 +86,7 @@ impl App {
             recorder,
             outer,
             last_frame: None,
+            spare_frame: None,
             prefix_pending: false,
             bindings,
             drag: None,
@@ -97,8 +97,9 @@ impl App {
         }
     }
 
-    /// Routes events until the client ends: keys and notices first, then pane output for at
-    /// most `OUTPUT_BUDGET`, then a frame when one is due (at once for a keystroke's echo).
+    /// Routes events until the client ends: every waiting key and notice first, then a frame
+    /// when one is due: at most one per `FRAME_INTERVAL`, or at once, with only the focused
+    /// pane read again, for a keystroke's echo.
     pub fn run(
         &mut self,
         events: &Receiver<Event>,
@@ -106,7 +107,6 @@ impl App {
     ) -> Result<Ended, ClientError> {
         self.sync_feeds()?;
         let mut last_draw = Instant::now() - FRAME_INTERVAL;
-        let mut frames_waiting = false;
         loop {
             if let Some(ended) = self.ended {
                 return Ok(ended);
@@ -116,49 +116,39 @@ impl App {
             } else {
                 self.next_wake()
             };
-            if !frames_waiting {
-                crossbeam_channel::select! {
-                    recv(events) -> event => match event {
-                        Ok(event) => self.handle(event)?,
-                        Err(_) => return Ok(Ended::Stopped),
-                    },
-                    // A wake: the frames wait in the panes' queues.
-                    recv(frames) -> _ => {},
-                    default(timeout) => self.dirty = true,
-                }
+            crossbeam_channel::select! {
+                recv(events) -> event => match event {
+                    Ok(event) => self.handle(event)?,
+                    Err(_) => return Ok(Ended::Stopped),
+                },
+                // A wake: a pane's screen changed.
+                recv(frames) -> _ => {},
+                default(timeout) => self.dirty = true,
             }
-            frames_waiting = self.take_output(events)?;
+            while let Ok(event) = events.try_recv() {
+                self.handle(event)?;
+            }
+            self.note_output();
             let paced = last_draw.elapsed() >= FRAME_INTERVAL;
             if self.dirty && (paced || self.echo_due) && self.ended.is_none() {
-                self.draw();
+                // Between paced frames only the echoing pane is read again.
+                let only = (!paced).then(|| self.model.focused()).flatten();
+                self.draw(only);
                 last_draw = Instant::now();
             }
         }
     }
 
-    /// Keys and notices first, then pane output, one frame of each pane in turn, for at most
-    /// `OUTPUT_BUDGET`; true when frames are still waiting.
-    fn take_output(&mut self, events: &Receiver<Event>) -> Result<bool, ClientError> {
-        let budget = Instant::now() + OUTPUT_BUDGET;
-        loop {
-            if let Ok(event) = events.try_recv() {
-                self.handle(event)?;
-                continue;
-            }
-            if Instant::now() >= budget || self.ended.is_some() {
-                return Ok(true);
-            }
-            let round = self.feeds.apply_round(self.model.focused());
-            if round.frames == 0 {
-                return Ok(false);
-            }
-            self.dirty |= round.changed;
-            // What a keystroke echoed is drawn at once, not at the next paced frame.
-            let typed_recently = self.typed_at.is_some_and(|at| at.elapsed() < ECHO_WINDOW);
-            if round.focused_changed && typed_recently {
-                self.echo_due = true;
-                self.typed_at = None;
-            }
+    /// Notes which panes changed: any change makes a frame due at the next pacing; the
+    /// focused pane answering a keystroke makes one due at once.
+    fn note_output(&mut self) {
+        if self.feeds.any_changed() {
+            self.dirty = true;
+        }
+        let typed_recently = self.typed_at.is_some_and(|at| at.elapsed() < ECHO_WINDOW);
+        if typed_recently && self.model.focused().is_some_and(|p| self.feeds.changed(p)) {
+            self.echo_due = true;
+            self.typed_at = None;
         }
     }
 
@@ -191,6 +181,13 @@ impl App {
             }
             Event::Notice(_) => self.refresh()?,
             Event::ServerGone => self.ended = Some(Ended::SessionEnded),
+            Event::Output(news) => {
+                let before = status::left_text(&self.model);
+                self.model.note_output(news);
+                if status::left_text(&self.model) != before {
+                    self.dirty = true;
+                }
+            }
             Event::CommandDone(message) => {
                 self.model.say(message);
                 self.refresh()?;
@@ -323,11 +320,23 @@ impl App {
         }
     }
 
-    fn draw(&mut self) {
-        self.dirty = false;
+    /// Draws a frame; with `only`, that pane is the only one whose screen is read again (the
+    /// others show what they showed, and stay due for the next frame).
+    fn draw(&mut self, only: Option<phux_core::ids::PaneId>) {
+        if let Some(pane) = only {
+            if self.draw_pane_alone(pane) {
+                return;
+            }
+        }
         self.echo_due = false;
-        self.feeds.refresh_cells();
-        let mut grid = compose(&self.model, &self.feeds);
+        self.feeds.refresh_cells(only);
+        self.dirty = only.is_some() && self.feeds.any_changed();
+        let (cols, rows) = self.model.outer;
+        let mut grid = self
+            .spare_frame
+            .take()
+            .unwrap_or_else(|| Grid::new(cols, rows));
+        compose_into(&mut grid, &self.model, &self.feeds);
         self.draw_mode(&mut grid);
         let bytes = render::frame(self.last_frame.as_ref(), &grid);
         self.mirror_modes();
@@ -337,7 +346,43 @@ impl App {
                 recorder.frame(&bytes);
             }
         }
-        self.last_frame = Some(grid);
+        self.spare_frame = self.last_frame.replace(grid);
+    }
+
+    /// A keystroke's echo: only `pane`'s cells are read and drawn into the last frame (no mode
+    /// is open and nothing else is due at once; a full frame follows at the next pacing).
+    /// False when that does not apply and a whole frame must be drawn.
+    fn draw_pane_alone(&mut self, pane: phux_core::ids::PaneId) -> bool {
+        if !matches!(self.mode, Mode::Normal) {
+            return false;
+        }
+        let placement = self.model.placement();
+        let Some(placed) = placement.of(pane) else {
+            return false;
+        };
+        let Some(last) = self.last_frame.as_mut() else {
+            return false;
+        };
+        if (last.cols, last.rows) != self.model.outer {
+            return false;
+        }
+        self.feeds.refresh_cells(Some(pane));
+        let Some(feed) = self.feeds.get(pane) else {
+            return false;
+        };
+        let cursor = crate::tui::compose::cursor(&self.feeds, placed);
+        let bytes = render::pane_update(last, placed.content, &feed.rows, cursor);
+        self.echo_due = false;
+        // The rest of the screen (and anything else that changed) waits for the paced frame.
+        self.dirty = true;
+        self.mirror_modes();
+        if !bytes.is_empty() {
+            outer::write_all(&bytes);
+            if let Some(recorder) = self.recorder.as_mut() {
+                recorder.frame(&bytes);
+            }
+        }
+        true
     }
 
     fn draw_mode(&self, grid: &mut Grid) {
@@ -362,9 +407,9 @@ impl App {
             .and_then(|p| self.feeds.get(p))
             .filter(|_| matches!(self.mode, Mode::Normal))
             .map(|feed| MirroredModes {
-                app_cursor: feed.terminal.application_cursor_keys(),
-                bracketed_paste: feed.terminal.bracketed_paste(),
-                focus_events: feed.terminal.mode(TermMode::FOCUS_EVENTS),
+                app_cursor: feed.modes.app_cursor,
+                bracketed_paste: feed.modes.bracketed_paste,
+                focus_events: feed.modes.focus_events,
             })
             .unwrap_or_default();
         self.outer.mirror(wanted);

@@ -2,8 +2,8 @@
 //! (the focused one marked), dividers, the letterbox outside the session's area, and the status
 //! line. Modes (copy mode, prompt, help) draw themselves over this as layers.
 
-use phux_core::engine::{CellColor, CellStyle};
-use phux_core::pane_layout::Placed;
+use phux_core::engine::{CellColor, CellData, CellStyle};
+use phux_core::pane_layout::{Placed, Rect};
 
 use super::grid::{Grid, GridCursor};
 use super::model::Model;
@@ -21,18 +21,19 @@ pub fn style(fg: CellColor, bold: bool) -> CellStyle {
 const ACCENT: CellColor = CellColor::Palette(2);
 const DIM: CellColor = CellColor::Palette(8);
 
-/// The frame for `model` before any mode's layer.
-pub fn compose(model: &Model, feeds: &PaneFeeds) -> Grid {
+/// The frame for `model` before any mode's layer, drawn into `grid` (whose cells' buffers
+/// are reused).
+pub fn compose_into(grid: &mut Grid, model: &Model, feeds: &PaneFeeds) {
     let (cols, rows) = model.outer;
-    let mut grid = Grid::new(cols, rows);
+    grid.reset(cols, rows);
     let area = model.area();
-    letterbox(&mut grid, area.cols, area.rows, rows.saturating_sub(1));
+    letterbox(grid, area.cols, area.rows, rows.saturating_sub(1));
     let placement = model.placement();
     let focused = model.focused();
     for placed in &placement.panes {
         let active = Some(placed.pane) == focused;
-        title_row(&mut grid, model, placed, active);
-        content(&mut grid, feeds, placed);
+        title_row(grid, model, placed, active);
+        content(grid, feeds, placed);
         if active {
             grid.cursor = cursor(feeds, placed);
         }
@@ -42,8 +43,7 @@ pub fn compose(model: &Model, feeds: &PaneFeeds) -> Grid {
             grid.fill(divider.x, y, 1, '│', style(DIM, false));
         }
     }
-    status::draw(&mut grid, model);
-    grid
+    status::draw(grid, model);
 }
 
 /// Cells outside the session's area (a larger client under `smallest`).
@@ -77,11 +77,15 @@ fn title_row(grid: &mut Grid, model: &Model, placed: &Placed, active: bool) {
 }
 
 fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {
-    let rect = placed.content;
-    let Some(feed) = feeds.get(placed.pane) else {
-        return;
-    };
-    for (row, cells) in feed.rows.iter().enumerate().take(usize::from(rect.rows)) {
+    if let Some(feed) = feeds.get(placed.pane) {
+        put_cells(grid, placed.content, &feed.rows);
+    }
+}
+
+/// A pane's screen, row by row of cells with their colours and attributes, into `rect`
+/// (clipped to it; a wide glyph that would straddle its right edge is left out).
+pub fn put_cells(grid: &mut Grid, rect: Rect, rows: &[Vec<CellData>]) {
+    for (row, cells) in rows.iter().enumerate().take(usize::from(rect.rows)) {
         let row = row as u16;
         for (col, cell) in cells.iter().enumerate().take(usize::from(rect.cols)) {
             if cell.width == phux_core::engine::CellWidth::SpacerTail {
@@ -91,14 +95,14 @@ fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {
             if cell.width == phux_core::engine::CellWidth::Wide && col + 1 >= rect.cols {
                 continue;
             }
-            grid.set(rect.x + col, rect.y + row, cell.clone());
+            grid.set_copy(rect.x + col, rect.y + row, cell);
         }
     }
 }
 
-fn cursor(feeds: &PaneFeeds, placed: &Placed) -> Option<GridCursor> {
+pub fn cursor(feeds: &PaneFeeds, placed: &Placed) -> Option<GridCursor> {
     let feed = feeds.get(placed.pane)?;
-    let at = feed.terminal.cursor();
+    let at = feed.cursor;
     let rect = placed.content;
     (at.visible && at.x < rect.cols && at.y < rect.rows).then(|| GridCursor {
         x: rect.x + at.x,

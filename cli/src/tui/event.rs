@@ -22,6 +22,8 @@ pub enum Event {
     Notice(ClientNoticeKind),
     /// The attach connection ended: the server is gone.
     ServerGone,
+    /// A pane's output began or stopped (for the status line's `#` activity mark).
+    Output(crate::tui::activity::Output),
     /// A verb run from the command prompt finished; its message for the status line.
     CommandDone(String),
 }

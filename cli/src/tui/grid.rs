@@ -19,6 +19,9 @@ pub struct Grid {
     pub cols: u16,
     pub rows: u16,
     cells: Vec<CellData>,
+    /// Each cell's text packed in a number (`text_key`), so comparing two frames reads no
+    /// text buffers: that pointer chasing was most of a frame's cost.
+    keys: Vec<u64>,
     /// None hides the cursor.
     pub cursor: Option<GridCursor>,
 }
@@ -29,7 +32,43 @@ impl Grid {
             cols,
             rows,
             cells: vec![blank(); usize::from(cols) * usize::from(rows)],
+            keys: vec![0; usize::from(cols) * usize::from(rows)],
             cursor: None,
+        }
+    }
+
+    /// Blank again at `cols`x`rows`, keeping the cells' text buffers when the size is the
+    /// same (a frame then allocates nothing for the cells it copies).
+    pub fn reset(&mut self, cols: u16, rows: u16) {
+        if (self.cols, self.rows) != (cols, rows) {
+            *self = Grid::new(cols, rows);
+            return;
+        }
+        for cell in &mut self.cells {
+            cell.text.clear();
+            cell.width = CellWidth::default();
+            cell.style = CellStyle::default();
+            cell.semantic = Default::default();
+        }
+        self.keys.fill(0);
+        self.cursor = None;
+    }
+
+    /// Puts a copy of `cell` at (x, y), as [`set`](Self::set) does, reusing the text buffer
+    /// already there.
+    pub fn set_copy(&mut self, x: u16, y: u16, cell: &CellData) {
+        let Some(i) = self.index(x, y) else { return };
+        let plain_over_plain =
+            cell.width == CellWidth::Narrow && self.cells[i].width == CellWidth::Narrow;
+        if plain_over_plain {
+            let target = &mut self.cells[i];
+            target.text.clone_from(&cell.text);
+            target.width = cell.width;
+            target.style = cell.style;
+            target.semantic = cell.semantic;
+            self.keys[i] = text_key(&cell.text);
+        } else {
+            self.set(x, y, cell.clone());
         }
     }
 
@@ -46,10 +85,13 @@ impl Grid {
     pub fn set(&mut self, x: u16, y: u16, cell: CellData) {
         let Some(i) = self.index(x, y) else { return };
         if cell.width == CellWidth::Wide && x + 1 >= self.cols {
-            self.cells[i] = CellData {
-                style: cell.style,
-                ..blank()
-            };
+            self.store(
+                i,
+                CellData {
+                    style: cell.style,
+                    ..blank()
+                },
+            );
             return;
         }
         let wide = cell.width == CellWidth::Wide;
@@ -57,23 +99,56 @@ impl Grid {
         let old_width = self.cells[i].width;
         {
             if old_width == CellWidth::SpacerTail && x > 0 {
-                self.cells[i - 1] = blank();
+                self.store(i - 1, blank());
             }
-            if old_width == CellWidth::Wide && !wide {
-                if let Some(next) = self.cells.get_mut(i + 1) {
-                    *next = blank();
-                }
+            if old_width == CellWidth::Wide && !wide && i + 1 < self.cells.len() {
+                self.store(i + 1, blank());
             }
         }
-        self.cells[i] = cell;
-        if wide {
-            if let Some(next) = self.cells.get_mut(i + 1) {
-                *next = CellData {
+        self.store(i, cell);
+        if wide && i + 1 < self.cells.len() {
+            self.store(
+                i + 1,
+                CellData {
                     width: CellWidth::SpacerTail,
                     ..blank()
-                };
-            }
+                },
+            );
         }
+    }
+
+    fn store(&mut self, i: usize, cell: CellData) {
+        self.keys[i] = text_key(&cell.text);
+        self.cells[i] = cell;
+    }
+
+    /// Whether the cell at (x, y) is `cell`.
+    pub fn holds(&self, x: u16, y: u16, cell: &CellData) -> bool {
+        let Some(i) = self.index(x, y) else {
+            return true;
+        };
+        let held = &self.cells[i];
+        let key = text_key(&cell.text);
+        self.keys[i] == key
+            && held.width == cell.width
+            && held.style == cell.style
+            && held.semantic == cell.semantic
+            && (key != LONG_TEXT || held.text == cell.text)
+    }
+
+    /// Whether the cell at (x, y) is the same in `self` and `other` (grids of one size).
+    pub fn same_cell(&self, other: &Grid, x: u16, y: u16) -> bool {
+        let Some(i) = self.index(x, y) else {
+            return true;
+        };
+        let (Some(a), Some(b)) = (self.cells.get(i), other.cells.get(i)) else {
+            return false;
+        };
+        self.keys[i] == other.keys[i]
+            && a.width == b.width
+            && a.style == b.style
+            && a.semantic == b.semantic
+            && (self.keys[i] != LONG_TEXT || a.text == b.text)
     }
 
     /// Writes `text` from (x, y) in `style`, one cell per character, clipped at `max_x`.
@@ -132,6 +207,20 @@ impl Grid {
             })
             .collect()
     }
+}
+
+/// The key of a text longer than `text_key` packs: such cells compare their text.
+const LONG_TEXT: u64 = u64::MAX;
+
+/// Up to 7 bytes of text and its length in one number; `LONG_TEXT` beyond.
+fn text_key(text: &str) -> u64 {
+    let bytes = text.as_bytes();
+    if bytes.len() > 7 {
+        return LONG_TEXT;
+    }
+    bytes
+        .iter()
+        .fold(bytes.len() as u64, |key, &b| (key << 8) | u64::from(b))
 }
 
 pub fn blank() -> CellData {

@@ -7,6 +7,7 @@
 //! `actions` carries out; `app` is the event loop, which only routes.
 
 mod actions;
+mod activity;
 pub mod app;
 pub mod bindings;
 mod command;
@@ -79,6 +80,7 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     // Warnings go out before the screen is taken, where the person can still read them.
     let bindings = configured_bindings();
     let terminal = outer::OuterTerminal::enter().map_err(AttachError::Terminal)?;
+    activity::watch(&control, &tx)?;
     spawn_stdin_reader(tx.clone());
     spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
     let model = model::Model::new(session_id, state, outer_size);

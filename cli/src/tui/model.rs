@@ -9,6 +9,8 @@ use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::pane_layout::{place, LayoutNode, Placement, Rect};
 use phux_core::state_view::{PaneView, SessionView, StateView, WindowView};
 
+use super::activity::{Activity, Output};
+
 pub struct Model {
     pub session_id: SessionId,
     pub state: StateView,
@@ -22,6 +24,8 @@ pub struct Model {
     /// The outer terminal's size.
     pub outer: (u16, u16),
     pub message: Option<(String, Instant)>,
+    /// Windows with output since they were last shown (`#`).
+    pub activity: Activity,
 }
 
 impl Model {
@@ -36,6 +40,7 @@ impl Model {
             zoomed: None,
             outer,
             message: None,
+            activity: Activity::default(),
         };
         model.refresh(state);
         model
@@ -83,6 +88,9 @@ impl Model {
             self.window = recent
                 .and_then(|p| window_of(self, p))
                 .or_else(|| self.windows().first().map(|w| w.id));
+            if let Some(window) = self.window {
+                self.activity.viewed(window);
+            }
         }
         if !self.last_window.is_some_and(|w| still_there(self, w)) {
             self.last_window = None;
@@ -129,6 +137,7 @@ impl Model {
     pub fn show_session(&mut self, session: SessionId) {
         if self.session_id != session {
             self.session_id = session;
+            self.activity = Activity::default();
             self.window = None;
             self.last_window = None;
             self.zoomed = None;
@@ -141,9 +150,25 @@ impl Model {
 
     pub fn select_window(&mut self, window: WindowId) {
         if self.window != Some(window) {
+            if let Some(left) = self.window {
+                self.activity.left(left);
+            }
+            self.activity.viewed(window);
             self.last_window = self.window;
             self.window = Some(window);
             self.zoomed = None;
+        }
+    }
+
+    /// A pane's output began or stopped: its window is marked unless it is the one shown.
+    pub fn note_output(&mut self, news: Output) {
+        let window = self
+            .windows()
+            .iter()
+            .find(|w| w.panes.iter().any(|p| p.id == news.pane))
+            .map(|w| w.id);
+        if let Some(window) = window {
+            self.activity.output(window, self.window, news);
         }
     }
 

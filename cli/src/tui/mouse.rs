@@ -2,7 +2,6 @@
 //! focuses a pane, dragging a border moves it, the wheel scrolls history (copy mode); a pane
 //! whose program asked for mouse reports gets them instead, in its own coordinates.
 
-use phux_core::engine::Mode as TermMode;
 use phux_core::pane_layout::Rect;
 use phux_core::wire::{ClientMessage, Done, SetSplitRatio};
 
@@ -110,12 +109,10 @@ impl App {
         let Some(feed) = self.feeds.get(pane) else {
             return false;
         };
-        if !matches!(self.mode, Mode::Normal) || !feed.terminal.mouse_tracking() {
+        if !matches!(self.mode, Mode::Normal) || !feed.modes.mouse_tracking {
             return false;
         }
-        !event.is_motion()
-            || feed.terminal.mode(TermMode::MOUSE_BUTTON_EVENT)
-            || feed.terminal.mode(TermMode::MOUSE_ANY_EVENT)
+        !event.is_motion() || feed.modes.mouse_button_event || feed.modes.mouse_any_event
     }
 
     /// The report as the pane's program asked for it (SGR or the classic encoding), with
@@ -127,10 +124,7 @@ impl App {
         event: &MouseEvent,
     ) -> Vec<u8> {
         let (x, y) = (event.x - content.x + 1, event.y - content.y + 1);
-        let sgr = self
-            .feeds
-            .get(pane)
-            .is_some_and(|f| f.terminal.mode(TermMode::MOUSE_SGR));
+        let sgr = self.feeds.get(pane).is_some_and(|f| f.modes.mouse_sgr);
         if sgr {
             let end = if event.release { 'm' } else { 'M' };
             return format!("\x1b[<{};{x};{y}{end}", event.code).into_bytes();

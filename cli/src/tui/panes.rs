@@ -1,15 +1,17 @@
 //! The client's own engine terminal for each visible pane, fed by the observe stream the
 //! recorder uses: the server's repaint of the screen, then every output chunk and resize.
-//! Each stream is read on its own thread into the pane's own short queue; the event loop takes
-//! one frame from each pane in turn, so a keystroke's echo never waits behind another pane's
-//! flood.
+//! Each stream is read and applied to the pane's terminal on its own thread; the event loop
+//! only reads the cells of the panes that changed when it draws, so a keystroke's echo never
+//! waits behind another pane's flood.
 
 use std::collections::HashMap;
 use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
-use crossbeam_channel::{bounded, Receiver, Sender};
-use phux_core::engine::Terminal;
+use crossbeam_channel::Sender;
+use phux_core::engine::{Cursor, Mode as TermMode, Terminal};
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
 
@@ -20,20 +22,39 @@ use crate::tui::event::Event;
 /// Rows of history the client's copy of a pane keeps (copy mode reads the server's).
 const CLIENT_SCROLLBACK: usize = 1000;
 
-/// Output frames of one pane that may wait for the event loop.
-const FRAME_QUEUE: usize = 8;
+/// A pane's terminal as its stream's reader thread keeps it: the thread applies every frame as
+/// it arrives, so a flood is parsed beside the event loop, never inside it.
+struct LiveScreen {
+    terminal: Terminal,
+    shape: ShapeTracker,
+}
+
+/// The modes of a pane's program the client follows: how the outer terminal encodes keys for
+/// it, and which mouse reports it asked for.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct PaneModes {
+    pub app_cursor: bool,
+    pub bracketed_paste: bool,
+    pub focus_events: bool,
+    pub mouse_tracking: bool,
+    pub mouse_button_event: bool,
+    pub mouse_any_event: bool,
+    pub mouse_sgr: bool,
+}
 
 pub struct PaneFeed {
-    pub terminal: Terminal,
-    /// Which stream this is, so frames of a replaced stream are ignored.
+    /// Which stream this is, so the end of a replaced stream is ignored.
     pub stream_id: u64,
     socket: UnixStream,
-    /// The screen's cells as of the last frame drawn, read again only after output changed it.
+    live: Arc<Mutex<LiveScreen>>,
+    /// Set by the reader thread when a frame changed the screen; cleared when it is read.
+    changed: Arc<AtomicBool>,
+    /// What was read at the last refresh: the screen's cells, its cursor, the cursor shape
+    /// and the program's modes.
     pub rows: Vec<Vec<phux_core::engine::CellData>>,
-    changed: bool,
+    pub cursor: Cursor,
     pub shape: ShapeTracker,
-    /// Frames read from the stream, waiting for the event loop.
-    queue: Receiver<Frame>,
+    pub modes: PaneModes,
 }
 
 impl Drop for PaneFeed {
@@ -42,25 +63,13 @@ impl Drop for PaneFeed {
     }
 }
 
-/// Where the streams' reader threads signal: `frames_ready` wakes the event loop when a frame
-/// waits in a pane's queue (each pane's queue is short, so a flooding pane fills its own and
-/// waits, and the server drops and later restarts its stream), while keys and notices on
-/// `events` never queue behind output.
+/// Where the streams' reader threads signal: `frames_ready` wakes the event loop when a
+/// pane's screen changed since it was last read (one wake per change, not per frame), while
+/// keys and notices on `events` never queue behind output.
 #[derive(Clone)]
 pub struct Channels {
     pub frames_ready: Sender<Event>,
     pub events: Sender<Event>,
-}
-
-/// What one round over the panes' queues did.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Round {
-    /// Frames taken (0: every queue was empty).
-    pub frames: usize,
-    /// Some frame may have changed a screen.
-    pub changed: bool,
-    /// A frame of this pane (the focused one) changed its screen.
-    pub focused_changed: bool,
 }
 
 /// Every pane the client shows, by id.
@@ -100,30 +109,31 @@ impl PaneFeeds {
         Ok(())
     }
 
-    /// Takes at most one waiting frame from each pane and applies it.
-    pub fn apply_round(&mut self, focused: Option<PaneId>) -> Round {
-        let mut round = Round::default();
-        for (&pane, feed) in self.feeds.iter_mut() {
-            let Ok(frame) = feed.queue.try_recv() else {
-                continue;
-            };
-            round.frames += 1;
-            if feed.apply(frame) {
-                round.changed = true;
-                round.focused_changed |= Some(pane) == focused;
-            }
-        }
-        round
+    /// Whether `pane`'s screen changed since it was last read.
+    pub fn changed(&self, pane: PaneId) -> bool {
+        self.feeds
+            .get(&pane)
+            .is_some_and(|f| f.changed.load(Ordering::Acquire))
     }
 
-    /// Reads the cells of every pane whose screen changed since the last frame.
-    pub fn refresh_cells(&mut self) {
-        for feed in self.feeds.values_mut().filter(|f| f.changed) {
-            let (_, rows) = feed.terminal.size();
-            feed.rows = (0..rows)
-                .map(|y| feed.terminal.viewport_row_cells(y))
-                .collect();
-            feed.changed = false;
+    /// Whether any pane's screen changed since it was last read.
+    pub fn any_changed(&self) -> bool {
+        self.feeds
+            .values()
+            .any(|f| f.changed.load(Ordering::Acquire))
+    }
+
+    /// Reads the cells of every pane whose screen changed (only `only`, when given: a
+    /// keystroke's echo is drawn without waiting for another pane's flood to be read).
+    pub fn refresh_cells(&mut self, only: Option<PaneId>) {
+        for (&pane, feed) in self.feeds.iter_mut() {
+            if only.is_some_and(|o| o != pane) {
+                continue;
+            }
+            // Cleared before reading: a frame applied meanwhile sets it again.
+            if feed.changed.swap(false, Ordering::AcqRel) {
+                feed.refresh();
+            }
         }
     }
 
@@ -142,29 +152,80 @@ impl PaneFeeds {
 }
 
 impl PaneFeed {
+    fn refresh(&mut self) {
+        let live = lock(&self.live);
+        let terminal = &live.terminal;
+        let (_, rows) = terminal.size();
+        self.rows = (0..rows).map(|y| terminal.viewport_row_cells(y)).collect();
+        self.cursor = terminal.cursor();
+        self.shape = live.shape;
+        self.modes = PaneModes {
+            app_cursor: terminal.application_cursor_keys(),
+            bracketed_paste: terminal.bracketed_paste(),
+            focus_events: terminal.mode(TermMode::FOCUS_EVENTS),
+            mouse_tracking: terminal.mouse_tracking(),
+            mouse_button_event: terminal.mode(TermMode::MOUSE_BUTTON_EVENT),
+            mouse_any_event: terminal.mode(TermMode::MOUSE_ANY_EVENT),
+            mouse_sgr: terminal.mode(TermMode::MOUSE_SGR),
+        };
+    }
+}
+
+fn lock(live: &Mutex<LiveScreen>) -> std::sync::MutexGuard<'_, LiveScreen> {
+    live.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl LiveScreen {
     /// Applies one frame of the pane's stream; true when the screen may have changed.
     fn apply(&mut self, frame: Frame) -> bool {
-        let feed = self;
         match frame {
             Frame::Output(chunk) => {
-                feed.terminal.write(&chunk.bytes);
-                feed.shape.scan(&chunk.bytes);
-                feed.changed = true;
+                self.terminal.write(&chunk.bytes);
+                self.shape.scan(&chunk.bytes);
                 // The server's terminal answers the program's queries; this copy's answers
                 // would be a second reply.
-                let _ = feed.terminal.take_replies();
+                let _ = self.terminal.take_replies();
                 true
             }
             Frame::Json(_) => match frame.decode::<ServerMessage>() {
-                Ok(ServerMessage::Resized(r)) => {
-                    feed.changed = true;
-                    feed.terminal.resize(r.cols, r.rows).is_ok()
-                }
+                Ok(ServerMessage::Resized(r)) => self.terminal.resize(r.cols, r.rows).is_ok(),
                 _ => false,
             },
             Frame::Unknown { .. } => false,
         }
     }
+}
+
+/// The cells of `pane`'s screen now, read once from the start of a viewer's stream (the
+/// server's repaint, through an engine terminal of the client's own): the picker's preview of
+/// a pane this client does not show.
+pub fn screen_cells(
+    origin: &Client,
+    pane: PaneId,
+) -> Result<Vec<Vec<phux_core::engine::CellData>>, ClientError> {
+    let mut client = origin.sibling()?;
+    let socket = origin.socket().to_path_buf();
+    let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
+        id: 0,
+        pane,
+        since_ms: None,
+        viewer: true,
+    }))?;
+    let transport = |message: String| ClientError::Transport {
+        socket: socket.clone(),
+        message,
+    };
+    let mut terminal = Terminal::new(start.cols, start.rows, 0)
+        .map_err(|e| transport(format!("the terminal engine is unavailable: {e}")))?;
+    let mut reader = FrameReader::new(client.into_stream());
+    match reader.read_frame() {
+        Ok(Frame::Output(repaint)) => terminal.write(&repaint.bytes),
+        Ok(_) => {}
+        Err(e) => return Err(transport(e.to_string())),
+    }
+    let (_, rows) = terminal.size();
+    Ok((0..rows).map(|y| terminal.viewport_row_cells(y)).collect())
 }
 
 fn open(
@@ -194,26 +255,38 @@ fn open(
         socket: socket.to_path_buf(),
         message: e.to_string(),
     })?;
+    let live = Arc::new(Mutex::new(LiveScreen {
+        terminal,
+        shape: ShapeTracker::default(),
+    }));
+    let changed = Arc::new(AtomicBool::new(true));
     let (ready, events) = (channels.frames_ready.clone(), channels.events.clone());
-    let (queue_tx, queue) = bounded::<Frame>(FRAME_QUEUE);
+    let (thread_live, thread_changed) = (Arc::clone(&live), Arc::clone(&changed));
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
         while let Ok(frame) = reader.read_frame() {
-            if queue_tx.send(frame).is_err() {
-                return;
+            if !lock(&thread_live).apply(frame) {
+                continue;
             }
-            // A wake already waiting covers this frame too.
-            let _ = ready.try_send(Event::FramesReady);
+            // One wake per change: a screen already marked changed waits for its next read.
+            if !thread_changed.swap(true, Ordering::AcqRel) {
+                let _ = ready.try_send(Event::FramesReady);
+            }
         }
         let _ = events.send(Event::PaneEnded { pane, stream_id });
     });
     Ok(PaneFeed {
-        terminal,
         stream_id,
         socket: socket_clone,
+        live,
+        changed,
         rows: Vec::new(),
-        changed: true,
+        cursor: Cursor {
+            x: 0,
+            y: 0,
+            visible: false,
+        },
         shape: ShapeTracker::default(),
-        queue,
+        modes: PaneModes::default(),
     })
 }

@@ -4,11 +4,10 @@
 
 use std::fmt::Write as _;
 
-use phux_core::engine::{CellColor, CellStyle, CellWidth};
+use phux_core::engine::{CellColor, CellData, CellStyle, CellWidth};
+use phux_core::pane_layout::Rect;
 
 use super::cursor_shape::CursorShape;
-#[cfg(test)]
-use phux_core::engine::CellData;
 
 use super::grid::{Grid, GridCursor};
 
@@ -31,8 +30,8 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
             if cell.width == CellWidth::SpacerTail {
                 continue;
             }
-            let changed = match old.and_then(|o| o.get(x, y)) {
-                Some(before) => before != cell || wide_tail_changed(old, new, x, y),
+            let changed = match old {
+                Some(old) => !old.same_cell(new, x, y) || wide_tail_changed(Some(old), new, x, y),
                 None => true,
             };
             if !changed {
@@ -58,6 +57,75 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
     bytes.push_str(&out);
     bytes.push_str("\x1b[0m");
     place_cursor(&mut bytes, new.cursor);
+    bytes.push_str(SYNC_END);
+    bytes.into_bytes()
+}
+
+/// One pane's change drawn into the last frame in place: the cells of `rect` become `rows`
+/// (as `compose` would place them), and every row of the rect that changed is written again;
+/// the rest of the screen is untouched. A keystroke's echo costs the pane's cells, not the
+/// whole screen's.
+pub fn pane_update(
+    grid: &mut Grid,
+    rect: Rect,
+    rows: &[Vec<CellData>],
+    cursor: Option<GridCursor>,
+) -> Vec<u8> {
+    let mut changed_rows = Vec::new();
+    for y in 0..rect.rows {
+        let row = rows.get(usize::from(y));
+        let mut changed = false;
+        for x in 0..rect.cols {
+            let wanted = row.and_then(|r| r.get(usize::from(x)));
+            if wanted.is_some_and(|c| c.width == CellWidth::SpacerTail) {
+                continue; // set with its head
+            }
+            let fits = wanted.is_some_and(|c| c.width != CellWidth::Wide || x + 1 < rect.cols);
+            let at = (rect.x + x, rect.y + y);
+            match wanted.filter(|_| fits) {
+                Some(cell) if !grid.holds(at.0, at.1, cell) => {
+                    grid.set_copy(at.0, at.1, cell);
+                    changed = true;
+                }
+                None if !grid.holds(at.0, at.1, &CellData::default()) => {
+                    grid.set(at.0, at.1, CellData::default());
+                    changed = true;
+                }
+                _ => {}
+            }
+        }
+        if changed {
+            changed_rows.push(rect.y + y);
+        }
+    }
+    if changed_rows.is_empty() && grid.cursor == cursor {
+        return Vec::new();
+    }
+    let mut out = String::new();
+    let mut pen = Pen::unknown();
+    for y in changed_rows {
+        for x in rect.x..rect.x + rect.cols {
+            let Some(cell) = grid.get(x, y) else { continue };
+            if cell.width == CellWidth::SpacerTail {
+                continue;
+            }
+            pen.move_to(&mut out, x, y);
+            pen.style(&mut out, &cell.style);
+            out.push_str(if cell.text.is_empty() {
+                " "
+            } else {
+                &cell.text
+            });
+            pen.advance(if cell.width == CellWidth::Wide { 2 } else { 1 }, grid.cols);
+        }
+    }
+    grid.cursor = cursor;
+    let mut bytes = String::with_capacity(out.len() + 64);
+    bytes.push_str(SYNC_BEGIN);
+    bytes.push_str("\x1b[?25l");
+    bytes.push_str(&out);
+    bytes.push_str("\x1b[0m");
+    place_cursor(&mut bytes, cursor);
     bytes.push_str(SYNC_END);
     bytes.into_bytes()
 }
@@ -203,6 +271,29 @@ mod tests {
         );
         assert!(bytes.contains("\x1b[2;5H\x1b[0mx"), "{bytes:?}");
         assert_eq!(bytes.matches('x').count(), 1);
+    }
+
+    #[test]
+    fn a_pane_update_rewrites_only_its_changed_rows_and_leaves_the_grid_as_a_frame_would() {
+        let rect = Rect::new(2, 1, 4, 2);
+        let row = |s: &str| s.chars().map(|c| text(&c.to_string())).collect::<Vec<_>>();
+        let mut grid = Grid::new(10, 4);
+        grid.set(0, 0, text("#"));
+        assert!(!pane_update(&mut grid, rect, &[row("ab"), row("cd")], None).is_empty());
+        let bytes = pane_update(&mut grid, rect, &[row("ab"), row("cx")], None);
+        let bytes = String::from_utf8(bytes).unwrap();
+        assert!(
+            bytes.contains("\x1b[3;3H") && bytes.contains('x'),
+            "{bytes:?}"
+        );
+        assert!(
+            !bytes.contains('a'),
+            "the unchanged row is not written: {bytes:?}"
+        );
+        assert_eq!(grid.row_text(1), "  ab      ");
+        assert_eq!(grid.row_text(2), "  cx      ");
+        assert_eq!(grid.row_text(0), "#         ", "outside the rect stays");
+        assert!(pane_update(&mut grid, rect, &[row("ab"), row("cx")], None).is_empty());
     }
 
     #[test]

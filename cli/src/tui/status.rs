@@ -1,4 +1,5 @@
-//! The status line: `[session]`, the window list (`*` active, `-` last), and on the right a
+//! The status line: `[session]`, the window list (`*` active, `-` last, `#` output since it
+//! was last shown), and on the right a
 //! passing message or the focused pane's title, `●REC` while a pane of the window is recorded,
 //! `ASK @N` while a pane asks, and the time.
 
@@ -46,7 +47,15 @@ pub fn left_text(model: &Model) -> String {
         } else {
             ""
         };
-        text.push_str(&format!("{}:{}{mark} ", window.index, window.name));
+        let activity = if model.activity.is_marked(window.id) {
+            "#"
+        } else {
+            ""
+        };
+        text.push_str(&format!(
+            "{}:{}{mark}{activity} ",
+            window.index, window.name
+        ));
     }
     text
 }

@@ -6,7 +6,7 @@ use phux_core::agents::AgentState;
 use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::pane_layout::LayoutNode;
 use phux_core::state_view::{StateView, WindowView};
-use phux_core::wire::{ClientMessage, ClientResize, Done, GetScreen};
+use phux_core::wire::{ClientMessage, ClientResize, Done};
 
 use crate::client::lifecycle::{new_session, ProcessSpec};
 use crate::client::ClientError;
@@ -135,19 +135,16 @@ impl App {
         }
         let mut screens = Vec::new();
         for pane in wanted.map_or_else(Vec::new, |entry| picker.preview_panes(entry)) {
-            let lines = match self.control.request::<phux_core::docs::ScreenState>(
-                ClientMessage::GetScreen(GetScreen {
-                    id: 0,
-                    pane,
-                    scrollback: None,
-                    cells: false,
-                }),
-            ) {
-                Ok(screen) => screen.lines,
-                Err(ClientError::Server { message, .. }) => vec![message],
-                Err(other) => return Err(other),
+            // A pane on screen is drawn from the client's copy; another is read once.
+            let cells = match self.feeds.get(pane) {
+                Some(feed) => feed.rows.clone(),
+                None => match crate::tui::panes::screen_cells(&self.control, pane) {
+                    Ok(cells) => cells,
+                    Err(ClientError::Server { message, .. }) => vec![text_cells(&message)],
+                    Err(other) => return Err(other),
+                },
             };
-            screens.push((pane, lines));
+            screens.push((pane, cells));
         }
         if let Mode::Picker(picker) = &mut self.mode {
             picker.previewed = wanted;
@@ -270,6 +267,16 @@ impl App {
         self.send_size()?;
         self.refresh()
     }
+}
+
+/// A line of plain text as cells (a message where a screen could not be read).
+fn text_cells(text: &str) -> Vec<phux_core::engine::CellData> {
+    text.chars()
+        .map(|c| phux_core::engine::CellData {
+            text: c.to_string(),
+            ..Default::default()
+        })
+        .collect()
 }
 
 /// The window's split tree; a lone pane for a server that sends none.

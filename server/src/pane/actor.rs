@@ -298,6 +298,9 @@ impl PaneActor {
                 since_ms,
                 reply,
             } => self.observe(subscriber, since_ms, &reply),
+            PaneCommand::Keyframe(reply) => {
+                let _ = reply.send(self.start_now(now_ns(self.shared.epoch)));
+            }
             PaneCommand::Announce(kind) => self.watch(kind),
             PaneCommand::Close => self.close(),
         }

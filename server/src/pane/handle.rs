@@ -83,6 +83,12 @@ impl PaneHandle {
         self.tx.send(command).map_err(|_| PaneError::Gone)
     }
 
+    /// The actor's command queue alone, for a stream that asks it for keyframes without
+    /// holding the pane's descriptors open.
+    pub fn commands(&self) -> Sender<PaneCommand> {
+        self.tx.clone()
+    }
+
     /// Sends a command built around a reply channel and waits for the answer.
     pub fn ask<T>(&self, build: impl FnOnce(Sender<T>) -> PaneCommand) -> Result<T, PaneError> {
         let (reply, answer) = bounded(1);
@@ -145,7 +151,7 @@ impl PaneHandle {
         if bytes.is_empty() {
             return Ok(());
         }
-        self.writer.push(bytes)
+        self.writer.push_now(bytes, &*self.process.master)
     }
 
     /// Queues `bytes`; the receiver hears how many reached the PTY (see

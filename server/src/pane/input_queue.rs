@@ -4,8 +4,9 @@
 //! input that does not fit now is `input_busy` (retry once the program reads). Input may carry
 //! an acknowledgement: the writer says how many of its bytes reached the PTY.
 
+use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::{bounded, unbounded, Receiver, Sender, TrySendError};
 
@@ -25,6 +26,9 @@ pub struct QueuedInput {
 pub struct InputQueue {
     tx: Sender<QueuedInput>,
     queued: Arc<AtomicUsize>,
+    /// Held while input is queued or written at once (`push_now`), so bytes written at once
+    /// never overtake bytes queued before them. Never held across a wait.
+    order: Arc<Mutex<()>>,
 }
 
 /// The writer's side: takes input in order and says when it is written.
@@ -41,7 +45,14 @@ pub fn input_queue() -> (InputQueue, InputSource) {
         rx,
         queued: Arc::clone(&queued),
     };
-    (InputQueue { tx, queued }, source)
+    (
+        InputQueue {
+            tx,
+            queued,
+            order: Arc::new(Mutex::new(())),
+        },
+        source,
+    )
 }
 
 impl InputQueue {
@@ -62,7 +73,38 @@ impl InputQueue {
         Ok(written)
     }
 
+    /// Writes `bytes` to `pty` at once when nothing waits before them and the PTY takes them
+    /// all without waiting (a keystroke: no hand-over to the writer thread, which is a thread
+    /// switch on the way to its echo); otherwise queues what is left, as `push` does.
+    pub fn push_now(&self, bytes: Vec<u8>, pty: impl AsFd) -> Result<(), PaneError> {
+        if bytes.len() > MAX_QUEUED_INPUT_BYTES {
+            return self.push(bytes);
+        }
+        let _order = self.order.lock().unwrap_or_else(|e| e.into_inner());
+        if self.queued.load(Ordering::Acquire) == 0 {
+            // The PTY is non-blocking: this never waits for the program to read.
+            match rustix::io::write(pty, &bytes) {
+                Ok(n) if n == bytes.len() => return Ok(()),
+                Ok(n) => {
+                    return self.enqueue_in_order(QueuedInput {
+                        bytes: bytes[n..].to_vec(),
+                        ack: None,
+                    })
+                }
+                // Full, or failing: the writer waits for room, or meets the failure itself.
+                Err(_) => {}
+            }
+        }
+        self.enqueue_in_order(QueuedInput { bytes, ack: None })
+    }
+
     fn enqueue(&self, input: QueuedInput) -> Result<(), PaneError> {
+        let _order = self.order.lock().unwrap_or_else(|e| e.into_inner());
+        self.enqueue_in_order(input)
+    }
+
+    /// `enqueue` with the order lock held.
+    fn enqueue_in_order(&self, input: QueuedInput) -> Result<(), PaneError> {
         let bytes = &input.bytes;
         let len = bytes.len();
         if len > MAX_QUEUED_INPUT_BYTES {
@@ -118,6 +160,23 @@ mod tests {
             queue.push(vec![0; MAX_QUEUED_INPUT_BYTES + 1]),
             Err(PaneError::InputTooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn push_now_writes_at_once_unless_input_waits_before_it() {
+        let (read_end, write_end) = std::os::unix::net::UnixStream::pair().unwrap();
+        write_end.set_nonblocking(true).unwrap();
+        let (queue, source) = input_queue();
+        queue.push_now(b"now".to_vec(), &write_end).unwrap();
+        let mut got = [0u8; 3];
+        std::io::Read::read_exact(&mut &read_end, &mut got).unwrap();
+        assert_eq!(&got, b"now");
+        assert!(source.rx.try_recv().is_err(), "nothing was queued");
+        // Input already waiting for the writer: the next bytes queue behind it, in order.
+        queue.push(b"first".to_vec()).unwrap();
+        queue.push_now(b"second".to_vec(), &write_end).unwrap();
+        assert_eq!(source.rx.try_recv().unwrap().bytes, b"first");
+        assert_eq!(source.rx.try_recv().unwrap().bytes, b"second");
     }
 
     #[test]

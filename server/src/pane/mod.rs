@@ -89,6 +89,9 @@ pub enum PaneCommand {
         since_ms: Option<u64>,
         reply: Sender<ObserveStart>,
     },
+    /// The screen as it is now, as a repaint, and the sequence number it stands at: a viewer's
+    /// stream skips a flood's output to it.
+    Keyframe(Sender<ObserveStart>),
     /// Publish an event raised from outside the pane (an ask reported with `phux ask`).
     Announce(phux_core::docs::WatchEventKind),
     Close,

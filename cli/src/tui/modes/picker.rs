@@ -1,7 +1,7 @@
 //! The window and session pickers (`C-a w`, `C-a s`): a list filtered by what is typed, the
 //! selected entry's screen previewed under it; Enter switches to it, Esc closes.
 
-use phux_core::engine::{CellColor, CellStyle};
+use phux_core::engine::{CellColor, CellData, CellStyle};
 use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::pane_layout::{place, LayoutNode, Rect};
 
@@ -31,9 +31,9 @@ pub struct Picker {
     pub filter: String,
     /// The selected entry, as an index into `items`.
     selected: Option<usize>,
-    /// The screens of the previewed window's panes, one line per row, and which entry they
-    /// are of.
-    pub screens: Vec<(PaneId, Vec<String>)>,
+    /// The screens of the previewed window's panes, as cells (their own colours and
+    /// attributes), and which entry they are of.
+    pub screens: Vec<(PaneId, Vec<Vec<CellData>>)>,
     pub previewed: Option<usize>,
 }
 
@@ -218,8 +218,8 @@ impl Picker {
         grid.cursor = None;
     }
 
-    /// The entry's window as the client would show it, in `area`: each pane's title row and
-    /// text (plain), and the dividers.
+    /// The entry's window as the client would show it, in `area`: each pane's title row, its
+    /// cells in their own colours, and the dividers.
     fn draw_preview(&self, grid: &mut Grid, entry: usize, area: Rect) {
         let Some((layout, focused)) = self.items[entry].preview.as_ref() else {
             return;
@@ -249,13 +249,8 @@ impl Picker {
                 line,
                 a.x + a.cols,
             );
-            let lines = self
-                .screens
-                .iter()
-                .find(|(p, _)| *p == placed.pane)
-                .map_or(&[][..], |(_, l)| l.as_slice());
-            for (row, text) in lines.iter().take(usize::from(c.rows)).enumerate() {
-                grid.put_str(c.x, c.y + row as u16, text, plain, c.x + c.cols);
+            if let Some((_, rows)) = self.screens.iter().find(|(p, _)| *p == placed.pane) {
+                crate::tui::compose::put_cells(grid, c, rows);
             }
         }
         for divider in &placement.dividers {

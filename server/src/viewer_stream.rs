@@ -1,0 +1,126 @@
+//! A viewer's stream (the TUI showing a pane): every output chunk as it comes while the pane
+//! is calm, and during a flood a keyframe per frame interval instead of the output. A person
+//! sees a flood at the rate a screen can show it; the client does not parse megabytes it will
+//! never show, and its keystrokes' echoes do not wait behind them.
+
+use std::os::unix::net::UnixStream;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
+use phux_core::ids::PaneId;
+use phux_core::wire::{OutputChunk, Resized, ServerMessage, WireError};
+
+use crate::bus::BusEvent;
+use crate::pane::PaneCommand;
+
+/// The interval the budget is counted over, and the longest a skipped flood waits for the
+/// keyframe that replaces it.
+const VIEW_FRAME: Duration = Duration::from_millis(16);
+
+/// Output a viewer gets as it is in one `VIEW_FRAME` (a few screens); beyond it, the rest of
+/// the interval's output is replaced by one keyframe.
+const VIEW_BUDGET: usize = 16 * 1024;
+
+/// RIS: the keyframe's repaint starts from a reset terminal, as a new stream's does.
+const RESET: &[u8] = b"\x1bc";
+
+/// Where a viewer's keyframes come from: the pane's actor.
+pub struct Keyframes {
+    pub pane: PaneId,
+    pub commands: Sender<PaneCommand>,
+}
+
+/// What the last keyframe covered: output up to `seq`, resizes up to `t_ns`.
+#[derive(Default)]
+struct Covered {
+    seq: u64,
+    t_ns: u64,
+}
+
+/// Forwards `rx` to the viewer until the pane or the client ends.
+pub fn serve(
+    writer: &mut super::connection::Writer,
+    socket: &UnixStream,
+    rx: &Receiver<BusEvent>,
+    keyframes: &Keyframes,
+) -> Result<(), WireError> {
+    let mut window = Instant::now();
+    let mut sent = 0usize;
+    let mut covered = Covered::default();
+    loop {
+        let event = match rx.recv_timeout(Duration::from_millis(500)) {
+            Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) if super::connection::client_gone(socket) => {
+                return Ok(())
+            }
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        let len = match &event {
+            BusEvent::Output { seq, .. } if *seq <= covered.seq => continue,
+            BusEvent::Resized { t_ns, .. } if *t_ns <= covered.t_ns => continue,
+            BusEvent::Output { bytes, .. } => bytes.len(),
+            _ => 0,
+        };
+        if window.elapsed() >= VIEW_FRAME {
+            (window, sent) = (Instant::now(), 0);
+        }
+        if sent + len <= VIEW_BUDGET {
+            sent += len;
+            super::connection::forward(writer, event)?;
+            continue;
+        }
+        // A flood: the rest of this interval's output is skipped (not even woken for: it
+        // waits in the queue), then replaced by the screen as it is.
+        std::thread::sleep((window + VIEW_FRAME).saturating_duration_since(Instant::now()));
+        while let Ok(event) = rx.try_recv() {
+            if !matches!(event, BusEvent::Output { .. } | BusEvent::Resized { .. }) {
+                super::connection::forward(writer, event)?;
+            }
+        }
+        match send_keyframe(writer, keyframes)? {
+            Some(now) => covered = now,
+            // The pane is gone: its stream ends with the bus.
+            None => return Ok(()),
+        }
+        (window, sent) = (Instant::now(), 0);
+    }
+}
+
+/// Asks the pane for its screen now and sends it as a resize and a repaint from a reset;
+/// None when the pane is gone.
+fn send_keyframe(
+    writer: &mut super::connection::Writer,
+    keyframes: &Keyframes,
+) -> Result<Option<Covered>, WireError> {
+    let (reply, answer) = bounded(1);
+    if keyframes
+        .commands
+        .send(PaneCommand::Keyframe(reply))
+        .is_err()
+    {
+        return Ok(None);
+    }
+    let Ok(start) = answer.recv() else {
+        return Ok(None);
+    };
+    let pane = keyframes.pane;
+    writer.send(&ServerMessage::Resized(Resized {
+        pane,
+        cols: start.cols,
+        rows: start.rows,
+        t_ns: start.t_ns,
+    }))?;
+    let mut bytes = RESET.to_vec();
+    bytes.extend_from_slice(&start.repaint);
+    writer.write_frame(&phux_core::wire::Frame::Output(OutputChunk {
+        pane: pane.0,
+        seq: start.seq,
+        t_ns: start.t_ns,
+        bytes,
+    }))?;
+    Ok(Some(Covered {
+        seq: start.seq,
+        t_ns: start.t_ns,
+    }))
+}
