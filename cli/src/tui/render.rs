@@ -37,14 +37,7 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
             if !changed {
                 continue;
             }
-            pen.move_to(&mut out, x, y);
-            pen.style(&mut out, &cell.style);
-            out.push_str(if cell.text.is_empty() {
-                " "
-            } else {
-                &cell.text
-            });
-            pen.advance(if cell.width == CellWidth::Wide { 2 } else { 1 }, new.cols);
+            draw_cell(&mut out, &mut pen, cell, x, y, new.cols);
         }
     }
     let cursor_changed = old.is_none_or(|o| o.cursor != new.cursor);
@@ -109,14 +102,7 @@ pub fn pane_update(
             if cell.width == CellWidth::SpacerTail {
                 continue;
             }
-            pen.move_to(&mut out, x, y);
-            pen.style(&mut out, &cell.style);
-            out.push_str(if cell.text.is_empty() {
-                " "
-            } else {
-                &cell.text
-            });
-            pen.advance(if cell.width == CellWidth::Wide { 2 } else { 1 }, grid.cols);
+            draw_cell(&mut out, &mut pen, cell, x, y, grid.cols);
         }
     }
     grid.cursor = cursor;
@@ -247,6 +233,18 @@ fn text(s: &str) -> CellData {
         text: s.into(),
         ..CellData::default()
     }
+}
+
+/// Moves to (`x`, `y`) and writes `cell` in its style (a blank cell as a space).
+fn draw_cell(out: &mut String, pen: &mut Pen, cell: &CellData, x: u16, y: u16, cols: u16) {
+    pen.move_to(out, x, y);
+    pen.style(out, &cell.style);
+    out.push_str(if cell.text.is_empty() {
+        " "
+    } else {
+        &cell.text
+    });
+    pen.advance(if cell.width == CellWidth::Wide { 2 } else { 1 }, cols);
 }
 
 #[cfg(test)]
