@@ -67,3 +67,78 @@ pub fn agent_plugin(parent: &Path) -> PathBuf {
     .expect("write agent.sh");
     dir
 }
+
+/// A private home for the verbs that never contact a server (config, plugins): its own config
+/// file, data directory and a socket nothing listens on.
+pub struct PluginHome {
+    pub dir: tempfile::TempDir,
+}
+
+impl Default for PluginHome {
+    fn default() -> Self {
+        PluginHome::new()
+    }
+}
+
+impl PluginHome {
+    pub fn new() -> PluginHome {
+        PluginHome {
+            dir: tempfile::tempdir().expect("a temporary home"),
+        }
+    }
+
+    pub fn config(&self) -> PathBuf {
+        self.dir.path().join("config").join("config.toml")
+    }
+
+    /// `XDG_DATA_HOME`: where `plugin install` puts plugins.
+    pub fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// Runs `phux ARGS` in this home.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        crate::run_with_deadline(
+            crate::phux(args)
+                .env("PHUX_CONFIG", self.config())
+                .env("XDG_DATA_HOME", self.data())
+                .env("PHUX_SOCKET", self.dir.path().join("no-server.sock")),
+            std::time::Duration::from_secs(60),
+        )
+    }
+
+    /// Runs `phux ARGS`, which must succeed, and parses its JSON document.
+    pub fn ok(&self, args: &[&str]) -> serde_json::Value {
+        let output = self.run(args);
+        assert!(
+            output.status.success(),
+            "{args:?}: {}",
+            crate::stderr(&output)
+        );
+        crate::json(&output)
+    }
+
+    /// A plugin directory `name` in this home holding `manifest`.
+    pub fn plugin(&self, name: &str, manifest: &str) -> PathBuf {
+        plugin_dir(self.dir.path(), name, manifest)
+    }
+}
+
+/// Runs `git -C DIR ARGS` with a fixed identity; a failure fails the test.
+pub fn git(dir: &Path, args: &[&str]) {
+    let output = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
+        .output()
+        .expect("git");
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -6,51 +6,9 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
-use std::time::Duration;
 
-use phux_tests::{error_line, json, phux, run_with_deadline, stderr, stdout};
-
-/// A private home: its own config file, data directory and (absent) socket.
-struct Home {
-    dir: tempfile::TempDir,
-}
-
-impl Home {
-    fn new() -> Home {
-        Home {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn config(&self) -> PathBuf {
-        self.dir.path().join("config").join("config.toml")
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        run_with_deadline(
-            phux(args)
-                .env("PHUX_CONFIG", self.config())
-                .env("XDG_DATA_HOME", self.dir.path().join("data"))
-                .env("PHUX_SOCKET", self.dir.path().join("no-server.sock")),
-            Duration::from_secs(30),
-        )
-    }
-
-    fn ok(&self, args: &[&str]) -> serde_json::Value {
-        let output = self.run(args);
-        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
-        json(&output)
-    }
-
-    /// A plugin directory `name` holding `manifest`.
-    fn plugin(&self, name: &str, manifest: &str) -> PathBuf {
-        let dir = self.dir.path().join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("phux-plugin.toml"), manifest).unwrap();
-        dir
-    }
-}
+use phux_tests::plugins::PluginHome as Home;
+use phux_tests::{error_line, json, stderr, stdout};
 
 const TOOLS: &str = r#"id = "example.tools"
 name = "Tools"

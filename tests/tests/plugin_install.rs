@@ -4,56 +4,20 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::time::Duration;
+use std::path::PathBuf;
+use std::process::Command;
 
-use phux_tests::{error_line, json, phux, run_with_deadline, stderr};
+use phux_tests::error_line;
+use phux_tests::plugins::{git, PluginHome as Home};
 
-struct Home {
-    dir: tempfile::TempDir,
-}
-
-impl Home {
-    fn new() -> Home {
-        Home {
-            dir: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn data(&self) -> PathBuf {
-        self.dir.path().join("data")
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        run_with_deadline(
-            phux(args)
-                .env("PHUX_CONFIG", self.dir.path().join("config.toml"))
-                .env("XDG_DATA_HOME", self.data())
-                .env("PHUX_SOCKET", self.dir.path().join("no-server.sock")),
-            Duration::from_secs(60),
-        )
-    }
-
-    fn ok(&self, args: &[&str]) -> serde_json::Value {
-        let output = self.run(args);
-        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
-        json(&output)
-    }
-
-    /// A plugin source whose build step writes `built.txt` (with `marker`).
-    fn source(&self, name: &str, id: &str, marker: &str) -> PathBuf {
-        let dir = self.dir.path().join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("phux-plugin.toml"),
-            format!(
-                "id = \"{id}\"\nversion = \"1.0.0\"\n[[build]]\nid = \"make\"\ncommand = [\"sh\", \"-c\", \"echo {marker} > built.txt\"]\n"
-            ),
-        )
-        .unwrap();
-        dir
-    }
+/// A plugin source in `home` whose build step writes `built.txt` (with `marker`).
+fn plugin_source(home: &Home, name: &str, id: &str, marker: &str) -> PathBuf {
+    home.plugin(
+        name,
+        &format!(
+            "id = \"{id}\"\nversion = \"1.0.0\"\n[[build]]\nid = \"make\"\ncommand = [\"sh\", \"-c\", \"echo {marker} > built.txt\"]\n"
+        ),
+    )
 }
 
 fn have(program: &str) -> bool {
@@ -64,24 +28,10 @@ fn have(program: &str) -> bool {
     found
 }
 
-fn git(dir: &Path, args: &[&str]) {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "git {args:?}");
-}
-
 #[test]
 fn install_from_a_directory_builds_locks_and_links() {
     let home = Home::new();
-    let source = home.source("src", "test.dir", "v1");
+    let source = plugin_source(&home, "src", "test.dir", "v1");
     std::fs::create_dir_all(source.join(".git")).unwrap();
     let doc = home.ok(&["plugin", "install", &source.display().to_string(), "--json"]);
     let root = home.data().join("phux/plugins/test.dir");
@@ -123,7 +73,7 @@ fn install_from_a_directory_builds_locks_and_links() {
     );
 
     // Installing the same id again is refused.
-    let source2 = home.source("src2", "test.dir", "again");
+    let source2 = plugin_source(&home, "src2", "test.dir", "again");
     let twice = home.run(&[
         "plugin",
         "install",
@@ -167,7 +117,7 @@ fn install_from_a_git_url_and_a_tarball() {
         return;
     }
     let home = Home::new();
-    let repo = home.source("repo", "test.git", "from-git");
+    let repo = plugin_source(&home, "repo", "test.git", "from-git");
     git(&repo, &["init", "-q", "-b", "main"]);
     git(&repo, &["add", "."]);
     git(&repo, &["commit", "-q", "-m", "one"]);
@@ -185,7 +135,7 @@ fn install_from_a_git_url_and_a_tarball() {
         "{lock}"
     );
 
-    home.source("packed", "test.tar", "from-tar");
+    plugin_source(&home, "packed", "test.tar", "from-tar");
     let tarball = home.dir.path().join("plugin.tar.gz");
     let status = Command::new("tar")
         .arg("-czf")

@@ -11,7 +11,6 @@ use phux_tests::{stderr, wait_until, TestServer};
 
 #[test]
 fn defaults_shape_new_panes() {
-    let home = tempfile::tempdir().unwrap();
     let config = "[defaults]\nterm = \"xterm-phux-test\"\ncwd-inheritance = \"home\"\n";
     let server = TestServer::start_with_config(Some(config), &[]);
     let pane = server.new_session("d", &["sh"]);
@@ -20,7 +19,6 @@ fn defaults_shape_new_panes() {
     // A spawned pane starts at $HOME, not in the directory of the pane it joins.
     let spawned = server.run(&["spawn", "--target", &pane, "--", "sh"]);
     assert!(spawned.status.success(), "{}", stderr(&spawned));
-    let _ = home;
     let new_pane = String::from_utf8_lossy(&spawned.stdout).trim().to_string();
     server.send_keys(&new_pane, &["echo D=$(pwd)", "Enter"]);
     let want = format!("D={}", std::env::var("HOME").unwrap());
@@ -81,33 +79,19 @@ fn a_hook_past_its_time_limit_is_killed_and_logged() {
     );
     // PHUX_HOOK_TIMEOUT reaches the server through the environment of the `new` that
     // auto-starts it, so this test starts its own server that way.
-    let home = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        home.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-    )
-    .unwrap();
-    let config = home.path().join("config.toml");
-    std::fs::write(&config, plugins_table(&[(&dir, true)])).unwrap();
-    let socket = home.path().join("phux.sock");
-    let run = |args: &[&str]| {
-        phux_tests::run_with_deadline(
-            phux_tests::phux(args)
-                .env("PHUX_SOCKET", &socket)
-                .env("PHUX_CONFIG", &config)
-                .env("PHUX_HOOK_TIMEOUT", "0.5")
-                .env("SHELL", phux_tests::PANE_SHELL),
-            Duration::from_secs(15),
-        )
-    };
-    assert!(run(&["new", "-d", "slow", "--", "sh"]).status.success());
-    let log = socket.with_extension("log");
+    let own = AutostartedServer::with_plugin(&dir);
+    let started = own.run(
+        &["new", "-d", "slow", "--", "sh"],
+        &[("PHUX_HOOK_TIMEOUT", "0.5")],
+    );
+    assert!(started.status.success());
+    let log = own.socket.with_extension("log");
     wait_until("the hook was killed", Duration::from_secs(15), || {
         std::fs::read_to_string(&log)
             .unwrap_or_default()
             .contains("hook test.slow/hang (pane.spawned) was killed after 0.5s")
     });
-    let _ = run(&["kill", "--server"]);
+    let _ = own.run(&["kill", "--server"], &[]);
 }
 
 #[test]
@@ -212,31 +196,52 @@ fn no_hooks_turns_every_hook_off() {
         "hooks",
         "id = \"test.nohooks\"\n[[events]]\nid = \"e\"\non = \"pane.spawned\"\ncommand = [\"true\"]\n",
     );
-    let home = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        home.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-    )
-    .unwrap();
-    let config = home.path().join("config.toml");
-    std::fs::write(&config, plugins_table(&[(&dir, true)])).unwrap();
-    let socket = home.path().join("phux.sock");
-    let run = |args: &[&str], no_hooks: bool| {
-        let mut command = phux_tests::phux(args);
-        command
-            .env("PHUX_SOCKET", &socket)
-            .env("PHUX_CONFIG", &config)
-            .env("SHELL", phux_tests::PANE_SHELL);
-        if no_hooks {
-            command.env("PHUX_NO_HOOKS", "1");
-        }
-        phux_tests::run_with_deadline(&mut command, Duration::from_secs(15))
-    };
-    assert!(run(&["new", "-d", "quiet", "--", "sh"], true)
-        .status
-        .success());
-    let log = std::fs::read_to_string(socket.with_extension("log")).unwrap_or_default();
-    let _ = run(&["kill", "--server"], false);
+    let own = AutostartedServer::with_plugin(&dir);
+    let started = own.run(
+        &["new", "-d", "quiet", "--", "sh"],
+        &[("PHUX_NO_HOOKS", "1")],
+    );
+    assert!(started.status.success());
+    let log = std::fs::read_to_string(own.socket.with_extension("log")).unwrap_or_default();
+    let _ = own.run(&["kill", "--server"], &[]);
     assert!(log.contains("listening"), "{log}");
     assert!(!log.contains("hook"), "hooks were armed: {log}");
+}
+
+/// A server started by the `new` it is given (so that command's environment reaches it), on
+/// a socket in a private directory, with a config enabling one plugin.
+struct AutostartedServer {
+    _home: tempfile::TempDir,
+    config: std::path::PathBuf,
+    socket: std::path::PathBuf,
+}
+
+impl AutostartedServer {
+    fn with_plugin(dir: &std::path::Path) -> AutostartedServer {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(
+            home.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .unwrap();
+        let config = home.path().join("config.toml");
+        std::fs::write(&config, plugins_table(&[(dir, true)])).unwrap();
+        let socket = home.path().join("phux.sock");
+        AutostartedServer {
+            _home: home,
+            config,
+            socket,
+        }
+    }
+
+    /// Runs `phux ARGS` against this server with `env` added.
+    fn run(&self, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+        let mut command = phux_tests::phux(args);
+        command
+            .env("PHUX_SOCKET", &self.socket)
+            .env("PHUX_CONFIG", &self.config)
+            .env("SHELL", phux_tests::PANE_SHELL)
+            .envs(env.iter().copied());
+        phux_tests::run_with_deadline(&mut command, Duration::from_secs(15))
+    }
 }

@@ -8,25 +8,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use phux_tests::plugins::git;
 use phux_tests::{error_line, json, phux, run_with_deadline, stderr, TestServer};
-
-fn git(dir: &Path, args: &[&str]) {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "t")
-        .env("GIT_AUTHOR_EMAIL", "t@example.invalid")
-        .env("GIT_COMMITTER_NAME", "t")
-        .env("GIT_COMMITTER_EMAIL", "t@example.invalid")
-        .output()
-        .expect("git");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
 
 fn have_git() -> bool {
     let found = Command::new("git").arg("--version").output().is_ok();
