@@ -315,12 +315,16 @@ fn watch_hears(fleet: &Fleet, target: &str) -> (std::process::Child, bool) {
             let _ = seen_tx.send(std::mem::take(&mut line));
         }
     });
-    // `dirty` fires on the first output after the pane settled and `idle` 250 ms after the
-    // last: wait longer than that between keys, or keys sent faster keep the pane dirty and a
+    // `dirty` fires on the first output after the pane settled and `idle` IDLE_SETTLE after
+    // the last: wait longer than that between keys, or keys sent faster keep the pane dirty and a
     // watch that subscribed after the first output hears nothing (the pane is never idle).
     let heard = (0..20).any(|_| {
         let _ = fleet.run(&["send-keys", target, "echo tick", "Enter"]);
-        seen_rx.recv_timeout(Duration::from_millis(700)).is_ok()
+        seen_rx
+            .recv_timeout(
+                phux_core::docs::watch_event::IDLE_SETTLE * 2 + Duration::from_millis(200),
+            )
+            .is_ok()
     });
     (watch, heard)
 }

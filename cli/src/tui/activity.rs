@@ -4,9 +4,10 @@
 //! is not the one shown, and showing a window clears its mark.
 
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_channel::Sender;
+use phux_core::docs::watch_event::IDLE_SETTLE as SERVER_IDLE_SETTLE;
 use phux_core::docs::WatchEventKind;
 use phux_core::ids::{PaneId, WindowId};
 use phux_core::wire::ServerMessage;
@@ -14,10 +15,6 @@ use phux_core::wire::ServerMessage;
 use crate::client::Pushed;
 use crate::client::{Client, ClientError};
 use crate::tui::event::Event;
-
-/// How long a pane stays quiet before the server says `idle`: an `idle` that comes later
-/// than this after the window was left means output after it was left.
-const SERVER_IDLE_SETTLE: Duration = Duration::from_millis(250);
 
 /// Output news of one pane.
 #[derive(Debug, Clone, Copy)]

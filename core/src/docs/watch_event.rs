@@ -13,6 +13,11 @@ use crate::error_code::ErrorCode;
 use crate::error_doc::ContractError;
 use crate::ids::TerminalAddr;
 
+/// How long a pane's output stays quiet before the server reports `idle` (`dirty` comes with
+/// the first output after it). One value for the server that decides and the clients that
+/// reason about it.
+pub const IDLE_SETTLE: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// The names a watcher can ask for (`--until NAME`, `subscribe.events`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum WatchEventName {

@@ -23,8 +23,7 @@ use std::sync::Arc;
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
-/// Quiet time after output before the pane is reported idle.
-const IDLE_SETTLE: Duration = Duration::from_millis(250);
+use phux_core::docs::watch_event::IDLE_SETTLE;
 /// How long a closing pane's processes get after SIGHUP before SIGKILL.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Output between incremental compression steps during a burst.
