@@ -251,7 +251,6 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
             table[key] = toml_edit::value(value.as_str());
         }
     }
-    array_mut(&mut editor.document, entry.role, path)?;
     editor.append(entry.role.array(), table);
     editor.commit()?;
     Ok(HostEntry {
@@ -275,35 +274,15 @@ pub fn remove(
         .into_iter()
         .find(|h| h.name == name && role.is_none_or(|r| r == h.role))
         .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
-    let array = array_mut(&mut editor.document, found.role, path)?;
-    let index = array
+    // `entries_in` refused a registry that is not an array of tables.
+    let index = editor
+        .array_of_tables(found.role.array())
         .iter()
         .position(|t| t.get("name").and_then(|v| v.as_str()) == Some(name))
         .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
     editor.remove(found.role.array(), index);
     editor.commit()?;
     Ok((found.name, found.role))
-}
-
-fn array_mut<'a>(
-    document: &'a mut toml_edit::DocumentMut,
-    role: HostRole,
-    path: &Path,
-) -> Result<&'a mut toml_edit::ArrayOfTables, RegistryError> {
-    let item = document
-        .entry(role.array())
-        .or_insert_with(|| toml_edit::Item::ArrayOfTables(toml_edit::ArrayOfTables::new()));
-    item.as_array_of_tables_mut()
-        .ok_or_else(|| RegistryError::BadEntry {
-            path: path.to_path_buf(),
-            line: 1,
-            array: role.array(),
-            message: format!(
-                "`{}` must be written as [[{}]] tables",
-                role.array(),
-                role.array()
-            ),
-        })
 }
 
 #[cfg(test)]
