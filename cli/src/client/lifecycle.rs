@@ -168,10 +168,9 @@ pub fn kill_scope(selector: &Selector, state: &StateView) -> Result<KillScope, C
 
 /// `kill TARGET`: one `get_state`, then `kill` / `kill_window` / `kill_session`.
 pub fn kill(client: &mut Client, selector: &Selector) -> Result<KillScope, ClientError> {
-    if let Selector::Tag(tag) = selector {
-        return kill_tagged(client, tag);
-    }
     let scope = match selector {
+        // `#tag`: a search over the fleet, each match killed where it lives.
+        Selector::Tag(tag) => return kill_tagged(client, tag),
         // `NAME/@N`: resolved and killed on the satellite's server, through the hub.
         Selector::Remote { .. } => KillScope::Panes(
             crate::client::target::resolve_target(client, selector)?
@@ -193,6 +192,7 @@ pub fn kill(client: &mut Client, selector: &Selector) -> Result<KillScope, Clien
             id: 0,
             session: session.clone(),
         }),
+        // Never built above: `#tag` returned from `kill_tagged`.
         KillScope::Tagged(_) => return Ok(scope),
     };
     let Done {} = client.request(message)?;

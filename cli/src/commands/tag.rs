@@ -86,12 +86,14 @@ fn execute(action: Action, json: bool, context: &Context) -> VerbResult {
     };
     let mut rows = Vec::new();
     for group in groups {
+        // `client` already speaks to the group's server (the hub's, or the satellite a
+        // `NAME/@N` tunnelled it to); a `#tag` match elsewhere gets its own tunnel.
         let document = match &group.host {
-            None => tags(&mut client, action, group.panes, tag_names.clone())?,
-            Some(host) => {
+            Some(host) if client.route() != Some(host.as_str()) => {
                 let mut satellite = Client::connect_routed(client.socket(), Some(host))?;
                 tags(&mut satellite, action, group.panes, tag_names.clone())?
             }
+            _ => tags(&mut client, action, group.panes, tag_names.clone())?,
         };
         for mut row in document.terminals {
             // Rows name the pane as the hub addresses it, so each can be fed back as TARGET.
