@@ -465,11 +465,7 @@ mod tests {
             ],
         };
         let (shown, end) = cut(&raw, &[(2.0, 3.0), (6.0, f64::INFINITY)], 8.0);
-        let times: Vec<(f64, String)> = shown
-            .events
-            .iter()
-            .map(|e| (e.time, e.kind.data()))
-            .collect();
+        let times = timeline(&shown);
         assert_eq!(
             times,
             vec![
@@ -480,6 +476,14 @@ mod tests {
             ]
         );
         assert_eq!(end, 5.0);
+    }
+
+    /// Each event's time and data.
+    fn timeline(cast: &Cast) -> Vec<(f64, String)> {
+        cast.events
+            .iter()
+            .map(|e| (e.time, e.kind.data()))
+            .collect()
     }
 
     #[test]
@@ -494,12 +498,7 @@ mod tests {
             screenshots: Vec::new(),
             shown_end: 4.0,
         };
-        let times: Vec<(f64, String)> = recording
-            .looped(2.0)
-            .events
-            .iter()
-            .map(|e| (e.time, e.kind.data()))
-            .collect();
+        let times = timeline(&recording.looped(2.0));
         assert_eq!(
             times,
             vec![
