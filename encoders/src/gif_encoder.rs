@@ -19,16 +19,22 @@ use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
 use crate::timing::DelayClock;
 
+/// The loop extension after the palette (an animation's; a still image has none).
+const LOOP_EXTENSION: u64 = 19;
 /// Bytes of everything but the palette in the header: screen descriptor and loop extension.
-const HEADER_FIXED: u64 = 13 + 19;
+const HEADER_FIXED: u64 = 13 + LOOP_EXTENSION;
+/// The graphic control extension before each frame (its delay; a still image has none).
+const CONTROL_EXTENSION: u64 = 8;
 /// Graphic control extension plus image descriptor, per frame.
-const FRAME_FIXED: u64 = 8 + 10;
+const FRAME_FIXED: u64 = CONTROL_EXTENSION + 10;
 /// The trailer byte.
 const TRAILER: u64 = 1;
 /// The fewest unchanged pixels between two changes for them to be written as separate
 /// rectangles (the best of 512 to 16384 on the sample casts, measured with
 /// `cargo run --release -p phux-encoders --example size_bench`).
 const MIN_GAP_PIXELS: u64 = 1024;
+/// Rectangles at least this tall are also tried interlaced (shorter ones gain nothing).
+const MIN_INTERLACED_ROWS: u32 = 16;
 /// How long each but the last rectangle of a split frame is shown, in hundredths: the shortest
 /// delay browsers honour (Chromium and Firefox show 0 and 1 as 10, which would slow the
 /// animation down), and too short to see the half-drawn frame.
@@ -220,24 +226,52 @@ fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
         .collect()
 }
 
-/// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths.
+/// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths:
+/// its rows in order or interlaced, whichever compresses better (rows eight apart are often
+/// more alike than neighbours in text: the same line of a glyph row further down).
 fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> gif::Frame<'static> {
-    {
-        let mut frame = gif::Frame {
-            delay: u16::try_from(delay).unwrap_or(u16::MAX),
-            dispose: gif::DisposalMethod::Keep,
-            left: clamp_u16(patch.rect.x),
-            top: clamp_u16(patch.rect.y),
-            width: clamp_u16(patch.rect.width),
-            height: clamp_u16(patch.rect.height),
-            transparent: indexed.transparent,
-            palette: indexed.local_palette,
-            buffer: Cow::Owned(indexed.indices),
-            ..gif::Frame::default()
-        };
-        frame.make_lzw_pre_encoded();
-        frame
+    let mut frame = gif::Frame {
+        delay: u16::try_from(delay).unwrap_or(u16::MAX),
+        dispose: gif::DisposalMethod::Keep,
+        left: clamp_u16(patch.rect.x),
+        top: clamp_u16(patch.rect.y),
+        width: clamp_u16(patch.rect.width),
+        height: clamp_u16(patch.rect.height),
+        transparent: indexed.transparent,
+        palette: indexed.local_palette,
+        buffer: Cow::Owned(indexed.indices),
+        ..gif::Frame::default()
+    };
+    let interlaced = (patch.rect.height >= MIN_INTERLACED_ROWS).then(|| gif::Frame {
+        interlaced: true,
+        buffer: Cow::Owned(interlace(&frame.buffer, patch.rect.width as usize)),
+        ..frame.clone()
+    });
+    frame.make_lzw_pre_encoded();
+    match interlaced {
+        Some(mut other) => {
+            other.make_lzw_pre_encoded();
+            if other.buffer.len() < frame.buffer.len() {
+                other
+            } else {
+                frame
+            }
+        }
+        None => frame,
     }
+}
+
+/// `pixels` (rows of `width`) in GIF's interlaced order: every eighth row from the first,
+/// every eighth from the fifth, every fourth from the third, then every other from the second.
+fn interlace(pixels: &[u8], width: usize) -> Vec<u8> {
+    let rows: Vec<&[u8]> = pixels.chunks(width.max(1)).collect();
+    let mut out = Vec::with_capacity(pixels.len());
+    for (first, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
+        for row in rows.iter().skip(first).step_by(step) {
+            out.extend_from_slice(row);
+        }
+    }
+    out
 }
 
 impl FrameWriter for GifWriter {
@@ -285,16 +319,33 @@ impl FrameWriter for GifWriter {
             .into_inner()?
             .into_inner()
             .map_err(|e| scratch_error(e.into_error()))?;
+        // A still image (one frame) is shown once and for good: it needs neither the loop
+        // extension nor its frame's delay, 27 bytes a one-screen GIF is better without.
+        let still = self.frames == 1;
+        let skipped = if still { CONTROL_EXTENSION } else { 0 };
         scratch
             .seek(SeekFrom::Start(self.body_start))
+            .map_err(scratch_error)?;
+        let mut introducer = [0u8; 2];
+        scratch.read_exact(&mut introducer).map_err(scratch_error)?;
+        if introducer != [0x21, 0xF9] {
+            return Err(EncodeError::Internal(
+                "the first frame does not start with its control extension",
+            ));
+        }
+        scratch
+            .seek(SeekFrom::Start(self.body_start + skipped))
             .map_err(scratch_error)?;
         let palette = self.palette.rgb_bytes();
         let (width, height) = (self.width, self.height);
         let file = BufWriter::new(self.out.file());
         let mut encoder = gif::Encoder::new(file, width, height, &palette)?;
-        encoder.set_repeat(gif::Repeat::Infinite)?;
-        let copied = std::io::copy(&mut (&mut scratch).take(self.body_bytes), encoder.get_mut());
-        if copied.map_err(scratch_error)? != self.body_bytes {
+        if !still {
+            encoder.set_repeat(gif::Repeat::Infinite)?;
+        }
+        let body_bytes = self.body_bytes - skipped;
+        let copied = std::io::copy(&mut (&mut scratch).take(body_bytes), encoder.get_mut());
+        if copied.map_err(scratch_error)? != body_bytes {
             return Err(EncodeError::Internal(
                 "the scratch file is shorter than its frames",
             ));
@@ -304,7 +355,8 @@ impl FrameWriter for GifWriter {
         drop(file);
         flushed.map_err(|e| self.out.write_error(e))?;
         // The byte limit relies on predicting sizes; refuse a file where the prediction was off.
-        let expected = header_bytes(self.palette.len()) + self.body_bytes + TRAILER;
+        let loop_extension = if still { LOOP_EXTENSION } else { 0 };
+        let expected = header_bytes(self.palette.len()) - loop_extension + body_bytes + TRAILER;
         let position = self.out.file().stream_position();
         if position.map_err(|e| self.out.write_error(e))? != expected {
             return Err(EncodeError::Internal(

@@ -249,3 +249,43 @@ fn unknown_extension_and_cast_are_refused() {
     let err = AnimationEncoder::create("x.cast".as_ref(), 2, 2, &opts).unwrap_err();
     assert!(matches!(err, EncodeError::NotAnAnimation(_)));
 }
+
+#[test]
+fn a_one_screen_gif_is_a_still_without_loop_or_delay_and_an_animation_keeps_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let still = dir.path().join("still.gif");
+    let summary = encode(
+        &still,
+        &[(0.0, red_a_on_blue(4, 2, 1, 1))],
+        &EncodeOptions::default(),
+        30,
+        1.0,
+    );
+    let bytes = std::fs::read(&still).unwrap();
+    let has = |bytes: &[u8], needle: &[u8]| bytes.windows(needle.len()).any(|w| w == needle);
+    assert_eq!(summary.frames, 1);
+    assert!(
+        !has(&bytes, b"NETSCAPE2.0"),
+        "a still needs no loop extension"
+    );
+    assert!(!has(&bytes, &[0x21, 0xF9, 0x04]), "nor a control extension");
+    assert_eq!(summary.bytes, bytes.len() as u64);
+    let anim = decode_gif(&still);
+    assert_eq!(anim.frames.len(), 1);
+    let img = anim.last_image();
+    let glyph = (16..32).flat_map(|y| (8..16).map(move |x| (x, y)));
+    assert!(glyph.clone().any(|(x, y)| anim.pixel(img, x, y) == RED));
+    assert!(glyph.clone().any(|(x, y)| anim.pixel(img, x, y) == BLUE));
+
+    let moving = dir.path().join("moving.gif");
+    encode(
+        &moving,
+        &typing(10, 3, 2, 0.25),
+        &EncodeOptions::default(),
+        30,
+        1.0,
+    );
+    let bytes = std::fs::read(&moving).unwrap();
+    assert!(has(&bytes, b"NETSCAPE2.0"), "an animation loops");
+    assert!(has(&bytes, &[0x21, 0xF9, 0x04]), "and times its frames");
+}

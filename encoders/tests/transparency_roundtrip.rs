@@ -235,3 +235,45 @@ fn a_gif_frame_with_unchanged_pixels_carries_a_transparent_index() {
     }
     assert!(with_index > 0, "some frame uses the transparent index");
 }
+
+/// How many of the GIF's frames are stored interlaced.
+fn interlaced_frames(path: &Path) -> usize {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let mut count = 0;
+    // The frame `read_next_frame` returns is already deinterlaced (and says so).
+    while let Some(info) = decoder.next_frame_info().unwrap() {
+        count += usize::from(info.interlaced);
+        let mut pixels = vec![0; decoder.buffer_size()];
+        decoder.read_into_buffer(&mut pixels).unwrap();
+    }
+    count
+}
+
+#[test]
+fn interlaced_gif_frames_decode_to_the_pictures_the_apng_shows() {
+    // The APNG is never interlaced: an independent picture of the same screens.
+    let dir = tempfile::tempdir().unwrap();
+    let mut interlaced = 0;
+    for cast in samples() {
+        let (gif, png) = (dir.path().join("a.gif"), dir.path().join("a.png"));
+        let padded = FrameChrome {
+            padding: phux_encoders::DEFAULT_PADDING,
+            ..FrameChrome::default()
+        };
+        render(&cast, &gif, true, padded, &FontOptions::smooth());
+        render(&cast, &png, true, padded, &FontOptions::smooth());
+        interlaced += interlaced_frames(&gif);
+        let (gif, png) = (decode_gif(&gif), decode_apng(&png));
+        let last = |a: &Animation| a.frames.last().unwrap().image.clone();
+        assert!(
+            last(&gif) == last(&png),
+            "{}: last pictures differ",
+            cast.display()
+        );
+    }
+    assert!(interlaced > 0, "some frames compress better interlaced");
+}
