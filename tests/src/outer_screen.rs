@@ -5,7 +5,7 @@
 
 use std::io::{Read, Write};
 use std::process::Child;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use phux_core::engine::Terminal;
@@ -23,6 +23,8 @@ pub struct AttachedTui {
     screen: Arc<Mutex<Terminal>>,
     /// Every byte the client wrote, in order.
     written: Arc<Mutex<Vec<u8>>>,
+    /// When the screen last took bytes in, signalled on every write.
+    drawn: Arc<(Mutex<Instant>, Condvar)>,
 }
 
 impl AttachedTui {
@@ -63,7 +65,9 @@ impl AttachedTui {
         let screen = Arc::new(Mutex::new(Terminal::new(cols, rows, 100).expect("engine")));
         let written = Arc::new(Mutex::new(Vec::new()));
         let mut reader = master.try_clone().expect("dup master");
+        let drawn = Arc::new((Mutex::new(Instant::now()), Condvar::new()));
         let (screen_feed, written_feed) = (Arc::clone(&screen), Arc::clone(&written));
+        let drawn_feed = Arc::clone(&drawn);
         std::thread::spawn(move || {
             let mut buffer = [0u8; 65536];
             while let Ok(n) = reader.read(&mut buffer) {
@@ -71,7 +75,11 @@ impl AttachedTui {
                     break;
                 }
                 written_feed.lock().unwrap().extend_from_slice(&buffer[..n]);
+                // The screen and the moment it changed move together (see `shows_after`).
+                let mut at = drawn_feed.0.lock().unwrap();
                 screen_feed.lock().unwrap().write(&buffer[..n]);
+                *at = Instant::now();
+                drawn_feed.1.notify_all();
             }
         });
         AttachedTui {
@@ -79,6 +87,7 @@ impl AttachedTui {
             child: process.child,
             screen,
             written,
+            drawn,
         }
     }
 
@@ -163,6 +172,20 @@ impl AttachedTui {
     /// How many bytes the client wrote so far.
     pub fn written_len(&self) -> usize {
         self.written.lock().unwrap().len()
+    }
+
+    /// How long after `since` the screen came to show `text`: the moment the bytes that drew
+    /// it were taken in, not when a poll noticed (for latency figures). Fails after `limit`.
+    pub fn shows_after(&self, text: &str, since: Instant, limit: Duration) -> Duration {
+        let (lock, signal) = &*self.drawn;
+        let mut at = lock.lock().unwrap();
+        loop {
+            if self.shows(text) {
+                return at.saturating_duration_since(since);
+            }
+            assert!(since.elapsed() < limit, "{text:?} not shown within {limit:?}");
+            at = signal.wait_timeout(at, limit).unwrap().0;
+        }
     }
 
     /// Whether some row of the screen contains `text`, now.

@@ -57,8 +57,9 @@ pub struct App {
     /// The split whose border the mouse is dragging.
     pub drag: Option<phux_core::pane_layout::SplitPlace>,
     dirty: bool,
-    /// When the person last typed to the pane, until its echo is drawn.
-    typed_at: Option<Instant>,
+    /// When the person last typed to the focused pane and how many changes its screen had
+    /// then, until its echo (a later change) is drawn.
+    typed: Option<(Instant, u64)>,
     /// The focused pane answered a keystroke: draw without waiting for the frame pacing.
     echo_due: bool,
     pub ended: Option<Ended>,
@@ -91,7 +92,7 @@ impl App {
             bindings,
             drag: None,
             dirty: true,
-            typed_at: None,
+            typed: None,
             echo_due: false,
             ended: None,
         }
@@ -131,8 +132,9 @@ impl App {
             self.note_output();
             let paced = last_draw.elapsed() >= FRAME_INTERVAL;
             if self.dirty && (paced || self.echo_due) && self.ended.is_none() {
-                // Between paced frames only the echoing pane is read again.
-                let only = (!paced).then(|| self.model.focused()).flatten();
+                // An echo is drawn alone, at once, even when a whole frame is due: the frame
+                // (every other pane read again and composed) follows at the next pacing.
+                let only = self.echo_due.then(|| self.model.focused()).flatten();
                 self.draw(only);
                 last_draw = Instant::now();
             }
@@ -142,13 +144,19 @@ impl App {
     /// Notes which panes changed: any change makes a frame due at the next pacing; the
     /// focused pane answering a keystroke makes one due at once.
     fn note_output(&mut self) {
+        self.feeds.looked();
         if self.feeds.any_changed() {
             self.dirty = true;
         }
-        let typed_recently = self.typed_at.is_some_and(|at| at.elapsed() < ECHO_WINDOW);
-        if typed_recently && self.model.focused().is_some_and(|p| self.feeds.changed(p)) {
+        let Some((at, before)) = self.typed else {
+            return;
+        };
+        let focused = self.model.focused().map(|p| self.feeds.generation(p));
+        if at.elapsed() >= ECHO_WINDOW {
+            self.typed = None;
+        } else if focused.is_some_and(|now| now > before) {
             self.echo_due = true;
-            self.typed_at = None;
+            self.typed = None;
         }
     }
 
@@ -300,7 +308,7 @@ impl App {
         let Some(pane) = self.model.focused() else {
             return Ok(());
         };
-        self.typed_at = Some(Instant::now());
+        self.typed = Some((Instant::now(), self.feeds.generation(pane)));
         let request = phux_core::wire::Input {
             id: 0,
             pane,
@@ -366,12 +374,16 @@ impl App {
         if (last.cols, last.rows) != self.model.outer {
             return false;
         }
-        self.feeds.refresh_cells(Some(pane));
+        // Typing changes the cursor's row; the rest of the pane follows at the paced frame.
+        let only_row = self.feeds.refresh_cursor_row(pane);
+        if only_row.is_none() {
+            self.feeds.refresh_cells(Some(pane));
+        }
         let Some(feed) = self.feeds.get(pane) else {
             return false;
         };
         let cursor = crate::tui::compose::cursor(&self.feeds, placed);
-        let bytes = render::pane_update(last, placed.content, &feed.rows, cursor);
+        let bytes = render::pane_update(last, placed.content, &feed.rows, cursor, only_row);
         self.echo_due = false;
         // The rest of the screen (and anything else that changed) waits for the paced frame.
         self.dirty = true;

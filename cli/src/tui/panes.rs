@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::net::Shutdown;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::Sender;
@@ -47,8 +47,13 @@ pub struct PaneFeed {
     pub stream_id: u64,
     socket: UnixStream,
     live: Arc<Mutex<LiveScreen>>,
-    /// Set by the reader thread when a frame changed the screen; cleared when it is read.
-    changed: Arc<AtomicBool>,
+    /// How many frames that changed the screen the reader thread has applied.
+    generation: Arc<AtomicU64>,
+    /// The reader thread woke the event loop and the loop has not looked yet: one wake per
+    /// look, however many frames arrive meanwhile.
+    woken: Arc<AtomicBool>,
+    /// The generation every row was last read at.
+    read_generation: u64,
     /// What was read at the last refresh: the screen's cells, its cursor, the cursor shape
     /// and the program's modes.
     pub rows: Vec<Vec<phux_core::engine::CellData>>,
@@ -109,18 +114,23 @@ impl PaneFeeds {
         Ok(())
     }
 
-    /// Whether `pane`'s screen changed since it was last read.
-    pub fn changed(&self, pane: PaneId) -> bool {
+    /// How many changes `pane`'s screen has had (0 for a pane not shown).
+    pub fn generation(&self, pane: PaneId) -> u64 {
         self.feeds
             .get(&pane)
-            .is_some_and(|f| f.changed.load(Ordering::Acquire))
+            .map_or(0, |f| f.generation.load(Ordering::Acquire))
     }
 
-    /// Whether any pane's screen changed since it was last read.
+    /// The event loop looks at the panes now: a change from here on wakes it again.
+    pub fn looked(&self) {
+        for feed in self.feeds.values() {
+            feed.woken.store(false, Ordering::Release);
+        }
+    }
+
+    /// Whether any pane's screen changed since all its rows were last read.
     pub fn any_changed(&self) -> bool {
-        self.feeds
-            .values()
-            .any(|f| f.changed.load(Ordering::Acquire))
+        self.feeds.values().any(PaneFeed::changed)
     }
 
     /// Reads the cells of every pane whose screen changed (only `only`, when given: a
@@ -130,11 +140,36 @@ impl PaneFeeds {
             if only.is_some_and(|o| o != pane) {
                 continue;
             }
-            // Cleared before reading: a frame applied meanwhile sets it again.
-            if feed.changed.swap(false, Ordering::AcqRel) {
+            // Taken before reading: a frame applied meanwhile leaves the pane changed.
+            let generation = feed.generation.load(Ordering::Acquire);
+            if generation != feed.read_generation {
                 feed.refresh();
+                feed.read_generation = generation;
             }
         }
+    }
+
+    /// A keystroke's echo, read cheaply: when `pane`'s cursor is still on the row it was on
+    /// and the size is the same, only that row's cells (and the cursor) are read again, and the
+    /// pane stays due for the next paced frame, which reads every row. Returns that row; `None`
+    /// when the echo moved the cursor to another row (a newline, a scroll): the caller reads
+    /// the whole pane.
+    pub fn refresh_cursor_row(&mut self, pane: PaneId) -> Option<u16> {
+        let feed = self.feeds.get_mut(&pane)?;
+        let live = lock(&feed.live);
+        let terminal = &live.terminal;
+        let (_, rows) = terminal.size();
+        let cursor = terminal.cursor();
+        let y = usize::from(cursor.y);
+        if cursor.y != feed.cursor.y || feed.rows.len() != usize::from(rows) || y >= feed.rows.len()
+        {
+            return None;
+        }
+        feed.rows[y] = terminal.viewport_row_cells(cursor.y);
+        feed.cursor = cursor;
+        feed.shape = live.shape;
+        feed.modes = modes_of(terminal);
+        Some(cursor.y)
     }
 
     /// The stream ended: the pane closed, or the server dropped this client's stream because
@@ -152,6 +187,10 @@ impl PaneFeeds {
 }
 
 impl PaneFeed {
+    fn changed(&self) -> bool {
+        self.generation.load(Ordering::Acquire) != self.read_generation
+    }
+
     fn refresh(&mut self) {
         let live = lock(&self.live);
         let terminal = &live.terminal;
@@ -159,15 +198,20 @@ impl PaneFeed {
         self.rows = (0..rows).map(|y| terminal.viewport_row_cells(y)).collect();
         self.cursor = terminal.cursor();
         self.shape = live.shape;
-        self.modes = PaneModes {
-            app_cursor: terminal.application_cursor_keys(),
-            bracketed_paste: terminal.bracketed_paste(),
-            focus_events: terminal.mode(TermMode::FOCUS_EVENTS),
-            mouse_tracking: terminal.mouse_tracking(),
-            mouse_button_event: terminal.mode(TermMode::MOUSE_BUTTON_EVENT),
-            mouse_any_event: terminal.mode(TermMode::MOUSE_ANY_EVENT),
-            mouse_sgr: terminal.mode(TermMode::MOUSE_SGR),
-        };
+        self.modes = modes_of(terminal);
+    }
+}
+
+/// The modes of `terminal`'s program the client follows.
+fn modes_of(terminal: &Terminal) -> PaneModes {
+    PaneModes {
+        app_cursor: terminal.application_cursor_keys(),
+        bracketed_paste: terminal.bracketed_paste(),
+        focus_events: terminal.mode(TermMode::FOCUS_EVENTS),
+        mouse_tracking: terminal.mouse_tracking(),
+        mouse_button_event: terminal.mode(TermMode::MOUSE_BUTTON_EVENT),
+        mouse_any_event: terminal.mode(TermMode::MOUSE_ANY_EVENT),
+        mouse_sgr: terminal.mode(TermMode::MOUSE_SGR),
     }
 }
 
@@ -259,17 +303,21 @@ fn open(
         terminal,
         shape: ShapeTracker::default(),
     }));
-    let changed = Arc::new(AtomicBool::new(true));
+    // Generation 1 against a read at 0: the first frame reads the repaint.
+    let generation = Arc::new(AtomicU64::new(1));
+    let woken = Arc::new(AtomicBool::new(false));
     let (ready, events) = (channels.frames_ready.clone(), channels.events.clone());
-    let (thread_live, thread_changed) = (Arc::clone(&live), Arc::clone(&changed));
+    let thread_live = Arc::clone(&live);
+    let (thread_generation, thread_woken) = (Arc::clone(&generation), Arc::clone(&woken));
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
         while let Ok(frame) = reader.read_frame() {
             if !lock(&thread_live).apply(frame) {
                 continue;
             }
-            // One wake per change: a screen already marked changed waits for its next read.
-            if !thread_changed.swap(true, Ordering::AcqRel) {
+            thread_generation.fetch_add(1, Ordering::AcqRel);
+            // One wake per look: a loop already woken sees this change when it looks.
+            if !thread_woken.swap(true, Ordering::AcqRel) {
                 let _ = ready.try_send(Event::FramesReady);
             }
         }
@@ -279,7 +327,9 @@ fn open(
         stream_id,
         socket: socket_clone,
         live,
-        changed,
+        generation,
+        woken,
+        read_generation: 0,
         rows: Vec::new(),
         cursor: Cursor {
             x: 0,

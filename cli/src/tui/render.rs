@@ -57,15 +57,21 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
 /// One pane's change drawn into the last frame in place: the cells of `rect` become `rows`
 /// (as `compose` would place them), and every row of the rect that changed is written again;
 /// the rest of the screen is untouched. A keystroke's echo costs the pane's cells, not the
-/// whole screen's.
+/// whole screen's; with `only_row`, only that row of the pane is compared (the only one read
+/// again).
 pub fn pane_update(
     grid: &mut Grid,
     rect: Rect,
     rows: &[Vec<CellData>],
     cursor: Option<GridCursor>,
+    only_row: Option<u16>,
 ) -> Vec<u8> {
     let mut changed_rows = Vec::new();
-    for y in 0..rect.rows {
+    let compared = match only_row {
+        Some(y) => y..(y + 1).min(rect.rows),
+        None => 0..rect.rows,
+    };
+    for y in compared {
         let row = rows.get(usize::from(y));
         let mut changed = false;
         for x in 0..rect.cols {
@@ -277,8 +283,8 @@ mod tests {
         let row = |s: &str| s.chars().map(|c| text(&c.to_string())).collect::<Vec<_>>();
         let mut grid = Grid::new(10, 4);
         grid.set(0, 0, text("#"));
-        assert!(!pane_update(&mut grid, rect, &[row("ab"), row("cd")], None).is_empty());
-        let bytes = pane_update(&mut grid, rect, &[row("ab"), row("cx")], None);
+        assert!(!pane_update(&mut grid, rect, &[row("ab"), row("cd")], None, None).is_empty());
+        let bytes = pane_update(&mut grid, rect, &[row("ab"), row("cx")], None, None);
         let bytes = String::from_utf8(bytes).unwrap();
         assert!(
             bytes.contains("\x1b[3;3H") && bytes.contains('x'),
@@ -291,7 +297,15 @@ mod tests {
         assert_eq!(grid.row_text(1), "  ab      ");
         assert_eq!(grid.row_text(2), "  cx      ");
         assert_eq!(grid.row_text(0), "#         ", "outside the rect stays");
-        assert!(pane_update(&mut grid, rect, &[row("ab"), row("cx")], None).is_empty());
+        assert!(pane_update(&mut grid, rect, &[row("ab"), row("cx")], None, None).is_empty());
+        // Told that only the first row was read again, the second is not compared.
+        let only_first = pane_update(&mut grid, rect, &[row("ab"), row("zz")], None, Some(0));
+        assert!(only_first.is_empty(), "{only_first:?}");
+        assert_eq!(grid.row_text(2), "  cx      ");
+        let bytes = pane_update(&mut grid, rect, &[row("yb"), row("zz")], None, Some(0));
+        assert!(String::from_utf8(bytes).unwrap().contains('y'));
+        assert_eq!(grid.row_text(1), "  yb      ");
+        assert_eq!(grid.row_text(2), "  cx      ");
     }
 
     #[test]
