@@ -27,6 +27,10 @@ const FRAME_INTERVAL: Duration = Duration::from_millis(16);
 /// How long after a keystroke the focused pane's output counts as its echo.
 const ECHO_WINDOW: Duration = Duration::from_millis(100);
 
+/// How long after a keystroke a whole frame waits for its echo (which usually takes well
+/// under a millisecond): the echo is not kept waiting behind a frame begun just before it.
+const ECHO_HOLD: Duration = Duration::from_millis(3);
+
 /// Why the client stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -113,7 +117,8 @@ impl App {
                 return Ok(ended);
             }
             let timeout = if self.dirty {
-                FRAME_INTERVAL.saturating_sub(last_draw.elapsed())
+                let paced = FRAME_INTERVAL.saturating_sub(last_draw.elapsed());
+                paced.max(self.echo_hold_left())
             } else {
                 self.next_wake()
             };
@@ -130,7 +135,9 @@ impl App {
                 self.handle(event)?;
             }
             self.note_output();
-            let paced = last_draw.elapsed() >= FRAME_INTERVAL;
+            // A whole frame waits a moment for an echo that is on its way, rather than
+            // being drawn just before it and making it wait.
+            let paced = last_draw.elapsed() >= FRAME_INTERVAL && self.echo_hold_left().is_zero();
             if self.dirty && (paced || self.echo_due) && self.ended.is_none() {
                 // An echo is drawn alone, at once, even when a whole frame is due: the frame
                 // (every other pane read again and composed) follows at the next pacing.
@@ -139,6 +146,13 @@ impl App {
                 last_draw = Instant::now();
             }
         }
+    }
+
+    /// How much longer a whole frame waits for the echo of the last keystroke.
+    fn echo_hold_left(&self) -> Duration {
+        self.typed.map_or(Duration::ZERO, |(at, _)| {
+            ECHO_HOLD.saturating_sub(at.elapsed())
+        })
     }
 
     /// Notes which panes changed: any change makes a frame due at the next pacing; the

@@ -44,6 +44,8 @@ pub struct PaneActor {
     output: Arc<OutputLog>,
     seq: u64,
     dirty: bool,
+    /// How fast output comes (see `flood_yield`).
+    flood: super::flood_yield::FloodGauge,
     last_output: Instant,
     kill_at: Option<Instant>,
     last_cwd: Option<String>,
@@ -75,6 +77,7 @@ impl PaneActor {
             output: Arc::clone(&process.output),
             seq: 0,
             dirty: false,
+            flood: super::flood_yield::FloodGauge::default(),
             last_output: Instant::now(),
             kill_at: None,
             last_cwd,
@@ -169,6 +172,9 @@ impl PaneActor {
     }
 
     fn on_output(&mut self, chunk: super::io::Chunk) {
+        // A flood stops parsing for a moment after input: an echo elsewhere goes first.
+        self.flood.handled(chunk.bytes.len());
+        self.flood.stand_aside();
         let replies = {
             let mut terminal = self.terminal();
             terminal.write(&chunk.bytes);
@@ -265,6 +271,7 @@ impl PaneActor {
         }
         if self.dirty && self.last_output.elapsed() >= IDLE_SETTLE {
             self.dirty = false;
+            self.flood.calm();
             self.watch(WatchEventKind::Idle);
             self.check_cwd();
             // History the program is done writing shrinks about tenfold.

@@ -77,6 +77,7 @@ impl InputQueue {
     /// all without waiting (a keystroke: no hand-over to the writer thread, which is a thread
     /// switch on the way to its echo); otherwise queues what is left, as `push` does.
     pub fn push_now(&self, bytes: Vec<u8>, pty: impl AsFd) -> Result<(), PaneError> {
+        super::flood_yield::input_arrived();
         if bytes.len() > MAX_QUEUED_INPUT_BYTES {
             return self.push(bytes);
         }
@@ -99,6 +100,7 @@ impl InputQueue {
     }
 
     fn enqueue(&self, input: QueuedInput) -> Result<(), PaneError> {
+        super::flood_yield::input_arrived();
         let _order = self.order.lock().unwrap_or_else(|e| e.into_inner());
         self.enqueue_in_order(input)
     }

@@ -60,10 +60,14 @@ fn wait_ready(master: &File, flags: PollFlags, timeout: Option<Duration>) -> Res
 pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: String) {
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let mut buffer = vec![0u8; 64 * 1024];
+        let mut flood = super::flood_yield::FloodGauge::default();
         loop {
+            // A flood stops reading for a moment after input (its program stops with it).
+            flood.stand_aside();
             match rustix::io::read(&master, &mut buffer) {
                 Ok(0) => break,
                 Ok(n) => {
+                    flood.handled(n);
                     let t_ns = crate::bus::now_ns(epoch);
                     let bytes = Arc::from(&buffer[..n]);
                     if tx.send(Chunk { t_ns, bytes }).is_err() {

@@ -3,6 +3,7 @@
 
 mod actor;
 pub mod ask;
+mod flood_yield;
 mod handle;
 pub mod input_queue;
 mod io;

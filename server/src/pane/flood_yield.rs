@@ -1,0 +1,156 @@
+//! Keystrokes before floods. A pane whose program floods output (`cat` of a big file) keeps
+//! two threads and the program itself busy; on a machine with few cores, a keystroke's echo
+//! in another pane (its shell, this server's threads for that pane, the client drawing it)
+//! then waits for a core. So a flooding pane stands aside for a moment after any input the
+//! server writes to any pane: its reader stops reading (which stops its program too, once
+//! the PTY is full) and its actor stops parsing, for [`ECHO_ROOM`] after the input. The flood
+//! loses nothing and slows by at most that much per keystroke; a pane that is not flooding
+//! never waits.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// How long a flood stands aside after input: an echo's whole way through the server and an
+/// attached client takes well under a millisecond when a core is free.
+const ECHO_ROOM: Duration = Duration::from_millis(2);
+/// Output faster than this over one window is a flood.
+const FLOOD_BYTES_PER_WINDOW: usize = 256 * 1024;
+/// The window over which a pane's output rate is judged.
+const WINDOW: Duration = Duration::from_millis(50);
+
+/// When input was last written to any pane, in nanoseconds after [`epoch`] (0: never).
+static LAST_INPUT_NS: AtomicU64 = AtomicU64::new(0);
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn now_ns() -> u64 {
+    // Past the epoch by at least 1, so 0 keeps meaning "never".
+    u64::try_from(epoch().elapsed().as_nanos())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+/// Input is being written to a pane: floods stand aside for a moment.
+pub fn input_arrived() {
+    LAST_INPUT_NS.store(now_ns(), Ordering::Release);
+}
+
+/// One thread's view of its pane's output rate.
+#[derive(Debug)]
+pub struct FloodGauge {
+    window_start: Instant,
+    bytes: usize,
+    flooding: bool,
+}
+
+impl Default for FloodGauge {
+    fn default() -> Self {
+        FloodGauge {
+            window_start: Instant::now(),
+            bytes: 0,
+            flooding: false,
+        }
+    }
+}
+
+impl FloodGauge {
+    /// Counts `len` bytes of output; a window that holds a flood's worth makes the pane
+    /// flooding, a window that closes with less makes it calm again.
+    pub fn handled(&mut self, len: usize) {
+        self.bytes += len;
+        if self.bytes >= FLOOD_BYTES_PER_WINDOW {
+            self.flooding = true;
+        }
+        if self.window_start.elapsed() >= WINDOW {
+            self.flooding = self.bytes >= FLOOD_BYTES_PER_WINDOW;
+            self.window_start = Instant::now();
+            self.bytes = 0;
+        }
+    }
+
+    /// The output stopped: calm until the next flood.
+    pub fn calm(&mut self) {
+        self.flooding = false;
+        self.bytes = 0;
+        self.window_start = Instant::now();
+    }
+
+    #[cfg(test)]
+    fn flooding(&self) -> bool {
+        self.flooding
+    }
+
+    /// While flooding, waits out what is left of [`ECHO_ROOM`] after the latest input.
+    pub fn stand_aside(&self) {
+        let last = LAST_INPUT_NS.load(Ordering::Acquire);
+        if let Some(left) = self.room_left(now_ns(), last) {
+            std::thread::sleep(left);
+        }
+    }
+
+    /// How long to stand aside at `now` when input last came at `last_input` (both in ns
+    /// after the epoch; 0 is never): only while flooding, only inside [`ECHO_ROOM`].
+    fn room_left(&self, now: u64, last_input: u64) -> Option<Duration> {
+        if !self.flooding || last_input == 0 {
+            return None;
+        }
+        let since = Duration::from_nanos(now.saturating_sub(last_input));
+        ECHO_ROOM.checked_sub(since).filter(|left| !left.is_zero())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flood_stands_aside_just_after_input_and_calm_output_never_does() {
+        let room = u64::try_from(ECHO_ROOM.as_nanos()).unwrap();
+        let mut gauge = FloodGauge::default();
+        gauge.handled(1024);
+        assert!(!gauge.flooding());
+        assert_eq!(
+            gauge.room_left(1_000, 1_000),
+            None,
+            "calm output never waits"
+        );
+
+        gauge.handled(FLOOD_BYTES_PER_WINDOW);
+        assert!(gauge.flooding());
+        assert_eq!(gauge.room_left(1_000, 1_000), Some(ECHO_ROOM));
+        assert_eq!(
+            gauge.room_left(1_000 + room / 2, 1_000),
+            Some(ECHO_ROOM / 2)
+        );
+        assert_eq!(
+            gauge.room_left(1_000 + room, 1_000),
+            None,
+            "the room is over"
+        );
+        assert_eq!(gauge.room_left(1_000, 0), None, "no input yet");
+
+        input_arrived();
+        let last = LAST_INPUT_NS.load(Ordering::Acquire);
+        assert!(last > 0 && last <= now_ns());
+
+        gauge.calm();
+        assert_eq!(gauge.room_left(1_000, 1_000), None);
+    }
+
+    #[test]
+    fn a_window_that_closes_with_little_output_ends_the_flood() {
+        let mut gauge = FloodGauge::default();
+        gauge.handled(FLOOD_BYTES_PER_WINDOW);
+        assert!(gauge.flooding());
+        std::thread::sleep(WINDOW);
+        gauge.handled(10); // closes the flooding window: the flood goes on
+        assert!(gauge.flooding());
+        std::thread::sleep(WINDOW);
+        gauge.handled(10); // closes a window of 10 bytes
+        assert!(!gauge.flooding());
+    }
+}
