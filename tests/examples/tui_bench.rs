@@ -4,7 +4,9 @@
 //! 100, timed at the moment the outer screen took in the bytes that drew it), the bytes each
 //! client wrote to the outer terminal, and the CPU an idle attached client uses.
 //!
-//! A benchmark, not a test: it prints figures. `TUI_BENCH_MB` sets the file size (default 50).
+//! A benchmark, not a test: it prints figures. `TUI_BENCH_MB` sets the file size (default 50;
+//! the flood must outlast the keystrokes: 200 MB for the default 100), `TUI_BENCH_SAMPLES` the
+//! keystrokes.
 //! Run: `cargo run --release -p phux-tests --example tui_bench` (needs tmux).
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
@@ -17,7 +19,6 @@ use phux_tests::TestServer;
 
 const COLS: u16 = 200;
 const ROWS: u16 = 50;
-const SAMPLES: usize = 100;
 /// Keystrokes typed on one line before it is cleared.
 const LINE_SAMPLES: usize = 40;
 
@@ -236,11 +237,15 @@ fn measure(tool: &Tool, tui: &AttachedTui, file: &str) -> Figures {
     }
 }
 
-/// [`SAMPLES`] keystrokes typed into the focused pane 10 ms apart, each timed to the moment
-/// the outer screen shows it.
+/// Keystrokes typed into the focused pane 10 ms apart (`TUI_BENCH_SAMPLES`, default 100),
+/// each timed to the moment the outer screen shows it.
 fn keystrokes(tui: &AttachedTui) -> Vec<Duration> {
+    let samples: usize = std::env::var("TUI_BENCH_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
     let mut latency = Vec::new();
-    for n in 0..SAMPLES {
+    for n in 0..samples {
         // A fresh line every 40 keystrokes, so the typed run never wraps in the 100-column pane.
         if n > 0 && n % LINE_SAMPLES == 0 {
             tui.type_bytes(b"\x15");

@@ -11,13 +11,17 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::Sender;
-use phux_core::engine::{Cursor, Mode as TermMode, Terminal};
+use phux_core::engine::{CellData, Cursor, Mode as TermMode, Terminal};
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
 
 use crate::client::{Client, ClientError};
 use crate::tui::cursor_shape::ShapeTracker;
 use crate::tui::event::Event;
+
+/// Frames at least this large (a flood's keyframe, a full redraw) have their cells read by
+/// the stream's own thread right away (see `LiveScreen::prepared`).
+const PREPARE_AFTER: usize = 4096;
 
 /// Rows of history the client's copy of a pane keeps (copy mode reads the server's).
 const CLIENT_SCROLLBACK: usize = 1000;
@@ -27,6 +31,10 @@ const CLIENT_SCROLLBACK: usize = 1000;
 struct LiveScreen {
     terminal: Terminal,
     shape: ShapeTracker,
+    /// The cells and cursor the reader thread read right after a large frame (a flood's
+    /// keyframe), with the generation they show: the event loop takes them instead of
+    /// reading the pane itself, so a paced frame during a flood costs it little.
+    prepared: Option<(u64, Vec<Vec<CellData>>, Cursor)>,
 }
 
 /// The modes of a pane's program the client follows: how the outer terminal encodes keys for
@@ -56,7 +64,7 @@ pub struct PaneFeed {
     read_generation: u64,
     /// What was read at the last refresh: the screen's cells, its cursor, the cursor shape
     /// and the program's modes.
-    pub rows: Vec<Vec<phux_core::engine::CellData>>,
+    pub rows: Vec<Vec<CellData>>,
     pub cursor: Cursor,
     pub shape: ShapeTracker,
     pub modes: PaneModes,
@@ -143,7 +151,7 @@ impl PaneFeeds {
             // Taken before reading: a frame applied meanwhile leaves the pane changed.
             let generation = feed.generation.load(Ordering::Acquire);
             if generation != feed.read_generation {
-                feed.refresh();
+                feed.refresh(generation);
                 feed.read_generation = generation;
             }
         }
@@ -191,12 +199,17 @@ impl PaneFeed {
         self.generation.load(Ordering::Acquire) != self.read_generation
     }
 
-    fn refresh(&mut self) {
-        let live = lock(&self.live);
+    /// Reads the pane as it is at `generation` (or later), taking what the reader thread
+    /// prepared when that is current.
+    fn refresh(&mut self, generation: u64) {
+        let mut live = lock(&self.live);
+        match live.prepared.take() {
+            Some((at, rows, cursor)) if at >= generation => {
+                (self.rows, self.cursor) = (rows, cursor)
+            }
+            _ => (_, self.rows, self.cursor) = live.read_cells(generation),
+        }
         let terminal = &live.terminal;
-        let (_, rows) = terminal.size();
-        self.rows = (0..rows).map(|y| terminal.viewport_row_cells(y)).collect();
-        self.cursor = terminal.cursor();
         self.shape = live.shape;
         self.modes = modes_of(terminal);
     }
@@ -221,6 +234,14 @@ fn lock(live: &Mutex<LiveScreen>) -> std::sync::MutexGuard<'_, LiveScreen> {
 }
 
 impl LiveScreen {
+    /// Every row's cells and the cursor now, stamped `generation`.
+    fn read_cells(&self, generation: u64) -> (u64, Vec<Vec<CellData>>, Cursor) {
+        let terminal = &self.terminal;
+        let (_, rows) = terminal.size();
+        let cells = (0..rows).map(|y| terminal.viewport_row_cells(y)).collect();
+        (generation, cells, terminal.cursor())
+    }
+
     /// Applies one frame of the pane's stream; true when the screen may have changed.
     fn apply(&mut self, frame: Frame) -> bool {
         match frame {
@@ -247,7 +268,7 @@ impl LiveScreen {
 pub fn screen_cells(
     origin: &Client,
     pane: PaneId,
-) -> Result<Vec<Vec<phux_core::engine::CellData>>, ClientError> {
+) -> Result<Vec<Vec<CellData>>, ClientError> {
     let mut client = origin.sibling()?;
     let socket = origin.socket().to_path_buf();
     let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
@@ -302,6 +323,7 @@ fn open(
     let live = Arc::new(Mutex::new(LiveScreen {
         terminal,
         shape: ShapeTracker::default(),
+        prepared: None,
     }));
     // Generation 1 against a read at 0: the first frame reads the repaint.
     let generation = Arc::new(AtomicU64::new(1));
@@ -312,10 +334,16 @@ fn open(
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
         while let Ok(frame) = reader.read_frame() {
-            if !lock(&thread_live).apply(frame) {
+            let mut live = lock(&thread_live);
+            let large =
+                matches!(&frame, Frame::Output(chunk) if chunk.bytes.len() >= PREPARE_AFTER);
+            if !live.apply(frame) {
                 continue;
             }
-            thread_generation.fetch_add(1, Ordering::AcqRel);
+            // Counted under the lock: the prepared cells are exactly this generation's.
+            let generation = thread_generation.fetch_add(1, Ordering::AcqRel) + 1;
+            live.prepared = large.then(|| live.read_cells(generation));
+            drop(live);
             // One wake per look: a loop already woken sees this change when it looks.
             if !thread_woken.swap(true, Ordering::AcqRel) {
                 let _ = ready.try_send(Event::FramesReady);
