@@ -9,6 +9,7 @@ mod clamp;
 mod error;
 mod event;
 mod header;
+mod json_string;
 mod live;
 mod reader;
 mod theme;

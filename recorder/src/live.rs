@@ -62,12 +62,11 @@ impl LiveSink {
 
     pub fn output(&mut self, t_ns: u64, bytes: &[u8]) -> Result<(), RecorderError> {
         let time = self.time_of(t_ns);
-        let text = self.utf8.decode(bytes);
+        let text = self.utf8.decode_borrowed(bytes);
         if text.is_empty() {
             return Ok(());
         }
-        self.writer
-            .write_event(&Event::new(time, EventKind::Output(text)))
+        self.writer.write_output(time, &text)
     }
 
     pub fn resize(&mut self, t_ns: u64, cols: u16, rows: u16) -> Result<(), RecorderError> {

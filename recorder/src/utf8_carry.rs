@@ -8,6 +8,18 @@ pub struct Utf8Carry {
 }
 
 impl Utf8Carry {
+    /// The text of `bytes` (after whatever was carried), keeping a trailing partial sequence;
+    /// borrowed from `bytes` when they are whole, valid text with nothing carried (the usual
+    /// case: no copy).
+    pub fn decode_borrowed<'a>(&mut self, bytes: &'a [u8]) -> std::borrow::Cow<'a, str> {
+        if self.pending.is_empty() && incomplete_tail(bytes) == 0 {
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                return std::borrow::Cow::Borrowed(text);
+            }
+        }
+        std::borrow::Cow::Owned(self.decode(bytes))
+    }
+
     /// The text of `bytes` (after whatever was carried), keeping a trailing partial sequence.
     pub fn decode(&mut self, bytes: &[u8]) -> String {
         let mut input = std::mem::take(&mut self.pending);
@@ -49,6 +61,25 @@ fn incomplete_tail(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn borrowed_decoding_agrees_with_owned_decoding_at_every_split() {
+        let bytes = "aé日🎉z\u{1b}[0m".as_bytes().to_vec();
+        let mut broken = bytes.clone();
+        broken.insert(3, 0xFF);
+        for input in [&bytes, &broken] {
+            for at in 0..=input.len() {
+                let (mut owned, mut borrowed) = (Utf8Carry::default(), Utf8Carry::default());
+                let mut want = owned.decode(&input[..at]);
+                want.push_str(&owned.decode(&input[at..]));
+                want.push_str(&owned.flush());
+                let mut got = borrowed.decode_borrowed(&input[..at]).into_owned();
+                got.push_str(&borrowed.decode_borrowed(&input[at..]));
+                got.push_str(&borrowed.flush());
+                assert_eq!(got, want, "split at {at}");
+            }
+        }
+    }
 
     #[test]
     fn every_split_of_multibyte_text_decodes_the_same() {

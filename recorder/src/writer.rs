@@ -11,11 +11,10 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::error::RecorderError;
 use crate::event::{Event, EventKind};
 use crate::header::{CastVersion, Header};
+use crate::json_string;
 
 /// Writes one cast, in the version its header names.
 ///
@@ -98,14 +97,40 @@ impl<W: Write> CastWriter<W> {
     /// Appends one event. Input events are refused: phux never records typed input. So is
     /// anything the reader would refuse, so that whatever is written can be read back.
     pub fn write_event(&mut self, event: &Event) -> Result<(), RecorderError> {
-        match event.kind {
-            EventKind::Input(_) => return Err(RecorderError::InputRefused),
-            EventKind::Resize { cols, rows } if cols == 0 || rows == 0 => {
-                return Err(RecorderError::InvalidResize { cols, rows })
+        match &event.kind {
+            EventKind::Input(_) => Err(RecorderError::InputRefused),
+            EventKind::Resize { cols, rows } if *cols == 0 || *rows == 0 => {
+                Err(RecorderError::InvalidResize {
+                    cols: *cols,
+                    rows: *rows,
+                })
             }
-            _ => {}
+            EventKind::Output(text) | EventKind::Marker(text) => {
+                self.write_line(event.time, event.kind.code(), |line| {
+                    json_string::write_json_string(line, text);
+                })
+            }
+            other => {
+                let data = other.data();
+                self.write_line(event.time, other.code(), |line| {
+                    json_string::write_json_string(line, &data);
+                })
+            }
         }
-        let time = event.time;
+    }
+
+    /// Appends an output event of `text` at `time`, as `write_event` does, without the event.
+    pub fn write_output(&mut self, time: f64, text: &str) -> Result<(), RecorderError> {
+        self.write_line(time, "o", |line| json_string::write_json_string(line, text))
+    }
+
+    /// Appends the line `[time, "code", data]`, `data` written by `write_data`.
+    fn write_line(
+        &mut self,
+        time: f64,
+        code: &str,
+        write_data: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<(), RecorderError> {
         if !(time.is_finite() && time >= 0.0) {
             return Err(RecorderError::InvalidTime(time));
         }
@@ -114,27 +139,14 @@ impl<W: Write> CastWriter<W> {
             return Err(RecorderError::OutOfOrder { time, previous });
         }
         let stamp = self.time_field(time);
-        let start = self.pending.len();
-        // Escaped straight from the event's text into the line: no copy of the data.
         let line = &mut self.pending;
         line.push(b'[');
         line.extend_from_slice(stamp.as_bytes());
         line.extend_from_slice(b", \"");
-        line.extend_from_slice(event.kind.code().as_bytes());
+        line.extend_from_slice(code.as_bytes());
         line.extend_from_slice(b"\", ");
-        let escaped = match &event.kind {
-            EventKind::Output(text) | EventKind::Input(text) | EventKind::Marker(text) => {
-                serde_json::to_writer(&mut *line, text.as_str())
-            }
-            other => serde_json::to_writer(&mut *line, &Value::from(other.data())),
-        };
-        if escaped.is_err() {
-            self.pending.truncate(start);
-            return Err(RecorderError::io(
-                self.path.clone(),
-                io::Error::other("the event could not be written as JSON"),
-            ));
-        }
+        // Escaped straight from the text into the line: no copy of the data.
+        write_data(line);
         self.pending.extend_from_slice(b"]\n");
         self.last_time = time;
         self.events += 1;
