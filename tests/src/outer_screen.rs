@@ -183,7 +183,10 @@ impl AttachedTui {
             if self.shows(text) {
                 return at.saturating_duration_since(since);
             }
-            assert!(since.elapsed() < limit, "{text:?} not shown within {limit:?}");
+            assert!(
+                since.elapsed() < limit,
+                "{text:?} not shown within {limit:?}"
+            );
             at = signal.wait_timeout(at, limit).unwrap().0;
         }
     }

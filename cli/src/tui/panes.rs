@@ -265,10 +265,7 @@ impl LiveScreen {
 /// The cells of `pane`'s screen now, read once from the start of a viewer's stream (the
 /// server's repaint, through an engine terminal of the client's own): the picker's preview of
 /// a pane this client does not show.
-pub fn screen_cells(
-    origin: &Client,
-    pane: PaneId,
-) -> Result<Vec<Vec<CellData>>, ClientError> {
+pub fn screen_cells(origin: &Client, pane: PaneId) -> Result<Vec<Vec<CellData>>, ClientError> {
     let mut client = origin.sibling()?;
     let socket = origin.socket().to_path_buf();
     let start: ObserveStart = client.request(ClientMessage::Observe(Observe {
