@@ -91,70 +91,59 @@ fn main() {
     };
     println!("{mb} MB cat at {COLS}x{ROWS}, two panes side by side; ratio = phux / tmux");
     println!("{:<34} {:>12} {:>12} {:>7}", "", "phux", "tmux", "ratio");
-    let row = |name: &str, p: f64, t: f64, unit: &str| {
-        println!(
-            "{name:<34} {p:>10.2}{unit} {t:>10.2}{unit} {:>7.2}",
-            p / t.max(1e-9)
-        );
+    // The percentiles of a set of keystrokes, in milliseconds.
+    let keys = |samples: fn(&Figures) -> &[Duration], p: usize| {
+        move |f: &Figures| ms(percentile(samples(f), p))
     };
-    row(
-        "cat to the outer screen (s)",
-        phux.flood.as_secs_f64(),
-        tmux.flood.as_secs_f64(),
-        "  ",
-    );
-    row(
-        "keystroke during flood, median (ms)",
-        ms(median(&phux.latency)),
-        ms(median(&tmux.latency)),
-        "  ",
-    );
-    row(
-        "keystroke during flood, p99 (ms)",
-        ms(percentile(&phux.latency, 99)),
-        ms(percentile(&tmux.latency, 99)),
-        "  ",
-    );
-    row(
-        "keystroke during flood, worst (ms)",
-        ms(worst(&phux.latency)),
-        ms(worst(&tmux.latency)),
-        "  ",
-    );
-    row(
-        "keystroke at rest, median (ms)",
-        ms(median(&phux.calm)),
-        ms(median(&tmux.calm)),
-        "  ",
-    );
-    row(
-        "keystroke at rest, p99 (ms)",
-        ms(percentile(&phux.calm, 99)),
-        ms(percentile(&tmux.calm, 99)),
-        "  ",
-    );
-    row(
-        "bytes to the outer terminal (MB)",
-        phux.bytes as f64 / 1e6,
-        tmux.bytes as f64 / 1e6,
-        "  ",
-    );
-    row(
-        "idle client CPU (%)",
-        phux.idle_cpu_percent,
-        tmux.idle_cpu_percent,
-        "  ",
-    );
+    let rows: [(&str, Box<dyn Fn(&Figures) -> f64>); 8] = [
+        (
+            "cat to the outer screen (s)",
+            Box::new(|f| f.flood.as_secs_f64()),
+        ),
+        (
+            "keystroke during flood, median (ms)",
+            Box::new(keys(Figures::flooded, 50)),
+        ),
+        (
+            "keystroke during flood, p99 (ms)",
+            Box::new(keys(Figures::flooded, 99)),
+        ),
+        (
+            "keystroke during flood, worst (ms)",
+            Box::new(keys(Figures::flooded, 100)),
+        ),
+        (
+            "keystroke at rest, median (ms)",
+            Box::new(keys(Figures::calm, 50)),
+        ),
+        (
+            "keystroke at rest, p99 (ms)",
+            Box::new(keys(Figures::calm, 99)),
+        ),
+        (
+            "bytes to the outer terminal (MB)",
+            Box::new(|f| f.bytes as f64 / 1e6),
+        ),
+        ("idle client CPU (%)", Box::new(|f| f.idle_cpu_percent)),
+    ];
+    for (name, figure) in rows {
+        let (p, t) = (figure(&phux), figure(&tmux));
+        println!("{name:<34} {p:>12.2} {t:>12.2} {:>7.2}", p / t.max(1e-9));
+    }
+}
+
+impl Figures {
+    fn flooded(&self) -> &[Duration] {
+        &self.latency
+    }
+
+    fn calm(&self) -> &[Duration] {
+        &self.calm
+    }
 }
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
-}
-
-fn median(samples: &[Duration]) -> Duration {
-    let mut sorted = samples.to_vec();
-    sorted.sort();
-    sorted.get(sorted.len() / 2).copied().unwrap_or_default()
 }
 
 /// The sample `p` percent of the others are at or below (nearest rank).
@@ -163,10 +152,6 @@ fn percentile(samples: &[Duration], p: usize) -> Duration {
     sorted.sort();
     let rank = (samples.len() * p).div_ceil(100).max(1);
     sorted.get(rank - 1).copied().unwrap_or_default()
-}
-
-fn worst(samples: &[Duration]) -> Duration {
-    samples.iter().max().copied().unwrap_or_default()
 }
 
 /// Numbered lines of digits, about `mb` megabytes.
