@@ -95,7 +95,7 @@ fn main() {
     let keys = |samples: fn(&Figures) -> &[Duration], p: usize| {
         move |f: &Figures| ms(percentile(samples(f), p))
     };
-    let rows: [(&str, Box<dyn Fn(&Figures) -> f64>); 8] = [
+    let rows: [(&str, Figure); 8] = [
         (
             "cat to the outer screen (s)",
             Box::new(|f| f.flood.as_secs_f64()),
@@ -131,6 +131,9 @@ fn main() {
         println!("{name:<34} {p:>12.2} {t:>12.2} {:>7.2}", p / t.max(1e-9));
     }
 }
+
+/// One row's figure, read from either tool's run.
+type Figure = Box<dyn Fn(&Figures) -> f64>;
 
 impl Figures {
     fn flooded(&self) -> &[Duration] {
