@@ -120,17 +120,23 @@ impl Shared {
         }
     }
 
-    /// Hands a pane's event to the plugins' hooks (never waits on them). The session is named
-    /// when the registry is free this instant; a hook must not make a pane wait.
+    /// Hands a pane's event to the plugins' hooks (never waits on them). The session is the
+    /// pane's, or for a pane that has just exited, the one its exited entry remembers.
     fn fire_hooks(&self, pane: PaneId, kind: &phux_core::docs::WatchEventKind) {
         if crate::hooks::hook_events(kind).is_empty() {
             return;
         }
-        let session = self.registry.try_lock().ok().and_then(|registry| {
-            let entry = registry.panes.get(&pane)?;
-            registry
-                .session_by_id(entry.session)
+        let live = {
+            let registry = self.registry();
+            (registry.panes.get(&pane))
+                .and_then(|entry| registry.session_by_id(entry.session))
                 .map(|s| s.name.clone())
+        };
+        let session = live.or_else(|| {
+            let mut exited = self.exited();
+            (exited.get(pane))
+                .map(|p| p.view.session.clone())
+                .filter(|name| !name.is_empty())
         });
         self.hooks.fire(pane, kind, session.as_deref());
     }

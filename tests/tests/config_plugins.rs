@@ -295,6 +295,17 @@ fn config_init_path_check_and_show() {
         .unwrap()
         .contains("worse.toml:2:9"));
 
+    let missing = home.dir.path().join("missing.toml");
+    let output = home.run(&["config", "check", &path_str(&missing), "--json"]);
+    assert_eq!(output.status.code(), Some(2), "a file that is not there cannot be checked");
+    assert!(output.stdout.is_empty());
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "invalid_config");
+    assert!(line["error"]["message"]
+        .as_str()
+        .unwrap()
+        .ends_with("missing.toml: no such file"));
+
     std::fs::write(
         home.config(),
         "[defaults]\nhistory-limit = 123\nterm = \"xterm\"\n",

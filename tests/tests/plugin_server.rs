@@ -58,6 +58,7 @@ fn an_event_hook_runs_on_pane_exited_with_the_event_on_stdin() {
     let event: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
     assert_eq!(event["event"], "pane.exited", "{event}");
     assert_eq!(event["terminal"], pane.as_str());
+    assert_eq!(event["session"], "h", "an exited pane's event names its session: {event}");
     assert_eq!(event["watch"]["event"], "pane_closed");
     let id = pane.trim_start_matches('@');
     assert_eq!(

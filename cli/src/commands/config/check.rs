@@ -32,6 +32,14 @@ pub fn run(args: Args) -> i32 {
 fn execute(args: &Args) -> VerbResult {
     let path = args.path.clone().unwrap_or_else(config_path);
     let loaded = load(&path).map_err(cannot_check)?;
+    if args.path.is_some() && !loaded.exists {
+        return Err(Failure::new(
+            ErrorCode::InvalidConfig,
+            format!("cannot check {}: no such file", path.display()),
+            "name a config file that exists (`phux config path` prints the one phux reads)"
+                .to_string(),
+        ));
+    }
     let mut problems: Vec<ConfigProblem> = loaded
         .warnings
         .iter()
