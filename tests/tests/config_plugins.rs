@@ -297,7 +297,11 @@ fn config_init_path_check_and_show() {
 
     let missing = home.dir.path().join("missing.toml");
     let output = home.run(&["config", "check", &path_str(&missing), "--json"]);
-    assert_eq!(output.status.code(), Some(2), "a file that is not there cannot be checked");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "a file that is not there cannot be checked"
+    );
     assert!(output.stdout.is_empty());
     let line = error_line(&output);
     assert_eq!(line["error"]["code"], "invalid_config");

@@ -58,7 +58,10 @@ fn an_event_hook_runs_on_pane_exited_with_the_event_on_stdin() {
     let event: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
     assert_eq!(event["event"], "pane.exited", "{event}");
     assert_eq!(event["terminal"], pane.as_str());
-    assert_eq!(event["session"], "h", "an exited pane's event names its session: {event}");
+    assert_eq!(
+        event["session"], "h",
+        "an exited pane's event names its session: {event}"
+    );
     assert_eq!(event["watch"]["event"], "pane_closed");
     let id = pane.trim_start_matches('@');
     assert_eq!(
@@ -140,6 +143,33 @@ fn launch_declares_the_record_and_config_agents_merges_it() {
     assert_eq!(row["runtime"]["terminal"], pane.as_str());
     assert_eq!(row["runtime"]["kind"], "fakeagent");
     assert_eq!(row["declared"]["state"], "idle");
+
+    // Saved and restored on another server, the agent resumes through the integration and
+    // its pane is declared again, so a second save archives the same agent session.
+    let archive = server.dir.path().join("agents.json");
+    let archive_text = archive.display().to_string();
+    let saved = server.run(&["workspace", "save", "-o", &archive_text]);
+    assert!(saved.status.success(), "{}", stderr(&saved));
+    let other = TestServer::start_with_config(Some(&plugins_table(&[(&dir, true)])), &[]);
+    let restored = other.json(&["workspace", "restore", &archive_text]);
+    assert_eq!(
+        restored["restored"],
+        serde_json::json!(["base"]),
+        "{restored}"
+    );
+    let again = other.json(&["workspace", "save"]);
+    let panes = again["sessions"][0]["windows"][0]["panes"]
+        .as_array()
+        .unwrap();
+    let agent = panes
+        .iter()
+        .find_map(|p| p["agent_session"].as_object())
+        .unwrap_or_else(|| panic!("no agent_session after the restore: {again}"));
+    assert_eq!(agent["native_id"], session_id.as_str(), "{again}");
+    assert_eq!(agent["integration_id"], "fake");
+    let resumed = other.json(&["agent", "list", "--json"]);
+    let terminal = resumed["agents"][0]["terminal"].as_str().unwrap();
+    other.wait_for_text(terminal, &format!("agent args: --resume {session_id}"));
 }
 
 /// A continuum-style plugin: `workspace save` on every `session.changed` and `pane.idle`,

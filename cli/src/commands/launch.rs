@@ -153,7 +153,7 @@ fn start(client: &mut Client, args: &Args, prepared: &Prepared) -> Result<PaneId
 }
 
 /// The pane's agent record, and the launch provenance `workspace save` archives.
-fn declare(client: &mut Client, pane: PaneId, prepared: &Prepared) -> Result<(), ClientError> {
+pub fn declare(client: &mut Client, pane: PaneId, prepared: &Prepared) -> Result<(), ClientError> {
     agents::set(
         client,
         pane,

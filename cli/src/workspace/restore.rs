@@ -17,7 +17,8 @@ use phux_core::wire::{
 
 use super::WorkspaceError;
 use crate::client::Client;
-use crate::registry::integrations::{self, Available};
+use crate::commands::launch;
+use crate::registry::integrations::{self, Available, Prepared};
 
 /// Restores `archive` on the server at `client`.
 pub fn restore(
@@ -63,7 +64,8 @@ fn session_restore(
             continue;
         };
         let seed = &window.panes[seed_index];
-        let (cwd, command) = process(seed, integrations);
+        let restart = Restart::of(seed, integrations);
+        let (cwd, command) = (restart.cwd.clone(), restart.command.clone());
         let (cols, rows) = (seed.cols, seed.rows);
         let seed_pane = if index == 0 {
             let ok: NewSessionOk = client.request(ClientMessage::NewSession(NewSession {
@@ -89,6 +91,7 @@ fn session_restore(
             }))?;
             ok.pane
         };
+        restart.declare(client, seed_pane)?;
         let mut placed = vec![None; window.panes.len()];
         placed[seed_index] = Some(seed_pane);
         if let Some(layout) = &window.layout {
@@ -161,7 +164,8 @@ fn split(
     vertical: bool,
     integrations: &[Available],
 ) -> Result<PaneId, WorkspaceError> {
-    let (cwd, command) = process(pane, integrations);
+    let restart = Restart::of(pane, integrations);
+    let (cwd, command) = (restart.cwd.clone(), restart.command.clone());
     let ok: SpawnOk = client.request(ClientMessage::Spawn(Spawn {
         id: 0,
         target: Some(SpawnTarget::Pane(at)),
@@ -179,25 +183,54 @@ fn split(
         rows: Some(pane.rows),
         detached: true,
     }))?;
+    restart.declare(client, ok.pane)?;
     Ok(ok.pane)
 }
 
-/// The directory (when it still exists) and argv a restored pane starts with. A launched
-/// agent resumes through the current integration; the archived argv is not used for it.
-fn process(pane: &ArchivedPane, available: &[Available]) -> (Option<String>, Option<Vec<String>>) {
-    let cwd = pane.cwd.clone().filter(|c| Path::new(c).is_dir());
-    if let Some(agent) = &pane.agent_session {
+/// How a restored pane starts: the directory (when it still exists), the argv, and for a
+/// launched agent the integration it resumes through.
+struct Restart {
+    cwd: Option<String>,
+    command: Option<Vec<String>>,
+    resumed: Option<Prepared>,
+}
+
+impl Restart {
+    /// A launched agent resumes through the current integration; the archived argv is not
+    /// used for it.
+    fn of(pane: &ArchivedPane, available: &[Available]) -> Self {
+        let cwd = pane.cwd.clone().filter(|c| Path::new(c).is_dir());
+        let Some(agent) = &pane.agent_session else {
+            let command = pane.command.clone().filter(|c| !c.is_empty());
+            return Restart {
+                cwd,
+                command,
+                resumed: None,
+            };
+        };
         let resumed = integrations::find(available, &agent.integration_id, Some(&agent.plugin_id))
             .ok()
             .map(|a| {
                 let dir = cwd
                     .as_deref()
                     .map_or_else(|| Path::new("/").to_path_buf(), Into::into);
-                a.prepare(&dir, agent.native_id.as_deref()).argv
+                a.prepare(&dir, agent.native_id.as_deref())
             });
-        return (cwd, resumed);
+        Restart {
+            cwd,
+            command: resumed.as_ref().map(|p| p.argv.clone()),
+            resumed,
+        }
     }
-    (cwd, pane.command.clone().filter(|c| !c.is_empty()))
+
+    /// A resumed agent's pane gets the record and launch provenance `launch` gives, so the
+    /// next `workspace save` archives it again.
+    fn declare(&self, client: &mut Client, pane: PaneId) -> Result<(), WorkspaceError> {
+        if let Some(prepared) = &self.resumed {
+            launch::declare(client, pane, prepared)?;
+        }
+        Ok(())
+    }
 }
 
 fn first_leaf(window: &ArchivedWindow) -> Option<usize> {
