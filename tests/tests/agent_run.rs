@@ -171,4 +171,13 @@ fn a_pane_whose_shell_exits_mid_run_ends_run_with_the_shell_s_status() {
     assert_eq!(line["error"]["code"], "pane_exited");
     assert_eq!(line["error"]["message"], format!("{pane} exited with 9"));
     assert_eq!(line["exit_code"], 9);
+
+    // A shell that ends with 0 still leaves no result: exit 1, never 0 with an error line.
+    let pane = server.marked_bash("exits-cleanly");
+    let output = server.run(&["run", "--json", &pane, "exit 0"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "pane_exited");
+    assert_eq!(line["error"]["message"], format!("{pane} exited with 0"));
 }

@@ -4,14 +4,15 @@
 //! a diagnostic on stderr, or under `--json` the error line (`run_timed_out`). Once the line is
 //! typed, every failure exits 125 (`server_disconnected`, ...): any status a child could
 //! produce would lie. The one exception is the pane's own program ending under the command (a
-//! shell's `exit 4`): `run` then exits with that program's status, and under `--json` prints
-//! the `pane_exited` error line naming it. Flags go before TARGET.
+//! shell's `exit 4`): `run` then exits with that program's status (1 when that status is 0:
+//! there is no result), and under `--json` prints the `pane_exited` error line naming it.
+//! Flags go before TARGET.
 
 use std::time::Duration;
 
 use phux_core::docs::RunResult;
 use phux_core::error_code::ErrorCode;
-use phux_core::exit_code::{mirror_child_exit, RUN_GAVE_UP};
+use phux_core::exit_code::{mirror_child_exit, FAILURE, RUN_GAVE_UP};
 
 use crate::client::run::{run as run_command, RunOutcome};
 use crate::client::run_shell::shell_state;
@@ -81,9 +82,12 @@ pub fn run_in_pane(
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
     let outcome = run_command(&mut client, pane, &command, timeout, stop).map_err(|failure| {
         let reported = Failure::from(failure.error);
-        if let Some(status) = failure.status {
+        if let Some(status) = failure.status.filter(|&status| status != 0) {
             // The pane's own program ended under the command (a shell's `exit 4`).
             reported.with_exit_code(mirror_child_exit(status))
+        } else if failure.status.is_some() {
+            // Ended with 0, it still left no result: a failure, never 0 with an error line.
+            reported.with_exit_code(FAILURE)
         } else if failure.typed {
             // The command may be running: any status a child could produce would lie.
             reported.with_exit_code(RUN_GAVE_UP)
