@@ -287,6 +287,33 @@ fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
         assert_eq!(out.status.code(), Some(2));
         assert_eq!(error_line(&out)["error"]["code"], code);
     }
+    // A script the shell is running is no prompt, though its program is `sh`.
+    server.send_keys(
+        &pane,
+        &[
+            "sh -c 'echo re\"\"ady; read line; echo \"script got: $line\"'",
+            "Enter",
+        ],
+    );
+    server.wait_for_text(&pane, "ready");
+    let busy = server.run(&[
+        "agent", "start", "rev", "--kind", "claude", "--target", &pane, "--json",
+    ]);
+    assert_eq!(busy.status.code(), Some(2), "{}", stderr(&busy));
+    let line = error_line(&busy);
+    assert_eq!(line["error"]["code"], "target_not_shell");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("sh script"),
+        "{line}"
+    );
+    let run = server.run(&["run", "--json", &pane, "true"]);
+    assert_eq!(run.status.code(), Some(2), "{}", stderr(&run));
+    assert_eq!(error_line(&run)["error"]["code"], "target_busy");
+    server.send_keys(&pane, &["typed", "Enter"]);
+    server.wait_for_text(&pane, "script got: typed");
     let out = server.run(&[
         "agent",
         "start",

@@ -73,6 +73,19 @@ pub fn shell_state(
 pub fn route(pane: PaneId, state: &ShellStateOk) -> Result<Route, ClientError> {
     let is_shell = |name: &str| SHELLS.contains(&name);
     if let Some(foreground) = &state.foreground {
+        let remote = matches!(foreground.name.as_str(), "ssh" | "mosh-client");
+        if is_shell(&foreground.name) && foreground.runs_script && !remote {
+            return Err(ClientError::preflight(
+                ErrorCode::TargetBusy,
+                format!(
+                    "{pane} is running a {} script (pid {}) in its foreground; nothing was typed",
+                    foreground.name, foreground.pid
+                ),
+                format!(
+                    "wait for it (`phux wait --idle 500 {pane}`) or interrupt it (`phux signal {pane} interrupt`)"
+                ),
+            ));
+        }
         if is_shell(&foreground.name) {
             // A shell (or ssh) started from the pane's shell: its prompt is the one listening.
             return Ok(Route::Unmarked {

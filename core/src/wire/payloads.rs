@@ -103,6 +103,10 @@ pub struct OutputSince {
 pub struct ForegroundProgram {
     pub pid: u32,
     pub name: String,
+    /// It was started with something to run (a script, `-c COMMAND`), not as an interactive
+    /// program: a shell doing that is busy, not at a prompt.
+    #[serde(default)]
+    pub runs_script: bool,
 }
 
 /// A command's end as its D mark reported it, and its output as the pane showed it.

@@ -110,6 +110,7 @@ pub fn shell_state(
     let foreground = pane.foreground_other().map(|pid| wire::ForegroundProgram {
         pid,
         name: process_name(pid),
+        runs_script: runs_script(pid),
     });
     let mark = pane.output().mark();
     let since = request.since_mark.map(|after| {
@@ -145,6 +146,28 @@ pub fn shell_state(
 }
 
 /// A process's name as the kernel keeps it (`/proc/PID/comm`).
+/// Whether the process was given something to run: an operand after its options (`sh
+/// long.sh`, `python3 x.py`) or `-c`. A shell started bare, or with options only (`bash -l`,
+/// `bash --rcfile FILE`), is interactive.
+fn runs_script(pid: u32) -> bool {
+    let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+        return false;
+    };
+    let mut args = cmdline.split(|&b| b == 0).skip(1).filter(|a| !a.is_empty());
+    while let Some(arg) = args.next() {
+        match arg {
+            b"-c" => return true,
+            // Options whose value is the next word.
+            b"--rcfile" | b"--init-file" | b"-o" | b"+o" | b"-O" | b"+O" => {
+                args.next();
+            }
+            _ if arg.starts_with(b"-") || arg.starts_with(b"+") => {}
+            _ => return true,
+        }
+    }
+    false
+}
+
 fn process_name(pid: u32) -> String {
     std::fs::read_to_string(format!("/proc/{pid}/comm"))
         .map(|name| name.trim_end().to_owned())

@@ -9,10 +9,11 @@ use phux_core::agents::ManifestSet;
 use phux_core::docs::{AgentStartJson, StartReadiness};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
-use phux_core::ids::TerminalAddr;
+use phux_core::ids::{PaneId, TerminalAddr};
 
 use crate::client::agents::{self, inspect, Declaration};
 use crate::client::pane::{operation_id, send_keys};
+use crate::client::run_shell::shell_state;
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_agent_pane};
 use crate::commands::Context;
@@ -122,11 +123,19 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
         .and_then(|o| o.names.first().cloned())
         .unwrap_or_default();
     if !SHELLS.contains(&foreground.as_str()) {
-        return Err(Failure::new(
-            ErrorCode::TargetNotShell,
-            format!("{pane} runs {foreground:?} in its foreground, not an idle shell; nothing was typed"),
-            "pick a pane at a shell prompt, or open one with `phux spawn`",
+        return Err(not_idle_shell(
+            pane,
+            &format!("runs {foreground:?} in its foreground"),
         ));
+    }
+    // A shell running a script, or a marked shell between a command's start and end, is busy.
+    let shell = shell_state(&mut client, pane, None)?;
+    if let Some(script) = shell.foreground.as_ref().filter(|f| f.runs_script) {
+        let running = format!("is running a {} script (pid {})", script.name, script.pid);
+        return Err(not_idle_shell(pane, &running));
+    }
+    if shell.marked && shell.running {
+        return Err(not_idle_shell(pane, "has a command running in its shell"));
     }
     agents::set(
         &mut client,
@@ -210,5 +219,14 @@ fn unsupported(kind: &str, set: &ManifestSet) -> Failure {
         ErrorCode::UnsupportedAgentKind,
         format!("phux cannot start or recognise an agent of kind {kind:?}"),
         format!("pass --kind with one of: {}", set.kinds().join(", ")),
+    )
+}
+
+/// `target_not_shell`: the launch line would land in something other than a shell prompt.
+fn not_idle_shell(pane: PaneId, what: &str) -> Failure {
+    Failure::new(
+        ErrorCode::TargetNotShell,
+        format!("{pane} {what}, not an idle shell; nothing was typed"),
+        "pick a pane at a shell prompt, or open one with `phux spawn`",
     )
 }
