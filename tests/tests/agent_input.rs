@@ -4,7 +4,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use phux_tests::{error_line, stderr, stdout, wait_until, TestServer};
 use serde_json::Value;
@@ -342,4 +342,40 @@ fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
     ]);
     assert_eq!(again.status.code(), Some(2));
     assert_eq!(error_line(&again)["error"]["code"], "target_not_shell");
+    // Another pane cannot take the name this one holds.
+    let other = server.plain_shell("other", "bash");
+    let taken = server.run(&[
+        "agent", "start", "rev", "--kind", "claude", "--target", &other, "--json",
+    ]);
+    assert_eq!(taken.status.code(), Some(2), "{}", stderr(&taken));
+    let line = error_line(&taken);
+    assert_eq!(line["error"]["code"], "agent_name_conflict");
+    assert_eq!(
+        line["error"]["message"],
+        format!("the agent name \"rev\" is already held by {pane}; nothing was typed")
+    );
+}
+
+#[test]
+fn start_refuses_to_wait_on_a_server_that_detects_nothing() {
+    let off = std::ffi::OsStr::new("0");
+    let server = TestServer::start_with_env(&[], &[("PHUX_AGENT_DETECT", off)]);
+    let pane = server.plain_shell("nodetect", "bash");
+    let started = Instant::now();
+    let out = server.run(&[
+        "agent", "start", "rev", "--kind", "claude", "--target", &pane, "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        error_line(&out)["error"]["code"],
+        "agent_detection_unavailable"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "refused at once, not after the readiness timeout"
+    );
+    // Nothing was typed and nothing declared.
+    let shown = server.json(&["agent", "show", "--json", &pane]);
+    assert_eq!(shown["agents"][0]["agent"]["id"], "unknown", "{shown}");
 }

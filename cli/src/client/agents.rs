@@ -17,9 +17,15 @@ pub fn inspect(
     client: &mut Client,
     panes: Vec<PaneId>,
 ) -> Result<Vec<AgentPaneReport>, ClientError> {
-    let ok: AgentInspectOk =
-        client.request(ClientMessage::AgentInspect(AgentInspect { id: 0, panes }))?;
-    Ok(ok.panes)
+    Ok(inspect_server(client, panes)?.panes)
+}
+
+/// The reports of `panes` (every pane when empty), and whether the server detects at all.
+pub fn inspect_server(
+    client: &mut Client,
+    panes: Vec<PaneId>,
+) -> Result<AgentInspectOk, ClientError> {
+    client.request(ClientMessage::AgentInspect(AgentInspect { id: 0, panes }))
 }
 
 /// Whether a pane has anything agent-like to list: a record, an ask, or a detected agent.

@@ -82,6 +82,10 @@ pub struct AgentInspect {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentInspectOk {
     pub panes: Vec<AgentPaneReport>,
+    /// The server runs without screen detection (`PHUX_AGENT_DETECT=0`): no state is derived
+    /// and no occupant is identified.
+    #[serde(default)]
+    pub detection_off: bool,
 }
 
 /// Where a pane's effective state comes from.

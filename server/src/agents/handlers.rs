@@ -265,7 +265,10 @@ pub fn agent_inspect(
             }
         })
         .collect();
-    Ok(AgentInspectOk { panes })
+    Ok(AgentInspectOk {
+        panes,
+        detection_off: !super::detection_enabled(),
+    })
 }
 
 fn read_cwd(pid: u32) -> Option<String> {

@@ -1,7 +1,10 @@
 //! `phux agent start NAME --kind K --target T [--timeout SECS] [--no-wait] [--json] [-- ARGS]`:
-//! launches a recognised agent in a pane whose foreground is a shell (`target_not_shell`
-//! otherwise): declares the record, types the launch command, and waits until the server has
-//! identified the agent and derived its first state (`agent_start_timeout`, 124).
+//! launches a recognised agent in a pane whose foreground is an idle shell (`target_not_shell`
+//! otherwise, a shell running a script included): declares the record, types the launch
+//! command, and waits until the server has identified the agent and derived its first state
+//! (`agent_start_timeout`, 124). Refused before anything is typed: a name another pane's record
+//! holds (`agent_name_conflict`), and a wait on a server without detection
+//! (`agent_detection_unavailable`).
 
 use std::time::{Duration, Instant};
 
@@ -11,7 +14,7 @@ use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::{PaneId, TerminalAddr};
 
-use crate::client::agents::{self, inspect, Declaration};
+use crate::client::agents::{self, inspect, inspect_server, Declaration};
 use crate::client::pane::{operation_id, send_keys};
 use crate::client::run_shell::shell_state;
 use crate::client::target;
@@ -116,7 +119,30 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_agent_pane(&mut client, &selector, "agent start")?;
-    let report = inspect(&mut client, vec![pane])?.into_iter().next();
+    let server = inspect_server(&mut client, Vec::new())?;
+    if let Some(holder) = (server.panes.iter())
+        .find(|r| r.pane != pane && r.record.as_ref().is_some_and(|a| a.name == args.name))
+    {
+        return Err(Failure::new(
+            ErrorCode::AgentNameConflict,
+            format!(
+                "the agent name {:?} is already held by {}; nothing was typed",
+                args.name, holder.pane
+            ),
+            format!(
+                "choose another name, or clear that record first (`phux agent clear {}`)",
+                holder.pane
+            ),
+        ));
+    }
+    if server.detection_off && !args.no_wait {
+        return Err(Failure::new(
+            ErrorCode::AgentDetectionUnavailable,
+            "the server runs without agent detection (PHUX_AGENT_DETECT=0), so it could never see the agent start; nothing was typed",
+            "restart the server without PHUX_AGENT_DETECT=0, or pass --no-wait to type the launch line without waiting",
+        ));
+    }
+    let report = server.panes.into_iter().find(|r| r.pane == pane);
     let foreground = report
         .as_ref()
         .and_then(|r| r.occupant.as_ref())
