@@ -105,6 +105,24 @@ fn scrollback_budget_keeps_rows() {
 }
 
 #[test]
+fn every_history_limit_keeps_at_least_its_rows() {
+    // The engine frees history a page (hundreds of rows) at a time: a cap of exactly N rows
+    // kept as few as 587 of 1000.
+    for cols in [80u16, 200] {
+        for limit in [100usize, 1000, 2000, 3000, 5000] {
+            let mut t = Terminal::new(cols, 24, limit).expect("engine");
+            let line = format!("{}\r\n", "x".repeat(usize::from(cols)));
+            t.write(line.repeat(limit * 3).as_bytes());
+            assert!(
+                t.scrollback_len() >= limit,
+                "{cols} columns, limit {limit}: kept {}",
+                t.scrollback_len()
+            );
+        }
+    }
+}
+
+#[test]
 fn resize_reflows_soft_wrapped_lines() {
     let mut t = terminal(10, 4);
     t.write(b"0123456789abcde");

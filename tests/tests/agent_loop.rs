@@ -307,7 +307,7 @@ fn history_keeps_its_limit_and_a_transcript_that_hit_it_says_truncated() {
         "-s",
         "capped",
         "--history-limit",
-        "500",
+        "1000",
         "--json",
         "--",
         "sh",
@@ -317,7 +317,7 @@ fn history_keeps_its_limit_and_a_transcript_that_hit_it_says_truncated() {
     let capped = format!("@{}", capped["terminal_id"]);
     server.wait_for_text(&capped, "3000");
     let (rows, reason) = transcript(&server, &capped);
-    assert_eq!(rows.len(), 500, "exactly the limit");
+    assert_eq!(rows.len(), 1000, "exactly the limit");
     let viewport_top: u32 = server.lines(&capped)[0].parse().unwrap();
     assert_eq!(
         rows.last().unwrap(),

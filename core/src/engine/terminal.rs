@@ -15,6 +15,11 @@ pub use super::callbacks::REPLY_BUFFER_CAP;
 /// about one page.
 const SCROLLBACK_BYTES_PER_CELL: usize = 10;
 
+/// The engine drops history a page at a time (a page holds about 64k cells: some 800 rows at 80
+/// columns), so a cap of exactly N rows keeps as few as N minus a page. One page more makes N
+/// the floor; readers show at most N rows (and say `truncated` when more were dropped).
+const SCROLLBACK_PAGE_CELLS: usize = 65_536;
+
 /// How to create a terminal.
 #[derive(Debug, Clone, Copy)]
 pub struct TerminalOptions {
@@ -203,8 +208,8 @@ impl Terminal {
             state.cols = cols;
             state.rows = rows;
         }
-        let bytes: usize =
-            self.scrollback_rows.max(1) * usize::from(cols) * SCROLLBACK_BYTES_PER_CELL;
+        let cells = self.scrollback_rows.max(1) * usize::from(cols) + SCROLLBACK_PAGE_CELLS;
+        let bytes: usize = cells * SCROLLBACK_BYTES_PER_CELL;
         self.set_pointer(abi::opt::SCROLLBACK_MAX_BYTES, (&raw const bytes).cast())
     }
 
