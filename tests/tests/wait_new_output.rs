@@ -256,4 +256,20 @@ fn the_send_keys_and_wait_documents_are_pinned() {
     golden("e2e/wait_after_tail_2.json", &stdout(&waited));
     let doc = json(&waited);
     assert_eq!(doc["tail_lines"], serde_json::json!(["row 3", "row 4"]));
+    // In prose, --tail N prints those rows.
+    let prose = run_with_deadline(
+        &mut server.phux(&[
+            "wait",
+            "--until",
+            "row 4",
+            "--tail",
+            "2",
+            "--timeout",
+            "10",
+            &pane,
+        ]),
+        Duration::from_secs(30),
+    );
+    assert!(prose.status.success(), "{}", stderr(&prose));
+    assert_eq!(stdout(&prose), "row 3\nrow 4\n");
 }

@@ -99,6 +99,9 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let waited = wait_for(args, context, None)?;
     if json {
         output::print_json(&waited.document());
+    } else if let Some(n) = waited.tail {
+        // The rows the wait looked at, as `snapshot --tail N` prints them.
+        output::print_lines(&super::wait_json::last_rows(&waited.state, n));
     }
     if waited.met {
         return Ok(SUCCESS);

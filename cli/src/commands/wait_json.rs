@@ -49,17 +49,39 @@ impl<'a> WaitJson<'a> {
     }
 }
 
-/// The last viewport row whose (non-blank) text is part of `line`.
+/// The last viewport row that ends `line`: its text ends the line, and the rows above it that
+/// wrapped into it make up the rest (or run off the top). Spaces are not compared: a wrapped
+/// row may end in them. A prompt row whose text merely occurs inside the line is not it.
 fn row_showing(screen: &ScreenState, line: &str) -> Option<usize> {
-    screen.lines.iter().rposition(|row| {
-        let row = row.trim_end();
-        !row.is_empty() && line.contains(row)
+    let want = without_spaces(line);
+    if want.is_empty() {
+        return None;
+    }
+    let rows: Vec<String> = screen.lines.iter().map(|r| without_spaces(r)).collect();
+    (0..rows.len()).rev().find(|&end| {
+        if rows[end].is_empty() || !want.ends_with(&rows[end]) {
+            return false;
+        }
+        let mut rest = &want[..want.len() - rows[end].len()];
+        let mut top = end;
+        while !rest.is_empty() && top > 0 {
+            top -= 1;
+            match rest.strip_suffix(rows[top].as_str()) {
+                Some(before) if !rows[top].is_empty() => rest = before,
+                _ => return false,
+            }
+        }
+        rest.is_empty() || top == 0
     })
+}
+
+fn without_spaces(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The last `n` rows of history and viewport (0: all), without the blank rows below the last
 /// one written: N rows of content, as the prose view shows them.
-fn last_rows(screen: &ScreenState, n: usize) -> Vec<String> {
+pub fn last_rows(screen: &ScreenState, n: usize) -> Vec<String> {
     let mut rows: Vec<String> = screen
         .scrollback
         .iter()
@@ -90,6 +112,20 @@ mod tests {
         let s = screen(&[">>> import time", ">>>", ""]);
         assert_eq!(row_showing(&s, ">>>"), Some(1));
         assert_eq!(row_showing(&s, "gone"), None);
+        // A later prompt row inside the matched line is not the line.
+        assert_eq!(row_showing(&s, ">>> import time"), Some(0));
+        let s = screen(&["$ printf 'a\\nfoo1'", "a", "foo1", "$"]);
+        assert_eq!(row_showing(&s, "$ printf 'a\\nfoo1'"), Some(0));
+    }
+
+    #[test]
+    fn a_wrapped_line_is_shown_by_its_last_row() {
+        let s = screen(&["$ echo abcdefghij", "klmnop", "abcdefghijklmnop", "$"]);
+        assert_eq!(row_showing(&s, "$ echo abcdefghijklmnop"), Some(1));
+        assert_eq!(row_showing(&s, "abcdefghijklmnop"), Some(2));
+        // A line that began above the viewport.
+        let s = screen(&["klmnop", "$"]);
+        assert_eq!(row_showing(&s, "$ echo abcdefghijklmnop"), Some(0));
     }
 
     #[test]
