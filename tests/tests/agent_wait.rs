@@ -243,7 +243,7 @@ fn the_pane_closing_mid_wait_is_pane_exited() {
     let server = TestServer::start();
     // The server stops with its last pane; this one keeps it up.
     server.plain_shell("keeper", "sh");
-    let pane = server.new_session("closing", &["sh", "-c", "read _"]);
+    let pane = server.new_session("closing", &["sh", "-c", "read _; exit 42"]);
     let waiter = server
         .phux(&[
             "wait",
@@ -265,5 +265,11 @@ fn the_pane_closing_mid_wait_is_pane_exited() {
     server.send_keys(&pane, &["Enter"]);
     let output = waiter.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert_eq!(error_line(&output)["error"]["code"], "pane_exited");
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "pane_exited");
+    assert_eq!(
+        line["error"]["message"],
+        format!("{pane} exited with 42 while waiting"),
+        "the program's status is named"
+    );
 }

@@ -167,7 +167,7 @@ pub fn wait(
                 return Ok(outcome(false, screen, saw_marks, reads, &feed));
             }
             Change::Deadline => {}
-            Change::Closed => return Err(pane_closed(pane)),
+            Change::Closed => return Err(pane_ended(pane, feed.ended)),
         }
     }
 }
@@ -226,10 +226,19 @@ fn output_since(client: &mut Client, pane: PaneId, mark: u64) -> Result<Vec<Stri
 /// The pane went away while something was waiting on it: `pane_exited`, not `no_such_target`,
 /// since the pane did exist when the wait began.
 pub fn pane_closed(pane: PaneId) -> ClientError {
+    pane_ended(pane, None)
+}
+
+/// `pane_closed`, naming how the pane's program ended when the stream heard it.
+pub fn pane_ended(pane: PaneId, status: Option<i32>) -> ClientError {
+    let message = match status {
+        Some(status) => format!("{pane} exited with {status} while waiting"),
+        None => format!("pane {pane} exited while waiting"),
+    };
     ClientError::preflight(
         ErrorCode::PaneExited,
-        format!("pane {pane} exited while waiting"),
-        "list what exists with `phux ls --json`",
+        message,
+        format!("read its last screen with `phux snapshot {pane}`"),
     )
 }
 
