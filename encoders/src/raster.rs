@@ -246,8 +246,12 @@ impl Rasterizer {
     fn look(&self, cell: &RenderCell, wide: bool, cursor: bool) -> CellLook {
         let mut fg = self.theme.resolve_fg(cell.fg);
         let mut bg = self.theme.resolve_bg(cell.bg);
-        if cell.attrs.contains(CellAttrs::INVERSE) != cursor {
-            std::mem::swap(&mut fg, &mut bg);
+        match self.theme.cursor.filter(|_| cursor) {
+            Some(block) => (fg, bg) = (bg, block),
+            None if cell.attrs.contains(CellAttrs::INVERSE) != cursor => {
+                std::mem::swap(&mut fg, &mut bg);
+            }
+            None => {}
         }
         if cell.attrs.contains(CellAttrs::FAINT) {
             fg = fg.midpoint(bg);

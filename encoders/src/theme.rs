@@ -53,6 +53,9 @@ pub struct Theme {
     pub bg: Rgb,
     /// ANSI colours 0–15.
     pub palette: [Rgb; 16],
+    /// The block cursor's colour (its glyph then takes the cell's background); `None` draws
+    /// the cursor as the cell inverted.
+    pub cursor: Option<Rgb>,
 }
 
 impl Default for Theme {
@@ -105,7 +108,12 @@ fn parse_builtin(spec: ThemeSpec) -> Theme {
     for slot in &mut palette {
         *slot = colors.next().unwrap_or_default();
     }
-    Theme { fg, bg, palette }
+    Theme {
+        fg,
+        bg,
+        palette,
+        cursor: None,
+    }
 }
 
 impl Theme {
@@ -142,6 +150,7 @@ impl Theme {
             fg,
             bg,
             palette: full,
+            cursor: None,
         })
     }
 

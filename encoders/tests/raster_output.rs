@@ -185,6 +185,41 @@ fn visible_cursor_is_an_inverse_block_and_hidden_cursor_is_not_drawn() {
 }
 
 #[test]
+fn a_theme_s_cursor_colour_fills_the_cursor_cell() {
+    let orange = Rgb(0xff, 0x88, 0x00);
+    let mut s = RenderScreen::blank(2, 1);
+    s.put_str(1, 0, "A", CellColor::Default, CellColor::Default);
+    s.cursor = Some(RenderCursor {
+        x: 1,
+        y: 0,
+        visible: true,
+    });
+    let mut r = Rasterizer::new(
+        2,
+        1,
+        Theme {
+            cursor: Some(orange),
+            ..theme()
+        },
+        1,
+    )
+    .unwrap();
+    r.draw(&s);
+    let block = fg_pixels(&r, 8, 0, 8, orange).len();
+    let glyph = fg_pixels(&r, 8, 0, 8, BG).len();
+    assert_eq!(
+        block + glyph,
+        128,
+        "the cell is the cursor colour and the glyph in the background"
+    );
+    assert!(glyph > 10, "the glyph shows through: {glyph}");
+    assert!(
+        fg_pixels(&r, 0, 0, 8, orange).is_empty(),
+        "only the cursor's cell"
+    );
+}
+
+#[test]
 fn missing_glyph_draws_a_visible_box() {
     let mut s = RenderScreen::blank(1, 1);
     s.put_str(0, 0, "\u{10FFFD}", CellColor::Default, CellColor::Default);

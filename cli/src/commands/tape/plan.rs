@@ -304,7 +304,8 @@ fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), 
     Ok(())
 }
 
-/// The JSON keys of a theme object, in palette order (`purple` is accepted for `magenta`).
+/// The JSON keys of a theme object, in palette order (`purple` and `brightPurple`, the keys VHS
+/// theme files use, are accepted for `magenta` and `brightMagenta`).
 const ANSI_KEYS: [&str; 16] = [
     "black",
     "red",
@@ -339,10 +340,14 @@ fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
             let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
                 .map_err(|e| step.error(format!("the theme is not a JSON object: {e}")))?;
             let color = |key: &str| -> Result<Rgb, TapeError> {
-                let alias = key.replace("agenta", "urple").replace("Magenta", "Purple");
+                let alias = match key {
+                    "magenta" => "purple",
+                    "brightMagenta" => "brightPurple",
+                    other => other,
+                };
                 let value = map
                     .get(key)
-                    .or_else(|| map.get(&alias))
+                    .or_else(|| map.get(alias))
                     .and_then(|v| v.as_str())
                     .ok_or_else(|| {
                         step.error(format!(
@@ -362,7 +367,12 @@ fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
                 .map(|k| color(k))
                 .collect::<Result<Vec<_>, _>>()?;
             let (fg, bg) = (color("foreground")?, color("background")?);
-            Theme::from_cast(fg, bg, &palette).map_err(|e| step.error(e.to_string()))
+            let mut theme =
+                Theme::from_cast(fg, bg, &palette).map_err(|e| step.error(e.to_string()))?;
+            if map.contains_key("cursor") {
+                theme.cursor = Some(color("cursor")?);
+            }
+            Ok(theme)
         }
     }
 }
@@ -420,6 +430,16 @@ mod tests {
         let p = plan_of(&format!("Set Theme {json}")).unwrap();
         assert_eq!(p.settings.theme.bg, Rgb(0x10, 0x10, 0x10));
         assert_eq!(p.settings.theme.palette[9], Rgb(0, 0, 9));
+        assert_eq!(p.settings.theme.cursor, None);
+        // VHS theme files name magenta `purple`, and may give the cursor's colour.
+        let vhs = json
+            .replace("\"magenta\"", "\"purple\"")
+            .replace("\"brightMagenta\"", "\"brightPurple\"")
+            .replace("\"foreground\"", "\"cursor\": \"#ff8800\", \"foreground\"");
+        let p = plan_of(&format!("Set Theme {vhs}")).unwrap();
+        assert_eq!(p.settings.theme.palette[5], Rgb(0, 0, 5));
+        assert_eq!(p.settings.theme.palette[13], Rgb(0, 0, 13));
+        assert_eq!(p.settings.theme.cursor, Some(Rgb(0xff, 0x88, 0x00)));
         let err = plan_of("Set Theme {\"foreground\": \"#fff\"}")
             .unwrap_err()
             .to_string();
