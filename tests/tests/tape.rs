@@ -127,6 +127,10 @@ fn every_command_and_setting_runs_end_to_end() {
     ] {
         assert!(recorded.contains(expected), "{expected:?} not recorded");
     }
+    assert!(
+        !recorded.contains("HIDDEN-RED"),
+        "what was typed and printed while hidden is not in the cast"
+    );
 
     // Hide: the red block printed while hidden is in no frame of the GIF.
     let frames = gif_frames(&dir.join("every.gif"));

@@ -78,9 +78,16 @@ pub fn recording(recorded: &Recorded, run: &Run) -> Recording {
         events: Vec::new(),
     };
     raw.header.term_type = Some("xterm-256color".into());
+    let at = |instant| secs(recorded.server_ns(instant));
+    // What the pane wrote once it was told to close (a shell reacting to that) is not part of
+    // the film: the server stamped it after the moment the stamps map `killed` to.
+    let stop = at(recorded.killed);
     let mut utf8 = Utf8Carry::default();
     let mut last = 0.0f64;
     for observed in &recorded.observed {
+        if secs(observed.t_ns()) > stop {
+            break;
+        }
         let time = secs(observed.t_ns()).max(last);
         last = time;
         match observed {
@@ -103,7 +110,6 @@ pub fn recording(recorded: &Recorded, run: &Run) -> Recording {
     if !rest.is_empty() {
         raw.events.push(Event::output(last, rest));
     }
-    let at = |instant| secs(recorded.server_ns(instant));
     let end = at(run.ended).max(last);
     let mut hidden = Vec::new();
     let mut hide_from: Option<f64> = None;
@@ -134,9 +140,11 @@ pub fn recording(recorded: &Recorded, run: &Run) -> Recording {
     }
 }
 
-/// `raw` with the `hidden` stretches taken out: their output arrives at once when the stretch
-/// ends (so the screen jumps to what it became), later events move earlier by the time cut,
-/// and what happens in a stretch that never ends is dropped.
+/// `raw` with the `hidden` stretches taken out: none of their output is kept (a secret typed
+/// under `Hide` must not be readable in the cast); when a stretch ends, one repaint of the
+/// screen it left (a reset, then the engine's redraw) stands for it, so the screen jumps to
+/// what it became. Later events move earlier by the time cut; a stretch that never ends is
+/// dropped.
 fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
     let shift = |t: f64| -> Option<f64> {
         let mut removed = 0.0;
@@ -152,16 +160,42 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
         }
         Some(t - removed)
     };
-    let events = raw
-        .events
-        .iter()
-        .filter_map(|e| {
-            shift(e.time).map(|time| Event {
+    let inside = |t: f64| hidden.iter().any(|&(from, to)| t >= from && t < to);
+    let (cols, rows) = (raw.header.cols, raw.header.rows);
+    let mut replay = phux_core::engine::Terminal::new(cols, rows, 0).ok();
+    let mut stretches = hidden.iter().filter(|(_, to)| to.is_finite()).peekable();
+    let mut events = Vec::new();
+    let mut repaint_due =
+        |replay: &Option<phux_core::engine::Terminal>, events: &mut Vec<Event>, before: f64| {
+            while let Some(&&(_, to)) = stretches.peek().filter(|(_, to)| *to <= before) {
+                stretches.next();
+                if let (Some(screen), Some(time)) = (replay, shift(to)) {
+                    let mut bytes = b"\x1bc".to_vec();
+                    bytes.extend(screen.vt_repaint());
+                    events.push(Event::output(time, String::from_utf8_lossy(&bytes)));
+                }
+            }
+        };
+    for event in &raw.events {
+        repaint_due(&replay, &mut events, event.time);
+        if let Some(screen) = replay.as_mut() {
+            match &event.kind {
+                EventKind::Output(text) => screen.write(text.as_bytes()),
+                EventKind::Resize { cols, rows } => {
+                    let _ = screen.resize(*cols, *rows);
+                }
+                _ => {}
+            }
+        }
+        let hidden_output = matches!(event.kind, EventKind::Output(_)) && inside(event.time);
+        if let (false, Some(time)) = (hidden_output, shift(event.time)) {
+            events.push(Event {
                 time,
-                kind: e.kind.clone(),
-            })
-        })
-        .collect();
+                kind: event.kind.clone(),
+            });
+        }
+    }
+    repaint_due(&replay, &mut events, f64::INFINITY);
     // Ending hidden: the end is where the last stretch began, less what was cut before it.
     let shown_end = shift(end).unwrap_or_else(|| {
         let from = hidden.last().map_or(end, |(from, _)| *from);
@@ -454,28 +488,40 @@ mod tests {
     use super::*;
 
     #[test]
-    fn hidden_stretches_are_cut_and_their_output_lands_when_shown() {
+    fn hidden_stretches_are_cut_and_only_a_repaint_stands_for_them() {
         let raw = Cast {
             header: Header::new(CastVersion::V2, 10, 2),
             events: vec![
                 Event::output(1.0, "a"),
-                Event::output(2.5, "b"),
+                Event::output(2.5, "secret"),
+                Event::output(2.6, "\u{1b}[H\u{1b}[2Jb"),
                 Event::output(4.0, "c"),
                 Event::output(7.0, "d"),
             ],
         };
         let (shown, end) = cut(&raw, &[(2.0, 3.0), (6.0, f64::INFINITY)], 8.0);
         let times = timeline(&shown);
-        assert_eq!(
-            times,
-            vec![
-                (1.0, "a".into()),
-                (2.0, "b".into()),
-                (3.0, "c".into()),
-                (5.0, String::new())
-            ]
+        let at: Vec<f64> = times.iter().map(|(t, _)| *t).collect();
+        assert_eq!(at, vec![1.0, 2.0, 3.0, 5.0], "{times:?}");
+        assert_eq!(times[0].1, "a");
+        let repaint = &times[1].1;
+        assert!(
+            repaint.starts_with("\u{1b}c"),
+            "a reset, then the redraw: {repaint:?}"
         );
+        assert!(
+            repaint.contains('b'),
+            "the screen the stretch left: {repaint:?}"
+        );
+        assert!(
+            !repaint.contains("secret"),
+            "nothing hidden is kept: {repaint:?}"
+        );
+        assert_eq!(times[2].1, "c");
+        assert_eq!(times[3].1, "");
         assert_eq!(end, 5.0);
+        let cast_text: String = shown.events.iter().map(|e| e.kind.data()).collect();
+        assert!(!cast_text.contains("secret"));
     }
 
     /// Each event's time and data.

@@ -56,6 +56,9 @@ pub struct Recorded {
     pub observed: Vec<Observed>,
     offset_ns: i128,
     base: Instant,
+    /// When the pane was told to close: what it wrote after that (a shell reacting to being
+    /// closed) is not the tape's.
+    pub killed: Instant,
 }
 
 impl Recorded {
@@ -121,6 +124,7 @@ impl Session {
 
     /// Removes the pane and hands back what was recorded.
     pub fn finish(mut self) -> Recorded {
+        let killed = Instant::now();
         self.kill();
         let _ = self.stream.shutdown(std::net::Shutdown::Both);
         if let Some(reader) = self.reader.take() {
@@ -136,6 +140,7 @@ impl Session {
             observed: std::mem::take(&mut log.observed),
             offset_ns: log.offset_ns.unwrap_or(0),
             base: self.base,
+            killed,
         }
     }
 
