@@ -1,8 +1,7 @@
 //! One still image of a recording: the cast replayed through the engine up to the frame asked
 //! for (its last screen, or the screen after its first N events) and written as a plain PNG,
-//! not an animation.
+//! not an animation, drawn as the animation's frames are (font, padding, window bar, margin).
 
-use std::io::Write;
 use std::path::Path;
 
 use phux_core::engine::Terminal;
@@ -11,7 +10,6 @@ use phux_recorder::{Cast, EventKind};
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
 use crate::output_file::OutputFile;
-use crate::raster::Rasterizer;
 use crate::replay::{canvas_size, cast_theme, engine_error, screen_of};
 use crate::summary::{EncodeOptions, EncodeSummary};
 
@@ -69,27 +67,20 @@ pub fn render_still(
             });
         }
     }
-    let mut raster = Rasterizer::new(cols, rows, theme, options.scale)?;
-    raster.draw(&screen_of(&terminal, cols, rows));
-    let canvas = raster.canvas();
-    let mut file = OutputFile::create(output, options.overwrite)?;
-    let mut rgb = Vec::with_capacity(canvas.pixels.len() * 3);
-    for pixel in &canvas.pixels {
-        rgb.extend_from_slice(&[(pixel >> 16) as u8, (pixel >> 8) as u8, *pixel as u8]);
+    // Drawn as every frame of an animation is: the font, padding, window bar and margin.
+    let options = EncodeOptions {
+        theme,
+        ..options.clone()
+    };
+    let (mut raster, mut compositor) = crate::pipeline::prepare(cols, rows, &options)?;
+    if let Some(rect) = raster.draw(&screen_of(&terminal, cols, rows)) {
+        compositor.place(raster.canvas(), rect);
     }
-    let mut encoded = Vec::new();
-    {
-        let mut encoder = png::Encoder::new(&mut encoded, canvas.width, canvas.height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut png = encoder.write_header()?;
-        png.write_image_data(&rgb)?;
-        png.finish()?;
-    }
-    if let Err(e) = file.file().write_all(&encoded) {
-        return Err(file.write_error(e));
-    }
-    let (width_px, height_px) = (canvas.width, canvas.height);
+    let image = compositor.image();
+    let (width_px, height_px) = (image.width, image.height);
+    let file = OutputFile::create(output, options.overwrite)?;
+    let temp = file.path().to_path_buf();
+    crate::png_frames::write_png(image, &temp)?;
     let bytes = file.persist()?;
     Ok(EncodeSummary {
         path: output.to_path_buf(),

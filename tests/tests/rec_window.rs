@@ -157,7 +157,9 @@ fn still_writes_one_png_of_the_final_screen_and_frame_picks_another() {
     assert_eq!(doc["frames"], 1, "{doc}");
     let (width, height, animated, final_pixels) = decode_png(&last);
     assert!(!animated, "a still is not an APNG");
-    assert_eq!((width, height), (20 * 8, 4 * 16));
+    // Drawn as an animation's frames are: the default JetBrains Mono at 14 px in 8x20 cells,
+    // and 8 px of padding.
+    assert_eq!((width, height), (20 * 8 + 16, 4 * 20 + 16));
 
     // The same screen again from a cast, by `--frame last` and by its own number.
     let cast = dir.join("two.cast");
@@ -203,6 +205,44 @@ fn still_writes_one_png_of_the_final_screen_and_frame_picks_another() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(decode_png(&by_number).3, decode_png(&from_cast).3);
     assert_eq!(decode_png(&from_cast).3, final_pixels);
+
+    // The image flags reach a still: the bitmap font without padding, then a window bar.
+    let bare = dir.join("bare.png");
+    let output = server.run(&[
+        "rec",
+        "--from",
+        cast.to_str().unwrap(),
+        "--still",
+        "--font",
+        "unifont",
+        "--padding",
+        "0",
+        "-o",
+        bare.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (bare_width, bare_height, _, _) = decode_png(&bare);
+    assert_eq!((bare_width, bare_height), (20 * 8, 4 * 16));
+    let framed = dir.join("framed.png");
+    let output = server.run(&[
+        "rec",
+        "--from",
+        cast.to_str().unwrap(),
+        "--still",
+        "--window-bar",
+        "Colorful",
+        "--margin",
+        "10",
+        "-o",
+        framed.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (framed_width, framed_height, _, _) = decode_png(&framed);
+    assert_eq!(framed_width, 20 * 8 + 16 + 20);
+    assert!(
+        framed_height > 4 * 20 + 16 + 20,
+        "a bar above the grid: {framed_height}"
+    );
 
     // An earlier frame is another screen; one past the end is refused, naming the count.
     let first = dir.join("first.png");
@@ -299,7 +339,7 @@ fn still_of_a_live_pane_is_its_screen_now() {
     assert_eq!(doc["format"], "png", "{doc}");
     let (width, height, animated, pixels) = decode_png(&shot);
     assert!(!animated);
-    assert_eq!((width, height), (80 * 8, 24 * 16));
+    assert_eq!((width, height), (80 * 8 + 16, 24 * 20 + 16));
     // Not a blank screen: the page of text is drawn.
     let background = &pixels[..3];
     assert!(pixels.chunks(3).filter(|p| *p != background).count() > 1000);
