@@ -163,6 +163,59 @@ impl FlightRecorder {
     }
 }
 
+/// `entries` (a keyframe, then what followed it) started at `from_ns` instead: when the
+/// keyframe is older, it becomes the screen at `from_ns` (the keyframe and what followed it up
+/// to then, replayed through the engine) and only what came later stays. So `rec --since 5s`
+/// starts 5 s back, not at whichever keyframe came before that.
+pub fn start_at(entries: Vec<FlightEntry>, from_ns: u64) -> Vec<FlightEntry> {
+    let Some(FlightEntry::Keyframe {
+        seq,
+        t_ns,
+        cols,
+        rows,
+        repaint,
+    }) = entries.first()
+    else {
+        return entries;
+    };
+    if *t_ns >= from_ns {
+        return entries;
+    }
+    let Ok(mut screen) = phux_core::engine::Terminal::new(*cols, *rows, 0) else {
+        return entries;
+    };
+    screen.write(repaint);
+    let (mut seq, mut size) = (*seq, (*cols, *rows));
+    let mut later = Vec::new();
+    for entry in entries.into_iter().skip(1) {
+        if entry.t_ns() > from_ns {
+            later.push(entry);
+            continue;
+        }
+        match entry {
+            FlightEntry::Output { seq: s, bytes, .. } => {
+                screen.write(&bytes);
+                seq = s;
+            }
+            FlightEntry::Resize { cols, rows, .. } => {
+                if screen.resize(cols, rows).is_ok() {
+                    size = (cols, rows);
+                }
+            }
+            FlightEntry::Keyframe { .. } => {}
+        }
+        let _ = screen.take_replies();
+    }
+    let start = FlightEntry::Keyframe {
+        seq,
+        t_ns: from_ns,
+        cols: size.0,
+        rows: size.1,
+        repaint: Arc::from(screen.vt_repaint()),
+    };
+    std::iter::once(start).chain(later).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +256,28 @@ mod tests {
         ));
         assert_eq!(from.len(), 2);
         assert_eq!(ring.since(10).len(), 4);
+    }
+
+    #[test]
+    fn starting_at_a_time_replays_the_keyframe_up_to_it() {
+        let mut ring = FlightRecorder::new(1 << 20);
+        ring.keyframe(0, 0, 20, 3, b"old".to_vec());
+        ring.output(1, 1_000_000_000, Arc::from(&b" line\r\n"[..]));
+        ring.output(2, 3_000_000_000, Arc::from(&b"new"[..]));
+        let from = start_at(ring.since(2_000_000_000), 2_000_000_000);
+        assert_eq!(from.len(), 2, "the screen at 2 s, then the output after it");
+        let FlightEntry::Keyframe {
+            seq, t_ns, repaint, ..
+        } = &from[0]
+        else {
+            panic!("starts with a keyframe");
+        };
+        assert_eq!((*seq, *t_ns), (1, 2_000_000_000));
+        let mut screen = phux_core::engine::Terminal::new(20, 3, 0).unwrap();
+        screen.write(repaint);
+        assert_eq!(screen.viewport_lines()[0].trim_end(), "old line");
+        assert!(matches!(&from[1], FlightEntry::Output { seq: 2, .. }));
+        // A keyframe at or after the time is kept as it is.
+        assert_eq!(start_at(ring.since(0), 0).len(), 3);
     }
 }

@@ -64,6 +64,38 @@ fn since_alone_writes_the_past_up_to_now_and_exits() {
         began - timestamp < 60,
         "timestamp {timestamp}, began {began}"
     );
+
+    // A window that begins after the last output: the screen as it was then, and nothing
+    // older as events of its own.
+    std::thread::sleep(Duration::from_millis(1500));
+    let recent = server.dir.path().join("recent.cast");
+    let began = unix_now();
+    let output = run_with_deadline(
+        &mut server.phux(&[
+            "rec",
+            &pane,
+            "--since",
+            "1s",
+            "-o",
+            recent.to_str().unwrap(),
+        ]),
+        Duration::from_secs(30),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let cast = read_cast(&recent).unwrap();
+    let outputs: Vec<&str> = (cast.events.iter())
+        .filter_map(|e| match &e.kind {
+            EventKind::Output(t) if !t.is_empty() => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(outputs.len(), 1, "one repaint of the screen: {outputs:?}");
+    assert!(outputs[0].contains("from-the-past") && outputs[0].contains("a-bit-later"));
+    let timestamp = cast.header.timestamp.unwrap();
+    assert!(
+        began - timestamp <= 2,
+        "the window's start, a second back: timestamp {timestamp}, began {began}"
+    );
 }
 
 /// `--follow` keeps today's behaviour: the past, then live output until Ctrl-C.

@@ -368,8 +368,8 @@ impl PaneActor {
         let now = now_ns(self.shared.epoch);
         let mut history = since_ms
             .map(|ms| {
-                self.flight
-                    .since(now.saturating_sub(ms.saturating_mul(1_000_000)))
+                let from = now.saturating_sub(ms.saturating_mul(1_000_000));
+                crate::flight::start_at(self.flight.since(from), from)
             })
             .unwrap_or_default();
         let start = match history.first().cloned() {
