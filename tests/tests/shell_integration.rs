@@ -159,6 +159,21 @@ fn integration_off_keeps_the_printed_marker_run() {
     );
 }
 
+/// dash has no marks: `run` prints its own markers, and a multi-line command's continuation
+/// prompts (`> `) come out before the opening one. Neither they nor an earlier run are output.
+#[test]
+fn a_multi_line_run_in_dash_returns_only_its_output() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("dash", "sh");
+    server.wait_for_text(&pane, "$");
+    let first = server.json(&["run", "--json", &pane, "cat <<EOF\nbeta\nEOF"]);
+    assert_eq!(first["output"], "beta", "{first}");
+    assert_eq!(first["truncated"], false, "{first}");
+    let second = server.json(&["run", "--json", &pane, "echo a\necho b"]);
+    assert_eq!(second["output"], "a\nb", "{second}");
+    assert_eq!(second["truncated"], false, "{second}");
+}
+
 #[test]
 fn a_heredoc_runs_as_one_command_and_an_open_quote_is_refused_at_once() {
     let server = TestServer::start();

@@ -54,7 +54,7 @@ impl Bracket {
         }
     }
 
-    /// The printed opening marker, a whole line.
+    /// The printed opening marker, at the end of its line.
     pub fn begin(&self) -> String {
         format!("PHUXrun{}BEGIN", self.nonce)
     }
@@ -105,7 +105,8 @@ impl Bracket {
         let begin = self.begin();
         let output = lines[..rc_at]
             .iter()
-            .rposition(|line| line.trim_end() == begin)
+            // A multi-line command's continuation prompts (`> > `) are printed before it.
+            .rposition(|line| line.trim_end().ends_with(&begin))
             .map(|begin_at| output_between(&lines[begin_at + 1..rc_at]));
         Some((code, output))
     }
@@ -320,6 +321,14 @@ mod tests {
             "$",
         ]);
         assert_eq!(bracket.find(&screen), Some((42, Some("a\nb".to_owned()))));
+    }
+
+    #[test]
+    fn continuation_prompts_before_the_opening_marker_are_not_output() {
+        // dash prints `> ` for each line of a multi-line command before it runs.
+        let bracket = Bracket::with_nonce("n1");
+        let screen = lines(&["$ x", "> > PHUXrunn1BEGIN", "beta", "", "PHUXrunn1RC=0=END"]);
+        assert_eq!(bracket.find(&screen), Some((0, Some("beta".to_owned()))));
     }
 
     #[test]
