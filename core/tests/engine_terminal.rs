@@ -290,6 +290,16 @@ fn vt_repaint_reproduces_the_screen_on_a_fresh_terminal() {
 }
 
 #[test]
+fn vt_repaint_carries_the_working_directory_without_a_nul() {
+    let mut t = terminal(30, 6);
+    t.write(b"\x1b]7;file://host/tmp/work\x1b\\");
+    let repaint = t.vt_repaint();
+    let text = String::from_utf8_lossy(&repaint);
+    assert!(text.contains("file://host/tmp/work"), "{text:?}");
+    assert!(!repaint.contains(&0), "{text:?}");
+}
+
+#[test]
 fn html_rendering_has_the_text_and_colours() {
     let mut t = terminal(30, 6);
     styled_sample(&mut t);

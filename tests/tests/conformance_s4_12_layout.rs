@@ -5,7 +5,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
-use phux_tests::{error_line, stdout, TestServer};
+use phux_tests::{error_line, json, stderr, stdout, TestServer};
 
 /// Which session holds each pane, and the layout of every session, from `ls --json`.
 fn topology(server: &TestServer) -> serde_json::Value {
@@ -85,8 +85,7 @@ const PLACE_CODES: [&str; 2] = ["layout_missing", "pane_not_in_layout"];
 /// The codes the contract names for the stages of a move that spans a transport (the source
 /// gives the pane up, the destination takes it, each side checks its state afterwards). In phux
 /// a move is one step under the server's lock, so none of these stages can fail on its own.
-const STAGE_CODES: [&str; 5] = [
-    "layout_rejected",
+const STAGE_CODES: [&str; 4] = [
     "move_refused",
     "post_move_state_failed",
     "destination_changed",
@@ -107,6 +106,29 @@ fn spawn_beside(server: &TestServer, target: &str, split: &str) -> String {
         "spawn", "--target", target, "--split", split, "--json", "--", "sleep", "600",
     ]);
     format!("@{}", spawned["terminal_id"])
+}
+
+/// `layout_rejected` (a placement the layout refuses up front) cannot arise: a window's split
+/// tree has no size floor, since each pane keeps its own grid size and the tree only places it.
+/// Twelve side-by-side splits beside a 10-column pane all succeed; so does inserting beside the
+/// narrowest one.
+#[test]
+fn s4_12_a_layout_never_refuses_a_placement_so_layout_rejected_cannot_arise() {
+    let server = TestServer::start();
+    let first = server.new_session("narrow", &["sleep", "600"]);
+    let resized = server.run(&["resize", &first, "10x5"]);
+    assert!(resized.status.success(), "{}", stderr(&resized));
+    let mut newest = first.clone();
+    for _ in 0..12 {
+        let spawned = server.run(&[
+            "spawn", "--target", &first, "--split", "vertical", "--json", "--", "sleep", "600",
+        ]);
+        assert!(spawned.status.success(), "{}", stderr(&spawned));
+        newest = format!("@{}", json(&spawned)["terminal_id"]);
+    }
+    let moved = server.run(&["move-pane", "--json", &newest, &first]);
+    assert!(moved.status.success(), "{}", stderr(&moved));
+    assert_eq!(terminals(&server).len(), 13);
 }
 
 /// `layout_missing` and `pane_not_in_layout` cannot arise: whatever the edits, every pane phux

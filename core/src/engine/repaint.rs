@@ -9,7 +9,11 @@ impl Terminal {
     /// VT bytes that reproduce the active screen (contents, styles, cursor, modes; not the palette, so a player keeps its own theme) on
     /// a reset terminal of the same size. History is not included.
     pub fn vt_repaint(&self) -> Vec<u8> {
-        self.format_screen(abi::format::VT, true)
+        let mut bytes = self.format_screen(abi::format::VT, true);
+        // The engine ends the OSC 7 it writes for the working directory with a NUL before the
+        // string terminator; a NUL has no place in a repaint (nor in a cast's JSON).
+        bytes.retain(|&b| b != 0);
+        bytes
     }
 
     /// The active screen as HTML.

@@ -1,9 +1,9 @@
 # phux shell integration for bash, read through --rcfile in place of ~/.bashrc. It first reads
-# what an interactive bash reads on its own, then marks prompts (OSC 133 A/B), command output
-# (C) and its end with the exit status (D;N), and reports the working directory (OSC 7).
-# The prompt, history and options stay the user's: only hooks are added around them.
+# the user's ~/.bashrc (the system-wide bashrc bash reads by itself, --rcfile or not, where it
+# was built to), then marks prompts (OSC 133 A/B), command output (C) and its end with the exit
+# status (D;N), and reports the working directory (OSC 7). The prompt, history and options stay
+# the user's: only hooks are added around them.
 
-if [ -r /etc/bash.bashrc ]; then . /etc/bash.bashrc; fi
 if [ -r ~/.bashrc ]; then . ~/.bashrc; fi
 
 if [[ -z ${_phux_integrated-} ]]; then
