@@ -319,6 +319,22 @@ fn config_init_path_check_and_show() {
     assert_eq!(shown["defaults"]["history-limit"], 123);
     assert_eq!(shown["defaults"]["term"], "xterm");
     assert_eq!(shown["defaults"]["window-size"], "smallest");
+    assert_eq!(
+        shown["defaults"]["line-height"], 1.4,
+        "as written, not widened"
+    );
+    let text = home.run(&["config", "show"]);
+    assert!(
+        stdout(&text).contains("line-height = 1.4\n"),
+        "{}",
+        stdout(&text)
+    );
+    let defaults = home.ok(&["config", "show", "--default", "--json"]);
+    assert_eq!(
+        defaults["exists"], true,
+        "the file is there, though not shown"
+    );
+    assert_eq!(defaults["defaults"]["history-limit"], 10000);
 }
 
 #[test]

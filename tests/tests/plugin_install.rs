@@ -84,6 +84,21 @@ fn install_from_a_directory_builds_locks_and_links() {
         .as_str()
         .unwrap()
         .contains("already installed"));
+
+    // Unlinked, its files stay; installing it again replaces them.
+    home.ok(&["plugin", "unlink", "test.dir", "--json"]);
+    assert!(root.exists(), "unlink keeps the files");
+    let again = home.ok(&[
+        "plugin",
+        "install",
+        &source2.display().to_string(),
+        "--json",
+    ]);
+    assert_eq!(again["plugin"]["id"], "test.dir", "{again}");
+    assert!(home
+        .ok(&["plugin", "list", "--json"])
+        .to_string()
+        .contains("test.dir"));
 }
 
 #[test]

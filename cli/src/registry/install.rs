@@ -49,12 +49,20 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
     let valid = check_and_build(source, &staged)?;
     let target = root.join(&valid.id);
     if target.exists() {
-        return Err(fail(format!(
-            "plugin {} is already installed at {}; `phux plugin update {}` refreshes it",
-            valid.id,
-            target.display(),
-            valid.id
-        )));
+        let config = super::load_config()?;
+        let plugins = super::plugins(&config)?;
+        if super::find(&plugins, &valid.id).is_ok() {
+            return Err(fail(format!(
+                "plugin {} is already installed at {}; `phux plugin update {}` refreshes it",
+                valid.id,
+                target.display(),
+                valid.id
+            )));
+        }
+        // Left behind by `plugin unlink` (which keeps a plugin's files): phux's own copy,
+        // replaced by this install.
+        std::fs::remove_dir_all(&target)
+            .map_err(|e| fail(format!("cannot replace {}: {e}", target.display())))?;
     }
     write_lock(
         &staged,
@@ -255,7 +263,10 @@ fn check_and_build(source: &str, staged: &Path) -> Result<ValidManifest, Registr
             let how = if done.timed_out {
                 format!("was killed after {}s", timeout.as_secs())
             } else {
-                format!("exited with {:?}", done.exit_code)
+                match done.exit_code {
+                    Some(code) => format!("exited with {code}"),
+                    None => "was ended by a signal".to_owned(),
+                }
             };
             let tail = String::from_utf8_lossy(&done.stderr);
             let tail: Vec<&str> = tail.lines().rev().take(5).collect();

@@ -34,11 +34,23 @@ pub struct Defaults {
     /// font files (`unifont`: the 8x16 bitmap font).
     pub font: Option<String>,
     /// Recording: the font size of an animation, in pixels.
+    #[serde(serialize_with = "as_written")]
     pub font_size: Option<f32>,
     /// Recording: the cell height as a multiple of the font size.
+    #[serde(serialize_with = "as_written")]
     pub line_height: Option<f32>,
     /// Recording: pixels added to each cell's width.
+    #[serde(serialize_with = "as_written")]
     pub letter_spacing: Option<f32>,
+}
+
+/// An `f32` as the shortest decimal that reads back as it (`1.4`, not the `1.399999976158142`
+/// widening it to `f64` would print).
+fn as_written<S: serde::Serializer>(value: &Option<f32>, out: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => out.serialize_some(&v.to_string().parse::<f64>().unwrap_or(f64::from(*v))),
+        None => out.serialize_none(),
+    }
 }
 
 impl Defaults {

@@ -38,14 +38,14 @@ fn execute(args: &Args) -> VerbResult {
         output::print_json(&ConfigShowJson {
             schema_version: 1,
             path: loaded.path.display().to_string(),
-            exists: loaded.exists && !args.default,
+            exists: loaded.exists,
             config: loaded.file,
         });
     } else {
-        let source = if loaded.exists && !args.default {
-            "values in effect"
-        } else {
-            "built-in defaults (no file)"
+        let source = match (args.default, loaded.exists) {
+            (true, _) => "built-in defaults",
+            (false, true) => "values in effect",
+            (false, false) => "built-in defaults (no file)",
         };
         output::print_line(&format!("# {}: {source}", loaded.path.display()));
         output::print_line(prose(&loaded.file).trim_end());
