@@ -239,6 +239,24 @@ fn no_hooks_turns_every_hook_off() {
     assert!(!log.contains("hook"), "hooks were armed: {log}");
 }
 
+/// `new` that starts a server with a config file it cannot read says so on the terminal: the
+/// server falls back to the built-in defaults, and its log was the only trace.
+#[test]
+fn an_autostart_with_a_broken_config_warns() {
+    let plugins = tempfile::tempdir().unwrap();
+    let own = AutostartedServer::with_plugin(&agent_plugin(plugins.path()));
+    std::fs::write(&own.config, "[defaults]\nshell = \n").unwrap();
+    let started = own.run(&["new", "-s", "broken", "--json", "--", "sleep", "60"], &[]);
+    let said = stderr(&started);
+    let _ = own.run(&["kill", "--server"], &[]);
+    assert!(started.status.success(), "{said}");
+    assert!(
+        said.contains("warning") && said.contains("config.toml:2:"),
+        "{said}"
+    );
+    assert!(said.contains("built-in defaults"), "{said}");
+}
+
 /// A server started by the `new` it is given (so that command's environment reaches it), on
 /// a socket in a private directory, with a config enabling one plugin.
 struct AutostartedServer {

@@ -62,6 +62,13 @@ pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
         Err(ClientError::NoServer { .. }) => {}
         other => return other,
     }
+    // The server it starts reads the config file too, and falls back to the built-in
+    // defaults when it cannot: say so here, where a person sees it, not only in its log.
+    if let Err(error) = phux_core::config::file::load_default() {
+        crate::output::warn(&format!(
+            "{error}; the server starts with the built-in defaults (`phux config check` lists every problem)"
+        ));
+    }
     let mut child = spawn_server(socket)?;
     let deadline = Instant::now() + AUTOSTART_LIMIT;
     loop {
