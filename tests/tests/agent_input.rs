@@ -222,6 +222,48 @@ fn answer_types_the_chosen_suggestion_the_asker_reads() {
     server.wait_for_text(&pane, "got=No");
 }
 
+/// An asker that reads its answer in raw mode, as an agent's dialog does, and prints the bytes:
+/// one key for a numbered dialog, keys up to Enter for an arrow-driven one.
+const RAW_ASKER: &str = r#"
+import os, sys, termios, time, tty
+sys.stdout.write("\033]0;phux-ask[pick]:Pick?\077s=One|Two|Three\007")
+sys.stdout.flush()
+saved = termios.tcgetattr(0)
+tty.setraw(0)
+got = b""
+while not got or (sys.argv[1] == "arrows" and b"\r" not in got):
+    got += os.read(0, 64)
+termios.tcsetattr(0, termios.TCSADRAIN, saved)
+print("got=" + repr(got))
+sys.stdout.flush()
+time.sleep(30)
+"#;
+
+#[test]
+fn answer_picks_a_choice_the_way_the_agent_s_dialog_takes_it() {
+    let server = TestServer::start();
+    for (kind, style, typed) in [
+        ("claude", "numbered", "got=b'2'"),
+        ("opencode", "arrows", "got=b'\\x1b[B\\r'"),
+    ] {
+        let pane = server.new_session(kind, &["python3", "-c", RAW_ASKER, style]);
+        let declared = server.run(&["agent", "set", &pane, "--name", kind, "--kind", kind]);
+        assert!(declared.status.success(), "{}", stderr(&declared));
+        wait_until("the ask is active", Duration::from_secs(10), || {
+            server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "blocked"
+        });
+        let out = server.run(&[
+            "agent", "answer", "--id", "pick", "--choice", "2", "--json", &pane,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(
+            serde_json::from_str::<Value>(&stdout(&out)).unwrap()["answer"],
+            "Two"
+        );
+        server.wait_for_text(&pane, typed);
+    }
+}
+
 #[test]
 fn answer_on_a_pane_asking_nothing_is_no_active_ask() {
     let server = TestServer::start();
