@@ -96,6 +96,8 @@ fn after(args: &Args, text: Option<&TextCondition>) -> Result<Option<After>, Fai
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
     let timeout = args.timeout;
+    // A satellite's pane is named as given (`devbox/@1`): its bare id is another pane here.
+    let satellite = args.target.clone().filter(|t| t.contains('/'));
     let waited = wait_for(args, context, None)?;
     if json {
         output::print_json(&waited.document());
@@ -108,10 +110,8 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     }
     if !json {
         let secs = timeout.unwrap_or_default().as_secs_f64();
-        output::stderr_line(&format!(
-            "phux: wait timed out after {secs}s on {}",
-            waited.pane
-        ));
+        let pane = satellite.unwrap_or_else(|| waited.pane.to_string());
+        output::stderr_line(&format!("phux: wait timed out after {secs}s on {pane}"));
     }
     Ok(WAIT_TIMEOUT)
 }
