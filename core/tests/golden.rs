@@ -623,6 +623,7 @@ fn ask_report() -> AgentPaneReport {
             declared: false,
             state_source: None,
         }),
+        plugin_report: None,
         state: Some(phux_core::agents::AgentState::Blocked),
         origin: Some(StateOrigin::TitleAsk),
         ask: Some(ActiveAsk {
@@ -642,6 +643,22 @@ fn agent_documents_match_their_golden_files() {
     use phux_core::agents::AgentState;
     let entry = AgentEntry::from_report(&ask_report());
     doc("agent_state", &AgentStateJson::new(vec![entry.clone()]));
+    // Without the ask, a plugin's report decides, and is listed among the sources.
+    let reported = AgentPaneReport {
+        title: None,
+        ask: None,
+        plugin_report: Some(phux_core::agents::PluginReport {
+            plugin: "com.example.tracker".into(),
+            state: AgentState::Working,
+        }),
+        state: Some(AgentState::Working),
+        origin: Some(StateOrigin::PluginReport),
+        ..ask_report()
+    };
+    doc(
+        "agent_state_plugin_report",
+        &AgentStateJson::new(vec![AgentEntry::from_report(&reported)]),
+    );
     doc(
         "agent_wait",
         &AgentWaitJson {

@@ -171,8 +171,44 @@ fn report_state_declares_a_state_that_list_shows_in_prose() {
     assert_eq!(
         bad.status.code(),
         Some(2),
-        "only working, blocked and done are reported"
+        "only working, blocked and done are declared (idle only by a plugin's report)"
     );
+}
+
+/// A plugin's report: it decides the state of a record without a declared one, is listed as a
+/// `plugin_report` source, and yields to a declared state.
+#[test]
+fn a_plugin_report_decides_below_a_declared_state() {
+    let server = TestServer::start();
+    let pane = server.new_session("tracked", &["sleep", "600"]);
+    let set = server.run(&["agent", "set", &pane, "--name", "tracked", "--kind", "claude"]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    assert_eq!(agent_of(&show(&server, &pane))["state"], "unknown");
+
+    let out = server.run(&[
+        "agent", "report-state", &pane, "idle", "--plugin", "com.example.tracker",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let entry = show(&server, &pane)["agents"][0].clone();
+    assert_eq!(entry["state"], "idle", "{entry}");
+    assert_eq!(
+        entry["explanation"],
+        "idle, as the com.example.tracker plugin reports"
+    );
+    let sources = entry["sources"].as_array().unwrap();
+    let report = sources
+        .iter()
+        .find(|s| s["kind"] == "plugin_report")
+        .unwrap_or_else(|| panic!("no plugin_report source: {entry}"));
+    assert_eq!(report["observed"], "idle");
+    assert_eq!(report["signal"], "com.example.tracker plugin report");
+
+    // A declared state outranks it.
+    let declared = server.run(&["agent", "report-state", &pane, "working"]);
+    assert!(declared.status.success(), "{}", stderr(&declared));
+    let entry = show(&server, &pane)["agents"][0].clone();
+    assert_eq!(entry["state"], "working", "{entry}");
+    assert_eq!(entry["sources"][0]["kind"], "agent_record", "{entry}");
 }
 
 #[test]

@@ -13,4 +13,7 @@ pub mod region;
 
 pub use detect::{evaluate, Evaluation, FallbackReason, RuleEvaluation, Screen};
 pub use manifest::{Manifest, ManifestError, ManifestSet, Rule};
-pub use record::{AgentRecord, AgentState, Attention, StateSource, AGENT_RECORD_KEY};
+pub use record::{
+    AgentRecord, AgentState, Attention, PluginReport, StateSource, AGENT_RECORD_KEY,
+    PLUGIN_REPORT_KEY,
+};

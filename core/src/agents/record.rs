@@ -10,6 +10,19 @@ use serde::{Deserialize, Serialize};
 /// The metadata key of the agent record.
 pub const AGENT_RECORD_KEY: &str = "phux.agent/v1";
 
+/// The metadata key of a plugin's report of the pane's agent state
+/// (`agent report-state TARGET STATE --plugin ID`).
+pub const PLUGIN_REPORT_KEY: &str = "phux.plugin_report/v1";
+
+/// A plugin's word on the state of a pane's agent. It outranks the screen's idle and working,
+/// and yields to a declared state, an active ask, and the screen's blocked or done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PluginReport {
+    /// The reporting plugin's id.
+    pub plugin: String,
+    pub state: AgentState,
+}
+
 /// An agent's lifecycle state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -14,6 +14,7 @@ pub const AGENT_STATE_SCHEMA_VERSION: u32 = 1;
 const DECLARED_CONFIDENCE: f64 = 1.0;
 const ASK_CONFIDENCE: f64 = 0.95;
 const RULE_CONFIDENCE: f64 = 0.9;
+const PLUGIN_CONFIDENCE: f64 = 0.85;
 const VISIBLE_IDLE_CONFIDENCE: f64 = 0.8;
 const FROZEN_CONFIDENCE: f64 = 0.6;
 const FAIL_SAFE_CONFIDENCE: f64 = 0.4;
@@ -143,6 +144,14 @@ impl AgentEntry {
                 detection.state.to_string(),
             ));
         }
+        if let Some(plugin) = &report.plugin_report {
+            sources.push(source(
+                "plugin_report",
+                format!("{} plugin report", plugin.plugin),
+                PLUGIN_CONFIDENCE,
+                plugin.state.to_string(),
+            ));
+        }
         if let Some(occupant) = &report.occupant {
             let name = occupant.names.first().cloned().unwrap_or_default();
             sources.push(source(
@@ -157,6 +166,7 @@ impl AgentEntry {
             Some(StateOrigin::AgentRecord) => Some("agent_record"),
             Some(StateOrigin::TitleAsk) => Some("title_ask"),
             Some(StateOrigin::Screen) => Some("screen"),
+            Some(StateOrigin::PluginReport) => Some("plugin_report"),
             None => None,
         };
         let confidence = origin_kind
@@ -220,6 +230,10 @@ fn explanation(report: &AgentPaneReport, state: AgentState) -> String {
                 (None, _) => format!("{state}: no {} screen rule matched (the fail-safe)", d.kind),
             },
             None => format!("{state}, from the screen"),
+        },
+        Some(StateOrigin::PluginReport) => match &report.plugin_report {
+            Some(plugin) => format!("{state}, as the {} plugin reports", plugin.plugin),
+            None => format!("{state}, as a plugin reports"),
         },
         None if report.record.is_some() => "a record without a state: unknown".into(),
         None => "no agent record, ask or recognised occupant: unknown".into(),

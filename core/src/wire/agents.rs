@@ -98,6 +98,8 @@ pub enum StateOrigin {
     TitleAsk,
     /// The screen detector's derived state.
     Screen,
+    /// A plugin's report (`agent report-state --plugin`).
+    PluginReport,
 }
 
 /// An ask active on the pane (the title sentinel or `phux ask`).
@@ -147,6 +149,9 @@ pub struct AgentPaneReport {
     pub ask: Option<ActiveAsk>,
     pub occupant: Option<Occupant>,
     pub detection: Option<DetectionReport>,
+    /// A plugin's report of the agent's state, when one was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin_report: Option<crate::agents::PluginReport>,
     /// The argv of the pane's foreground program now (`workspace save` archives it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub foreground: Option<Vec<String>>,

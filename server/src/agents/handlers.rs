@@ -256,6 +256,7 @@ pub fn agent_inspect(
                     .and_then(|o| read_cwd(o.pid))
                     .or_else(|| read_cwd(pid)),
                 record: agent.record(),
+                plugin_report: agent.plugin_report(),
                 state,
                 origin,
                 ask: agent.ask.clone(),

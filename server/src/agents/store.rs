@@ -6,7 +6,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use phux_core::agents::{AgentRecord, AgentState, StateSource, AGENT_RECORD_KEY};
+use phux_core::agents::{
+    AgentRecord, AgentState, PluginReport, StateSource, AGENT_RECORD_KEY, PLUGIN_REPORT_KEY,
+};
 use phux_core::docs::{AgentStateEvent, WatchEventKind};
 use phux_core::ids::PaneId;
 use phux_core::state_view::PendingAsk;
@@ -30,18 +32,38 @@ impl PaneAgent {
             .and_then(|v| serde_json::from_value(v.clone()).ok())
     }
 
+    /// A plugin's report, when the key holds one.
+    pub fn plugin_report(&self) -> Option<PluginReport> {
+        self.metadata
+            .get(PLUGIN_REPORT_KEY)
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+    }
+
     /// The effective state and its origin: a declared state first, then an active ask (which
-    /// raises a record without a declared state to blocked), then the detector's state.
+    /// raises a record without a declared state to blocked), then the screen's explicit blocked
+    /// or done, then a plugin's report, then the detector's other states.
     pub fn effective(&self) -> (Option<AgentState>, Option<StateOrigin>) {
         let record = self.record();
-        match record {
-            Some(r) if r.state_is_declared() => (r.state, Some(StateOrigin::AgentRecord)),
+        let report = self.plugin_report();
+        match (record, report) {
+            (Some(r), _) if r.state_is_declared() => (r.state, Some(StateOrigin::AgentRecord)),
             _ if self.ask.is_some() => (Some(AgentState::Blocked), Some(StateOrigin::TitleAsk)),
-            Some(AgentRecord {
-                state: Some(state), ..
-            }) => (Some(state), Some(StateOrigin::Screen)),
-            Some(_) => (Some(AgentState::Unknown), None),
-            None => (None, None),
+            (
+                Some(AgentRecord {
+                    state: Some(state @ (AgentState::Blocked | AgentState::Done)),
+                    ..
+                }),
+                _,
+            ) => (Some(state), Some(StateOrigin::Screen)),
+            (_, Some(report)) => (Some(report.state), Some(StateOrigin::PluginReport)),
+            (
+                Some(AgentRecord {
+                    state: Some(state), ..
+                }),
+                None,
+            ) => (Some(state), Some(StateOrigin::Screen)),
+            (Some(_), None) => (Some(AgentState::Unknown), None),
+            (None, None) => (None, None),
         }
     }
 }
@@ -147,6 +169,7 @@ pub fn origin_name(origin: Option<StateOrigin>) -> &'static str {
         Some(StateOrigin::AgentRecord) => "agent_record",
         Some(StateOrigin::TitleAsk) => "title_ask",
         Some(StateOrigin::Screen) => "screen",
+        Some(StateOrigin::PluginReport) => "plugin_report",
         None => "none",
     }
 }
