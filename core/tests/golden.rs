@@ -623,6 +623,7 @@ fn ask_report() -> AgentPaneReport {
             declared: false,
             state_source: None,
         }),
+        semantic: None,
         plugin_report: None,
         state: Some(phux_core::agents::AgentState::Blocked),
         origin: Some(StateOrigin::TitleAsk),

@@ -59,19 +59,24 @@ fn a_hook_script_sets_and_clears_its_own_record_through_phux_terminal_id() {
     let id = pane.trim_start_matches('@');
     server.send_keys(&pane, &[&format!("sh {} working", hook.display()), "Enter"]);
     server.wait_for_text(&pane, &format!("hook-working-{id}"));
-    // The hook's own `sh` leaves the foreground to bash again before the document is pinned.
+    // The hook's own `sh` leaves the foreground to bash again, and bash draws its prompt (its
+    // OSC 133 marks say so), before the document is pinned.
     wait_until(
-        "bash is the occupant again",
+        "bash is the occupant again, at its prompt",
         Duration::from_secs(10),
         || {
             show(&server, &pane)["agents"][0]["sources"]
                 .as_array()
                 .is_some_and(|s| {
-                    s.iter().any(|s| {
+                    let bash = s.iter().any(|s| {
                         s["observed"]
                             .as_str()
                             .is_some_and(|o| o.starts_with("bash (pid"))
-                    })
+                    });
+                    let prompt = s
+                        .iter()
+                        .any(|s| s["kind"] == "semantic_cells" && s["observed"] == "idle");
+                    bash && prompt
                 })
         },
     );
@@ -167,6 +172,16 @@ fn report_state_declares_a_state_that_list_shows_in_prose() {
         )),
         "{prose}"
     );
+    // The shell's OSC 133 marks are evidence too: it sits at its prompt.
+    let entry = show(&server, &pane)["agents"][0].clone();
+    let semantic = (entry["sources"].as_array().unwrap().iter())
+        .find(|s| s["kind"] == "semantic_cells")
+        .unwrap_or_else(|| panic!("no semantic_cells source: {entry}"));
+    assert_eq!(semantic["observed"], "idle", "{entry}");
+    assert_eq!(
+        entry["state"], "done",
+        "evidence, not the decision: {entry}"
+    );
     let bad = server.run(&["agent", "report-state", &pane, "idle"]);
     assert_eq!(
         bad.status.code(),
@@ -181,12 +196,19 @@ fn report_state_declares_a_state_that_list_shows_in_prose() {
 fn a_plugin_report_decides_below_a_declared_state() {
     let server = TestServer::start();
     let pane = server.new_session("tracked", &["sleep", "600"]);
-    let set = server.run(&["agent", "set", &pane, "--name", "tracked", "--kind", "claude"]);
+    let set = server.run(&[
+        "agent", "set", &pane, "--name", "tracked", "--kind", "claude",
+    ]);
     assert!(set.status.success(), "{}", stderr(&set));
     assert_eq!(agent_of(&show(&server, &pane))["state"], "unknown");
 
     let out = server.run(&[
-        "agent", "report-state", &pane, "idle", "--plugin", "com.example.tracker",
+        "agent",
+        "report-state",
+        &pane,
+        "idle",
+        "--plugin",
+        "com.example.tracker",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let entry = show(&server, &pane)["agents"][0].clone();

@@ -17,6 +17,7 @@ const RULE_CONFIDENCE: f64 = 0.9;
 const PLUGIN_CONFIDENCE: f64 = 0.85;
 const VISIBLE_IDLE_CONFIDENCE: f64 = 0.8;
 const FROZEN_CONFIDENCE: f64 = 0.6;
+const SEMANTIC_CONFIDENCE: f64 = 0.5;
 const FAIL_SAFE_CONFIDENCE: f64 = 0.4;
 const IDENTITY_CONFIDENCE: f64 = 0.3;
 
@@ -142,6 +143,27 @@ impl AgentEntry {
                 signal,
                 confidence,
                 detection.state.to_string(),
+            ));
+        }
+        if let Some(marks) = report.semantic {
+            let (signal, observed) = if marks.running {
+                (
+                    "OSC 133 marks: a command is running in the pane's shell",
+                    "working",
+                )
+            } else if marks.at_prompt {
+                ("OSC 133 marks: the pane's shell is at its prompt", "idle")
+            } else {
+                (
+                    "OSC 133 marks: the pane's shell is between commands",
+                    "unknown",
+                )
+            };
+            sources.push(source(
+                "semantic_cells",
+                signal.into(),
+                SEMANTIC_CONFIDENCE,
+                observed.into(),
             ));
         }
         if let Some(plugin) = &report.plugin_report {

@@ -134,6 +134,15 @@ pub struct DetectionReport {
     pub fallback_reason: Option<FallbackReason>,
 }
 
+/// The pane's shell as its OSC 133 marks describe it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SemanticMarks {
+    /// A command has started (C) and not finished (D).
+    pub running: bool,
+    /// The prompt has been drawn to its end (B) since the last command finished.
+    pub at_prompt: bool,
+}
+
 /// Everything the server knows about one pane's agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentPaneReport {
@@ -149,6 +158,10 @@ pub struct AgentPaneReport {
     pub ask: Option<ActiveAsk>,
     pub occupant: Option<Occupant>,
     pub detection: Option<DetectionReport>,
+    /// What the OSC 133 marks of the pane's shell say (its prompt, input and output cells),
+    /// when the shell writes them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<SemanticMarks>,
     /// A plugin's report of the agent's state, when one was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin_report: Option<crate::agents::PluginReport>,

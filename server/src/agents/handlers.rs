@@ -213,7 +213,15 @@ pub fn agent_inspect(
     shared: &Shared,
     request: &wire::AgentInspect,
 ) -> Result<AgentInspectOk, RequestError> {
-    let rows: Vec<(PaneId, String, String, Option<String>, u32)> = {
+    type Row = (
+        PaneId,
+        String,
+        String,
+        Option<String>,
+        u32,
+        Option<phux_core::wire::SemanticMarks>,
+    );
+    let rows: Vec<Row> = {
         let registry = shared.registry();
         if let Some(missing) = request
             .panes
@@ -236,13 +244,25 @@ pub fn agent_inspect(
                     .and_then(|s| s.windows.iter().find(|w| w.id == entry.window))
                     .map(|w| w.name.clone())
                     .unwrap_or_default();
-                (*id, session, window, entry.title.clone(), entry.handle.pid)
+                let shell = entry.handle.shell().view(None);
+                let semantic = shell.marked.then_some(phux_core::wire::SemanticMarks {
+                    running: shell.running,
+                    at_prompt: shell.at_prompt,
+                });
+                (
+                    *id,
+                    session,
+                    window,
+                    entry.title.clone(),
+                    entry.handle.pid,
+                    semantic,
+                )
             })
             .collect()
     };
     let panes = rows
         .into_iter()
-        .map(|(pane, session, window, title, pid)| {
+        .map(|(pane, session, window, title, pid, semantic)| {
             let agent = shared.agents.get(pane);
             let (state, origin) = agent.effective();
             AgentPaneReport {
@@ -256,6 +276,7 @@ pub fn agent_inspect(
                     .and_then(|o| read_cwd(o.pid))
                     .or_else(|| read_cwd(pid)),
                 record: agent.record(),
+                semantic,
                 plugin_report: agent.plugin_report(),
                 state,
                 origin,
