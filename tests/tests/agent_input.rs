@@ -163,6 +163,7 @@ fn prompt_wait_sees_the_agent_work_and_come_back_idle() {
     server.wait_for_text(&pane, "ok: review the diff");
     let multi = server.run(&["agent", "prompt", "--json", &pane, "two\nlines"]);
     assert_eq!(multi.status.code(), Some(2));
+    assert_eq!(error_line(&multi)["error"]["code"], "invalid_input_batch");
 }
 
 /// A program asking through the title sentinel and reading its answer from the terminal.
@@ -265,6 +266,23 @@ fn answer_picks_a_choice_the_way_the_agent_s_dialog_takes_it() {
 }
 
 #[test]
+fn answer_to_an_ask_without_an_id_is_ask_unidentified() {
+    let server = TestServer::start();
+    let asker =
+        r#"printf '\033]0;phux-ask[]:Deploy?\077s=Yes|No\007'; read -r a; echo "got=$a"; sleep 30"#;
+    let pane = server.new_session("anonymous", &["sh", "-c", asker]);
+    wait_until("the ask is active", Duration::from_secs(10), || {
+        server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "blocked"
+    });
+    let out = server.run(&[
+        "agent", "answer", "--id", "", "--choice", "1", "--json", &pane,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(error_line(&out)["error"]["code"], "ask_unidentified");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn answer_on_a_pane_asking_nothing_is_no_active_ask() {
     let server = TestServer::start();
     let pane = server.marked_bash("quiet");
@@ -323,6 +341,22 @@ fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
                 "agent", "start", "rev", "--kind", "vim", "--target", &pane, "--json",
             ],
             "unsupported_agent_kind",
+        ),
+        (
+            vec![
+                "agent",
+                "start",
+                "rev",
+                "--kind",
+                "claude",
+                "--target",
+                &pane,
+                "--json",
+                "--",
+                "--prompt",
+                "two\nlines",
+            ],
+            "invalid_launch_argv",
         ),
     ] {
         let out = server.run(&args);

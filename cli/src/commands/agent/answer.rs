@@ -79,6 +79,15 @@ pub fn document(args: Args, context: &Context) -> Result<AgentAnswerJson, Failur
             format!("see what the pane shows with `phux agent show {pane}`"),
         ));
     };
+    if ask.id.is_empty() {
+        return Err(refusal(
+            ErrorCode::AskUnidentified,
+            format!("the ask on {pane} has no id, so no answer can be matched to it; nothing was typed"),
+            format!(
+                "the asker names its ask (`phux-ask[ID]:QUESTION` or `phux ask --id ID`); or type the answer with `phux send-keys {pane} ...`"
+            ),
+        ));
+    }
     if ask.id != args.id {
         return Err(refusal(
             ErrorCode::AskStale,

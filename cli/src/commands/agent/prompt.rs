@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use phux_core::agents::AgentState;
 use phux_core::docs::{AgentPromptJson, PromptAgent};
+use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 use phux_core::ids::TerminalAddr;
 
@@ -14,7 +15,7 @@ use crate::client::agent_wait::AgentWaitSession;
 use crate::client::agents::verify_occupant;
 use crate::client::pane::{operation_id, send_keys};
 use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_agent_pane, usage};
+use crate::commands::values::{connect, parse_seconds, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -89,8 +90,10 @@ pub fn timed_out(document: &AgentPromptJson) -> bool {
 /// prints, on a timeout too.
 pub fn document(args: Args, context: &Context) -> Result<AgentPromptJson, Failure> {
     if args.text.contains(['\n', '\r']) {
-        return Err(usage(
-            "a prompt is one line; use `phux paste` then `phux send-keys TARGET Enter` for a block",
+        return Err(Failure::new(
+            ErrorCode::InvalidInputBatch,
+            "a prompt is one line; this text has a line break, so nothing was typed",
+            "use `phux paste` then `phux send-keys TARGET Enter` for a block",
         ));
     }
     let selector = target::parse(&args.target)?;

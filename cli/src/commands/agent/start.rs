@@ -107,6 +107,13 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
             "use a lowercase letter, then up to 31 lowercase letters, digits, _ or -",
         ));
     }
+    if let Some(bad) = args.args.iter().find(|a| a.chars().any(char::is_control)) {
+        return Err(Failure::new(
+            ErrorCode::InvalidLaunchArgv,
+            format!("the launch argument {bad:?} holds a control character (a line break, an escape), so it cannot be typed as one command line; nothing was typed"),
+            "pass arguments without control characters (put a multi-line prompt in a file the agent reads)",
+        ));
+    }
     let (set, _) = phux_server::agents::rules_dir::load();
     let manifest = set
         .get(&args.kind)
