@@ -432,6 +432,65 @@ fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
     );
 }
 
+/// `claude` on the pane's PATH turns out to start codex: the start says so at once.
+#[test]
+fn start_that_brings_up_another_agent_is_agent_kind_mismatch() {
+    let server = TestServer::start();
+    let bin = server.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    let codex = bin.join("codex");
+    std::fs::write(
+        &codex,
+        "#!/bin/sh\nprintf '\\n› \\n\\n  100% context left\\n'; sleep 600\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&codex, mode).unwrap();
+    let claude = bin.join("claude");
+    std::fs::write(&claude, format!("#!/bin/sh\nexec {}\n", codex.display())).unwrap();
+    std::fs::set_permissions(&claude, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!(
+        "PATH={}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let pane = server.new_session(
+        "mixed",
+        &[
+            "env",
+            &path,
+            "PS1=$ ",
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+        ],
+    );
+    server.wait_for_text(&pane, "$");
+    let out = server.run(&[
+        "agent",
+        "start",
+        "rev",
+        "--kind",
+        "claude",
+        "--target",
+        &pane,
+        "--timeout",
+        "20",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "agent_kind_mismatch", "{line}");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(codex), not the claude"),
+        "{line}"
+    );
+}
+
 #[test]
 fn start_refuses_to_wait_on_a_server_that_detects_nothing() {
     let off = std::ffi::OsStr::new("0");

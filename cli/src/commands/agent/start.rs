@@ -210,6 +210,24 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
         loop {
             observations += 1;
             let report = inspect(&mut client, vec![pane])?.into_iter().next();
+            let other = (report.as_ref())
+                .and_then(|r| r.occupant.as_ref())
+                .and_then(|o| o.kind.clone().map(|kind| (kind, o.names.first().cloned())))
+                .filter(|(kind, _)| *kind != args.kind);
+            if let Some((kind, name)) = other {
+                return Err(Failure::new(
+                    ErrorCode::AgentKindMismatch,
+                    format!(
+                        "{pane} came up running {} ({kind}), not the {} that was asked for",
+                        name.unwrap_or_default(),
+                        args.kind
+                    ),
+                    format!(
+                        "check what `{}` runs on the pane's PATH; the launch command was typed",
+                        args.kind
+                    ),
+                ));
+            }
             let seen = report.as_ref().and_then(|r| {
                 let occupant = r
                     .occupant
