@@ -71,6 +71,10 @@ impl RequestError {
                 ErrorCode::InputBusy,
                 "the program is not reading its input; retry later (nothing was written)".into(),
             ),
+            RequestError::Pane(PaneError::CanonicalLimit { .. }) => (
+                ErrorCode::CanonicalLimitExceeded,
+                "split the line, or put the text in a file the program reads".into(),
+            ),
             RequestError::Pane(PaneError::KeySpec(_)) => (
                 ErrorCode::InvalidKeySpec,
                 "use tmux key names such as Enter, C-c, M-x, Up, F5".into(),

@@ -145,3 +145,31 @@ fn words_shaped_like_keys_are_invalid_key_spec_and_nothing_is_sent() {
     // Ordinary words are text.
     keys.expect(&["Foo"], b"Foo");
 }
+
+/// A program that reads lines (canonical mode, here `cat`) gets at most 4095 bytes of a line
+/// from the terminal; a longer typed line is refused whole, not cut short unseen. A program in
+/// raw mode (the key logger) takes it.
+#[test]
+fn a_line_longer_than_the_terminal_keeps_is_refused_for_a_program_reading_lines() {
+    let server = TestServer::start();
+    let pane = server.new_session("lines", &["cat"]);
+    let long = "x".repeat(5000);
+    let output = server.run(&["send-keys", "--json", "-l", &pane, &long]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "canonical_limit_exceeded", "{line}");
+    let fits = "y".repeat(4000);
+    server.send_keys(&pane, &["-l", &fits]);
+    server.send_keys(&pane, &["Enter"]);
+    wait_until("cat echoed the line", Duration::from_secs(10), || {
+        // The terminal's echo of the line, then cat's copy of it.
+        let shown = server.json(&["snapshot", "--json", "--scrollback", &pane]);
+        let text = format!("{}{}", shown["scrollback"], shown["lines"]);
+        text.matches('y').count() >= 8000
+    });
+
+    let raw = logger("");
+    let long = "z".repeat(5000);
+    raw.expect(&["-l", &long], long.as_bytes());
+}

@@ -65,6 +65,7 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
     let pane = handle(shared, request.pane)?;
     let mark = pane.output().mark();
     let bytes = pane.input_bytes(request.actions, &request.keys)?;
+    pane.check_line_length(&bytes)?;
     write(shared, &pane, bytes, request.operation_id.as_deref())?;
     Ok(wire::Marked { mark })
 }

@@ -38,6 +38,10 @@ pub struct PaneProcess {
     pub output: Arc<OutputLog>,
 }
 
+/// The longest line a terminal in canonical mode keeps (Linux: a 4096-byte buffer, one byte
+/// kept for the end of the line).
+const CANONICAL_LINE_MAX: usize = 4095;
+
 impl PaneHandle {
     pub(super) fn new(
         id: PaneId,
@@ -112,6 +116,31 @@ impl PaneHandle {
     pub fn input(&self, actions: Vec<InputAction>, keys: &[String]) -> Result<(), PaneError> {
         let bytes = self.input_bytes(actions, keys)?;
         self.write(bytes)
+    }
+
+    /// Refuses typed `bytes` holding a line longer than the terminal keeps when the pane's
+    /// program reads lines (canonical mode): the kernel would drop the rest of it unseen.
+    pub fn check_line_length(&self, bytes: &[u8]) -> Result<(), PaneError> {
+        let Ok(modes) = rustix::termios::tcgetattr(&*self.process.master) else {
+            return Ok(());
+        };
+        if !modes
+            .local_modes
+            .contains(rustix::termios::LocalModes::ICANON)
+        {
+            return Ok(());
+        }
+        let longest = (bytes.split(|b| matches!(b, b'\n' | b'\r')))
+            .map(<[u8]>::len)
+            .max()
+            .unwrap_or(0);
+        if longest > CANONICAL_LINE_MAX {
+            return Err(PaneError::CanonicalLimit {
+                len: longest,
+                max: CANONICAL_LINE_MAX,
+            });
+        }
+        Ok(())
     }
 
     /// The bytes [`input`](Self::input) types, planned against the pane's current modes.

@@ -50,6 +50,11 @@ pub enum PaneError {
         "the pane's program is not reading its input ({queued} bytes wait); nothing was written"
     )]
     InputBusy { queued: usize },
+    #[error(
+        "the pane reads lines (canonical mode), and this input holds a {len}-byte line; the \
+         terminal keeps at most {max} bytes of a line, so nothing was written"
+    )]
+    CanonicalLimit { len: usize, max: usize },
     #[error("invalid key spec: {0}")]
     KeySpec(String),
     #[error("cannot signal the pane: {0}")]
