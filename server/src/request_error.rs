@@ -75,6 +75,10 @@ impl RequestError {
                 ErrorCode::CanonicalLimitExceeded,
                 "split the line, or put the text in a file the program reads".into(),
             ),
+            RequestError::Pane(PaneError::UnsafePaste { .. }) => (
+                ErrorCode::UnsafePaste,
+                "send keys as keys with `phux send-keys`, or paste the text without control characters".into(),
+            ),
             RequestError::Pane(PaneError::KeySpec(_)) => (
                 ErrorCode::InvalidKeySpec,
                 "use tmux key names such as Enter, C-c, M-x, Up, F5".into(),

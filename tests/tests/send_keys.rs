@@ -173,3 +173,33 @@ fn a_line_longer_than_the_terminal_keeps_is_refused_for_a_program_reading_lines(
     let long = "z".repeat(5000);
     raw.expect(&["-l", &long], long.as_bytes());
 }
+
+/// A paste into a program that has not turned bracketed paste on would deliver control
+/// characters as keys (an escape sequence moving the cursor, a Ctrl-C): refused whole. Line
+/// breaks and tabs are text; inside a bracketed paste the program knows it is text.
+#[test]
+fn a_paste_with_key_like_control_characters_needs_bracketed_paste() {
+    let server = TestServer::start();
+    let pane = server.new_session("plain", &["cat"]);
+    let output = server.run(&["paste", "--json", &pane, "up\u{1b}[Aand\u{3}out"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert_eq!(error_line(&output)["error"]["code"], "unsafe_paste");
+    let lines = server.run(&["paste", &pane, "one\ttwo\nthree"]);
+    assert!(lines.status.success(), "{}", stderr(&lines));
+
+    let bracketed = logger(r"\x1b[?2004h");
+    bracketed.expect_paste("a\u{1b}[Ab", b"\x1b[200~a\x1b[Ab\x1b[201~");
+}
+
+impl Logger {
+    /// Pastes `text` and checks the program read exactly `want`.
+    fn expect_paste(&self, text: &str, want: &[u8]) {
+        let output = self.server.run(&["paste", &self.pane, text]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        wait_until("the paste was logged", Duration::from_secs(10), || {
+            std::fs::metadata(&self.log).unwrap().len() >= want.len() as u64
+        });
+        assert_eq!(std::fs::read(&self.log).unwrap(), want);
+    }
+}

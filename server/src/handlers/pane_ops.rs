@@ -73,7 +73,7 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
 pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
     let mark = pane.output().mark();
-    let bytes = pane.paste_bytes(&request.text);
+    let bytes = pane.checked_paste_bytes(&request.text)?;
     write(shared, &pane, bytes, request.operation_id.as_deref())?;
     Ok(wire::Marked { mark })
 }

@@ -176,6 +176,22 @@ impl PaneHandle {
         bracketed_paste(text, bracketed)
     }
 
+    /// The bytes of a paste requested by a client: refused when the program has not turned
+    /// bracketed paste on and the text holds control characters other than tab and line
+    /// breaks, which it would read as keys (an escape sequence, a Ctrl-C) rather than text.
+    pub fn checked_paste_bytes(&self, text: &str) -> Result<Vec<u8>, PaneError> {
+        let bracketed = lock(&self.terminal).bracketed_paste();
+        let key_like = text
+            .chars()
+            .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'));
+        match key_like {
+            Some(c) if !bracketed => Err(PaneError::UnsafePaste {
+                character: format!("{:?}", c),
+            }),
+            _ => Ok(bracketed_paste(text, bracketed)),
+        }
+    }
+
     pub(crate) fn write(&self, bytes: Vec<u8>) -> Result<(), PaneError> {
         if bytes.is_empty() {
             return Ok(());

@@ -55,6 +55,11 @@ pub enum PaneError {
          terminal keeps at most {max} bytes of a line, so nothing was written"
     )]
     CanonicalLimit { len: usize, max: usize },
+    #[error(
+        "the text holds the control character {character}, and the pane's program has not \
+         turned bracketed paste on, so it would act as a key; nothing was written"
+    )]
+    UnsafePaste { character: String },
     #[error("invalid key spec: {0}")]
     KeySpec(String),
     #[error("cannot signal the pane: {0}")]
