@@ -491,6 +491,64 @@ fn start_that_brings_up_another_agent_is_agent_kind_mismatch() {
     );
 }
 
+/// Two enabled plugins whose integrations both claim the kind: `agent start` names them and
+/// types nothing until `--integration` chooses one, whose own launch command it then types.
+#[test]
+fn start_with_two_integrations_claiming_the_kind_needs_integration() {
+    let plugins = tempfile::tempdir().unwrap();
+    let plugin = |dir: &str, id: &str, integration: &str| {
+        let root = phux_tests::plugins::plugin_dir(
+            plugins.path(),
+            dir,
+            &format!("id = \"{id}\"\nname = \"{dir}\"\nversion = \"0.1.0\"\n"),
+        );
+        std::fs::create_dir_all(root.join("integrations")).unwrap();
+        std::fs::write(
+            root.join(format!("integrations/{integration}.toml")),
+            format!(
+                "schema_version = 1\nid = \"{integration}\"\nkind = \"claude\"\n\n[launch]\n\
+                 command = [\"echo\", \"launched-by-{integration}\"]\n"
+            ),
+        )
+        .unwrap();
+        root
+    };
+    let one = plugin("one", "com.example.one", "claude-one");
+    let two = plugin("two", "com.example.two", "claude-two");
+    let config = phux_tests::plugins::plugins_table(&[(&one, true), (&two, true)]);
+    let server = TestServer::start_with_config(Some(&config), &[]);
+    let pane = server.plain_shell("twice", "bash");
+    let out = server.run(&[
+        "agent", "start", "rev", "--kind", "claude", "--target", &pane, "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "ambiguous_integration", "{line}");
+    let message = line["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("claude-one (com.example.one)")
+            && message.contains("claude-two (com.example.two)"),
+        "{line}"
+    );
+    let chosen = server.run(&[
+        "agent",
+        "start",
+        "rev",
+        "--kind",
+        "claude",
+        "--target",
+        &pane,
+        "--integration",
+        "claude-two",
+        "--no-wait",
+        "--json",
+    ]);
+    assert!(chosen.status.success(), "{}", stderr(&chosen));
+    let doc: Value = serde_json::from_str(&stdout(&chosen)).unwrap();
+    assert_eq!(doc["integration"], "claude-two", "{doc}");
+    server.wait_for_text(&pane, "launched-by-claude-two");
+}
+
 #[test]
 fn start_refuses_to_wait_on_a_server_that_detects_nothing() {
     let off = std::ffi::OsStr::new("0");

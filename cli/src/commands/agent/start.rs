@@ -46,6 +46,9 @@ pub struct Args {
     /// Return once the command is typed
     #[arg(long)]
     pub no_wait: bool,
+    /// Launch through this plugin integration (when several enabled ones claim the kind)
+    #[arg(long, value_name = "ID")]
+    pub integration: Option<String>,
     /// Print the start document
     #[arg(long)]
     pub json: bool,
@@ -123,6 +126,12 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
         .first()
         .cloned()
         .unwrap_or_else(|| args.kind.clone());
+    // An enabled plugin integration that claims the kind launches it its own way.
+    let integration = claiming_integration(&args.kind, args.integration.as_deref())?;
+    let launch = match &integration {
+        Some(prepared) => prepared.argv.clone(),
+        None => vec![program],
+    };
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_agent_pane(&mut client, &selector, "agent start")?;
@@ -181,7 +190,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
             session: None,
         },
     )?;
-    let line: Vec<String> = std::iter::once(program)
+    let line: Vec<String> = (launch.into_iter())
         .chain(args.args)
         .map(|w| quoted(&w))
         .collect();
@@ -197,7 +206,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
         terminal: TerminalAddr::local(pane),
         name: args.name,
         kind: args.kind.clone(),
-        integration: None,
+        integration: integration.map(|p| p.integration_id),
         started: true,
         ready: false,
         state: None,
@@ -280,4 +289,49 @@ fn not_idle_shell(pane: PaneId, what: &str) -> Failure {
         format!("{pane} {what}, not an idle shell; nothing was typed"),
         "pick a pane at a shell prompt, or open one with `phux spawn`",
     )
+}
+
+/// The enabled plugin integration that claims `kind`, when one does (`--integration ID`
+/// chooses among several, and must name one that claims it). A config that cannot be read
+/// claims nothing: the agent starts by its own name.
+fn claiming_integration(
+    kind: &str,
+    chosen: Option<&str>,
+) -> Result<Option<crate::registry::integrations::Prepared>, Failure> {
+    let available = crate::commands::plugin::registered()
+        .and_then(|plugins| crate::registry::integrations::available(&plugins))
+        .unwrap_or_default();
+    let workspace = std::env::current_dir().unwrap_or_else(|_| "/".into());
+    let claimants: Vec<_> = (available.iter())
+        .map(|a| a.prepare(&workspace, None))
+        .filter(|p| p.agent_kind.as_deref() == Some(kind))
+        .collect();
+    let named = |p: &crate::registry::integrations::Prepared| {
+        format!("{} ({})", p.integration_id, p.plugin_id)
+    };
+    if let Some(id) = chosen {
+        let found = claimants.iter().find(|p| p.integration_id == id).cloned();
+        return found.map(Some).ok_or_else(|| {
+            Failure::new(
+                ErrorCode::AmbiguousIntegration,
+                format!("no enabled integration {id:?} claims the kind {kind:?}"),
+                format!(
+                    "choose one of: {}",
+                    claimants.iter().map(named).collect::<Vec<_>>().join(", ")
+                ),
+            )
+        });
+    }
+    match claimants.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        several => Err(Failure::new(
+            ErrorCode::AmbiguousIntegration,
+            format!(
+                "several enabled integrations claim the kind {kind:?}: {}; nothing was typed",
+                several.iter().map(named).collect::<Vec<_>>().join(", ")
+            ),
+            "choose one with --integration ID",
+        )),
+    }
 }

@@ -158,6 +158,7 @@ pub fn tools() -> Vec<Tool> {
                         ("args", strings("Extra arguments for the agent's program")),
                         ("timeout_secs", number("How long to wait for it [default: 30]", 0.0, 3600.0)),
                         ("no_wait", boolean("Return once the launch line is typed")),
+                        ("integration", string("Launch through this plugin integration, when several enabled ones claim the kind")),
                     ],
                 )
             },
@@ -402,6 +403,7 @@ struct StartArgs {
     timeout_secs: Option<f64>,
     #[serde(default)]
     no_wait: bool,
+    integration: Option<String>,
 }
 
 fn start_tool(call: &Call) -> Result<Document, Failure> {
@@ -412,6 +414,7 @@ fn start_tool(call: &Call) -> Result<Document, Failure> {
         target: args.target,
         timeout: args.timeout_secs.map(seconds),
         no_wait: args.no_wait,
+        integration: args.integration,
         json: true,
         args: args.args,
     };
