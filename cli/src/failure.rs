@@ -28,6 +28,22 @@ impl<E: ContractError> From<E> for Failure {
     }
 }
 
+/// `text` with each `bare` pane id (not followed by another digit, and not already preceded by
+/// `/`) replaced by `full`.
+fn replace_id(text: &str, bare: &str, full: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(bare) {
+        let after = &rest[at + bare.len()..];
+        let whole = !after.starts_with(|c: char| c.is_ascii_digit()) && !rest[..at].ends_with('/');
+        out.push_str(&rest[..at]);
+        out.push_str(if whole { full } else { bare });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
 impl Failure {
     /// A failure with the code's default exit status.
     pub fn new(code: ErrorCode, message: impl Into<String>, remedy: impl Into<String>) -> Self {
@@ -42,6 +58,18 @@ impl Failure {
     /// Overrides the exit status, for verbs that have spoken for a number already.
     pub fn with_exit_code(mut self, exit_code: i32) -> Self {
         self.exit_code = exit_code;
+        self
+    }
+
+    /// Names a satellite's pane as the caller gave it (`devbox/@2`) where the message and
+    /// remedy name its bare id (`@2`), which at the hub is another pane. A no-op unless
+    /// `target` is such an address.
+    pub fn naming_pane(mut self, pane: phux_core::ids::PaneId, target: &str) -> Self {
+        if target.contains('/') {
+            let bare = pane.to_string();
+            self.message = replace_id(&self.message, &bare, target);
+            self.remedy = replace_id(&self.remedy, &bare, target);
+        }
         self
     }
 
@@ -120,5 +148,26 @@ mod tests {
     fn an_empty_remedy_is_replaced() {
         let doc = Failure::new(ErrorCode::Transport, "x", " ").document();
         assert!(!doc.remedy.trim().is_empty());
+    }
+
+    #[test]
+    fn a_satellite_pane_is_named_as_given_and_other_ids_are_left_alone() {
+        let failure = Failure::new(
+            ErrorCode::PaneExited,
+            "@2 exited with 7; @23 and devbox/@2 stay",
+            "read its last screen with `phux snapshot @2`",
+        )
+        .naming_pane(phux_core::ids::PaneId(2), "devbox/@2");
+        assert_eq!(
+            failure.message,
+            "devbox/@2 exited with 7; @23 and devbox/@2 stay"
+        );
+        assert_eq!(
+            failure.remedy,
+            "read its last screen with `phux snapshot devbox/@2`"
+        );
+        let local = Failure::new(ErrorCode::PaneExited, "@2 exited", "x")
+            .naming_pane(phux_core::ids::PaneId(2), "@2");
+        assert_eq!(local.message, "@2 exited");
     }
 }

@@ -81,7 +81,7 @@ pub fn run_in_pane(
     let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
     let outcome = run_command(&mut client, pane, &command, timeout, stop).map_err(|failure| {
-        let reported = Failure::from(failure.error);
+        let reported = Failure::from(failure.error).naming_pane(pane, &args.target);
         if let Some(status) = failure.status.filter(|&status| status != 0) {
             // The pane's own program ended under the command (a shell's `exit 4`).
             reported.with_exit_code(mirror_child_exit(status))

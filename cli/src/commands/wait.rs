@@ -153,7 +153,8 @@ pub fn wait_for(args: Args, context: &Context, stop: Option<Stop>) -> Result<Wai
         after,
         stop,
     };
-    let outcome = wait(&mut client, pane, &spec)?;
+    let outcome = wait(&mut client, pane, &spec)
+        .map_err(|error| Failure::from(error).naming_pane(pane, &plan.target))?;
     let mut state = outcome.screen;
     state.cells = None;
     if let Some(n) = plan.tail {
