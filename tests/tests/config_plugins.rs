@@ -295,6 +295,23 @@ fn config_init_path_check_and_show() {
         .unwrap()
         .contains("worse.toml:2:9"));
 
+    let keys = home.dir.path().join("keys.toml");
+    std::fs::write(&keys, "[keybindings]\n\"x\" = \"no-such-action\"\n").unwrap();
+    let output = home.run(&["config", "check", &path_str(&keys), "--json"]);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "an action the TUI would ignore is a problem"
+    );
+    let doc = json(&output);
+    assert!(
+        doc["problems"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no-such-action"),
+        "{doc}"
+    );
+
     let missing = home.dir.path().join("missing.toml");
     let output = home.run(&["config", "check", &path_str(&missing), "--json"]);
     assert_eq!(

@@ -50,6 +50,14 @@ fn execute(args: &Args) -> VerbResult {
             message: w.message.clone(),
         })
         .collect();
+    // The TUI reads [keybindings]; what it would ignore is a problem here too.
+    let (_, ignored) = crate::tui::bindings::Bindings::from_config(&loaded.file.keybindings);
+    problems.extend(ignored.into_iter().map(|message| ConfigProblem {
+        severity: "warning".into(),
+        file: path.display().to_string(),
+        line: None,
+        message,
+    }));
     for entry in &loaded.file.plugins {
         match manifest::load(&entry.manifest_path(&path)) {
             Ok(_) => {}
