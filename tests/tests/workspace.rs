@@ -201,6 +201,21 @@ fn a_bad_archive_is_refused() {
             "{\"schema_version\": 2}",
             "not a workspace archive",
         ),
+        // Refused whole, before the good session in front of it is created.
+        (
+            "bad-name.json",
+            "{\"schema_version\": 2, \"sessions\": [\
+             {\"name\": \"ok1\", \"active\": true, \"windows\": [{\"name\": \"0\", \"active\": true, \
+              \"panes\": [{\"active\": true, \"cwd\": null, \"command\": null, \"cols\": 80, \"rows\": 24, \"title\": null}]}]},\
+             {\"name\": \"bad name!\", \"active\": false, \"windows\": [{\"name\": \"0\", \"active\": true, \
+              \"panes\": [{\"active\": true, \"cwd\": null, \"command\": null, \"cols\": 80, \"rows\": 24, \"title\": null}]}]}]}",
+            "session \"bad name!\" cannot be restored",
+        ),
+        (
+            "empty.json",
+            "{\"schema_version\": 2, \"sessions\": [{\"name\": \"hollow\", \"active\": true, \"windows\": []}]}",
+            "session \"hollow\" has no pane to restore",
+        ),
     ] {
         let file = dir.path().join(name);
         std::fs::write(&file, text).unwrap();

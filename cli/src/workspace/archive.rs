@@ -160,5 +160,22 @@ pub fn parse(text: &str, source_name: &str) -> Result<WorkspaceArchive, Workspac
         }
         None => return Err(error("no schema_version: not a workspace archive".into())),
     }
-    serde_json::from_value(value).map_err(|e| error(format!("not a workspace archive: {e}")))
+    let archive: WorkspaceArchive = serde_json::from_value(value)
+        .map_err(|e| error(format!("not a workspace archive: {e}")))?;
+    // What would stop a restore halfway is refused before anything is created.
+    for session in &archive.sessions {
+        phux_core::limits::check_session_name(&session.name).map_err(|e| {
+            error(format!(
+                "session {:?} cannot be restored: {e}",
+                session.name
+            ))
+        })?;
+        if session.windows.iter().all(|w| w.panes.is_empty()) {
+            return Err(error(format!(
+                "session {:?} has no pane to restore",
+                session.name
+            )));
+        }
+    }
+    Ok(archive)
 }
