@@ -61,31 +61,8 @@ fn cpu_ns(pid: u32) -> (u64, u64) {
 }
 
 fn start_agent(server: &TestServer, name: &str, log: &std::path::Path) -> String {
-    let bin = server.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = bin.join("claude");
-    std::fs::write(&script, FAKE_CLAUDE).unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!(
-        "PATH={}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let log = format!("CLAUDE_LOG={}", log.display());
-    let pane = server.new_session(
-        name,
-        &[
-            "env",
-            &path,
-            &log,
-            "PS1=$ ",
-            "bash",
-            "--norc",
-            "--noprofile",
-            "-i",
-        ],
-    );
-    server.wait_for_text(&pane, "$");
+    let pane = server.bash_with_programs(name, &[("claude", FAKE_CLAUDE)], &[&log]);
     server.send_keys(&pane, &["claude", "Enter"]);
     phux_tests::wait_until("working", Duration::from_secs(15), || {
         server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "working"

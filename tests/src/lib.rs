@@ -248,6 +248,44 @@ impl TestServer {
         pane
     }
 
+    /// Writes each `(name, script)` as an executable in this server's `bin/` directory (made on
+    /// first use) and returns the directory.
+    pub fn install_programs(&self, programs: &[(&str, &str)]) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let bin = self.dir.path().join("bin");
+        std::fs::create_dir_all(&bin).expect("create bin/");
+        for (name, script) in programs {
+            let path = bin.join(name);
+            std::fs::write(&path, script).expect("write the program");
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .expect("make the program executable");
+        }
+        bin
+    }
+
+    /// A session running `bash --norc` with a plain `$ ` prompt, its `PATH` starting with the
+    /// directory holding `programs` (see [`install_programs`](Self::install_programs)) and
+    /// `env` (`KEY=VALUE`) added; waits for the prompt.
+    pub fn bash_with_programs(
+        &self,
+        name: &str,
+        programs: &[(&str, &str)],
+        env: &[&str],
+    ) -> String {
+        let bin = self.install_programs(programs);
+        let path = format!(
+            "PATH={}:{}",
+            bin.display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let mut command = vec!["env", path.as_str()];
+        command.extend_from_slice(env);
+        command.extend_from_slice(&["PS1=$ ", "bash", "--norc", "--noprofile", "-i"]);
+        let pane = self.new_session(name, &command);
+        self.wait_for_text(&pane, "$");
+        pane
+    }
+
     /// Creates a session running `shell` (`sh`, `dash`, `zsh`, `bash`) with a plain `$ ` prompt
     /// and no rc files, and waits for the prompt.
     pub fn plain_shell(&self, name: &str, shell: &str) -> String {

@@ -40,34 +40,11 @@ struct Agent {
 /// A bash pane whose PATH starts with a directory holding the fake `claude`, running it.
 fn fake_claude_running() -> Agent {
     let server = TestServer::start();
-    let bin = server.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = bin.join("claude");
-    std::fs::write(&script, FAKE_CLAUDE).unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!(
-        "PATH={}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
     let log = format!(
         "CLAUDE_LOG={}",
         server.dir.path().join("claude.log").display()
     );
-    let pane = server.new_session(
-        "agents",
-        &[
-            "env",
-            &path,
-            &log,
-            "PS1=$ ",
-            "bash",
-            "--norc",
-            "--noprofile",
-            "-i",
-        ],
-    );
-    server.wait_for_text(&pane, "$");
+    let pane = server.bash_with_programs("agents", &[("claude", FAKE_CLAUDE)], &[&log]);
     server.send_keys(&pane, &["claude", "Enter"]);
     let agent = Agent { server, pane };
     agent.wait_for_state("working");

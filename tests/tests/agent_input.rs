@@ -301,29 +301,7 @@ fn answer_on_a_pane_asking_nothing_is_no_active_ask() {
 #[test]
 fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
     let server = TestServer::start();
-    let bin = server.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let script = bin.join("claude");
-    std::fs::write(&script, FAKE_CLAUDE).unwrap();
-    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!(
-        "PATH={}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let pane = server.new_session(
-        "start",
-        &[
-            "env",
-            &path,
-            "PS1=$ ",
-            "bash",
-            "--norc",
-            "--noprofile",
-            "-i",
-        ],
-    );
-    server.wait_for_text(&pane, "$");
+    let pane = server.bash_with_programs("start", &[("claude", FAKE_CLAUDE)], &[]);
     wait_until("the shell is identified", Duration::from_secs(10), || {
         server.json(&["agent", "show", "--json", &pane])["agents"][0]["sources"]
             .as_array()
@@ -436,37 +414,12 @@ fn start_launches_a_recognised_agent_in_a_shell_and_waits_until_it_is_seen() {
 #[test]
 fn start_that_brings_up_another_agent_is_agent_kind_mismatch() {
     let server = TestServer::start();
-    let bin = server.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
-    let codex = bin.join("codex");
-    std::fs::write(
-        &codex,
-        "#!/bin/sh\nprintf '\\n› \\n\\n  100% context left\\n'; sleep 600\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&codex, mode).unwrap();
-    let claude = bin.join("claude");
-    std::fs::write(&claude, format!("#!/bin/sh\nexec {}\n", codex.display())).unwrap();
-    std::fs::set_permissions(&claude, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!(
-        "PATH={}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let pane = server.new_session(
+    let codex = "#!/bin/sh\nprintf '\\n› \\n\\n  100% context left\\n'; sleep 600\n";
+    let pane = server.bash_with_programs(
         "mixed",
-        &[
-            "env",
-            &path,
-            "PS1=$ ",
-            "bash",
-            "--norc",
-            "--noprofile",
-            "-i",
-        ],
+        &[("codex", codex), ("claude", "#!/bin/sh\nexec codex\n")],
+        &[],
     );
-    server.wait_for_text(&pane, "$");
     let out = server.run(&[
         "agent",
         "start",
