@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use phux_core::docs::RunResult;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
+use phux_core::wire::{ClientMessage, ForegroundProgram, ShellState, ShellStateOk};
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
@@ -69,23 +69,31 @@ pub fn shell_state(
     }))
 }
 
+/// The shell in the pane's foreground when it runs a script (`sh long.sh`, `bash -c ...`)
+/// rather than sitting at a prompt of its own; ssh's operand is a host, not a script.
+pub fn script_in_foreground(state: &ShellStateOk) -> Option<&ForegroundProgram> {
+    state.foreground.as_ref().filter(|f| {
+        let remote = matches!(f.name.as_str(), "ssh" | "mosh-client");
+        SHELLS.contains(&f.name.as_str()) && f.runs_script && !remote
+    })
+}
+
 /// Where `run` may type, refusing at once when no shell is listening.
 pub fn route(pane: PaneId, state: &ShellStateOk) -> Result<Route, ClientError> {
     let is_shell = |name: &str| SHELLS.contains(&name);
+    if let Some(script) = script_in_foreground(state) {
+        return Err(ClientError::preflight(
+            ErrorCode::TargetBusy,
+            format!(
+                "{pane} is running a {} script (pid {}) in its foreground; nothing was typed",
+                script.name, script.pid
+            ),
+            format!(
+                "wait for it (`phux wait --idle 500 {pane}`) or interrupt it (`phux signal {pane} interrupt`)"
+            ),
+        ));
+    }
     if let Some(foreground) = &state.foreground {
-        let remote = matches!(foreground.name.as_str(), "ssh" | "mosh-client");
-        if is_shell(&foreground.name) && foreground.runs_script && !remote {
-            return Err(ClientError::preflight(
-                ErrorCode::TargetBusy,
-                format!(
-                    "{pane} is running a {} script (pid {}) in its foreground; nothing was typed",
-                    foreground.name, foreground.pid
-                ),
-                format!(
-                    "wait for it (`phux wait --idle 500 {pane}`) or interrupt it (`phux signal {pane} interrupt`)"
-                ),
-            ));
-        }
         if is_shell(&foreground.name) {
             // A shell (or ssh) started from the pane's shell: its prompt is the one listening.
             return Ok(Route::Unmarked {

@@ -65,6 +65,14 @@ impl Available {
         }
     }
 
+    /// The agent kind a launch of this integration brings up: its `[agent_identity]` kind,
+    /// else the integration's own.
+    pub fn agent_kind(&self) -> Option<String> {
+        let i = &self.integration.integration;
+        let identity = i.agent_identity.as_ref().and_then(|a| a.kind.clone());
+        identity.or_else(|| i.kind.clone())
+    }
+
     /// The argv and directory for a launch from `workspace`: resuming `resume` when given (and
     /// the template has `resume_args`), else with a fresh id when it has `fresh_args`.
     pub fn prepare(&self, workspace: &Path, resume: Option<&str>) -> Prepared {
@@ -100,7 +108,7 @@ impl Available {
             working_directory,
             session_id,
             agent_name: agent.name.unwrap_or_else(|| self.integration.id.clone()),
-            agent_kind: agent.kind.or_else(|| i.kind.clone()),
+            agent_kind: self.agent_kind(),
         }
     }
 }

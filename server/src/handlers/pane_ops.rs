@@ -73,7 +73,7 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
 pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
     let mark = pane.output().mark();
-    let bytes = pane.checked_paste_bytes(&request.text)?;
+    let bytes = pane.paste_bytes(&request.text)?;
     write(shared, &pane, bytes, request.operation_id.as_deref())?;
     Ok(wire::Marked { mark })
 }
@@ -146,7 +146,6 @@ pub fn shell_state(
     })
 }
 
-/// A process's name as the kernel keeps it (`/proc/PID/comm`).
 /// Whether the process was given something to run: an operand after its options (`sh
 /// long.sh`, `python3 x.py`) or `-c`. A shell started bare, or with options only (`bash -l`,
 /// `bash --rcfile FILE`), is interactive.
@@ -169,6 +168,7 @@ fn runs_script(pid: u32) -> bool {
     false
 }
 
+/// A process's name as the kernel keeps it (`/proc/PID/comm`).
 fn process_name(pid: u32) -> String {
     std::fs::read_to_string(format!("/proc/{pid}/comm"))
         .map(|name| name.trim_end().to_owned())

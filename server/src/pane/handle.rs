@@ -165,21 +165,10 @@ impl PaneHandle {
         Ok(bytes)
     }
 
-    /// Pastes `text`, bracketed when the program asked for bracketed paste.
-    pub fn paste(&self, text: &str) -> Result<(), PaneError> {
-        self.write(self.paste_bytes(text))
-    }
-
-    /// The bytes [`paste`](Self::paste) writes for `text`.
-    pub fn paste_bytes(&self, text: &str) -> Vec<u8> {
-        let bracketed = lock(&self.terminal).bracketed_paste();
-        bracketed_paste(text, bracketed)
-    }
-
-    /// The bytes of a paste requested by a client: refused when the program has not turned
-    /// bracketed paste on and the text holds control characters other than tab and line
+    /// The bytes of a paste of `text`, bracketed when the program asked for bracketed paste;
+    /// refused when it has not and the text holds control characters other than tab and line
     /// breaks, which it would read as keys (an escape sequence, a Ctrl-C) rather than text.
-    pub fn checked_paste_bytes(&self, text: &str) -> Result<Vec<u8>, PaneError> {
+    pub fn paste_bytes(&self, text: &str) -> Result<Vec<u8>, PaneError> {
         let bracketed = lock(&self.terminal).bracketed_paste();
         let key_like = text
             .chars()

@@ -16,12 +16,13 @@ use phux_core::ids::{PaneId, TerminalAddr};
 
 use crate::client::agents::{self, inspect, inspect_server, Declaration};
 use crate::client::pane::{operation_id, send_keys};
-use crate::client::run_shell::shell_state;
+use crate::client::run_shell::{script_in_foreground, shell_state};
 use crate::client::target;
 use crate::commands::values::{connect, parse_seconds, resolve_agent_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
+use crate::registry::integrations::{self, Available, Prepared};
 
 /// Shells a launch command may be typed into.
 const SHELLS: [&str; 6] = ["bash", "zsh", "sh", "dash", "fish", "ksh"];
@@ -172,7 +173,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentStartJson, Failure
     }
     // A shell running a script, or a marked shell between a command's start and end, is busy.
     let shell = shell_state(&mut client, pane, None)?;
-    if let Some(script) = shell.foreground.as_ref().filter(|f| f.runs_script) {
+    if let Some(script) = script_in_foreground(&shell) {
         let running = format!("is running a {} script (pid {})", script.name, script.pid);
         return Err(not_idle_shell(pane, &running));
     }
@@ -294,24 +295,20 @@ fn not_idle_shell(pane: PaneId, what: &str) -> Failure {
 /// The enabled plugin integration that claims `kind`, when one does (`--integration ID`
 /// chooses among several, and must name one that claims it). A config that cannot be read
 /// claims nothing: the agent starts by its own name.
-fn claiming_integration(
-    kind: &str,
-    chosen: Option<&str>,
-) -> Result<Option<crate::registry::integrations::Prepared>, Failure> {
+fn claiming_integration(kind: &str, chosen: Option<&str>) -> Result<Option<Prepared>, Failure> {
     let available = crate::commands::plugin::registered()
-        .and_then(|plugins| crate::registry::integrations::available(&plugins))
+        .and_then(|plugins| integrations::available(&plugins))
         .unwrap_or_default();
-    let workspace = std::env::current_dir().unwrap_or_else(|_| "/".into());
     let claimants: Vec<_> = (available.iter())
-        .map(|a| a.prepare(&workspace, None))
-        .filter(|p| p.agent_kind.as_deref() == Some(kind))
+        .filter(|a| a.agent_kind().as_deref() == Some(kind))
         .collect();
-    let named = |p: &crate::registry::integrations::Prepared| {
-        format!("{} ({})", p.integration_id, p.plugin_id)
-    };
+    let named = |a: &&Available| format!("{} ({})", a.integration.id, a.plugin.id());
+    // Only the one launched is prepared (a fresh session id is made for it).
+    let workspace = std::env::current_dir().unwrap_or_else(|_| "/".into());
+    let prepare = |a: &Available| a.prepare(&workspace, None);
     if let Some(id) = chosen {
-        let found = claimants.iter().find(|p| p.integration_id == id).cloned();
-        return found.map(Some).ok_or_else(|| {
+        let found = claimants.iter().find(|a| a.integration.id == id);
+        return found.map(|a| Some(prepare(a))).ok_or_else(|| {
             Failure::new(
                 ErrorCode::AmbiguousIntegration,
                 format!("no enabled integration {id:?} claims the kind {kind:?}"),
@@ -324,7 +321,7 @@ fn claiming_integration(
     }
     match claimants.as_slice() {
         [] => Ok(None),
-        [one] => Ok(Some(one.clone())),
+        [one] => Ok(Some(prepare(one))),
         several => Err(Failure::new(
             ErrorCode::AmbiguousIntegration,
             format!(
