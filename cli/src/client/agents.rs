@@ -6,7 +6,7 @@ use phux_core::docs::{AgentEntry, AgentStateJson};
 use phux_core::ids::PaneId;
 use phux_core::wire::{
     AgentClear, AgentInspect, AgentInspectOk, AgentPaneReport, AgentRecordOk, AgentReportState,
-    AgentSet, ClientMessage,
+    AgentSet, ClientMessage, MetadataSet,
 };
 
 use crate::client::connection::Client;
@@ -141,4 +141,20 @@ pub fn verify_occupant(
     }
     let verified = expect_agent.is_some() || expect_kind.is_some();
     Ok((report, record, verified))
+}
+
+/// Writes `value` under `key` in the pane's metadata (`None` deletes it).
+pub fn set_metadata(
+    client: &mut Client,
+    pane: PaneId,
+    key: &str,
+    value: Option<serde_json::Value>,
+) -> Result<(), ClientError> {
+    let _: serde_json::Value = client.request(ClientMessage::MetadataSet(MetadataSet {
+        id: 0,
+        pane,
+        key: key.into(),
+        value,
+    }))?;
+    Ok(())
 }

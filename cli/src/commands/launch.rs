@@ -10,7 +10,6 @@ use phux_core::docs::{LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::PaneId;
 use phux_core::split::{check_ratio, DEFAULT_RATIO};
-use phux_core::wire::{ClientMessage, MetadataSet};
 
 use crate::client::agents::{self, Declaration};
 use crate::client::lifecycle::{new_session, spawn, Placement, ProcessSpec};
@@ -170,11 +169,5 @@ pub fn declare(client: &mut Client, pane: PaneId, prepared: &Prepared) -> Result
         "integration_id": prepared.integration_id,
         "native_id": prepared.session_id,
     });
-    let _: serde_json::Value = client.request(ClientMessage::MetadataSet(MetadataSet {
-        id: 0,
-        pane,
-        key: LAUNCH_METADATA_KEY.into(),
-        value: Some(value),
-    }))?;
-    Ok(())
+    agents::set_metadata(client, pane, LAUNCH_METADATA_KEY, Some(value))
 }

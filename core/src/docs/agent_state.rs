@@ -184,13 +184,7 @@ impl AgentEntry {
             ));
         }
         sources.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
-        let origin_kind = match report.origin {
-            Some(StateOrigin::AgentRecord) => Some("agent_record"),
-            Some(StateOrigin::TitleAsk) => Some("title_ask"),
-            Some(StateOrigin::Screen) => Some("screen"),
-            Some(StateOrigin::PluginReport) => Some("plugin_report"),
-            None => None,
-        };
+        let origin_kind = report.origin.map(StateOrigin::as_str);
         let confidence = origin_kind
             .and_then(|k| sources.iter().find(|s| s.kind == k))
             .map_or(0.0, |s| s.confidence);

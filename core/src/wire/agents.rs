@@ -102,6 +102,18 @@ pub enum StateOrigin {
     PluginReport,
 }
 
+impl StateOrigin {
+    /// The name `sources[].kind` and `agent_state` events use for this origin.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StateOrigin::AgentRecord => "agent_record",
+            StateOrigin::TitleAsk => "title_ask",
+            StateOrigin::Screen => "screen",
+            StateOrigin::PluginReport => "plugin_report",
+        }
+    }
+}
+
 /// An ask active on the pane (the title sentinel or `phux ask`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveAsk {

@@ -60,10 +60,10 @@ impl PaneAgent {
                 Some(AgentRecord {
                     state: Some(state), ..
                 }),
-                None,
+                _,
             ) => (Some(state), Some(StateOrigin::Screen)),
-            (Some(_), None) => (Some(AgentState::Unknown), None),
-            (None, None) => (None, None),
+            (Some(_), _) => (Some(AgentState::Unknown), None),
+            (None, _) => (None, None),
         }
     }
 }
@@ -165,13 +165,7 @@ impl AgentStore {
 }
 
 pub fn origin_name(origin: Option<StateOrigin>) -> &'static str {
-    match origin {
-        Some(StateOrigin::AgentRecord) => "agent_record",
-        Some(StateOrigin::TitleAsk) => "title_ask",
-        Some(StateOrigin::Screen) => "screen",
-        Some(StateOrigin::PluginReport) => "plugin_report",
-        None => "none",
-    }
+    origin.map_or("none", StateOrigin::as_str)
 }
 
 /// Writes (or with `None`, deletes) the record.

@@ -6,7 +6,6 @@
 
 use phux_core::agents::{AgentState, PluginReport, PLUGIN_REPORT_KEY};
 use phux_core::exit_code::SUCCESS;
-use phux_core::wire::{ClientMessage, MetadataSet};
 
 use crate::client::{agents, target};
 use crate::commands::values::{connect, resolve_agent_pane, usage};
@@ -58,12 +57,8 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
                 plugin: plugin.clone(),
                 state: args.state,
             };
-            let _: serde_json::Value = client.request(ClientMessage::MetadataSet(MetadataSet {
-                id: 0,
-                pane,
-                key: PLUGIN_REPORT_KEY.into(),
-                value: serde_json::to_value(report).ok(),
-            }))?;
+            let value = serde_json::to_value(report).ok();
+            agents::set_metadata(&mut client, pane, PLUGIN_REPORT_KEY, value)?;
         }
         None => {
             agents::report_state(&mut client, pane, args.state)?;
