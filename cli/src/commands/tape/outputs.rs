@@ -161,23 +161,19 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
         Some(t - removed)
     };
     let inside = |t: f64| hidden.iter().any(|&(from, to)| t >= from && t < to);
+    // Where each stretch that ends is shown again; the screen is replayed only up to the last.
+    let mut shows = (hidden.iter())
+        .filter_map(|&(_, to)| to.is_finite().then_some(to))
+        .peekable();
     let (cols, rows) = (raw.header.cols, raw.header.rows);
-    let mut replay = phux_core::engine::Terminal::new(cols, rows, 0).ok();
-    let mut stretches = hidden.iter().filter(|(_, to)| to.is_finite()).peekable();
+    let mut replay =
+        (shows.peek()).and_then(|_| phux_core::engine::Terminal::new(cols, rows, 0).ok());
     let mut events = Vec::new();
-    let mut repaint_due =
-        |replay: &Option<phux_core::engine::Terminal>, events: &mut Vec<Event>, before: f64| {
-            while let Some(&&(_, to)) = stretches.peek().filter(|(_, to)| *to <= before) {
-                stretches.next();
-                if let (Some(screen), Some(time)) = (replay, shift(to)) {
-                    let mut bytes = b"\x1bc".to_vec();
-                    bytes.extend(screen.vt_repaint());
-                    events.push(Event::output(time, String::from_utf8_lossy(&bytes)));
-                }
-            }
-        };
     for event in &raw.events {
-        repaint_due(&replay, &mut events, event.time);
+        repaint_shown(&mut shows, replay.as_ref(), event.time, &shift, &mut events);
+        if shows.peek().is_none() {
+            replay = None;
+        }
         if let Some(screen) = replay.as_mut() {
             match &event.kind {
                 EventKind::Output(text) => screen.write(text.as_bytes()),
@@ -186,6 +182,7 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
                 }
                 _ => {}
             }
+            let _ = screen.take_replies();
         }
         let hidden_output = matches!(event.kind, EventKind::Output(_)) && inside(event.time);
         if let (false, Some(time)) = (hidden_output, shift(event.time)) {
@@ -195,7 +192,13 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
             });
         }
     }
-    repaint_due(&replay, &mut events, f64::INFINITY);
+    repaint_shown(
+        &mut shows,
+        replay.as_ref(),
+        f64::INFINITY,
+        &shift,
+        &mut events,
+    );
     // Ending hidden: the end is where the last stretch began, less what was cut before it.
     let shown_end = shift(end).unwrap_or_else(|| {
         let from = hidden.last().map_or(end, |(from, _)| *from);
@@ -215,6 +218,24 @@ fn cut(raw: &Cast, hidden: &[(f64, f64)], end: f64) -> (Cast, f64) {
         cast.events.push(Event::output(shown_end, ""));
     }
     (cast, shown_end)
+}
+
+/// For each stretch shown again at or before `before` (raw time), one output event at its
+/// shown time: a reset, then the redraw of `screen` (the raw events before it, replayed).
+fn repaint_shown(
+    shows: &mut std::iter::Peekable<impl Iterator<Item = f64>>,
+    screen: Option<&phux_core::engine::Terminal>,
+    before: f64,
+    shift: &impl Fn(f64) -> Option<f64>,
+    events: &mut Vec<Event>,
+) {
+    while let Some(to) = shows.next_if(|&to| to <= before) {
+        if let (Some(screen), Some(time)) = (screen, shift(to)) {
+            let mut bytes = b"\x1bc".to_vec();
+            bytes.extend(screen.vt_repaint());
+            events.push(Event::output(time, String::from_utf8_lossy(&bytes)));
+        }
+    }
 }
 
 impl Recording {
