@@ -123,7 +123,8 @@ impl Shared {
     /// Hands a pane's event to the plugins' hooks (never waits on them). The session is the
     /// pane's, or for a pane that has just exited, the one its exited entry remembers.
     fn fire_hooks(&self, pane: PaneId, kind: &phux_core::docs::WatchEventKind) {
-        if crate::hooks::hook_events(kind).is_empty() {
+        // Most events have no hook: they cost no lock on the pane's path.
+        if !self.hooks.listens(kind) {
             return;
         }
         let live = {

@@ -140,6 +140,12 @@ impl HookRunner {
         }
     }
 
+    /// Whether any hook listens for what `kind` means (false for every event without hooks).
+    pub fn listens(&self, kind: &WatchEventKind) -> bool {
+        self.tx.is_some()
+            && (hook_events(kind).iter()).any(|name| self.hooks.iter().any(|h| h.on == *name))
+    }
+
     /// Queues every hook listening for what `kind` means; never waits.
     pub fn fire(&self, pane: PaneId, kind: &WatchEventKind, session: Option<&str>) {
         for name in hook_events(kind) {
