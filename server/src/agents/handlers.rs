@@ -244,11 +244,7 @@ pub fn agent_inspect(
                     .and_then(|s| s.windows.iter().find(|w| w.id == entry.window))
                     .map(|w| w.name.clone())
                     .unwrap_or_default();
-                let shell = entry.handle.shell().view(None);
-                let semantic = shell.marked.then_some(phux_core::wire::SemanticMarks {
-                    running: shell.running,
-                    at_prompt: shell.at_prompt,
-                });
+                let semantic = entry.handle.shell().marks();
                 (
                     *id,
                     session,

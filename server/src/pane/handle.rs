@@ -121,6 +121,10 @@ impl PaneHandle {
     /// Refuses typed `bytes` holding a line longer than the terminal keeps when the pane's
     /// program reads lines (canonical mode): the kernel would drop the rest of it unseen.
     pub fn check_line_length(&self, bytes: &[u8]) -> Result<(), PaneError> {
+        // A keystroke cannot hold such a line: no terminal modes to read for it.
+        if bytes.len() <= CANONICAL_LINE_MAX {
+            return Ok(());
+        }
         let Ok(modes) = rustix::termios::tcgetattr(&*self.process.master) else {
             return Ok(());
         };

@@ -98,6 +98,16 @@ impl ShellTrack {
     }
 
     /// The view, with the last command only when more than `after` commands have finished.
+    /// What the marks say now, `None` when the shell writes none (no copy of the last
+    /// command's output, as [`view`](Self::view) makes).
+    pub fn marks(&self) -> Option<phux_core::wire::SemanticMarks> {
+        let state = self.lock();
+        (state.view.marked).then_some(phux_core::wire::SemanticMarks {
+            running: state.view.running,
+            at_prompt: state.view.at_prompt,
+        })
+    }
+
     pub fn view(&self, after: Option<u64>) -> ShellView {
         let state = self.lock();
         let mut view = state.view.clone();
