@@ -192,13 +192,13 @@ impl PaneHandle {
         self.writer.push_now(bytes, &*self.process.master)
     }
 
-    /// Queues `bytes`; the receiver hears how many reached the PTY (see
-    /// [`InputQueue::push_acked`](super::input_queue::InputQueue::push_acked)).
+    /// Writes `bytes` like [`write`](Self::write); the receiver hears how many reached the PTY
+    /// (see [`InputQueue::push_acked_now`](super::input_queue::InputQueue::push_acked_now)).
     pub(crate) fn write_acked(
         &self,
         bytes: Vec<u8>,
     ) -> Result<crossbeam_channel::Receiver<usize>, PaneError> {
-        self.writer.push_acked(bytes)
+        self.writer.push_acked_now(bytes, &*self.process.master)
     }
 }
 

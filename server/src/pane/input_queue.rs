@@ -18,7 +18,21 @@ pub const MAX_QUEUED_INPUT_BYTES: usize = 8 * 1024 * 1024;
 /// One piece of input waiting for the writer, and who wants to hear how much of it was written.
 pub struct QueuedInput {
     pub bytes: Vec<u8>,
-    pub ack: Option<Sender<usize>>,
+    pub ack: Option<Ack>,
+}
+
+/// Where the writer says how many bytes of an acknowledged input reached the PTY: those it
+/// wrote plus `written_before`, the ones written at once before the rest was queued.
+pub struct Ack {
+    tx: Sender<usize>,
+    written_before: usize,
+}
+
+impl Ack {
+    /// Tells the waiting request that `written` of the queued bytes reached the PTY.
+    pub fn send(self, written: usize) {
+        let _ = self.tx.send(self.written_before + written);
+    }
 }
 
 /// The sending side, cloned into every handle of the pane.
@@ -61,42 +75,56 @@ impl InputQueue {
         self.enqueue(QueuedInput { bytes, ack: None })
     }
 
-    /// Queues `bytes` like [`push`](Self::push); the receiver hears how many of them reached
-    /// the PTY once the writer is done with them. It hears nothing (a disconnect) when they
-    /// were dropped unwritten with the pane.
-    pub fn push_acked(&self, bytes: Vec<u8>) -> Result<Receiver<usize>, PaneError> {
-        let (ack, written) = bounded(1);
-        self.enqueue(QueuedInput {
-            bytes,
-            ack: Some(ack),
-        })?;
-        Ok(written)
-    }
-
     /// Writes `bytes` to `pty` at once when nothing waits before them and the PTY takes them
     /// all without waiting (a keystroke: no hand-over to the writer thread, which is a thread
     /// switch on the way to its echo); otherwise queues what is left, as `push` does.
     pub fn push_now(&self, bytes: Vec<u8>, pty: impl AsFd) -> Result<(), PaneError> {
+        self.push_at_once(bytes, pty, None)
+    }
+
+    /// [`push_now`](Self::push_now), and the receiver hears how many of `bytes` reached the PTY:
+    /// at once when the PTY took them all, once the writer is done with them otherwise. It
+    /// hears nothing (a disconnect) when they were dropped unwritten with the pane.
+    pub fn push_acked_now(
+        &self,
+        bytes: Vec<u8>,
+        pty: impl AsFd,
+    ) -> Result<Receiver<usize>, PaneError> {
+        let (tx, written) = bounded(1);
+        self.push_at_once(bytes, pty, Some(tx))?;
+        Ok(written)
+    }
+
+    fn push_at_once(
+        &self,
+        bytes: Vec<u8>,
+        pty: impl AsFd,
+        ack: Option<Sender<usize>>,
+    ) -> Result<(), PaneError> {
         super::flood_yield::input_arrived();
+        let queued = |bytes, written_before| QueuedInput {
+            bytes,
+            ack: ack.clone().map(|tx| Ack { tx, written_before }),
+        };
         if bytes.len() > MAX_QUEUED_INPUT_BYTES {
-            return self.push(bytes);
+            return self.enqueue(queued(bytes, 0));
         }
         let _order = self.order.lock().unwrap_or_else(|e| e.into_inner());
         if self.queued.load(Ordering::Acquire) == 0 {
             // The PTY is non-blocking: this never waits for the program to read.
             match rustix::io::write(pty, &bytes) {
-                Ok(n) if n == bytes.len() => return Ok(()),
-                Ok(n) => {
-                    return self.enqueue_in_order(QueuedInput {
-                        bytes: bytes[n..].to_vec(),
-                        ack: None,
-                    })
+                Ok(n) if n == bytes.len() => {
+                    if let Some(tx) = &ack {
+                        let _ = tx.send(n);
+                    }
+                    return Ok(());
                 }
+                Ok(n) => return self.enqueue_in_order(queued(bytes[n..].to_vec(), n)),
                 // Full, or failing: the writer waits for room, or meets the failure itself.
                 Err(_) => {}
             }
         }
-        self.enqueue_in_order(QueuedInput { bytes, ack: None })
+        self.enqueue_in_order(queued(bytes, 0))
     }
 
     fn enqueue(&self, input: QueuedInput) -> Result<(), PaneError> {
@@ -183,11 +211,52 @@ mod tests {
 
     #[test]
     fn an_acknowledged_push_hears_nothing_when_its_input_is_dropped_unwritten() {
+        let (_read_end, write_end) = std::os::unix::net::UnixStream::pair().unwrap();
         let (queue, source) = input_queue();
-        let written = queue.push_acked(b"abc".to_vec()).unwrap();
+        queue.push(b"first".to_vec()).unwrap();
+        let written = queue.push_acked_now(b"abc".to_vec(), &write_end).unwrap();
+        let _first = source.rx.recv().unwrap();
         let taken = source.rx.recv().unwrap();
         assert_eq!(taken.bytes, b"abc");
         drop(taken);
         assert!(written.recv().is_err());
+    }
+
+    #[test]
+    fn an_acknowledged_push_written_at_once_is_counted_at_once() {
+        let (read_end, write_end) = std::os::unix::net::UnixStream::pair().unwrap();
+        write_end.set_nonblocking(true).unwrap();
+        let (queue, source) = input_queue();
+        let written = queue.push_acked_now(b"now".to_vec(), &write_end).unwrap();
+        assert_eq!(written.try_recv().unwrap(), 3);
+        assert!(source.rx.try_recv().is_err(), "nothing was queued");
+        let mut got = [0u8; 3];
+        std::io::Read::read_exact(&mut &read_end, &mut got).unwrap();
+        assert_eq!(&got, b"now");
+        // Behind queued input the bytes wait their turn, and the writer's count is the answer.
+        queue.push(b"first".to_vec()).unwrap();
+        let written = queue.push_acked_now(b"second".to_vec(), &write_end).unwrap();
+        assert!(written.try_recv().is_err());
+        let _first = source.rx.try_recv().unwrap();
+        let second = source.rx.try_recv().unwrap();
+        assert_eq!(second.bytes, b"second");
+        second.ack.unwrap().send(6);
+        assert_eq!(written.try_recv().unwrap(), 6);
+    }
+
+    #[test]
+    fn what_the_pty_took_at_once_counts_towards_the_acknowledgement() {
+        let (read_end, write_end) = std::os::unix::net::UnixStream::pair().unwrap();
+        write_end.set_nonblocking(true).unwrap();
+        let (queue, source) = input_queue();
+        // More than a socket buffer takes without a reader: part is written, the rest queued.
+        let bytes = vec![b'x'; 4 * 1024 * 1024];
+        let written = queue.push_acked_now(bytes.clone(), &write_end).unwrap();
+        let rest = source.rx.try_recv().unwrap();
+        let at_once = bytes.len() - rest.bytes.len();
+        assert!(at_once > 0 && !rest.bytes.is_empty());
+        rest.ack.unwrap().send(bytes.len() - at_once);
+        assert_eq!(written.try_recv().unwrap(), bytes.len());
+        drop(read_end);
     }
 }

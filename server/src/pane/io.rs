@@ -119,7 +119,7 @@ pub fn spawn_writer(master: File, input: InputSource, closed: Arc<AtomicBool>, n
                 let (written, done) = write_all(&master, &queued.bytes, &closed);
                 input.written(queued.bytes.len());
                 if let Some(ack) = queued.ack {
-                    let _ = ack.send(written);
+                    ack.send(written);
                 }
                 if !done {
                     return;
