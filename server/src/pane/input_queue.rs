@@ -235,7 +235,9 @@ mod tests {
         assert_eq!(&got, b"now");
         // Behind queued input the bytes wait their turn, and the writer's count is the answer.
         queue.push(b"first".to_vec()).unwrap();
-        let written = queue.push_acked_now(b"second".to_vec(), &write_end).unwrap();
+        let written = queue
+            .push_acked_now(b"second".to_vec(), &write_end)
+            .unwrap();
         assert!(written.try_recv().is_err());
         let _first = source.rx.try_recv().unwrap();
         let second = source.rx.try_recv().unwrap();
