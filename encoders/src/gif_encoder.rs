@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use crate::animator::{FrameSink, SinkStatus};
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
+use crate::gif_lzw;
 use crate::gif_palette::{GlobalPalette, IndexedFrame, UNCHANGED};
 use crate::output_file::OutputFile;
 use crate::patch_split::{SplitLimits, MAX_PIECES};
@@ -166,6 +167,11 @@ impl GifWriter {
     /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths: of the ways to
     /// write its unchanged pixels, the one that compresses best.
     fn encode(&mut self, patch: &FramePatch, delay: u64) -> gif::Frame<'static> {
+        self.quick_encode(patch, delay).compress_harder()
+    }
+
+    /// [`GifWriter::encode`]'s choice, made on quickly compressed frames.
+    fn quick_encode(&mut self, patch: &FramePatch, delay: u64) -> QuickFrame {
         let Some(changed) = &patch.changed else {
             return self.encode_pixels(patch, delay, &patch.pixels);
         };
@@ -174,7 +180,7 @@ impl GifWriter {
             return transparent;
         }
         let runs = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::ContinueRuns));
-        if frame_bytes(&runs) < frame_bytes(&transparent) {
+        if runs.bytes() < transparent.bytes() {
             runs
         } else {
             transparent
@@ -182,12 +188,7 @@ impl GifWriter {
     }
 
     /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) as a GIF frame.
-    fn encode_pixels(
-        &mut self,
-        patch: &FramePatch,
-        delay: u64,
-        pixels: &[u32],
-    ) -> gif::Frame<'static> {
+    fn encode_pixels(&mut self, patch: &FramePatch, delay: u64, pixels: &[u32]) -> QuickFrame {
         let mut indexed = self.palette.index_frame(pixels);
         if !indexed.exact {
             // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
@@ -198,7 +199,7 @@ impl GifWriter {
         // The narrower codes pay for the local palette on some frames and not others: keep
         // the smaller.
         match compact.map(|c| lzw_frame(patch, delay, c)) {
-            Some(local) if frame_bytes(&local) < frame_bytes(&frame) => local,
+            Some(local) if local.bytes() < frame.bytes() => local,
             _ => frame,
         }
     }
@@ -229,8 +230,8 @@ fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
 /// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths:
 /// its rows in order or interlaced, whichever compresses better (rows eight apart are often
 /// more alike than neighbours in text: the same line of a glyph row further down).
-fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> gif::Frame<'static> {
-    let mut frame = gif::Frame {
+fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> QuickFrame {
+    let frame = gif::Frame {
         delay: u16::try_from(delay).unwrap_or(u16::MAX),
         dispose: gif::DisposalMethod::Keep,
         left: clamp_u16(patch.rect.x),
@@ -247,17 +248,49 @@ fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> gif::Fram
         buffer: Cow::Owned(interlace(&frame.buffer, patch.rect.width as usize)),
         ..frame.clone()
     });
-    frame.make_lzw_pre_encoded();
-    match interlaced {
-        Some(mut other) => {
-            other.make_lzw_pre_encoded();
-            if other.buffer.len() < frame.buffer.len() {
-                other
-            } else {
-                frame
-            }
+    let frame = QuickFrame::compress(frame);
+    match interlaced.map(QuickFrame::compress) {
+        Some(other) if other.frame.buffer.len() < frame.frame.buffer.len() => other,
+        _ => frame,
+    }
+}
+
+/// A frame compressed quickly, with the indices it was compressed from: of the ways to write a
+/// piece, only the one that compresses best is compressed again, harder.
+struct QuickFrame {
+    frame: gif::Frame<'static>,
+    indices: Vec<u8>,
+    /// How the quick codes were made, but for their bytes (which are in `frame`).
+    quick: gif_lzw::Compressed,
+}
+
+impl QuickFrame {
+    /// `frame` (holding indices) with its buffer replaced by [`gif_lzw::compress_quick`]'s codes.
+    fn compress(mut frame: gif::Frame<'static>) -> QuickFrame {
+        let indices = std::mem::take(&mut frame.buffer).into_owned();
+        let mut quick = gif_lzw::compress_quick(&indices);
+        frame.buffer = Cow::Owned(std::mem::take(&mut quick.bytes));
+        QuickFrame {
+            frame,
+            indices,
+            quick,
         }
-        None => frame,
+    }
+
+    fn bytes(&self) -> u64 {
+        frame_bytes(&self.frame)
+    }
+
+    /// The frame with the shortest codes [`gif_lzw`] finds.
+    fn compress_harder(self) -> gif::Frame<'static> {
+        let QuickFrame {
+            mut frame,
+            indices,
+            mut quick,
+        } = self;
+        quick.bytes = std::mem::take(&mut frame.buffer).into_owned();
+        frame.buffer = Cow::Owned(gif_lzw::compress_harder(&indices, quick));
+        frame
     }
 }
 

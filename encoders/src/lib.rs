@@ -29,6 +29,7 @@ pub mod font;
 mod format;
 mod frame_chrome;
 mod gif_encoder;
+mod gif_lzw;
 mod gif_palette;
 mod output_file;
 mod patch_split;

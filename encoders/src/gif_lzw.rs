@@ -1,0 +1,402 @@
+//! GIF's LZW compression, written for size rather than taken from the `gif` crate: flexible
+//! parsing (one step of lookahead) and a choice of what to do when the code table fills up.
+//!
+//! A GIF decoder only sees codes. After each code it adds one entry to its table, the string it
+//! just decoded plus the first symbol of the next one, whatever string that was. So the encoder
+//! is free to emit a shorter prefix of its longest match when that lets the next code cover more:
+//! the decoder's table still grows by the string emitted and the symbol after it, which is what
+//! the encoder adds too. This module mirrors the decoder's table exactly (including when the code
+//! width grows) so every stream it writes decodes to the same pixels.
+//!
+//! Lookahead would be slow over the long runs of background in a terminal screen (a match there
+//! is hundreds of symbols long, and so is the match after each of its prefixes), so the table
+//! also keeps each symbol's run codes and crosses a run in one step.
+
+/// Codes are at most 12 bits wide, so a table never holds more than 4096 entries.
+const MAX_CODE_BITS: u32 = 12;
+const MAX_ENTRIES: u16 = 1 << MAX_CODE_BITS;
+
+/// The lookaheads [`compress_harder`] tries. Which split wins is chaotic (each shorter code
+/// also spends a table entry on a string the table already has, and changes every later
+/// entry), so a few settings each win on some frames: measured on the sample casts with
+/// `cargo run --release -p phux-encoders --example size_bench`.
+const LOOKAHEADS: [Lookahead; 3] = [
+    Lookahead {
+        candidates: 16,
+        margin: 1,
+    },
+    Lookahead {
+        candidates: 4,
+        margin: 2,
+    },
+    Lookahead {
+        candidates: usize::MAX,
+        margin: 3,
+    },
+];
+
+/// How the input is split into codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parsing {
+    /// Always the longest string in the table (classic LZW, what the `gif` crate writes: the
+    /// same bytes up to 16 colours; past that weezl 0.1 never finds the 17th string it adds
+    /// after a given code, so this is a little shorter).
+    Greedy,
+    /// A prefix of the longest string when that lets the next code reach further.
+    Flexible(Lookahead),
+}
+
+/// Which prefixes of the longest match flexible parsing weighs, and how much further one must
+/// reach to be taken instead of the longest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lookahead {
+    /// How many of the longest prefixes are candidates (at least 1: the whole match).
+    pub candidates: usize,
+    /// How many more symbols a shorter prefix and the code after it must cover than the
+    /// longest match and its next code (at least 1); ties go to the longer prefix.
+    pub margin: usize,
+}
+
+/// What the encoder does once all 4096 codes are taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FullTable {
+    /// Emit a clear code and start a fresh table (what the `gif` crate does).
+    Clear,
+    /// Keep the full table for the rest of the frame (a "deferred clear" that never comes):
+    /// better when what follows looks like what came before.
+    Keep,
+}
+
+/// The smallest minimum code size GIF allows for `indices`: enough bits for the largest index,
+/// and at least 2.
+pub fn min_code_size(indices: &[u8]) -> u8 {
+    let largest = indices.iter().copied().max().unwrap_or(0);
+    let bits = 8 - largest.leading_zeros();
+    bits.max(2) as u8
+}
+
+/// `indices` compressed greedily, clearing a full table or keeping it, whichever is shorter:
+/// quick enough to compare the ways a frame can be written.
+pub fn compress_quick(indices: &[u8]) -> Compressed {
+    let cleared = compress_runs(indices, Parsing::Greedy, FullTable::Clear, &[]);
+    if !cleared.filled_table {
+        return cleared;
+    }
+    let kept = compress_runs(indices, Parsing::Greedy, FullTable::Keep, &[]);
+    if kept.bytes.len() < cleared.bytes.len() {
+        kept
+    } else {
+        cleared
+    }
+}
+
+/// `indices` compressed every way this module knows, keeping the shortest.
+#[cfg(test)]
+pub fn compress_smallest(indices: &[u8]) -> Vec<u8> {
+    compress_harder(indices, compress_quick(indices))
+}
+
+/// The shortest of `quick` (what [`compress_quick`] made of `indices`) and `indices` parsed
+/// with each of [`LOOKAHEADS`], doing with a full table what did better in `quick` (lookahead
+/// rarely changes which does better, and trying both would double the time).
+pub fn compress_harder(indices: &[u8], quick: Compressed) -> Vec<u8> {
+    let runs = run_lengths(indices);
+    let mut best = quick.bytes;
+    for lookahead in LOOKAHEADS {
+        let flexible = compress_runs(indices, Parsing::Flexible(lookahead), quick.full, &runs);
+        if flexible.bytes.len() < best.len() {
+            best = flexible.bytes;
+        }
+    }
+    best
+}
+
+/// A compressed frame, what was done when its table was full, and whether it ever was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compressed {
+    /// What `gif::Encoder::write_lzw_pre_encoded_frame` takes as a frame's buffer: the minimum
+    /// code size byte, then the codes packed least significant bit first, without sub-block
+    /// lengths (the writer splits them into sub-blocks of 255).
+    pub bytes: Vec<u8>,
+    pub full: FullTable,
+    /// When false, [`Compressed::full`] made no difference.
+    pub filled_table: bool,
+}
+
+/// `indices` (a frame's colour indices in the order they are stored) LZW-compressed for GIF.
+#[cfg(test)]
+pub fn compress(indices: &[u8], parsing: Parsing, full: FullTable) -> Compressed {
+    let runs = match parsing {
+        Parsing::Greedy => Vec::new(),
+        Parsing::Flexible(_) => run_lengths(indices),
+    };
+    compress_runs(indices, parsing, full, &runs)
+}
+
+/// `indices` (a frame's colour indices in the order they are stored) LZW-compressed for GIF,
+/// given their [`run_lengths`] (unused, so may be empty, for greedy parsing).
+fn compress_runs(indices: &[u8], parsing: Parsing, full: FullTable, runs: &[u32]) -> Compressed {
+    let min_size = min_code_size(indices);
+    let mut table = CodeTable::new(min_size, indices.len());
+    let mut out = CodeWriter::new(min_size, indices.len());
+    out.emit_clear(table.clear_code());
+    let mut prefixes = Vec::new();
+    let mut filled_table = false;
+    let mut at = 0;
+    while at < indices.len() {
+        let rest = &indices[at..];
+        table.prefix_codes(rest, &mut prefixes);
+        let taken = match parsing {
+            Parsing::Greedy => prefixes.len(),
+            Parsing::Flexible(lookahead) => {
+                table.best_split(rest, &runs[at..], prefixes.len(), lookahead)
+            }
+        };
+        out.emit(prefixes[taken - 1]);
+        at += taken;
+        let Some(&next) = indices.get(at) else {
+            break;
+        };
+        if !table.add(prefixes[taken - 1], next) {
+            filled_table = true;
+            if full == FullTable::Clear {
+                out.emit_clear(table.clear_code());
+                table.clear();
+            }
+        }
+    }
+    out.emit(table.clear_code() + 1);
+    Compressed {
+        bytes: out.finish(),
+        full,
+        filled_table,
+    }
+}
+
+/// For each index, how many equal symbols start there (itself included), at most `u32::MAX`.
+fn run_lengths(indices: &[u8]) -> Vec<u32> {
+    let mut runs = vec![1u32; indices.len()];
+    for i in (0..indices.len().saturating_sub(1)).rev() {
+        if indices[i] == indices[i + 1] {
+            runs[i] = runs[i + 1].saturating_add(1);
+        }
+    }
+    runs
+}
+
+/// The encoder's string table: each code past the clear and end codes is an earlier code plus
+/// one symbol, found through a hash of (code, symbol) sized to the input.
+struct CodeTable {
+    clear_code: u16,
+    next_code: u16,
+    /// `(code << 8 | symbol) + 1` of each slot's entry, 0 when the slot is empty.
+    keys: Vec<u32>,
+    codes: Vec<u16>,
+    mask: usize,
+    /// `32 - log2(slots)`: a key's slot is the top bits of its multiplicative hash.
+    shift: u32,
+    /// For each symbol, the codes of its runs: `runs[s][j]` stands for `s` repeated `j + 1`
+    /// times. Lookahead jumps across a run of background through these instead of walking it.
+    runs: Vec<Vec<u16>>,
+}
+
+impl CodeTable {
+    fn new(min_size: u8, input_len: usize) -> Self {
+        let entries = (input_len + 1).min(usize::from(MAX_ENTRIES));
+        let slots = (2 * entries).next_power_of_two();
+        let clear_code = 1 << min_size;
+        CodeTable {
+            clear_code,
+            next_code: clear_code + 2,
+            keys: vec![0; slots],
+            codes: vec![0; slots],
+            mask: slots - 1,
+            shift: 32 - slots.trailing_zeros(),
+            runs: (0..clear_code).map(|s| vec![s]).collect(),
+        }
+    }
+
+    fn clear_code(&self) -> u16 {
+        self.clear_code
+    }
+
+    fn clear(&mut self) {
+        self.keys.fill(0);
+        self.next_code = self.clear_code + 2;
+        for run in &mut self.runs {
+            run.truncate(1);
+        }
+    }
+
+    fn key(code: u16, symbol: u8) -> u32 {
+        (u32::from(code) << 8 | u32::from(symbol)) + 1
+    }
+
+    fn slot(&self, key: u32) -> usize {
+        (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
+    }
+
+    fn child(&self, code: u16, symbol: u8) -> Option<u16> {
+        let key = Self::key(code, symbol);
+        let mut slot = self.slot(key);
+        loop {
+            match self.keys[slot] {
+                0 => return None,
+                k if k == key => return Some(self.codes[slot]),
+                _ => slot = (slot + 1) & self.mask,
+            }
+        }
+    }
+
+    /// Adds `code` + `symbol` as the next code, as the decoder will once it reads the code
+    /// after `code`; false (and nothing added) when the table is full.
+    fn add(&mut self, code: u16, symbol: u8) -> bool {
+        if self.next_code == MAX_ENTRIES {
+            return false;
+        }
+        let key = Self::key(code, symbol);
+        let mut slot = self.slot(key);
+        while self.keys[slot] != 0 {
+            slot = (slot + 1) & self.mask;
+        }
+        self.keys[slot] = key;
+        self.codes[slot] = self.next_code;
+        // Only codes found by lookup are ever emitted, so `code` is the run's longest when it
+        // is the run's own code at all (a repeated string's second code is never a prefix).
+        let run = &mut self.runs[usize::from(symbol)];
+        if run.last() == Some(&code) {
+            run.push(self.next_code);
+        }
+        self.next_code += 1;
+        true
+    }
+
+    /// The codes of `input`'s prefixes that are in the table, shortest first: `codes[k - 1]`
+    /// stands for `input[..k]`. `input` must not be empty.
+    fn prefix_codes(&self, input: &[u8], codes: &mut Vec<u16>) {
+        codes.clear();
+        let mut code = u16::from(input[0]);
+        codes.push(code);
+        for &symbol in &input[1..] {
+            match self.child(code, symbol) {
+                Some(longer) => code = longer,
+                None => break,
+            }
+            codes.push(code);
+        }
+    }
+
+    /// The length of the longest prefix of `input` in the table (0 for empty input), which
+    /// starts with a run of `run` equal symbols: the run's part is looked up in one step.
+    fn match_len(&self, input: &[u8], run: u32) -> usize {
+        let Some(&first) = input.first() else {
+            return 0;
+        };
+        let known = &self.runs[usize::from(first)];
+        let run = usize::try_from(run).unwrap_or(usize::MAX);
+        if run > known.len() {
+            // The table has no longer run of `first`.
+            return known.len();
+        }
+        let mut code = known[run - 1];
+        let mut len = run;
+        for &symbol in &input[run..] {
+            match self.child(code, symbol) {
+                Some(longer) => code = longer,
+                None => break,
+            }
+            len += 1;
+        }
+        len
+    }
+
+    /// Of the prefix lengths `1..=longest` of `input` (the last few only, as `lookahead`
+    /// says), the one whose code and the next together cover the most. `runs` are `input`'s
+    /// [`run_lengths`].
+    fn best_split(
+        &self,
+        input: &[u8],
+        runs: &[u32],
+        longest: usize,
+        lookahead: Lookahead,
+    ) -> usize {
+        let reach = |taken: usize| {
+            let next_run = runs.get(taken).copied().unwrap_or(0);
+            taken + self.match_len(&input[taken..], next_run)
+        };
+        let candidates = lookahead.candidates.max(1);
+        let shortest = longest.saturating_sub(candidates - 1).max(1);
+        let mut best = (reach(longest), longest);
+        for taken in (shortest..longest).rev() {
+            let reach = reach(taken);
+            if reach >= best.0 + lookahead.margin.max(1) {
+                best = (reach, taken);
+            }
+        }
+        best.1
+    }
+}
+
+/// Packs codes least significant bit first at the width the decoder reads them: it mirrors the
+/// decoder's table size, which grows by one for every code but the first after a clear.
+struct CodeWriter {
+    bytes: Vec<u8>,
+    bits: u64,
+    bit_count: u32,
+    first_code: u16,
+    /// The size of the decoder's table when it reads the next code.
+    decoder_size: u16,
+    /// Whether the next code is not the first after a clear (so the decoder adds an entry).
+    adds: bool,
+}
+
+impl CodeWriter {
+    fn new(min_size: u8, input_len: usize) -> Self {
+        let mut bytes = Vec::with_capacity(input_len / 4 + 8);
+        bytes.push(min_size);
+        let first_code = (1 << min_size) + 2;
+        CodeWriter {
+            bytes,
+            bits: 0,
+            bit_count: 0,
+            first_code,
+            decoder_size: first_code,
+            adds: false,
+        }
+    }
+
+    /// Writes `code` as wide as the decoder reads it: wide enough for every code it may hold,
+    /// at most 12 bits.
+    fn emit(&mut self, code: u16) {
+        let width = (16 - self.decoder_size.leading_zeros()).min(MAX_CODE_BITS);
+        self.bits |= u64::from(code) << self.bit_count;
+        self.bit_count += width;
+        while self.bit_count >= 8 {
+            self.bytes.push(self.bits as u8);
+            self.bits >>= 8;
+            self.bit_count -= 8;
+        }
+        if self.adds && self.decoder_size < MAX_ENTRIES {
+            self.decoder_size += 1;
+        }
+        self.adds = true;
+    }
+
+    /// Writes the clear code, after which the decoder starts a fresh table.
+    fn emit_clear(&mut self, clear_code: u16) {
+        self.emit(clear_code);
+        self.decoder_size = self.first_code;
+        self.adds = false;
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        if self.bit_count > 0 {
+            self.bytes.push(self.bits as u8);
+        }
+        self.bytes
+    }
+}
+
+#[cfg(test)]
+#[path = "gif_lzw_tests.rs"]
+mod tests;

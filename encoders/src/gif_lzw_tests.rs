@@ -1,0 +1,236 @@
+//! Round trips through the `gif` crate's decoder, and comparisons with its encoder.
+
+use std::borrow::Cow;
+
+use super::{
+    compress, compress_quick, compress_smallest, min_code_size, FullTable, Lookahead, Parsing,
+    LOOKAHEADS,
+};
+
+const FLEXIBLE: Parsing = Parsing::Flexible(Lookahead {
+    candidates: 16,
+    margin: 1,
+});
+
+/// Every parsing this module has, each clearing and keeping a full table.
+fn strategies() -> Vec<(Parsing, FullTable)> {
+    let parsings = [Parsing::Greedy, FLEXIBLE, Parsing::Flexible(LOOKAHEADS[2])];
+    (parsings.into_iter())
+        .flat_map(|p| [(p, FullTable::Clear), (p, FullTable::Keep)])
+        .collect()
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: u64) -> u8 {
+        (self.next() % n) as u8
+    }
+}
+
+/// A one-frame GIF of `lzw` (a pre-encoded buffer) as `width`×`height`, decoded to indices.
+fn decode(lzw: &[u8], width: u16, height: u16) -> Vec<u8> {
+    let mut file = Vec::new();
+    {
+        let mut encoder = gif::Encoder::new(&mut file, width, height, &[0; 768]).unwrap();
+        let frame = gif::Frame {
+            width,
+            height,
+            buffer: Cow::Borrowed(lzw),
+            ..gif::Frame::default()
+        };
+        encoder.write_lzw_pre_encoded_frame(&frame).unwrap();
+    }
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(file.as_slice()).unwrap();
+    let frame = decoder.read_next_frame().unwrap().unwrap();
+    frame.buffer.to_vec()
+}
+
+/// What the `gif` crate (weezl) makes of `indices`.
+fn gif_crate(indices: &[u8]) -> Vec<u8> {
+    let mut frame = gif::Frame {
+        width: 1,
+        height: 1,
+        buffer: Cow::Owned(indices.to_vec()),
+        ..gif::Frame::default()
+    };
+    frame.make_lzw_pre_encoded();
+    frame.buffer.into_owned()
+}
+
+fn assert_round_trips(indices: &[u8], width: u16, what: &str) {
+    let height = u16::try_from(indices.len() / usize::from(width)).unwrap();
+    assert_eq!(usize::from(width) * usize::from(height), indices.len());
+    for (parsing, full) in strategies() {
+        let compressed = compress(indices, parsing, full);
+        let decoded = decode(&compressed.bytes, width, height);
+        assert!(
+            decoded == indices,
+            "{what}: {parsing:?}/{full:?} does not round-trip"
+        );
+    }
+    let smallest = compress_smallest(indices);
+    assert_eq!(
+        decode(&smallest, width, height),
+        indices,
+        "{what}: smallest"
+    );
+    let quick = compress_quick(indices).bytes;
+    assert_eq!(decode(&quick, width, height), indices, "{what}: quick");
+    assert!(smallest.len() <= quick.len());
+}
+
+fn random(noise: &mut Noise, len: usize, bits: u8) -> Vec<u8> {
+    let mut v: Vec<u8> = (0..len).map(|_| noise.below(1 << bits)).collect();
+    v[len / 2] = ((1u16 << bits) - 1) as u8; // the largest index, so the code size is `bits`
+    v
+}
+
+/// Runs of random lengths (up to a few thousand) of random symbols.
+fn runs(noise: &mut Noise, len: usize, bits: u8) -> Vec<u8> {
+    let mut v = Vec::with_capacity(len);
+    while v.len() < len {
+        let symbol = noise.below(1 << bits);
+        let run = 1 + (noise.next() % 3000) as usize;
+        v.extend(std::iter::repeat_n(symbol, run.min(len - v.len())));
+    }
+    v[0] = ((1u16 << bits) - 1) as u8;
+    v
+}
+
+/// A text-like image: `cols`×`rows` cells of 8×16 glyphs drawn from a small font, with a few
+/// antialiasing shades, on a background of index 0.
+fn text_like(noise: &mut Noise, cols: usize, rows: usize) -> Vec<u8> {
+    let font: Vec<Vec<u8>> = (0..40)
+        .map(|_| {
+            (0..8 * 16)
+                .map(|p| {
+                    let (x, y) = (p % 8, p / 8);
+                    let inside = (2..6).contains(&x) && (3..13).contains(&y);
+                    match noise.below(10) {
+                        0..=5 if inside => 1 + noise.below(4),
+                        _ => 0,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let lines: Vec<Vec<usize>> = (0..rows)
+        .map(|_| {
+            let filled = noise.next() as usize % cols;
+            (0..filled).map(|_| noise.next() as usize % 40).collect()
+        })
+        .collect();
+    let mut image = vec![0u8; cols * 8 * rows * 16];
+    for (row, glyphs) in lines.iter().enumerate() {
+        for (col, &glyph) in glyphs.iter().enumerate() {
+            for (p, &shade) in font[glyph].iter().enumerate() {
+                let (x, y) = (col * 8 + p % 8, row * 16 + p / 8);
+                image[y * cols * 8 + x] = shade;
+            }
+        }
+    }
+    image
+}
+
+#[test]
+fn min_code_size_covers_the_largest_index_and_is_at_least_two() {
+    assert_eq!(min_code_size(&[]), 2);
+    assert_eq!(min_code_size(&[0, 1, 3]), 2);
+    assert_eq!(min_code_size(&[4]), 3);
+    assert_eq!(min_code_size(&[31]), 5);
+    assert_eq!(min_code_size(&[32]), 6);
+    assert_eq!(min_code_size(&[255]), 8);
+}
+
+#[test]
+fn greedy_clearing_writes_what_the_gif_crate_writes() {
+    // The same parse and the same table: any difference is a code width out of step. Only up to
+    // 16 symbols: weezl 0.1 never finds the 17th string it adds after a given code (it assigns
+    // the code but leaves it out of its lookup), so with more symbols it emits more codes.
+    let mut noise = Noise(7);
+    for bits in 2..=4 {
+        for indices in [
+            random(&mut noise, 20_000, bits),
+            runs(&mut noise, 60_000, bits),
+        ] {
+            let ours = compress(&indices, Parsing::Greedy, FullTable::Clear).bytes;
+            let theirs = gif_crate(&indices);
+            let first_difference = ours.iter().zip(&theirs).position(|(a, b)| a != b);
+            assert!(
+                ours == theirs,
+                "{bits} bits: {} vs {} bytes, first difference at {first_difference:?}",
+                ours.len(),
+                theirs.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn random_data_round_trips_at_every_code_size() {
+    let mut noise = Noise(1);
+    for bits in 2..=8 {
+        for len in [1, 2, 3, 100, 5000] {
+            let indices = random(&mut noise, len, bits);
+            assert_round_trips(&indices, 1, &format!("random {len} at {bits} bits"));
+        }
+    }
+}
+
+#[test]
+fn long_runs_round_trip_at_every_code_size() {
+    let mut noise = Noise(2);
+    for bits in 2..=8 {
+        let indices = runs(&mut noise, 200_000, bits);
+        assert_round_trips(&indices, 1000, &format!("runs at {bits} bits"));
+        let single = vec![0u8; 100_000];
+        assert_round_trips(&single, 1000, "one run");
+    }
+}
+
+#[test]
+fn data_filling_the_table_several_times_round_trips_at_every_code_size() {
+    let mut noise = Noise(3);
+    for bits in 2..=8 {
+        // Random data adds a code every symbol or two: 60 000 fill 4096 entries many times.
+        let indices = random(&mut noise, 60_000, bits);
+        assert!(compress(&indices, FLEXIBLE, FullTable::Clear).filled_table);
+        assert_round_trips(&indices, 600, &format!("table-filling at {bits} bits"));
+    }
+}
+
+#[test]
+fn text_like_images_round_trip() {
+    let mut noise = Noise(4);
+    let image = text_like(&mut noise, 80, 24);
+    assert_round_trips(&image, 640, "text-like");
+}
+
+#[test]
+fn flexible_parsing_is_never_larger_than_the_gif_crate_on_text_like_images() {
+    let mut noise = Noise(5);
+    for (cols, rows) in [(80, 24), (20, 5), (120, 40)] {
+        let image = text_like(&mut noise, cols, rows);
+        let theirs = gif_crate(&image).len();
+        let flexible = compress(&image, FLEXIBLE, FullTable::Clear).bytes.len();
+        assert!(flexible <= theirs, "{cols}×{rows}: {flexible} > {theirs}");
+        assert!(compress_smallest(&image).len() <= flexible);
+    }
+}
+
+#[test]
+fn empty_input_is_a_clear_and_an_end_code() {
+    // Two 3-bit codes (4 and 5) in one byte, after the minimum code size.
+    assert_eq!(compress_smallest(&[]), vec![2, 0b0010_1100]);
+}
