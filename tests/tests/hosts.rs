@@ -180,6 +180,15 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
         );
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
+    // The refusal names the verb that was run.
+    for verb in ["show", "explain"] {
+        let output = fleet.run(&["agent", verb, "--json", remote.as_str()]);
+        let message = error_line(&output)["error"]["message"].to_string();
+        assert!(
+            message.contains(&format!("agent {verb} reads")),
+            "{message}"
+        );
+    }
 
     // kill removes the satellite pane.
     let output = fleet.run(&["kill", &remote]);

@@ -50,15 +50,19 @@ fn a_rec_into_a_missing_directory_is_refused_and_its_command_never_runs() {
 
 #[test]
 fn a_rec_into_an_unwritable_directory_is_refused_before_the_command_runs() {
-    let euid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata("/proc/self").unwrap());
-    if euid == 0 {
-        eprintln!("running as root, which may write anywhere: skipped (the missing-directory test covers the refusal)");
-        return;
-    }
     let server = TestServer::start();
-    let locked = server.dir.path().join("locked");
-    std::fs::create_dir(&locked).unwrap();
-    std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o500)).unwrap();
+    // Root passes every permission check, so for root the directory is /proc, which takes no
+    // new files from anyone.
+    let euid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata("/proc/self").unwrap());
+    let locked = if euid == 0 {
+        std::path::PathBuf::from("/proc")
+    } else {
+        let locked = server.dir.path().join("locked");
+        std::fs::create_dir(&locked).unwrap();
+        std::fs::set_permissions(&locked, std::os::unix::fs::PermissionsExt::from_mode(0o500))
+            .unwrap();
+        locked
+    };
     let mark = server.dir.path().join("ran");
     let output = rec(
         &server,

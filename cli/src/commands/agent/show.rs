@@ -30,7 +30,12 @@ pub fn run(args: Args, context: &Context) -> i32 {
 pub fn execute(args: &Args, context: &Context, detailed: bool) -> VerbResult {
     let selector = target::parse(args.target.as_deref().unwrap_or("."))?;
     let mut client = connect(context)?;
-    target::refuse_satellite(&selector, "agent show")?;
+    let verb = if detailed {
+        "agent explain"
+    } else {
+        "agent show"
+    };
+    target::refuse_satellite(&selector, verb)?;
     let resolved = target::resolve_target(&mut client, &selector)?;
     warn_if_partial(resolved.partial_warning());
     let document = agents::show(&mut client, resolved.panes().to_vec())?;

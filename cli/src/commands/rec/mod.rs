@@ -294,11 +294,13 @@ fn check_directory(out: &Path) -> Result<(), Failure> {
     if !dir.is_dir() {
         return Err(refuse("is not a directory"));
     }
-    let writable = rustix::fs::access(
-        dir,
-        rustix::fs::Access::WRITE_OK | rustix::fs::Access::EXEC_OK,
-    );
-    if writable.is_err() {
+    // Making a file there is the one test that holds for every user and file system (root
+    // passes a permission check on /proc, which still takes no new files).
+    if tempfile::Builder::new()
+        .prefix(".phux-rec-probe")
+        .tempfile_in(dir)
+        .is_err()
+    {
         return Err(refuse("is not writable"));
     }
     Ok(())
