@@ -606,3 +606,50 @@ fn without_a_flight_recorder_since_starts_at_the_current_screen() {
         .skip(1)
         .all(|e| !matches!(&e.kind, EventKind::Output(t) if t.contains("later"))));
 }
+
+/// The nice value of process or thread `stat_path` (`/proc/…/stat`), field 19.
+fn nice_of(stat_path: &str) -> Option<i64> {
+    let stat = std::fs::read_to_string(stat_path).ok()?;
+    stat.rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(16)?
+        .parse()
+        .ok()
+}
+
+/// A recording yields the core to the terminal it records: `phux rec` runs 5 below the priority
+/// it was started at (the server stamps every chunk, so the cast is the same).
+#[test]
+fn a_recording_runs_below_the_recorded_terminal() {
+    let server = TestServer::start();
+    let own = nice_of("/proc/self/stat").unwrap();
+    let cast = server.dir.path().join("low.cast");
+    let mut rec = server
+        .phux(&["rec", "-o", cast.to_str().unwrap(), "--", "sleep", "3"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let tasks = format!("/proc/{}/task", rec.id());
+    let mut lowered = false;
+    wait_until(
+        "rec's threads to run at a lower priority",
+        Duration::from_secs(10),
+        || {
+            let low = (own + 5).min(19);
+            let lowered_threads = std::fs::read_dir(&tasks)
+                .into_iter()
+                .flatten()
+                .filter_map(|entry| nice_of(&format!("{}/stat", entry.ok()?.path().display())))
+                .filter(|&nice| nice == low)
+                .count();
+            // The main thread, and the thread that reads the stream (started after it lowered).
+            lowered =
+                nice_of(&format!("{tasks}/{}/stat", rec.id())) == Some(low) && lowered_threads >= 2;
+            lowered
+        },
+    );
+    assert!(lowered);
+    assert!(rec.wait().unwrap().success());
+}
