@@ -98,7 +98,11 @@ fn the_input_queue_is_bounded_in_bytes_busy_then_too_large() {
     }
     let grown = rss_of(pid).saturating_sub(before);
     assert!(grown < 48 * 1024 * 1024, "the server grew by {grown} bytes");
-    let output = server.run(&["send-keys", &pane, "x"]);
+    // The queue stays full for as long as the program does not read. (It has as much room left
+    // as the PTY took of the first paste at once, tens of KiB at most: not another paste.)
+    let output = start_paste(&server, &pane, &chunk)
+        .wait_with_output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(
         stderr(&output).contains("not reading its input"),
