@@ -261,15 +261,16 @@ fn render(args: &Args, cast: &Cast, out: &Path, format: OutputFormat) -> Result<
 /// §4.14: `duration_ms` is the recording's own timeline after the idle clamp (at the render
 /// speed), not the file's delay sum: the `--last-frame` hold is how long the last picture stays
 /// up, not part of the recording, so the same cast reports the same duration as .cast and .gif.
-/// A file cut short by `--max-bytes` reports what it holds, still without the hold.
+/// A file cut short by `--max-bytes` reports what it holds: the hold comes with the last
+/// frame, which a cut file never reaches, so its frames' delays are all recording.
 fn timeline_ms(cast: &Cast, settings: &RenderSettings, written_ms: u64, truncated: bool) -> u64 {
     let whole = phux_recorder::playback_duration(&cast.events, settings.idle_limit, settings.speed)
         .map_or(0, |secs| (secs * 1000.0).round() as u64);
-    if !truncated {
-        return whole;
+    if truncated {
+        whole.min(written_ms)
+    } else {
+        whole
     }
-    let hold_ms = (settings.last_frame_hold * 1000.0).round() as u64;
-    whole.min(written_ms.saturating_sub(hold_ms))
 }
 
 #[allow(clippy::too_many_arguments)] // one field each of the document, in its order
