@@ -56,3 +56,23 @@ fn s4_14_rec_duration_ms_is_the_clamped_timeline_without_the_last_frame_hold() {
         assert_eq!(no_hold["duration_ms"], 3500, "{name}: {no_hold}");
     }
 }
+
+/// A GIF cut short by `--max-bytes` reports the recording it holds: the sum of its frames'
+/// delays (it never reaches the last frame's hold), not 0.
+#[test]
+fn s4_14_a_gif_cut_by_max_bytes_reports_the_time_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cut.gif");
+    let shell = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/shell.cast");
+    let doc = rec_from(&shell, &out, &["--max-bytes", "8000"]);
+    assert_eq!(doc["truncated"], true, "{doc}");
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&out).unwrap())
+        .unwrap();
+    let mut delays_ms = 0u64;
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        delays_ms += u64::from(frame.delay) * 10;
+    }
+    assert!(delays_ms > 0);
+    assert_eq!(doc["duration_ms"].as_u64(), Some(delays_ms), "{doc}");
+}

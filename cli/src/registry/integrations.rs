@@ -50,6 +50,11 @@ pub fn available(plugins: &[Plugin]) -> Result<Vec<Available>, RegistryError> {
 }
 
 impl Available {
+    /// How a message names it: `ID (PLUGIN)`.
+    pub fn label(&self) -> String {
+        format!("{} ({})", self.integration.id, self.plugin.id())
+    }
+
     pub fn row(&self) -> IntegrationRow {
         let i = &self.integration.integration;
         IntegrationRow {
@@ -137,10 +142,7 @@ pub fn find<'a>(
         [one] => Ok(one),
         [] => Err(RegistryError::NotRegistered {
             id: format!("integration {id}"),
-            known: available
-                .iter()
-                .map(|a| format!("{} ({})", a.integration.id, a.plugin.id()))
-                .collect(),
+            known: available.iter().map(Available::label).collect(),
         }),
         several => Err(RegistryError::Install {
             source_ref: id.to_string(),

@@ -72,6 +72,7 @@ pub fn input_queue() -> (InputQueue, InputSource) {
 impl InputQueue {
     /// Queues `bytes` whole, or refuses them whole: nothing is written in part.
     pub fn push(&self, bytes: Vec<u8>) -> Result<(), PaneError> {
+        super::flood_yield::input_arrived();
         self.enqueue(QueuedInput { bytes, ack: None })
     }
 
@@ -128,7 +129,6 @@ impl InputQueue {
     }
 
     fn enqueue(&self, input: QueuedInput) -> Result<(), PaneError> {
-        super::flood_yield::input_arrived();
         let _order = self.order.lock().unwrap_or_else(|e| e.into_inner());
         self.enqueue_in_order(input)
     }

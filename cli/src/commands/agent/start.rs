@@ -302,7 +302,7 @@ fn claiming_integration(kind: &str, chosen: Option<&str>) -> Result<Option<Prepa
     let claimants: Vec<_> = (available.iter())
         .filter(|a| a.agent_kind().as_deref() == Some(kind))
         .collect();
-    let named = |a: &&Available| format!("{} ({})", a.integration.id, a.plugin.id());
+    let named = |a: &&Available| a.label();
     // Only the one launched is prepared (a fresh session id is made for it).
     let workspace = std::env::current_dir().unwrap_or_else(|_| "/".into());
     let prepare = |a: &Available| a.prepare(&workspace, None);
