@@ -16,6 +16,7 @@ pub mod keys;
 pub mod limits;
 pub mod pane_layout;
 pub mod resolve;
+pub mod sched_slice;
 pub mod screen_capture;
 pub mod selector;
 pub mod socket_path;

@@ -61,6 +61,9 @@ pub enum ServerError {
 
 /// Runs a server until `kill --server`, its last pane exiting, or its idle limit.
 pub fn run(config: ServerConfig) -> Result<(), ServerError> {
+    // Every thread the server starts inherits a short scheduler slice; a flooding pane's
+    // threads take a long one while the flood lasts (see `phux_core::sched_slice`).
+    phux_core::sched_slice::ask_short();
     // Take the socket's lock first: a server that lost a start-up race exits before loading
     // anything. Then load (or install) the engine before binding, so a broken engine is
     // reported to whoever started us instead of surfacing as failed panes.

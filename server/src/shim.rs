@@ -38,6 +38,9 @@ fn reset_signals_on_exec() {
 /// Never returns on success; the error says which step failed.
 pub fn exec_in_pty(argv: &[OsString]) -> std::io::Error {
     reset_signals_on_exec();
+    // The program gets the kernel's default slice, not the short one the server's threads
+    // ask for: it may flood.
+    phux_core::sched_slice::give_back();
     let Some((program, args)) = argv.split_first() else {
         return std::io::Error::new(std::io::ErrorKind::InvalidInput, "no program to run");
     };

@@ -65,6 +65,9 @@ pub enum AttachError {
 /// Attaches `control`'s server's session until the person detaches, a signal arrives, the outer
 /// terminal closes or the session ends.
 pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, AttachError> {
+    // The client passes keystrokes and their echoes along: every thread it starts asks for a
+    // short scheduler slice, so that none waits for a core behind a flood's threads.
+    phux_core::sched_slice::ask_short();
     let outer_size = outer::size();
     let (tx, rx) = bounded::<Event>(1024);
     // One wake is enough: the frames themselves wait in each pane's own queue.

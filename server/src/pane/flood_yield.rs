@@ -1,11 +1,17 @@
 //! Keystrokes before floods. A pane whose program floods output (`cat` of a big file) keeps
 //! two threads and the program itself busy; on a machine with few cores, a keystroke's echo
 //! in another pane (its shell, this server's threads for that pane, the client drawing it)
-//! then waits for a core. So a flooding pane stands aside for a moment after any input the
-//! server writes to any pane: its reader stops reading (which stops its program too, once
-//! the PTY is full) and its actor stops parsing, for [`ECHO_ROOM`] after the input. The flood
-//! loses nothing and slows by at most that much per keystroke; a pane that is not flooding
-//! never waits.
+//! then waits for a core. A flooding pane's reader and actor make way in three ways:
+//! - they ask the scheduler for a long slice while the flood lasts (see
+//!   `phux_core::sched_slice`): every other thread has a shorter one and, woken, takes their
+//!   core at once instead of waiting for the next timer tick;
+//! - they yield the core after every chunk, so a thread that is ready to run goes first;
+//! - they stand aside for a moment after any input the server writes to any pane: the reader
+//!   stops reading (which stops its program too, once the PTY is full) and the actor stops
+//!   parsing, for [`ECHO_ROOM`] after the input.
+//!
+//! The flood loses nothing and slows by at most [`ECHO_ROOM`] per keystroke; a pane that is
+//! not flooding never waits.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -61,6 +67,7 @@ impl FloodGauge {
     /// Counts `len` bytes of output; a window that holds a flood's worth makes the pane
     /// flooding, a window that closes with less makes it calm again.
     pub fn handled(&mut self, len: usize) {
+        let was_flooding = self.flooding;
         self.bytes += len;
         if self.bytes >= FLOOD_BYTES_PER_WINDOW {
             self.flooding = true;
@@ -70,13 +77,26 @@ impl FloodGauge {
             self.window_start = Instant::now();
             self.bytes = 0;
         }
+        self.take_slice(was_flooding);
     }
 
     /// The output stopped: calm until the next flood.
     pub fn calm(&mut self) {
+        let was_flooding = self.flooding;
         self.flooding = false;
         self.bytes = 0;
         self.window_start = Instant::now();
+        self.take_slice(was_flooding);
+    }
+
+    /// A thread that starts flooding asks for a long scheduler slice, so that threads passing
+    /// a keystroke along take its core at once; calm again, it asks for a short one.
+    fn take_slice(&self, was_flooding: bool) {
+        match (was_flooding, self.flooding) {
+            (false, true) => phux_core::sched_slice::ask_long(),
+            (true, false) => phux_core::sched_slice::ask_short(),
+            _ => {}
+        }
     }
 
     #[cfg(test)]
@@ -84,8 +104,12 @@ impl FloodGauge {
         self.flooding
     }
 
-    /// While flooding, waits out what is left of [`ECHO_ROOM`] after the latest input.
+    /// While flooding, lets a thread that is ready to run on this core go first, and waits
+    /// out what is left of [`ECHO_ROOM`] after the latest input.
     pub fn stand_aside(&self) {
+        if self.flooding {
+            std::thread::yield_now();
+        }
         let last = LAST_INPUT_NS.load(Ordering::Acquire);
         if let Some(left) = self.room_left(now_ns(), last) {
             std::thread::sleep(left);
@@ -152,5 +176,40 @@ mod tests {
         std::thread::sleep(WINDOW);
         gauge.handled(10); // closes a window of 10 bytes
         assert!(!gauge.flooding());
+    }
+
+    #[test]
+    fn a_flooding_thread_takes_a_long_slice_and_a_calm_one_a_short_one() {
+        use phux_core::sched_slice::{ask_short, slice_of, FLOOD, SHORT};
+        std::thread::spawn(|| {
+            ask_short();
+            if slice_of(0) != Some(SHORT) {
+                eprintln!("skipped: this kernel has no per-thread slices (Linux 6.12+)");
+                return;
+            }
+            let mut gauge = FloodGauge::default();
+            gauge.handled(1024);
+            assert_eq!(
+                slice_of(0),
+                Some(SHORT),
+                "calm output keeps the short slice"
+            );
+            gauge.handled(FLOOD_BYTES_PER_WINDOW);
+            assert_eq!(slice_of(0), Some(FLOOD), "a flood asks for a long one");
+            gauge.calm();
+            assert_eq!(
+                slice_of(0),
+                Some(SHORT),
+                "and gives it up when the output stops"
+            );
+            gauge.handled(FLOOD_BYTES_PER_WINDOW);
+            std::thread::sleep(WINDOW);
+            gauge.handled(10);
+            std::thread::sleep(WINDOW);
+            gauge.handled(10);
+            assert_eq!(slice_of(0), Some(SHORT), "or when a window closes calm");
+        })
+        .join()
+        .unwrap();
     }
 }
