@@ -47,6 +47,28 @@ pub fn slice_of(tid: i32) -> Option<Duration> {
     (attr.runtime_ns > 0).then(|| Duration::from_nanos(attr.runtime_ns))
 }
 
+/// A thread's slice as its work comes and goes: long while it floods, short otherwise. Asks
+/// the kernel only when that changes.
+#[derive(Debug, Default)]
+pub struct FloodSlice {
+    long: bool,
+}
+
+impl FloodSlice {
+    /// The thread floods now, or no longer does.
+    pub fn set_flooding(&mut self, flooding: bool) {
+        if flooding == self.long {
+            return;
+        }
+        self.long = flooding;
+        if flooding {
+            ask_long();
+        } else {
+            ask_short();
+        }
+    }
+}
+
 /// `struct sched_attr` as the kernel reads and writes it (its first version, 48 bytes).
 #[repr(C)]
 #[derive(Default)]

@@ -14,6 +14,7 @@ mod command;
 mod compose;
 mod cursor_shape;
 mod event;
+mod feed_pace;
 pub mod grid;
 pub mod input;
 pub mod keymap;

@@ -330,10 +330,12 @@ fn open(
     let (thread_generation, thread_woken) = (Arc::clone(&generation), Arc::clone(&woken));
     std::thread::spawn(move || {
         let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
+        let mut pace = super::feed_pace::FeedPace::default();
         while let Ok(frame) = reader.read_frame() {
-            let mut live = lock(&thread_live);
             let large =
                 matches!(&frame, Frame::Output(chunk) if chunk.bytes.len() >= PREPARE_AFTER);
+            pace.frame(large);
+            let mut live = lock(&thread_live);
             if !live.apply(frame) {
                 continue;
             }
@@ -345,6 +347,7 @@ fn open(
             if !thread_woken.swap(true, Ordering::AcqRel) {
                 let _ = ready.try_send(Event::FramesReady);
             }
+            pace.applied(large);
         }
         let _ = events.send(Event::PaneEnded { pane, stream_id });
     });

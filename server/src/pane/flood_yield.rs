@@ -51,6 +51,7 @@ pub struct FloodGauge {
     window_start: Instant,
     bytes: usize,
     flooding: bool,
+    slice: phux_core::sched_slice::FloodSlice,
 }
 
 impl Default for FloodGauge {
@@ -59,6 +60,7 @@ impl Default for FloodGauge {
             window_start: Instant::now(),
             bytes: 0,
             flooding: false,
+            slice: phux_core::sched_slice::FloodSlice::default(),
         }
     }
 }
@@ -67,7 +69,6 @@ impl FloodGauge {
     /// Counts `len` bytes of output; a window that holds a flood's worth makes the pane
     /// flooding, a window that closes with less makes it calm again.
     pub fn handled(&mut self, len: usize) {
-        let was_flooding = self.flooding;
         self.bytes += len;
         if self.bytes >= FLOOD_BYTES_PER_WINDOW {
             self.flooding = true;
@@ -77,26 +78,21 @@ impl FloodGauge {
             self.window_start = Instant::now();
             self.bytes = 0;
         }
-        self.take_slice(was_flooding);
+        self.take_slice();
     }
 
     /// The output stopped: calm until the next flood.
     pub fn calm(&mut self) {
-        let was_flooding = self.flooding;
         self.flooding = false;
         self.bytes = 0;
         self.window_start = Instant::now();
-        self.take_slice(was_flooding);
+        self.take_slice();
     }
 
     /// A thread that starts flooding asks for a long scheduler slice, so that threads passing
     /// a keystroke along take its core at once; calm again, it asks for a short one.
-    fn take_slice(&self, was_flooding: bool) {
-        match (was_flooding, self.flooding) {
-            (false, true) => phux_core::sched_slice::ask_long(),
-            (true, false) => phux_core::sched_slice::ask_short(),
-            _ => {}
-        }
+    fn take_slice(&mut self) {
+        self.slice.set_flooding(self.flooding);
     }
 
     #[cfg(test)]
