@@ -47,8 +47,30 @@ pub fn slice_of(tid: i32) -> Option<Duration> {
     (attr.runtime_ns > 0).then(|| Duration::from_nanos(attr.runtime_ns))
 }
 
-/// A thread's slice as its work comes and goes: long while it floods, short otherwise. Asks
-/// the kernel only when that changes.
+/// Runs `check` (a test of slices) on a fresh thread holding a short slice, since slices are
+/// per thread, and says whether it ran: where the kernel has no per-thread slices it does not,
+/// and says on stderr why it skipped. `check` panicking fails the caller.
+pub fn on_a_short_sliced_thread(check: impl FnOnce() + Send) -> bool {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                ask_short();
+                let granted = slice_of(0) == Some(SHORT);
+                if granted {
+                    check();
+                } else {
+                    eprintln!("skipped: this kernel has no per-thread slices (Linux 6.12+)");
+                }
+                granted
+            })
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// A thread's share of the scheduler as its work comes and goes: while it floods, a long slice
+/// and its core yielded after every piece of work; otherwise a short slice. Asks the kernel
+/// only when that changes.
 #[derive(Debug, Default)]
 pub struct FloodSlice {
     long: bool,
@@ -65,6 +87,13 @@ impl FloodSlice {
             ask_long();
         } else {
             ask_short();
+        }
+    }
+
+    /// A piece of work is done: while flooding, a thread ready to run on this core goes first.
+    pub fn make_way(&self) {
+        if self.long {
+            std::thread::yield_now();
         }
     }
 }
@@ -128,23 +157,9 @@ fn set_slice(_slice: Option<Duration>) {}
 mod tests {
     use super::*;
 
-    /// Runs `check` on a fresh thread (slices are per thread) where the kernel grants slices.
-    fn on_a_thread_with_slices(check: impl FnOnce() + Send + 'static) {
-        std::thread::spawn(move || {
-            ask_short();
-            if slice_of(0) != Some(SHORT) {
-                eprintln!("skipped: this kernel has no per-thread slices (Linux 6.12+)");
-                return;
-            }
-            check();
-        })
-        .join()
-        .unwrap();
-    }
-
     #[test]
     fn a_thread_moves_between_short_long_and_default_slices_without_privilege() {
-        on_a_thread_with_slices(|| {
+        on_a_short_sliced_thread(|| {
             let nice_before = read_attr(0).unwrap().nice;
             ask_long();
             assert_eq!(slice_of(0), Some(FLOOD));
@@ -163,7 +178,7 @@ mod tests {
 
     #[test]
     fn threads_inherit_the_slice_of_the_thread_that_starts_them() {
-        on_a_thread_with_slices(|| {
+        on_a_short_sliced_thread(|| {
             let child = std::thread::spawn(|| slice_of(0)).join().unwrap();
             assert_eq!(child, Some(SHORT));
         });

@@ -467,6 +467,21 @@ pub fn rss_of(pid: u32) -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// Every thread of process `pid`, by id (a `pid_t`) and name (empty once it is gone).
+pub fn threads_of(pid: u32) -> Vec<(i32, String)> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .flatten()
+        .filter_map(|task| {
+            let tid = task.file_name().to_str()?.parse().ok()?;
+            let name = std::fs::read_to_string(task.path().join("comm")).ok()?;
+            Some((tid, name.trim().to_owned()))
+        })
+        .collect()
+}
+
 /// A connection to a test server for reading pane state over the wire (until `phux snapshot`
 /// exists, and for tight polling loops where spawning a process per look would be too slow).
 pub struct WireClient {

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::Stdio;
 use std::time::Duration;
 
-use phux_tests::{rss_of, stderr, wait_until, TestServer};
+use phux_tests::{rss_of, stderr, threads_of, wait_until, TestServer};
 
 /// A program that puts its terminal in raw mode (so the line discipline keeps every byte) and
 /// never reads.
@@ -17,10 +17,9 @@ const DEAF: &[&str] = &["sh", "-c", "stty raw -echo; echo ready; exec sleep 600"
 
 /// The server's pane threads (`pane-N`, `pane-N-reader`, ...), by name.
 fn pane_threads(pid: u32) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/task"))
-        .unwrap()
-        .filter_map(|t| std::fs::read_to_string(t.ok()?.path().join("comm")).ok())
-        .map(|n| n.trim().to_owned())
+    let mut names: Vec<String> = threads_of(pid)
+        .into_iter()
+        .map(|(_, name)| name)
         .filter(|n| n.starts_with("pane-"))
         .collect();
     names.sort();

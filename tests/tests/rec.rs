@@ -6,7 +6,7 @@
 
 use phux_core::engine::Terminal;
 use phux_recorder::{read_cast, EventKind};
-use phux_tests::{screen, stderr, stdout, wait_for_text, wait_until, TestServer};
+use phux_tests::{screen, stderr, stdout, threads_of, wait_for_text, wait_until, TestServer};
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
@@ -638,10 +638,9 @@ fn a_recording_runs_below_the_recorded_terminal() {
         Duration::from_secs(10),
         || {
             let low = (own + 5).min(19);
-            let lowered_threads = std::fs::read_dir(&tasks)
+            let lowered_threads = threads_of(rec.id())
                 .into_iter()
-                .flatten()
-                .filter_map(|entry| nice_of(&format!("{}/stat", entry.ok()?.path().display())))
+                .filter_map(|(tid, _)| nice_of(&format!("{tasks}/{tid}/stat")))
                 .filter(|&nice| nice == low)
                 .count();
             // The main thread, and the thread that reads the stream (started after it lowered).

@@ -5,36 +5,12 @@
 
 use std::time::Duration;
 
-use phux_core::sched_slice::{ask_short, slice_of, SHORT};
+use phux_core::sched_slice::{on_a_short_sliced_thread, slice_of, SHORT};
 use phux_tests::outer_screen::AttachedTui;
-use phux_tests::{wait_until, TestServer};
+use phux_tests::{threads_of, wait_until, TestServer};
 
 fn kernel_grants_slices() -> bool {
-    let granted = std::thread::spawn(|| {
-        ask_short();
-        slice_of(0) == Some(SHORT)
-    })
-    .join()
-    .unwrap_or(false);
-    if !granted {
-        eprintln!("skipped: this kernel has no per-thread slices (Linux 6.12+)");
-    }
-    granted
-}
-
-/// Every thread of process `pid`, by id and name.
-fn threads_of(pid: u32) -> Vec<(i32, String)> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return Vec::new();
-    };
-    tasks
-        .flatten()
-        .filter_map(|task| {
-            let tid = task.file_name().to_str()?.parse().ok()?;
-            let name = std::fs::read_to_string(task.path().join("comm")).ok()?;
-            Some((tid, name.trim().to_owned()))
-        })
-        .collect()
+    on_a_short_sliced_thread(|| {})
 }
 
 /// The processes `pid` started (the pane programs, for a server).

@@ -189,17 +189,14 @@ pub fn record_stream(
 /// (`server_bench`'s recording row: 0.85-0.91x at the same priority, 0.90-0.96x at +5 or +10).
 /// +5 still gives the recorder a third of a busy core's share, well above what keeping up with
 /// a flood takes, so the server never drops it for falling behind.
-const RECORDING_NICENESS: libc::c_int = 5;
+const RECORDING_NICENESS: i32 = 5;
 
 /// Lowers the calling thread's priority by [`RECORDING_NICENESS`] (on Linux a nice value is a
 /// thread's, inherited by the threads it starts). The thread stays there: raising a priority
 /// again takes a privilege, and what follows a recording (encoding its GIF) is as well done
 /// at the lower one. Nothing happens where it is refused.
 fn yield_to_the_recorded_terminal() {
-    // SAFETY: nice(2) touches no memory; a failure leaves the priority as it was.
-    unsafe {
-        libc::nice(RECORDING_NICENESS);
-    }
+    let _ = rustix::process::nice(RECORDING_NICENESS);
 }
 
 fn header(request: &RecordRequest<'_>, start: &ObserveStart) -> Header {

@@ -3,7 +3,7 @@
 //! which a keystroke's echo (the stdin thread, the event loop, the typed pane's feed) must
 //! never wait. So while large frames keep coming the thread takes a long scheduler slice (see
 //! `phux_core::sched_slice`: any thread woken on its core takes it at once) and yields its core
-//! after each of them; when they stop, it takes a short slice again. One large frame (a
+//! after each frame; when they stop, it takes a short slice again. One large frame (a
 //! program's full redraw) is not a flood.
 
 use std::time::{Duration, Instant};
@@ -39,27 +39,20 @@ impl FeedPace {
         self.slice.set_flooding(flooding);
     }
 
-    /// The frame is applied: after a large one, a thread ready to run on this core goes first.
-    pub fn applied(&self, large: bool) {
-        if large {
-            std::thread::yield_now();
-        }
+    /// The frame is applied: while flooding, a thread ready to run on this core goes first.
+    pub fn applied(&self) {
+        self.slice.make_way();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use phux_core::sched_slice::{ask_short, slice_of, FLOOD, SHORT};
+    use phux_core::sched_slice::{on_a_short_sliced_thread, slice_of, FLOOD, SHORT};
 
     #[test]
     fn a_run_of_large_frames_takes_a_long_slice_until_it_stops() {
-        std::thread::spawn(|| {
-            ask_short();
-            if slice_of(0) != Some(SHORT) {
-                eprintln!("skipped: this kernel has no per-thread slices (Linux 6.12+)");
-                return;
-            }
+        on_a_short_sliced_thread(|| {
             let mut pace = FeedPace::default();
             pace.frame(false);
             assert_eq!(slice_of(0), Some(SHORT), "an echo keeps the short slice");
@@ -85,8 +78,6 @@ mod tests {
                 Some(SHORT),
                 "and the first after it gives it back"
             );
-        })
-        .join()
-        .unwrap();
+        });
     }
 }

@@ -347,7 +347,7 @@ fn open(
             if !thread_woken.swap(true, Ordering::AcqRel) {
                 let _ = ready.try_send(Event::FramesReady);
             }
-            pace.applied(large);
+            pace.applied();
         }
         let _ = events.send(Event::PaneEnded { pane, stream_id });
     });

@@ -78,7 +78,7 @@ impl FloodGauge {
             self.window_start = Instant::now();
             self.bytes = 0;
         }
-        self.take_slice();
+        self.slice.set_flooding(self.flooding);
     }
 
     /// The output stopped: calm until the next flood.
@@ -86,12 +86,6 @@ impl FloodGauge {
         self.flooding = false;
         self.bytes = 0;
         self.window_start = Instant::now();
-        self.take_slice();
-    }
-
-    /// A thread that starts flooding asks for a long scheduler slice, so that threads passing
-    /// a keystroke along take its core at once; calm again, it asks for a short one.
-    fn take_slice(&mut self) {
         self.slice.set_flooding(self.flooding);
     }
 
@@ -103,9 +97,7 @@ impl FloodGauge {
     /// While flooding, lets a thread that is ready to run on this core go first, and waits
     /// out what is left of [`ECHO_ROOM`] after the latest input.
     pub fn stand_aside(&self) {
-        if self.flooding {
-            std::thread::yield_now();
-        }
+        self.slice.make_way();
         let last = LAST_INPUT_NS.load(Ordering::Acquire);
         if let Some(left) = self.room_left(now_ns(), last) {
             std::thread::sleep(left);
@@ -176,13 +168,8 @@ mod tests {
 
     #[test]
     fn a_flooding_thread_takes_a_long_slice_and_a_calm_one_a_short_one() {
-        use phux_core::sched_slice::{ask_short, slice_of, FLOOD, SHORT};
-        std::thread::spawn(|| {
-            ask_short();
-            if slice_of(0) != Some(SHORT) {
-                eprintln!("skipped: this kernel has no per-thread slices (Linux 6.12+)");
-                return;
-            }
+        use phux_core::sched_slice::{on_a_short_sliced_thread, slice_of, FLOOD, SHORT};
+        on_a_short_sliced_thread(|| {
             let mut gauge = FloodGauge::default();
             gauge.handled(1024);
             assert_eq!(
@@ -204,8 +191,6 @@ mod tests {
             std::thread::sleep(WINDOW);
             gauge.handled(10);
             assert_eq!(slice_of(0), Some(SHORT), "or when a window closes calm");
-        })
-        .join()
-        .unwrap();
+        });
     }
 }
