@@ -3,6 +3,7 @@
 //! action, or a mode's key; frames are drawn when something changed, at most one per
 //! `FRAME_INTERVAL`, and an idle client sleeps until the status line's clock changes.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
@@ -13,19 +14,16 @@ use crate::tui::compose::compose_into;
 use crate::tui::event::Event;
 use crate::tui::grid::Grid;
 use crate::tui::input::next_key;
+use crate::tui::key_path::{KeyPath, Screen, Target, ECHO_WINDOW};
 use crate::tui::model::Model;
 use crate::tui::modes::Mode;
 use crate::tui::outer::{self, MirroredModes, OuterTerminal};
 use crate::tui::panes::{Channels, PaneFeeds};
-use crate::tui::recording::ScreenRecorder;
 use crate::tui::render;
 use crate::tui::status;
 
 /// The shortest time between two frames: output faster than this is coalesced.
 const FRAME_INTERVAL: Duration = Duration::from_millis(16);
-
-/// How long after a keystroke the focused pane's output counts as its echo.
-const ECHO_WINDOW: Duration = Duration::from_millis(100);
 
 /// How long after a keystroke a whole frame waits for its echo (which usually takes well
 /// under a millisecond): the echo is not kept waiting behind a frame begun just before it.
@@ -50,9 +48,9 @@ pub struct App {
     pub events: Sender<Event>,
     frames_tx: Sender<Event>,
     pub paste_buffer: String,
-    pub recorder: Option<ScreenRecorder>,
     outer: OuterTerminal,
-    last_frame: Option<Grid>,
+    /// A keystroke's way around this loop, and the screen (last frame, recording) it shares.
+    pub key_path: Arc<KeyPath>,
     /// The frame before the last one, whose cells the next frame is drawn into.
     spare_frame: Option<Grid>,
     prefix_pending: bool,
@@ -61,9 +59,6 @@ pub struct App {
     /// The split whose border the mouse is dragging.
     pub drag: Option<phux_core::pane_layout::SplitPlace>,
     dirty: bool,
-    /// When the person last typed to the focused pane and how many changes its screen had
-    /// then, until its echo (a later change) is drawn.
-    typed: Option<(Instant, u64)>,
     /// The focused pane answered a keystroke: draw without waiting for the frame pacing.
     echo_due: bool,
     pub ended: Option<Ended>,
@@ -76,7 +71,6 @@ impl App {
         client_id: u32,
         channels: Channels,
         outer: OuterTerminal,
-        recorder: Option<ScreenRecorder>,
         bindings: crate::tui::bindings::Bindings,
     ) -> App {
         App {
@@ -87,16 +81,14 @@ impl App {
             mode: Mode::Normal,
             events: channels.events,
             frames_tx: channels.frames_ready,
+            key_path: channels.key_path,
             paste_buffer: String::new(),
-            recorder,
             outer,
-            last_frame: None,
             spare_frame: None,
             prefix_pending: false,
             bindings,
             drag: None,
             dirty: true,
-            typed: None,
             echo_due: false,
             ended: None,
         }
@@ -134,6 +126,7 @@ impl App {
             while let Ok(event) = events.try_recv() {
                 self.handle(event)?;
             }
+            self.open_route();
             self.note_output();
             // A whole frame waits a moment for an echo that is on its way, rather than
             // being drawn just before it and making it wait.
@@ -150,9 +143,9 @@ impl App {
 
     /// How much longer a whole frame waits for the echo of the last keystroke.
     fn echo_hold_left(&self) -> Duration {
-        self.typed.map_or(Duration::ZERO, |(at, _)| {
-            ECHO_HOLD.saturating_sub(at.elapsed())
-        })
+        self.key_path
+            .awaited()
+            .map_or(Duration::ZERO, |t| ECHO_HOLD.saturating_sub(t.at.elapsed()))
     }
 
     /// Notes which panes changed: any change makes a frame due at the next pacing; the
@@ -162,25 +155,51 @@ impl App {
         if self.feeds.any_changed() {
             self.dirty = true;
         }
-        let Some((at, before)) = self.typed else {
+        // An echo the pane's stream thread drew is no longer awaited.
+        let Some(typed) = self.key_path.awaited() else {
             return;
         };
-        let focused = self.model.focused().map(|p| self.feeds.generation(p));
-        if at.elapsed() >= ECHO_WINDOW {
-            self.typed = None;
-        } else if focused.is_some_and(|now| now > before) {
+        let focused = self.model.focused();
+        if typed.at.elapsed() >= ECHO_WINDOW || focused != Some(typed.pane) {
+            self.key_path.forget(typed.at);
+        } else if self.feeds.generation(typed.pane) > typed.before {
             self.echo_due = true;
-            self.typed = None;
+            self.key_path.forget(typed.at);
         }
+    }
+
+    /// Opens the key path to the focused pane when this loop has nothing to make of a plain
+    /// keystroke (no mode, no prefix pending), and closes it otherwise.
+    fn open_route(&mut self) {
+        let placement = self.model.placement();
+        let target = self
+            .model
+            .focused()
+            .filter(|_| matches!(self.mode, Mode::Normal) && !self.prefix_pending)
+            .filter(|_| self.ended.is_none())
+            .and_then(|pane| {
+                Some(Target {
+                    pane,
+                    generation: self.feeds.generation_counter(pane)?,
+                    prefix: self.bindings.prefix,
+                    content: placement.of(pane)?.content,
+                    modes: self.outer.modes(),
+                })
+            });
+        self.key_path.set(target);
     }
 
     fn handle(&mut self, event: Event) -> Result<(), ClientError> {
         match event {
-            Event::Input(bytes) => match self.input(&bytes) {
-                // A refused action is a message, not the end of the client.
-                Err(ClientError::Server { message, .. }) => self.model.say(message),
-                other => other?,
-            },
+            Event::Input(bytes) => {
+                let result = self.input(&bytes);
+                self.key_path.handled_one();
+                match result {
+                    // A refused action is a message, not the end of the client.
+                    Err(ClientError::Server { message, .. }) => self.model.say(message),
+                    other => other?,
+                }
+            }
             Event::InputClosed | Event::Stop => self.ended = Some(Ended::Stopped),
             Event::Resized => self.outer_resized()?,
             Event::FramesReady => {}
@@ -236,17 +255,21 @@ impl App {
         let channels = Channels {
             frames_ready: self.frames_tx.clone(),
             events: self.events.clone(),
+            key_path: Arc::clone(&self.key_path),
         };
         self.feeds.keep(&visible, &self.control, &channels)
     }
 
     fn outer_resized(&mut self) -> Result<(), ClientError> {
         self.model.outer = outer::size();
-        if let Some(recorder) = self.recorder.as_mut() {
-            recorder.resize(self.model.outer);
+        {
+            let mut screen = self.key_path.screen();
+            if let Some(recorder) = screen.recorder.as_mut() {
+                recorder.resize(self.model.outer);
+            }
+            screen.last_frame = None;
         }
         self.send_size()?;
-        self.last_frame = None;
         self.refresh()
     }
 
@@ -322,7 +345,7 @@ impl App {
         let Some(pane) = self.model.focused() else {
             return Ok(());
         };
-        self.typed = Some((Instant::now(), self.feeds.generation(pane)));
+        self.key_path.typed(pane, self.feeds.generation(pane));
         let request = phux_core::wire::Input {
             id: 0,
             pane,
@@ -345,8 +368,12 @@ impl App {
     /// Draws a frame; with `only`, that pane is the only one whose screen is read again (the
     /// others show what they showed, and stay due for the next frame).
     fn draw(&mut self, only: Option<phux_core::ids::PaneId>) {
+        // Held while the panes are read and the frame is written: an echo drawn meanwhile by a
+        // pane's stream thread lands in the frame this one is compared with, not under it.
+        let key_path = Arc::clone(&self.key_path);
+        let mut screen = key_path.screen();
         if let Some(pane) = only {
-            if self.draw_pane_alone(pane) {
+            if self.draw_pane_alone(pane, &mut screen) {
                 return;
             }
         }
@@ -360,21 +387,16 @@ impl App {
             .unwrap_or_else(|| Grid::new(cols, rows));
         compose_into(&mut grid, &self.model, &self.feeds);
         self.draw_mode(&mut grid);
-        let bytes = render::frame(self.last_frame.as_ref(), &grid);
+        let bytes = render::frame(screen.last_frame.as_ref(), &grid);
         self.mirror_modes();
-        if !bytes.is_empty() {
-            outer::write_all(&bytes);
-            if let Some(recorder) = self.recorder.as_mut() {
-                recorder.frame(&bytes);
-            }
-        }
-        self.spare_frame = self.last_frame.replace(grid);
+        screen.show(&bytes);
+        self.spare_frame = screen.last_frame.replace(grid);
     }
 
     /// A keystroke's echo: only `pane`'s cells are read and drawn into the last frame (no mode
     /// is open and nothing else is due at once; a full frame follows at the next pacing).
     /// False when that does not apply and a whole frame must be drawn.
-    fn draw_pane_alone(&mut self, pane: phux_core::ids::PaneId) -> bool {
+    fn draw_pane_alone(&mut self, pane: phux_core::ids::PaneId, screen: &mut Screen) -> bool {
         if !matches!(self.mode, Mode::Normal) {
             return false;
         }
@@ -382,7 +404,7 @@ impl App {
         let Some(placed) = placement.of(pane) else {
             return false;
         };
-        let Some(last) = self.last_frame.as_mut() else {
+        let Some(last) = screen.last_frame.as_mut() else {
             return false;
         };
         if (last.cols, last.rows) != self.model.outer {
@@ -402,12 +424,7 @@ impl App {
         // The rest of the screen (and anything else that changed) waits for the paced frame.
         self.dirty = true;
         self.mirror_modes();
-        if !bytes.is_empty() {
-            outer::write_all(&bytes);
-            if let Some(recorder) = self.recorder.as_mut() {
-                recorder.frame(&bytes);
-            }
-        }
+        screen.show(&bytes);
         true
     }
 

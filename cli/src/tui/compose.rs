@@ -2,9 +2,10 @@
 //! (the focused one marked), dividers, the letterbox outside the session's area, and the status
 //! line. Modes (copy mode, prompt, help) draw themselves over this as layers.
 
-use phux_core::engine::{CellColor, CellData, CellStyle};
+use phux_core::engine::{CellColor, CellData, CellStyle, Cursor};
 use phux_core::pane_layout::{Placed, Rect};
 
+use super::cursor_shape::ShapeTracker;
 use super::grid::{Grid, GridCursor};
 use super::model::Model;
 use super::panes::PaneFeeds;
@@ -102,12 +103,16 @@ pub fn put_cells(grid: &mut Grid, rect: Rect, rows: &[Vec<CellData>]) {
 
 pub fn cursor(feeds: &PaneFeeds, placed: &Placed) -> Option<GridCursor> {
     let feed = feeds.get(placed.pane)?;
-    let at = feed.cursor;
-    let rect = placed.content;
+    grid_cursor(feed.cursor, feed.shape, placed.content)
+}
+
+/// Where a pane's cursor `at` (of shape `shape`) is on the outer terminal when the pane's
+/// cells are at `rect`; None when it is hidden or outside.
+pub fn grid_cursor(at: Cursor, shape: ShapeTracker, rect: Rect) -> Option<GridCursor> {
     (at.visible && at.x < rect.cols && at.y < rect.rows).then(|| GridCursor {
         x: rect.x + at.x,
         y: rect.y + at.y,
-        shape: feed.shape.shape,
-        blinking: feed.shape.blinking,
+        shape: shape.shape,
+        blinking: shape.blinking,
     })
 }

@@ -4,7 +4,8 @@
 //!
 //! `model` holds what is shown; `compose`, `status` and the `modes` draw it into a `grid`;
 //! `render` writes what changed; `input` and `keymap` turn keys into named actions, which
-//! `actions` carries out; `app` is the event loop, which only routes.
+//! `actions` carries out; `app` is the event loop, which only routes. A plain keystroke and
+//! its echo go around the event loop, by the `key_path`.
 
 mod actions;
 mod activity;
@@ -17,6 +18,7 @@ mod event;
 mod feed_pace;
 pub mod grid;
 pub mod input;
+mod key_path;
 pub mod keymap;
 pub mod model;
 pub mod modes;
@@ -85,19 +87,23 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     let bindings = configured_bindings();
     let terminal = outer::OuterTerminal::enter().map_err(AttachError::Terminal)?;
     activity::watch(&control, &tx)?;
-    spawn_stdin_reader(tx.clone());
+    let key_path = std::sync::Arc::new(key_path::KeyPath::new(recorder));
+    spawn_stdin_reader(
+        tx.clone(),
+        control.sibling()?,
+        std::sync::Arc::clone(&key_path),
+    );
     spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
     let model = model::Model::new(session_id, state, outer_size);
     let channels = panes::Channels {
         frames_ready: frames_tx,
         events: tx,
+        key_path,
     };
-    let mut app = app::App::new(
-        model, control, ok.client, channels, terminal, recorder, bindings,
-    );
+    let mut app = app::App::new(model, control, ok.client, channels, terminal, bindings);
     let ended = app.run(&rx, &frames_rx);
     let session = app.model.session_name();
-    let recorder = app.recorder.take();
+    let recorder = app.key_path.screen().recorder.take();
     drop(app);
     let ended = ended?;
     Ok(Attached {
@@ -153,7 +159,11 @@ fn attach_stream(
     Ok((ok, session_id))
 }
 
-fn spawn_stdin_reader(tx: Sender<Event>) {
+fn spawn_stdin_reader(
+    tx: Sender<Event>,
+    mut client: Client,
+    key_path: std::sync::Arc<key_path::KeyPath>,
+) {
     std::thread::spawn(move || {
         let stdin = rustix::stdio::stdin();
         let mut buffer = [0u8; 4096];
@@ -161,6 +171,9 @@ fn spawn_stdin_reader(tx: Sender<Event>) {
             match rustix::io::read(stdin, &mut buffer) {
                 Ok(0) => break,
                 Ok(n) => {
+                    if key_path.try_send(&buffer[..n], &mut client) {
+                        continue;
+                    }
                     if tx.send(Event::Input(buffer[..n].to_vec())).is_err() {
                         return;
                     }

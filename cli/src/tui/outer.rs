@@ -57,6 +57,11 @@ impl OuterTerminal {
         Ok(outer)
     }
 
+    /// The modes the outer terminal is in now.
+    pub fn modes(&self) -> MirroredModes {
+        self.modes
+    }
+
     /// Puts the outer terminal in `wanted`; returns the bytes that did it (for a recording
     /// they are not needed: they change input only).
     pub fn mirror(&mut self, wanted: MirroredModes) {

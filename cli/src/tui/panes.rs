@@ -18,6 +18,8 @@ use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, 
 use crate::client::{Client, ClientError};
 use crate::tui::cursor_shape::ShapeTracker;
 use crate::tui::event::Event;
+use crate::tui::key_path::{KeyPath, PaneNow};
+use crate::tui::outer::MirroredModes;
 
 /// Frames at least this large (a flood's keyframe, a full redraw) have their cells read by
 /// the stream's own thread right away (see `LiveScreen::prepared`).
@@ -48,6 +50,17 @@ pub struct PaneModes {
     pub mouse_button_event: bool,
     pub mouse_any_event: bool,
     pub mouse_sgr: bool,
+}
+
+impl PaneModes {
+    /// The modes the outer terminal takes on for this pane when it is focused.
+    pub fn mirrored(&self) -> MirroredModes {
+        MirroredModes {
+            app_cursor: self.app_cursor,
+            bracketed_paste: self.bracketed_paste,
+            focus_events: self.focus_events,
+        }
+    }
 }
 
 pub struct PaneFeed {
@@ -83,6 +96,8 @@ impl Drop for PaneFeed {
 pub struct Channels {
     pub frames_ready: Sender<Event>,
     pub events: Sender<Event>,
+    /// Where a keystroke's echo is drawn without the event loop.
+    pub key_path: Arc<KeyPath>,
 }
 
 /// Every pane the client shows, by id.
@@ -127,6 +142,11 @@ impl PaneFeeds {
         self.feeds
             .get(&pane)
             .map_or(0, |f| f.generation.load(Ordering::Acquire))
+    }
+
+    /// `pane`'s change counter itself, for the direct route's keystrokes.
+    pub fn generation_counter(&self, pane: PaneId) -> Option<Arc<AtomicU64>> {
+        self.feeds.get(&pane).map(|f| Arc::clone(&f.generation))
     }
 
     /// The event loop looks at the panes now: a change from here on wakes it again.
@@ -242,6 +262,21 @@ impl LiveScreen {
         (generation, cells, terminal.cursor())
     }
 
+    /// What an echo drawn by the stream's thread needs of the pane now.
+    fn now(&self) -> PaneNow {
+        let terminal = &self.terminal;
+        let (cols, rows) = terminal.size();
+        let cursor = terminal.cursor();
+        PaneNow {
+            cols,
+            rows,
+            cursor,
+            shape: self.shape,
+            modes: modes_of(terminal).mirrored(),
+            cursor_row: terminal.viewport_row_cells(cursor.y),
+        }
+    }
+
     /// Applies one frame of the pane's stream; true when the screen may have changed.
     fn apply(&mut self, frame: Frame) -> bool {
         match frame {
@@ -326,6 +361,7 @@ fn open(
     let generation = Arc::new(AtomicU64::new(1));
     let woken = Arc::new(AtomicBool::new(false));
     let (ready, events) = (channels.frames_ready.clone(), channels.events.clone());
+    let key_path = Arc::clone(&channels.key_path);
     let thread_live = Arc::clone(&live);
     let (thread_generation, thread_woken) = (Arc::clone(&generation), Arc::clone(&woken));
     std::thread::spawn(move || {
@@ -343,6 +379,9 @@ fn open(
             let generation = thread_generation.fetch_add(1, Ordering::AcqRel) + 1;
             live.prepared = large.then(|| live.read_cells(generation));
             drop(live);
+            if !large {
+                key_path.draw_echo(pane, generation, || lock(&thread_live).now());
+            }
             // One wake per look: a loop already woken sees this change when it looks.
             if !thread_woken.swap(true, Ordering::AcqRel) {
                 let _ = ready.try_send(Event::FramesReady);

@@ -72,37 +72,67 @@ pub fn pane_update(
         None => 0..rect.rows,
     };
     for y in compared {
-        let row = rows.get(usize::from(y));
-        let mut changed = false;
-        for x in 0..rect.cols {
-            let wanted = row.and_then(|r| r.get(usize::from(x)));
-            if wanted.is_some_and(|c| c.width == CellWidth::SpacerTail) {
-                continue; // set with its head
-            }
-            let fits = wanted.is_some_and(|c| c.width != CellWidth::Wide || x + 1 < rect.cols);
-            let at = (rect.x + x, rect.y + y);
-            match wanted.filter(|_| fits) {
-                Some(cell) if !grid.holds(at.0, at.1, cell) => {
-                    grid.set_copy(at.0, at.1, cell);
-                    changed = true;
-                }
-                None if !grid.holds(at.0, at.1, &CellData::default()) => {
-                    grid.set(at.0, at.1, CellData::default());
-                    changed = true;
-                }
-                _ => {}
-            }
-        }
-        if changed {
+        if set_row(grid, rect, y, rows.get(usize::from(y)).map(Vec::as_slice)) {
             changed_rows.push(rect.y + y);
         }
     }
+    rows_written(grid, rect, &changed_rows, cursor)
+}
+
+/// Row `y` of `rect` becomes `row` in `grid` (as `compose` would place it; None blanks it).
+/// True when a cell changed.
+fn set_row(grid: &mut Grid, rect: Rect, y: u16, row: Option<&[CellData]>) -> bool {
+    let mut changed = false;
+    for x in 0..rect.cols {
+        let wanted = row.and_then(|r| r.get(usize::from(x)));
+        if wanted.is_some_and(|c| c.width == CellWidth::SpacerTail) {
+            continue; // set with its head
+        }
+        let fits = wanted.is_some_and(|c| c.width != CellWidth::Wide || x + 1 < rect.cols);
+        let at = (rect.x + x, rect.y + y);
+        match wanted.filter(|_| fits) {
+            Some(cell) if !grid.holds(at.0, at.1, cell) => {
+                grid.set_copy(at.0, at.1, cell);
+                changed = true;
+            }
+            None if !grid.holds(at.0, at.1, &CellData::default()) => {
+                grid.set(at.0, at.1, CellData::default());
+                changed = true;
+            }
+            _ => {}
+        }
+    }
+    changed
+}
+
+/// A keystroke's echo on one row: row `y` of the pane at `rect` becomes `row` in the last
+/// frame, and only that row (if it changed) and the cursor are written.
+pub fn row_update(
+    grid: &mut Grid,
+    rect: Rect,
+    y: u16,
+    row: &[CellData],
+    cursor: Option<GridCursor>,
+) -> Vec<u8> {
+    let changed = y < rect.rows && set_row(grid, rect, y, Some(row));
+    let written = [rect.y + y];
+    rows_written(grid, rect, if changed { &written } else { &[] }, cursor)
+}
+
+/// The bytes that write `changed_rows` of `rect` (outer rows) from `grid` and place `cursor`,
+/// which the grid then holds; empty when nothing changed.
+fn rows_written(
+    grid: &mut Grid,
+    rect: Rect,
+    changed_rows: &[u16],
+    cursor: Option<GridCursor>,
+) -> Vec<u8> {
     if changed_rows.is_empty() && grid.cursor == cursor {
         return Vec::new();
     }
     let mut out = String::new();
     let mut pen = Pen::unknown();
-    for y in changed_rows {
+    for &y in changed_rows {
         for x in rect.x..rect.x + rect.cols {
             let Some(cell) = grid.get(x, y) else { continue };
             if cell.width == CellWidth::SpacerTail {
