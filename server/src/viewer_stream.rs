@@ -21,6 +21,12 @@ const VIEW_FRAME: Duration = Duration::from_millis(16);
 /// the interval's output is replaced by one keyframe.
 const VIEW_BUDGET: usize = 16 * 1024;
 
+/// The budget while a flood lasts (the last interval ended in a keyframe): a line or two still
+/// passes at once, but the flood's next interval is not passed on as is only to be replaced
+/// by its keyframe, so the viewer parses one repaint per frame, not a repaint and a few
+/// screens. An interval that ends within it ends the flood.
+const FLOOD_BUDGET: usize = 1024;
+
 /// RIS: the keyframe's repaint starts from a reset terminal, as a new stream's does.
 const RESET: &[u8] = b"\x1bc";
 
@@ -46,6 +52,7 @@ pub fn serve(
 ) -> Result<(), WireError> {
     let mut window = Instant::now();
     let mut sent = 0usize;
+    let mut flooding = false;
     let mut covered = Covered::default();
     loop {
         let event = match rx.recv_timeout(Duration::from_millis(500)) {
@@ -63,9 +70,11 @@ pub fn serve(
             _ => 0,
         };
         if window.elapsed() >= VIEW_FRAME {
-            (window, sent) = (Instant::now(), 0);
+            // The last interval stayed within its budget: whatever flood there was is over.
+            (window, sent, flooding) = (Instant::now(), 0, false);
         }
-        if sent + len <= VIEW_BUDGET {
+        let budget = if flooding { FLOOD_BUDGET } else { VIEW_BUDGET };
+        if sent + len <= budget {
             sent += len;
             super::connection::forward(writer, event)?;
             continue;
@@ -83,7 +92,7 @@ pub fn serve(
             // The pane is gone: its stream ends with the bus.
             None => return Ok(()),
         }
-        (window, sent) = (Instant::now(), 0);
+        (window, sent, flooding) = (Instant::now(), 0, true);
     }
 }
 

@@ -285,3 +285,56 @@ fn a_flood_ends_showing_the_panes_last_screen_and_the_other_pane_still_types() {
         tui.fg_of_text("flood-done") == Some(phux_core::engine::CellColor::Palette(1))
     });
 }
+
+// The client's copy of a flooding pane is fed one keyframe (a reset and the screen) per frame
+// interval. Passing the start of each interval's output on as is before its keyframe would
+// only make the client parse screens that the keyframe replaces: while the flood lasts, at
+// most a line or two passes between two keyframes.
+#[test]
+fn a_sustained_flood_reaches_a_viewer_as_one_keyframe_per_frame() {
+    use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart};
+    let server = TestServer::start();
+    let pane = server.new_session(
+        "flood",
+        &[
+            "sh",
+            "-c",
+            "sleep 0.3; yes phux-flood-line | head -c 400000000",
+        ],
+    );
+    let pane = phux_core::ids::PaneId(pane.trim_start_matches('@').parse().unwrap());
+    let mut client = phux_cli::client::Client::connect(&server.socket).unwrap();
+    let _: ObserveStart = client
+        .request(ClientMessage::Observe(Observe {
+            id: 0,
+            pane,
+            since_ms: None,
+            viewer: true,
+        }))
+        .unwrap();
+    let stream = client.into_stream();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut reader = FrameReader::new(stream);
+    // The bytes passed on as is between consecutive keyframes.
+    let mut between = Vec::new();
+    let mut since_keyframe: Option<usize> = None;
+    while between.len() < 40 {
+        let Frame::Output(chunk) = reader.read_frame().expect("the flood's stream") else {
+            continue;
+        };
+        if chunk.bytes.starts_with(b"\x1bc") {
+            between.extend(since_keyframe);
+            since_keyframe = Some(0);
+        } else if let Some(raw) = since_keyframe.as_mut() {
+            *raw += chunk.bytes.len();
+        }
+    }
+    between.sort_unstable();
+    let median = between[between.len() / 2];
+    assert!(
+        median <= 1024,
+        "raw output between keyframes (sorted): {between:?}"
+    );
+}
