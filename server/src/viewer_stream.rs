@@ -17,6 +17,10 @@ use crate::pane::PaneCommand;
 /// keyframe that replaces it.
 const VIEW_FRAME: Duration = Duration::from_millis(16);
 
+/// The interval while a flood lasts: a flood is shown at 30 frames a second, which halves what
+/// the client spends on it (and takes from the core its keystrokes need) against 60.
+const FLOOD_FRAME: Duration = Duration::from_millis(33);
+
 /// Output a viewer gets as it is in one `VIEW_FRAME` (a few screens); beyond it, the rest of
 /// the interval's output is replaced by one keyframe.
 const VIEW_BUDGET: usize = 16 * 1024;
@@ -69,7 +73,8 @@ pub fn serve(
             BusEvent::Output { bytes, .. } => bytes.len(),
             _ => 0,
         };
-        if window.elapsed() >= VIEW_FRAME {
+        let frame = if flooding { FLOOD_FRAME } else { VIEW_FRAME };
+        if window.elapsed() >= frame {
             // The last interval stayed within its budget: whatever flood there was is over.
             (window, sent, flooding) = (Instant::now(), 0, false);
         }
@@ -81,7 +86,7 @@ pub fn serve(
         }
         // A flood: the rest of this interval's output is skipped (not even woken for: it
         // waits in the queue), then replaced by the screen as it is.
-        std::thread::sleep((window + VIEW_FRAME).saturating_duration_since(Instant::now()));
+        std::thread::sleep((window + frame).saturating_duration_since(Instant::now()));
         while let Ok(event) = rx.try_recv() {
             if !matches!(event, BusEvent::Output { .. } | BusEvent::Resized { .. }) {
                 super::connection::forward(writer, event)?;
