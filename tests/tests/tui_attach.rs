@@ -77,8 +77,10 @@ fn a_split_shows_a_divider_both_panes_and_zoom_shows_one() {
     tui.prefix(b"%");
     tui.wait_for_text("─ @2");
     tui.type_bytes(b"echo right-side\r");
+    // The command's output line, not only its echo.
+    let output_line = |l: &String| l.contains("right-side") && !l.contains("echo");
     tui.wait_for("both panes' text and the divider", |lines| {
-        lines.iter().any(|l| l.contains("right-side"))
+        lines.iter().any(output_line)
             && lines.iter().any(|l| l.contains("left-side"))
             && lines.iter().filter(|l| l.contains('│')).count() >= 20
     });
@@ -86,7 +88,7 @@ fn a_split_shows_a_divider_both_panes_and_zoom_shows_one() {
     let row = tui
         .lines()
         .into_iter()
-        .find(|l| l.contains("right-side") && !l.contains("echo"))
+        .find(output_line)
         .unwrap_or_default();
     assert!(row.find("right-side").unwrap_or(0) > 40, "{row:?}");
     tui.prefix(b"z");
