@@ -352,3 +352,21 @@ fn cursor_blinking_mode_reads() {
     let t = phux_core::engine::Terminal::new(20, 5, 10).unwrap();
     assert!(!t.mode(phux_core::engine::Mode::CURSOR_BLINKING));
 }
+
+#[test]
+fn a_row_read_into_old_cells_equals_a_fresh_read() {
+    let mut t = terminal(12, 3);
+    t.write("\x1b[1;31mred\x1b[0m 日本e\u{301}\x1b[44m\x1b[K".as_bytes());
+    t.write(b"\r\n\x1b[38;2;1;2;3mrgb\x1b[0m plain");
+    let mut row = Vec::new();
+    for y in 0..3 {
+        // The buffer holds another row's cells (and a wrong width) before each read.
+        row.truncate(5);
+        t.viewport_row_cells_into(y, &mut row);
+        assert_eq!(row, t.viewport_row_cells(y), "row {y}");
+    }
+    t.resize(20, 3).unwrap();
+    t.viewport_row_cells_into(0, &mut row);
+    assert_eq!(row, t.viewport_row_cells(0), "after a resize");
+    assert_eq!(row.len(), 20);
+}

@@ -44,12 +44,7 @@ impl Grid {
             *self = Grid::new(cols, rows);
             return;
         }
-        for cell in &mut self.cells {
-            cell.text.clear();
-            cell.width = CellWidth::default();
-            cell.style = CellStyle::default();
-            cell.semantic = Default::default();
-        }
+        self.cells.iter_mut().for_each(CellData::clear);
         self.keys.fill(0);
         self.cursor = None;
     }

@@ -37,6 +37,9 @@ struct LiveScreen {
     /// keyframe), with the generation they show: the event loop takes them instead of
     /// reading the pane itself, so a paced frame during a flood costs it little.
     prepared: Option<(u64, Vec<Vec<CellData>>, Cursor)>,
+    /// Rows the event loop handed back (the ones a prepared read replaced), whose cells'
+    /// buffers the next prepared read fills again instead of allocating.
+    spare: Vec<Vec<CellData>>,
 }
 
 /// The modes of a pane's program the client follows: how the outer terminal encodes keys for
@@ -193,7 +196,7 @@ impl PaneFeeds {
         {
             return None;
         }
-        feed.rows[y] = terminal.viewport_row_cells(cursor.y);
+        terminal.viewport_row_cells_into(cursor.y, &mut feed.rows[y]);
         feed.cursor = cursor;
         feed.shape = live.shape;
         feed.modes = modes_of(terminal);
@@ -225,9 +228,16 @@ impl PaneFeed {
         let mut live = lock(&self.live);
         match live.prepared.take() {
             Some((at, rows, cursor)) if at >= generation => {
-                (self.rows, self.cursor) = (rows, cursor)
+                live.spare = std::mem::replace(&mut self.rows, rows);
+                self.cursor = cursor;
             }
-            _ => (_, self.rows, self.cursor) = live.read_cells(generation),
+            stale => {
+                if let Some((_, rows, _)) = stale {
+                    live.spare = rows;
+                }
+                live.read_into(&mut self.rows);
+                self.cursor = live.terminal.cursor();
+            }
         }
         let terminal = &live.terminal;
         self.shape = live.shape;
@@ -254,12 +264,20 @@ fn lock(live: &Mutex<LiveScreen>) -> std::sync::MutexGuard<'_, LiveScreen> {
 }
 
 impl LiveScreen {
-    /// Every row's cells and the cursor now, stamped `generation`.
-    fn read_cells(&self, generation: u64) -> (u64, Vec<Vec<CellData>>, Cursor) {
-        let terminal = &self.terminal;
-        let (_, rows) = terminal.size();
-        let cells = (0..rows).map(|y| terminal.viewport_row_cells(y)).collect();
-        (generation, cells, terminal.cursor())
+    /// Every row's cells and the cursor now, stamped `generation`, read into the spare rows.
+    fn read_cells(&mut self, generation: u64) -> (u64, Vec<Vec<CellData>>, Cursor) {
+        let mut rows = std::mem::take(&mut self.spare);
+        self.read_into(&mut rows);
+        (generation, rows, self.terminal.cursor())
+    }
+
+    /// Every row's cells now, written into `rows` (their buffers reused).
+    fn read_into(&self, rows: &mut Vec<Vec<CellData>>) {
+        let (_, count) = self.terminal.size();
+        rows.resize_with(usize::from(count), Vec::new);
+        for (y, row) in (0..count).zip(rows.iter_mut()) {
+            self.terminal.viewport_row_cells_into(y, row);
+        }
     }
 
     /// What an echo drawn by the stream's thread needs of the pane now.
@@ -356,6 +374,7 @@ fn open(
         terminal,
         shape: ShapeTracker::default(),
         prepared: None,
+        spare: Vec::new(),
     }));
     // Generation 1 against a read at 0: the first frame reads the repaint.
     let generation = Arc::new(AtomicU64::new(1));
@@ -377,7 +396,13 @@ fn open(
             }
             // Counted under the lock: the prepared cells are exactly this generation's.
             let generation = thread_generation.fetch_add(1, Ordering::AcqRel) + 1;
-            live.prepared = large.then(|| live.read_cells(generation));
+            // A prepared read the event loop did not take gives its rows back.
+            if let Some((_, rows, _)) = live.prepared.take() {
+                live.spare = rows;
+            }
+            if large {
+                live.prepared = Some(live.read_cells(generation));
+            }
             drop(live);
             if !large {
                 key_path.draw_echo(pane, generation, || lock(&thread_live).now());

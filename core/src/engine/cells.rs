@@ -67,10 +67,39 @@ pub struct CellData {
     pub semantic: Semantic,
 }
 
+impl CellData {
+    /// A blank cell again, keeping the text buffer's memory.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.width = CellWidth::default();
+        self.style = CellStyle::default();
+        self.semantic = Semantic::default();
+    }
+}
+
 impl Terminal {
     /// Every cell of viewport row `y`.
     pub fn viewport_row_cells(&self, y: u16) -> Vec<CellData> {
         self.row_cells(Region::Active, u32::from(y))
+    }
+
+    /// Every cell of viewport row `y`, written into `row` (resized to the width): the cells'
+    /// text buffers already there are reused, so reading a screen again allocates nothing
+    /// for the cells it had.
+    pub fn viewport_row_cells_into(&self, y: u16, row: &mut Vec<CellData>) {
+        let (cols, _) = self.size();
+        row.resize_with(usize::from(cols), CellData::default);
+        let Some(row_start) = self.grid_ref(Region::Active, 0, u32::from(y)) else {
+            row.iter_mut().for_each(|cell| cell.clear());
+            return;
+        };
+        for (x, cell) in row.iter_mut().enumerate() {
+            let cell_ref = GridRef {
+                x: row_start.x + x as u16,
+                ..row_start
+            };
+            self.cell_into(&cell_ref, cell);
+        }
     }
 
     /// Every cell of history row `y` (0 = oldest retained).
@@ -109,12 +138,20 @@ impl Terminal {
     }
 
     fn cell_at(&self, grid_ref: &GridRef) -> CellData {
+        let mut data = CellData::default();
+        self.cell_into(grid_ref, &mut data);
+        data
+    }
+
+    /// The cell at `grid_ref`, written over `data` (its text buffer reused).
+    fn cell_into(&self, grid_ref: &GridRef, data: &mut CellData) {
+        data.clear();
         let mut cell: abi::Cell = 0;
         // SAFETY: `grid_ref` was produced by the engine for this terminal, with no mutation since.
         if unsafe { (self.sym.ghostty_grid_ref_cell)(grid_ref, &raw mut cell) }
             != abi::result::SUCCESS
         {
-            return CellData::default();
+            return;
         }
         let width = match self.cell_get(cell, abi::cell_data::WIDE, abi::wide::NARROW) {
             abi::wide::WIDE => CellWidth::Wide,
@@ -141,37 +178,31 @@ impl Terminal {
         } else {
             CellStyle::default()
         };
-        let text = match tag {
-            abi::content_tag::CODEPOINT => self.codepoint_text(cell),
-            abi::content_tag::CODEPOINT_GRAPHEME => self.grapheme_text(grid_ref),
+        match tag {
+            abi::content_tag::CODEPOINT => self.codepoint_text(cell, &mut data.text),
+            abi::content_tag::CODEPOINT_GRAPHEME => self.grapheme_text(grid_ref, &mut data.text),
             abi::content_tag::BG_COLOR_PALETTE => {
                 style.bg =
                     CellColor::Palette(self.cell_get(cell, abi::cell_data::COLOR_PALETTE, 0u8));
-                String::new()
             }
             _ => {
                 let rgb = self.cell_get(cell, abi::cell_data::COLOR_RGB, abi::ColorRgb::default());
                 style.bg = CellColor::Rgb(rgb.r, rgb.g, rgb.b);
-                String::new()
             }
-        };
-        CellData {
-            text,
-            width,
-            style,
-            semantic,
         }
+        data.width = width;
+        data.style = style;
+        data.semantic = semantic;
     }
 
-    fn codepoint_text(&self, cell: abi::Cell) -> String {
+    fn codepoint_text(&self, cell: abi::Cell, text: &mut String) {
         let codepoint = self.cell_get(cell, abi::cell_data::CODEPOINT, 0u32);
-        match char::from_u32(codepoint) {
-            Some(c) if codepoint != 0 => c.to_string(),
-            _ => String::new(),
+        if let Some(c) = char::from_u32(codepoint).filter(|_| codepoint != 0) {
+            text.push(c);
         }
     }
 
-    fn grapheme_text(&self, grid_ref: &GridRef) -> String {
+    fn grapheme_text(&self, grid_ref: &GridRef, text: &mut String) {
         let mut buffer = [0u32; 32];
         let mut len = 0usize;
         // SAFETY: the buffer and its length are passed together; `len` receives the count.
@@ -184,12 +215,13 @@ impl Terminal {
             )
         };
         if code != abi::result::SUCCESS {
-            return String::new();
+            return;
         }
-        buffer[..len.min(buffer.len())]
-            .iter()
-            .filter_map(|&c| char::from_u32(c))
-            .collect()
+        text.extend(
+            buffer[..len.min(buffer.len())]
+                .iter()
+                .filter_map(|&c| char::from_u32(c)),
+        );
     }
 
     fn style_at(&self, grid_ref: &GridRef) -> CellStyle {
