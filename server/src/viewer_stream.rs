@@ -73,12 +73,11 @@ pub fn serve(
             BusEvent::Output { bytes, .. } => bytes.len(),
             _ => 0,
         };
-        let frame = if flooding { FLOOD_FRAME } else { VIEW_FRAME };
-        if window.elapsed() >= frame {
+        if window.elapsed() >= interval(flooding).0 {
             // The last interval stayed within its budget: whatever flood there was is over.
             (window, sent, flooding) = (Instant::now(), 0, false);
         }
-        let budget = if flooding { FLOOD_BUDGET } else { VIEW_BUDGET };
+        let (frame, budget) = interval(flooding);
         if sent + len <= budget {
             sent += len;
             super::connection::forward(writer, event)?;
@@ -98,6 +97,15 @@ pub fn serve(
             None => return Ok(()),
         }
         (window, sent, flooding) = (Instant::now(), 0, true);
+    }
+}
+
+/// The frame interval and the output passed on as is within it, calm or while a flood lasts.
+fn interval(flooding: bool) -> (Duration, usize) {
+    if flooding {
+        (FLOOD_FRAME, FLOOD_BUDGET)
+    } else {
+        (VIEW_FRAME, VIEW_BUDGET)
     }
 }
 

@@ -431,15 +431,19 @@ pub fn wait_until(description: &str, limit: Duration, mut predicate: impl FnMut(
     }
 }
 
+/// The wire id of `pane` (`@N`, as `new --json` names it).
+pub fn pane_id(pane: &str) -> phux_core::ids::PaneId {
+    phux_core::ids::PaneId(pane.trim_start_matches('@').parse().expect("pane id @N"))
+}
+
 /// The screen of `pane` (`@N`) read over the wire, without depending on any verb.
 pub fn screen(socket: &std::path::Path, pane: &str) -> phux_core::docs::ScreenState {
-    let id: u32 = pane.trim_start_matches('@').parse().expect("pane id @N");
     let mut client = phux_cli::client::Client::connect(socket).expect("connect");
     client
         .request(phux_core::wire::ClientMessage::GetScreen(
             phux_core::wire::GetScreen {
                 id: 0,
-                pane: phux_core::ids::PaneId(id),
+                pane: pane_id(pane),
                 scrollback: None,
                 cells: false,
             },

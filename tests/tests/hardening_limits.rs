@@ -59,7 +59,7 @@ fn resize_beyond_the_grid_cap_is_invalid_argument_at_once() {
 fn the_server_refuses_a_grid_beyond_the_cap_from_any_client() {
     let server = TestServer::start();
     let pane = server.new_session("cap", &["sleep", "600"]);
-    let id = PaneId(pane.trim_start_matches('@').parse().unwrap());
+    let id = phux_tests::pane_id(&pane);
     let mut client = Client::connect(&server.socket).unwrap();
     let refused = client
         .request::<ResizeOk>(ClientMessage::Resize(Resize {

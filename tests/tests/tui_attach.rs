@@ -304,7 +304,7 @@ fn a_sustained_flood_reaches_a_viewer_as_one_keyframe_per_frame() {
             "sleep 0.3; yes phux-flood-line | head -c 400000000",
         ],
     );
-    let pane = phux_core::ids::PaneId(pane.trim_start_matches('@').parse().unwrap());
+    let pane = phux_tests::pane_id(&pane);
     let mut client = phux_cli::client::Client::connect(&server.socket).unwrap();
     let _: ObserveStart = client
         .request(ClientMessage::Observe(Observe {

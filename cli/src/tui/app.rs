@@ -14,10 +14,10 @@ use crate::tui::compose::compose_into;
 use crate::tui::event::Event;
 use crate::tui::grid::Grid;
 use crate::tui::input::next_key;
-use crate::tui::key_path::{KeyPath, Screen, Target, ECHO_WINDOW};
+use crate::tui::key_path::{send_keystroke, KeyPath, Screen, Target, ECHO_WINDOW};
 use crate::tui::model::Model;
 use crate::tui::modes::Mode;
-use crate::tui::outer::{self, MirroredModes, OuterTerminal};
+use crate::tui::outer::{self, OuterTerminal};
 use crate::tui::panes::{Channels, PaneFeeds};
 use crate::tui::render;
 use crate::tui::status;
@@ -346,19 +346,8 @@ impl App {
             return Ok(());
         };
         self.key_path.typed(pane, self.feeds.generation(pane));
-        let request = phux_core::wire::Input {
-            id: 0,
-            pane,
-            actions: vec![phux_core::keys::InputAction::Bytes(bytes)],
-            keys: Vec::new(),
-            // A person's keystroke is not acknowledged: the next one must not wait for it.
-            operation_id: None,
-        };
-        match self
-            .control
-            .request::<phux_core::wire::Done>(phux_core::wire::ClientMessage::Input(request))
-        {
-            Ok(_) => Ok(()),
+        match send_keystroke(&mut self.control, pane, bytes) {
+            Ok(()) => Ok(()),
             // The pane just went away; the next state says where focus goes.
             Err(ClientError::Server { .. }) => self.refresh(),
             Err(other) => Err(other),
@@ -449,11 +438,7 @@ impl App {
             .focused()
             .and_then(|p| self.feeds.get(p))
             .filter(|_| matches!(self.mode, Mode::Normal))
-            .map(|feed| MirroredModes {
-                app_cursor: feed.modes.app_cursor,
-                bracketed_paste: feed.modes.bracketed_paste,
-                focus_events: feed.modes.focus_events,
-            })
+            .map(|feed| feed.modes.mirrored())
             .unwrap_or_default();
         self.outer.mirror(wanted);
     }

@@ -1,5 +1,5 @@
 //! A pane feed's share of the scheduler. While its pane floods, the feed's thread receives a
-//! keyframe per frame interval (16 ms) and parses each one whole: heavy, steady work beside
+//! keyframe per frame interval (33 ms) and parses each one whole: heavy, steady work beside
 //! which a keystroke's echo (the stdin thread, the event loop, the typed pane's feed) must
 //! never wait. So while large frames keep coming the thread takes a long scheduler slice (see
 //! `phux_core::sched_slice`: any thread woken on its core takes it at once) and yields its core
@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use phux_core::sched_slice::FloodSlice;
 
-/// Large frames this close together make a flood: a flood's keyframes come every 16 ms.
+/// Large frames this close together make a flood: a flood's keyframes come every 33 ms.
 const FLOOD_FRAMES: usize = 3;
 const FLOOD_SPAN: Duration = Duration::from_millis(100);
 

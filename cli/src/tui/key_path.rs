@@ -20,7 +20,7 @@ use phux_core::keys::InputAction;
 use phux_core::pane_layout::Rect;
 use phux_core::wire::{ClientMessage, Done, Input};
 
-use crate::client::Client;
+use crate::client::{Client, ClientError};
 use crate::tui::compose::grid_cursor;
 use crate::tui::cursor_shape::ShapeTracker;
 use crate::tui::grid::Grid;
@@ -32,7 +32,6 @@ use crate::tui::render;
 pub const ECHO_WINDOW: Duration = Duration::from_millis(100);
 
 /// Where plain keystrokes may go directly, and where their echo is drawn.
-#[derive(Clone)]
 pub struct Target {
     pub pane: PaneId,
     /// The pane's change counter (see `panes`): the echo is a change after the keystroke.
@@ -141,29 +140,20 @@ impl KeyPath {
     /// open and they are plain (true), or closes the route and leaves them to the event loop
     /// (false; the caller hands them over).
     pub fn try_send(&self, bytes: &[u8], client: &mut Client) -> bool {
-        let target = {
+        // Released before `typed` is taken: a stream thread drawing an echo takes them the
+        // other way round.
+        let (pane, before) = {
             let mut target = lock(&self.target);
             match target.as_ref() {
-                Some(t) if plain(bytes, t.prefix) => t.clone(),
+                Some(t) if plain(bytes, t.prefix) => (t.pane, t.generation.load(Ordering::Acquire)),
                 _ => {
                     self.hand_to_loop(&mut target);
                     return false;
                 }
             }
         };
-        self.typed(target.pane, target.generation.load(Ordering::Acquire));
-        let request = Input {
-            id: 0,
-            pane: target.pane,
-            actions: vec![InputAction::Bytes(bytes.to_vec())],
-            keys: Vec::new(),
-            // A person's keystroke is not acknowledged: the next one must not wait for it.
-            operation_id: None,
-        };
-        if client
-            .request::<Done>(ClientMessage::Input(request))
-            .is_ok()
-        {
+        self.typed(pane, before);
+        if send_keystroke(client, pane, bytes.to_vec()).is_ok() {
             return true;
         }
         // The pane went away (or the connection): the event loop decides where they go.
@@ -224,31 +214,55 @@ impl KeyPath {
         if !awaited {
             return false;
         }
-        let Some(target) = lock(&self.target).clone().filter(|t| t.pane == pane) else {
+        let placed = lock(&self.target)
+            .as_ref()
+            .filter(|t| t.pane == pane)
+            .map(|t| (t.content, t.modes));
+        let Some((content, modes)) = placed else {
             return false;
         };
         let mut screen = lock(&self.screen);
-        let Some(drawn_cursor) = screen.last_frame.as_ref().and_then(|g| g.cursor) else {
+        let Screen {
+            last_frame: Some(last),
+            ..
+        } = &mut *screen
+        else {
             return false;
         };
         let now = read();
-        let content = target.content;
-        let same_row = now.cursor.visible && content.y + now.cursor.y == drawn_cursor.y;
-        if (now.cols, now.rows) != (content.cols, content.rows)
-            || now.modes != target.modes
-            || !same_row
-        {
+        let same_row = now.cursor.visible
+            && last
+                .cursor
+                .is_some_and(|drawn| content.y + now.cursor.y == drawn.y);
+        if (now.cols, now.rows) != (content.cols, content.rows) || now.modes != modes || !same_row {
             return false;
         }
         let cursor = grid_cursor(now.cursor, now.shape, content);
-        let Some(last) = screen.last_frame.as_mut() else {
-            return false;
-        };
         let bytes = render::row_update(last, content, now.cursor.y, &now.cursor_row, cursor);
         screen.show(&bytes);
         *typed = None;
         true
     }
+}
+
+/// Sends a person's keystroke `bytes` to `pane`, the way both the event loop and the key path
+/// do.
+pub fn send_keystroke(
+    client: &mut Client,
+    pane: PaneId,
+    bytes: Vec<u8>,
+) -> Result<(), ClientError> {
+    let request = Input {
+        id: 0,
+        pane,
+        actions: vec![InputAction::Bytes(bytes)],
+        keys: Vec::new(),
+        // A person's keystroke is not acknowledged: the next one must not wait for it.
+        operation_id: None,
+    };
+    client
+        .request::<Done>(ClientMessage::Input(request))
+        .map(|_| ())
 }
 
 #[cfg(test)]

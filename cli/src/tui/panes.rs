@@ -147,7 +147,7 @@ impl PaneFeeds {
             .map_or(0, |f| f.generation.load(Ordering::Acquire))
     }
 
-    /// `pane`'s change counter itself, for the direct route's keystrokes.
+    /// `pane`'s change counter itself, for the key path's keystrokes.
     pub fn generation_counter(&self, pane: PaneId) -> Option<Arc<AtomicU64>> {
         self.feeds.get(&pane).map(|f| Arc::clone(&f.generation))
     }
@@ -226,15 +226,13 @@ impl PaneFeed {
     /// prepared when that is current.
     fn refresh(&mut self, generation: u64) {
         let mut live = lock(&self.live);
-        match live.prepared.take() {
-            Some((at, rows, cursor)) if at >= generation => {
+        // A stale preparation stays: the next one reads into its rows.
+        match live.prepared.take_if(|(at, _, _)| *at >= generation) {
+            Some((_, rows, cursor)) => {
                 live.spare = std::mem::replace(&mut self.rows, rows);
                 self.cursor = cursor;
             }
-            stale => {
-                if let Some((_, rows, _)) = stale {
-                    live.spare = rows;
-                }
+            None => {
                 live.read_into(&mut self.rows);
                 self.cursor = live.terminal.cursor();
             }
@@ -264,11 +262,15 @@ fn lock(live: &Mutex<LiveScreen>) -> std::sync::MutexGuard<'_, LiveScreen> {
 }
 
 impl LiveScreen {
-    /// Every row's cells and the cursor now, stamped `generation`, read into the spare rows.
-    fn read_cells(&mut self, generation: u64) -> (u64, Vec<Vec<CellData>>, Cursor) {
-        let mut rows = std::mem::take(&mut self.spare);
+    /// Prepares every row's cells and the cursor now, stamped `generation`, into the rows
+    /// of the last preparation if the event loop did not take them, else the spare ones.
+    fn prepare(&mut self, generation: u64) {
+        let mut rows = match self.prepared.take() {
+            Some((_, rows, _)) => rows,
+            None => std::mem::take(&mut self.spare),
+        };
         self.read_into(&mut rows);
-        (generation, rows, self.terminal.cursor())
+        self.prepared = Some((generation, rows, self.terminal.cursor()));
     }
 
     /// Every row's cells now, written into `rows` (their buffers reused).
@@ -394,14 +396,11 @@ fn open(
             if !live.apply(frame) {
                 continue;
             }
-            // Counted under the lock: the prepared cells are exactly this generation's.
+            // Counted under the lock: the prepared cells are exactly this generation's (a
+            // preparation a later small frame made stale is read again by the event loop).
             let generation = thread_generation.fetch_add(1, Ordering::AcqRel) + 1;
-            // A prepared read the event loop did not take gives its rows back.
-            if let Some((_, rows, _)) = live.prepared.take() {
-                live.spare = rows;
-            }
             if large {
-                live.prepared = Some(live.read_cells(generation));
+                live.prepare(generation);
             }
             drop(live);
             if !large {
