@@ -45,6 +45,12 @@ pub fn input_arrived() {
     LAST_INPUT_NS.store(now_ns(), Ordering::Release);
 }
 
+/// Whether input was written to any pane less than `span` ago.
+pub fn input_within(span: Duration) -> bool {
+    let last = LAST_INPUT_NS.load(Ordering::Acquire);
+    last != 0 && Duration::from_nanos(now_ns().saturating_sub(last)) < span
+}
+
 /// One thread's view of its pane's output rate.
 #[derive(Debug)]
 pub struct FloodGauge {
@@ -89,8 +95,8 @@ impl FloodGauge {
         self.slice.set_flooding(self.flooding);
     }
 
-    #[cfg(test)]
-    fn flooding(&self) -> bool {
+    /// Whether the pane floods.
+    pub fn flooding(&self) -> bool {
         self.flooding
     }
 
@@ -148,6 +154,11 @@ mod tests {
         input_arrived();
         let last = LAST_INPUT_NS.load(Ordering::Acquire);
         assert!(last > 0 && last <= now_ns());
+        assert!(input_within(Duration::from_secs(1)));
+        assert!(
+            !input_within(Duration::ZERO),
+            "nothing is more recent than now"
+        );
 
         gauge.calm();
         assert_eq!(gauge.room_left(1_000, 1_000), None);

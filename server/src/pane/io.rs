@@ -61,6 +61,7 @@ pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: Strin
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let mut buffer = vec![0u8; 64 * 1024];
         let mut flood = super::flood_yield::FloodGauge::default();
+        let mut pace = super::typing_pace::TypingPace::default();
         loop {
             // A flood stops reading for a moment after input (its program stops with it).
             flood.stand_aside();
@@ -73,6 +74,7 @@ pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: Strin
                     if tx.send(Chunk { t_ns, bytes }).is_err() {
                         break;
                     }
+                    pace.after_read(n, flood.flooding());
                 }
                 Err(Errno::AGAIN | Errno::INTR) => {
                     // Readable data, or the hang-up that makes the next read fail, wakes us.

@@ -10,6 +10,7 @@ mod io;
 pub mod osc_scan;
 pub mod output_log;
 pub mod shell_track;
+mod typing_pace;
 
 pub use handle::PaneHandle;
 
