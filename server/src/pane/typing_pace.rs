@@ -35,7 +35,7 @@ impl TypingPace {
     /// they fit [`TYPING_RATE`].
     pub fn after_read(&mut self, len: usize, flooding: bool) {
         if !flooding || !super::flood_yield::input_within(TYPING) {
-            self.since = None;
+            *self = TypingPace::default();
             return;
         }
         if let Some(pause) = self.pause(len, Instant::now()) {
@@ -100,6 +100,22 @@ mod tests {
         assert!(
             pause.is_some_and(|p| p >= Duration::from_millis(19)),
             "{pause:?}"
+        );
+    }
+
+    #[test]
+    fn calm_output_starts_the_count_again() {
+        let mut pace = TypingPace::default();
+        let one_ms_of_bytes = (TYPING_RATE / 1000.0) as usize;
+        let start = Instant::now();
+        assert_eq!(pace.pause(100 * one_ms_of_bytes, start), Some(MAX_PAUSE));
+        let before = Instant::now();
+        pace.after_read(one_ms_of_bytes, false);
+        assert!(before.elapsed() < MAX_PAUSE, "calm output never waits");
+        let pause = pace.pause(one_ms_of_bytes, Instant::now());
+        assert!(
+            pause.is_some_and(|p| p <= Duration::from_micros(1_100)),
+            "only the new millisecond's bytes count: {pause:?}"
         );
     }
 }
