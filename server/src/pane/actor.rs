@@ -187,6 +187,17 @@ impl PaneActor {
             let _ = self.writer.push(replies);
         }
         self.seq += 1;
+        // Observers first (an echo on its way to an attached client): what follows only
+        // scans the same bytes for marks and notifications, and every event it publishes goes
+        // to other subscribers (watchers and change listeners), which wake threads that could
+        // otherwise take this core before the output left.
+        let (id, seq) = (self.id, self.seq);
+        self.publish(BusEvent::Output {
+            pane: id,
+            seq,
+            t_ns: chunk.t_ns,
+            bytes: Arc::clone(&chunk.bytes),
+        });
         self.last_output = Instant::now();
         if !self.dirty {
             self.dirty = true;
@@ -200,13 +211,6 @@ impl PaneActor {
         self.on_notifications();
         self.record(chunk.t_ns, &chunk.bytes);
         self.compress_during_output(chunk.bytes.len());
-        let (id, seq) = (self.id, self.seq);
-        self.publish(BusEvent::Output {
-            pane: id,
-            seq,
-            t_ns: chunk.t_ns,
-            bytes: chunk.bytes,
-        });
         self.publish(BusEvent::Changed { pane: id });
     }
 
