@@ -1,7 +1,9 @@
-//! The pane actor: the one thread that changes a pane's engine `Terminal`. It feeds every PTY
-//! read to the engine, writes the engine's query answers back to the PTY, publishes events, and
-//! answers the server's requests in the order they arrive. (Reads of the screen take the
-//! terminal's lock from the requesting thread instead: see `PaneHandle`.)
+//! The pane actor: what changes a pane's engine `Terminal`, one step at a time. It feeds every
+//! PTY read to the engine, writes the engine's query answers back to the PTY, publishes events,
+//! and answers the server's requests in the order they arrive. Two threads take turns with it
+//! under its lock (see `command_loop`): the reader hands it each read as soon as it is read, the
+//! command thread everything else. (Reads of the screen take the terminal's lock from the
+//! requesting thread instead: see `PaneHandle`.)
 
 use super::ask::parse_title;
 use super::input_queue::InputQueue;
@@ -13,7 +15,7 @@ use crate::bus::{now_ns, Bus, BusEvent, Subscriber};
 use crate::flight::{FlightEntry, FlightRecorder};
 use crate::pty;
 use crate::shared::Shared;
-use crossbeam_channel::{never, select, Receiver, Sender};
+use crossbeam_channel::Sender;
 use phux_core::docs::WatchEventKind;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
@@ -44,8 +46,6 @@ pub struct PaneActor {
     output: Arc<OutputLog>,
     seq: u64,
     dirty: bool,
-    /// How fast output comes (see `flood_yield`).
-    flood: super::flood_yield::FloodGauge,
     last_output: Instant,
     kill_at: Option<Instant>,
     last_cwd: Option<String>,
@@ -77,7 +77,6 @@ impl PaneActor {
             output: Arc::clone(&process.output),
             seq: 0,
             dirty: false,
-            flood: super::flood_yield::FloodGauge::default(),
             last_output: Instant::now(),
             kill_at: None,
             last_cwd,
@@ -87,38 +86,43 @@ impl PaneActor {
         }
     }
 
-    pub fn run(
-        mut self,
-        commands: Receiver<PaneCommand>,
-        mut output: Receiver<super::io::Chunk>,
-        mut exited: Receiver<Option<std::process::ExitStatus>>,
-    ) {
+    /// The pane is born: watchers hear of it, and the flight recorder keeps a keyframe of the
+    /// blank screen (`rec --since` on a young pane can still start from the very first byte).
+    /// Called before the reader starts, so nothing the program prints comes before it.
+    pub fn born(&mut self) {
         self.watch(WatchEventKind::PaneSpawned);
-        // A keyframe of the blank screen at birth: `rec --since` on a young pane can still
-        // start from the very first byte.
         if self.flight.is_enabled() {
             let (cols, rows, repaint) = self.repaint();
             self.flight
                 .keyframe(0, now_ns(self.shared.epoch), cols, rows, repaint);
         }
-        let (mut reader_done, mut status) = (false, None);
-        while !(reader_done && status.is_some()) {
-            let timeout = self.next_deadline().map_or(Duration::from_secs(3600), |d| {
-                d.saturating_duration_since(Instant::now())
-            });
-            select! {
-                recv(output) -> chunk => match chunk {
-                    Ok(chunk) => self.on_output(chunk),
-                    Err(_) => { reader_done = true; output = never(); }
-                },
-                recv(exited) -> code => { status = Some(code.ok().flatten()); exited = never(); },
-                recv(commands) -> command => match command {
-                    Ok(command) => self.on_command(command),
-                    Err(_) => return,
-                },
-                default(timeout) => self.on_tick(),
-            }
-        }
+    }
+
+    /// Takes one PTY read, on the reader's thread. True when the pane was idle until now: the
+    /// command thread's next deadline moved.
+    pub fn output(&mut self, chunk: super::io::Chunk) -> bool {
+        let was_idle = !self.dirty;
+        self.on_output(chunk);
+        was_idle
+    }
+
+    /// When the command thread must next wake with nothing else to do.
+    pub fn timeout(&self) -> Duration {
+        self.next_deadline().map_or(Duration::from_secs(3600), |d| {
+            d.saturating_duration_since(Instant::now())
+        })
+    }
+
+    pub fn command(&mut self, command: PaneCommand) {
+        self.on_command(command);
+    }
+
+    pub fn tick(&mut self) {
+        self.on_tick();
+    }
+
+    /// The program ended (`status`) and its output was read to the end: the pane closes.
+    pub fn finish(&mut self, status: Option<Option<std::process::ExitStatus>>) {
         let raw = status.flatten();
         let exit_status = raw.map(super::exit_code_of);
         let end = crate::shared::PaneEnd {
@@ -172,9 +176,6 @@ impl PaneActor {
     }
 
     fn on_output(&mut self, chunk: super::io::Chunk) {
-        // A flood stops parsing for a moment after input: an echo elsewhere goes first.
-        self.flood.handled(chunk.bytes.len());
-        self.flood.stand_aside();
         let replies = {
             let mut terminal = self.terminal();
             terminal.write(&chunk.bytes);
@@ -275,7 +276,6 @@ impl PaneActor {
         }
         if self.dirty && self.last_output.elapsed() >= IDLE_SETTLE {
             self.dirty = false;
-            self.flood.calm();
             self.watch(WatchEventKind::Idle);
             self.check_cwd();
             // History the program is done writing shrinks about tenfold.

@@ -1,14 +1,15 @@
 //! Keystrokes before floods. A pane whose program floods output (`cat` of a big file) keeps
-//! two threads and the program itself busy; on a machine with few cores, a keystroke's echo
-//! in another pane (its shell, this server's threads for that pane, the client drawing it)
-//! then waits for a core. A flooding pane's reader and actor make way in three ways:
-//! - they ask the scheduler for a long slice while the flood lasts (see
-//!   `phux_core::sched_slice`): every other thread has a shorter one and, woken, takes their
+//! its reader (which also parses: see `command_loop`) and the program itself busy; on a
+//! machine with few cores, a keystroke's echo in another pane (its shell, this server's
+//! threads for that pane, the client drawing it) then waits for a core. A flooding pane's
+//! reader makes way in three ways:
+//! - it asks the scheduler for a long slice while the flood lasts (see
+//!   `phux_core::sched_slice`): every other thread has a shorter one and, woken, takes its
 //!   core at once instead of waiting for the next timer tick;
-//! - they yield the core after every chunk, so a thread that is ready to run goes first;
-//! - they stand aside for a moment after any input the server writes to any pane: the reader
-//!   stops reading (which stops its program too, once the PTY is full) and the actor stops
-//!   parsing, for [`ECHO_ROOM`] after the input.
+//! - it yields the core after every chunk, so a thread that is ready to run goes first;
+//! - it stands aside for a moment after any input the server writes to any pane: it stops
+//!   reading and parsing (which stops its program too, once the PTY is full) for
+//!   [`ECHO_ROOM`] after the input.
 //!
 //! The flood loses nothing and slows by at most [`ECHO_ROOM`] per keystroke; a pane that is
 //! not flooding never waits.
@@ -87,14 +88,6 @@ impl FloodGauge {
         self.slice.set_flooding(self.flooding);
     }
 
-    /// The output stopped: calm until the next flood.
-    pub fn calm(&mut self) {
-        self.flooding = false;
-        self.bytes = 0;
-        self.window_start = Instant::now();
-        self.slice.set_flooding(self.flooding);
-    }
-
     /// Whether the pane floods.
     pub fn flooding(&self) -> bool {
         self.flooding
@@ -160,8 +153,8 @@ mod tests {
             "nothing is more recent than now"
         );
 
-        gauge.calm();
-        assert_eq!(gauge.room_left(1_000, 1_000), None);
+        let calm = FloodGauge::default();
+        assert_eq!(calm.room_left(1_000, 1_000), None);
     }
 
     #[test]
@@ -190,18 +183,15 @@ mod tests {
             );
             gauge.handled(FLOOD_BYTES_PER_WINDOW);
             assert_eq!(slice_of(0), Some(FLOOD), "a flood asks for a long one");
-            gauge.calm();
+            std::thread::sleep(WINDOW);
+            gauge.handled(10);
+            std::thread::sleep(WINDOW);
+            gauge.handled(10);
             assert_eq!(
                 slice_of(0),
                 Some(SHORT),
-                "and gives it up when the output stops"
+                "and gives it up when a window closes calm"
             );
-            gauge.handled(FLOOD_BYTES_PER_WINDOW);
-            std::thread::sleep(WINDOW);
-            gauge.handled(10);
-            std::thread::sleep(WINDOW);
-            gauge.handled(10);
-            assert_eq!(slice_of(0), Some(SHORT), "or when a window closes calm");
         });
     }
 }

@@ -1,5 +1,5 @@
-//! The two threads beside every pane actor: the reader, which stamps each PTY read with the
-//! monotonic time it was read and hands it over, and the writer, which owns writes to the PTY
+//! The two threads beside every pane's command thread: the reader, which stamps each PTY read
+//! with the monotonic time it was read and feeds it to the actor, and the writer, which owns writes to the PTY
 //! so a program that stops reading its input can never stall the actor.
 //!
 //! The PTY is non-blocking and both threads wait in `poll`, so neither can be stuck in a
@@ -56,8 +56,15 @@ fn wait_ready(master: &File, flags: PollFlags, timeout: Option<Duration>) -> Res
     }
 }
 
-/// Reads until EOF or EIO (the last holder of the terminal closed it); then drops `tx`.
-pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: String) {
+/// Reads until EOF or EIO (the last holder of the terminal closed it), handing each read to
+/// `take` on this thread; then drops `done`.
+pub fn spawn_reader(
+    master: File,
+    mut take: impl FnMut(Chunk) + Send + 'static,
+    done: Sender<()>,
+    epoch: Instant,
+    name: String,
+) {
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let mut buffer = vec![0u8; 64 * 1024];
         let mut flood = super::flood_yield::FloodGauge::default();
@@ -70,17 +77,17 @@ pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: Strin
                 Ok(n) => {
                     flood.handled(n);
                     let t_ns = crate::bus::now_ns(epoch);
-                    let bytes = Arc::from(&buffer[..n]);
-                    if tx.send(Chunk { t_ns, bytes }).is_err() {
-                        break;
-                    }
+                    take(Chunk {
+                        t_ns,
+                        bytes: Arc::from(&buffer[..n]),
+                    });
                     pace.after_read(n, flood.flooding());
                 }
                 Err(Errno::AGAIN | Errno::INTR) => {
                     // Readable data, or the hang-up that makes the next read fail, wakes us.
                     if wait_ready(&master, PollFlags::IN, None).is_err() {
                         // POLLHUP can come with data still buffered: read it before leaving.
-                        drain(&master, &mut buffer, &tx, epoch);
+                        drain(&master, &mut buffer, &mut take, epoch);
                         break;
                     }
                 }
@@ -88,6 +95,7 @@ pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: Strin
                 Err(_) => break,
             }
         }
+        drop(done);
     });
     if let Err(e) = spawned {
         crate::log::line(&format!("cannot start a PTY reader: {e}"));
@@ -95,21 +103,15 @@ pub fn spawn_reader(master: File, tx: Sender<Chunk>, epoch: Instant, name: Strin
 }
 
 /// Reads what is left after a hang-up.
-fn drain(master: &File, buffer: &mut [u8], tx: &Sender<Chunk>, epoch: Instant) {
+fn drain(master: &File, buffer: &mut [u8], take: &mut impl FnMut(Chunk), epoch: Instant) {
     while let Ok(n) = rustix::io::read(master, &mut *buffer) {
         if n == 0 {
             return;
         }
-        let t_ns = crate::bus::now_ns(epoch);
-        if tx
-            .send(Chunk {
-                t_ns,
-                bytes: Arc::from(&buffer[..n]),
-            })
-            .is_err()
-        {
-            return;
-        }
+        take(Chunk {
+            t_ns: crate::bus::now_ns(epoch),
+            bytes: Arc::from(&buffer[..n]),
+        });
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod actor;
 pub mod ask;
+mod command_loop;
 mod flood_yield;
 mod handle;
 pub mod input_queue;
@@ -34,9 +35,6 @@ pub type SharedTerminal = Arc<Mutex<Terminal>>;
 pub fn lock(terminal: &SharedTerminal) -> MutexGuard<'_, Terminal> {
     terminal.lock().unwrap_or_else(PoisonError::into_inner)
 }
-
-/// PTY reads the actor may have queued before the reader waits (and the child with it).
-const OUTPUT_QUEUE: usize = 8;
 
 /// Why a pane could not do what was asked.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -126,17 +124,10 @@ pub fn spawn(
     let read_side = std::fs::File::from(process.master.try_clone()?);
     let write_side = std::fs::File::from(process.master.try_clone()?);
     io::make_nonblocking(&read_side)?;
-    let (out_tx, out_rx) = bounded(OUTPUT_QUEUE);
     let (input, input_source) = input_queue();
     let (cmd_tx, cmd_rx) = unbounded();
     let (exit_tx, exit_rx) = bounded(1);
     let closed = Arc::new(AtomicBool::new(false));
-    io::spawn_reader(
-        read_side,
-        out_tx,
-        shared.epoch,
-        format!("pane-{}-reader", id.0),
-    );
     io::spawn_writer(
         write_side,
         input_source,
@@ -168,11 +159,30 @@ pub fn spawn(
         &process_view,
         Arc::clone(shared),
     );
+    // Both before the reader starts: the observer sees the blank screen, watchers the birth,
+    // before anything the program prints.
     let observed = observer.map(|observer| actor.observe_from_birth(observer));
+    actor.born();
+    let actor = Arc::new(Mutex::new(actor));
+    let (woke_tx, woke) = bounded(1);
+    let (done_tx, done) = bounded(0);
+    let fed = Arc::clone(&actor);
+    io::spawn_reader(
+        read_side,
+        move |chunk| {
+            if command_loop::lock(&fed).output(chunk) {
+                let _ = woke_tx.try_send(());
+            }
+        },
+        done_tx,
+        shared.epoch,
+        format!("pane-{}-reader", id.0),
+    );
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || {
-            actor.run(cmd_rx, out_rx, exit_rx);
+            let news = command_loop::ReaderNews { woke, done };
+            command_loop::run(&actor, &cmd_rx, news, exit_rx);
             // The writer ends with the pane, with its descriptor and any input still queued.
             closed.store(true, Ordering::Release);
         })?;
