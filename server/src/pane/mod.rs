@@ -159,28 +159,32 @@ pub fn spawn(
         &process_view,
         Arc::clone(shared),
     );
-    // Both before the reader starts: the observer sees the blank screen, watchers the birth,
-    // before anything the program prints.
+    // Before the reader starts: the observer sees the blank screen before anything the
+    // program prints.
     let observed = observer.map(|observer| actor.observe_from_birth(observer));
-    actor.born();
     let actor = Arc::new(Mutex::new(actor));
     let (woke_tx, woke) = bounded(1);
     let (done_tx, done) = bounded(0);
     let fed = Arc::clone(&actor);
-    io::spawn_reader(
-        read_side,
-        move |chunk| {
-            if command_loop::lock(&fed).output(chunk) {
-                let _ = woke_tx.try_send(());
-            }
-        },
-        done_tx,
-        shared.epoch,
-        format!("pane-{}-reader", id.0),
-    );
+    let epoch = shared.epoch;
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || {
+            // On this thread, not the spawning request's (which may hold the registry that
+            // watchers of the birth need), and before the reader starts: watchers hear of the
+            // birth before anything the program prints.
+            command_loop::lock(&actor).born();
+            io::spawn_reader(
+                read_side,
+                move |chunk| {
+                    if command_loop::lock(&fed).output(chunk) {
+                        let _ = woke_tx.try_send(());
+                    }
+                },
+                done_tx,
+                epoch,
+                format!("pane-{}-reader", id.0),
+            );
             let news = command_loop::ReaderNews { woke, done };
             command_loop::run(&actor, &cmd_rx, news, exit_rx);
             // The writer ends with the pane, with its descriptor and any input still queued.
