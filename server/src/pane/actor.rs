@@ -98,27 +98,11 @@ impl PaneActor {
         }
     }
 
-    /// Takes one PTY read, on the reader's thread. True when the pane was idle until now: the
-    /// command thread's next deadline moved.
-    pub fn output(&mut self, chunk: super::io::Chunk) -> bool {
-        let was_idle = !self.dirty;
-        self.on_output(chunk);
-        was_idle
-    }
-
     /// When the command thread must next wake with nothing else to do.
     pub fn timeout(&self) -> Duration {
         self.next_deadline().map_or(Duration::from_secs(3600), |d| {
             d.saturating_duration_since(Instant::now())
         })
-    }
-
-    pub fn command(&mut self, command: PaneCommand) {
-        self.on_command(command);
-    }
-
-    pub fn tick(&mut self) {
-        self.on_tick();
     }
 
     /// The program ended (`status`) and its output was read to the end: the pane closes.
@@ -175,7 +159,10 @@ impl PaneActor {
         });
     }
 
-    fn on_output(&mut self, chunk: super::io::Chunk) {
+    /// Takes one PTY read, on the reader's thread. True when the pane was idle until now: the
+    /// command thread's next deadline moved.
+    pub fn on_output(&mut self, chunk: super::io::Chunk) -> bool {
+        let was_idle = !self.dirty;
         let replies = {
             let mut terminal = self.terminal();
             terminal.write(&chunk.bytes);
@@ -213,6 +200,7 @@ impl PaneActor {
         self.record(chunk.t_ns, &chunk.bytes);
         self.compress_during_output(chunk.bytes.len());
         self.publish(BusEvent::Changed { pane: id });
+        was_idle
     }
 
     /// During long bursts, compress a step at a time so a flooding pane's memory stays small.
@@ -267,7 +255,7 @@ impl PaneActor {
         }
     }
 
-    fn on_tick(&mut self) {
+    pub fn on_tick(&mut self) {
         if let Some(kill_at) = self.kill_at {
             if Instant::now() >= kill_at {
                 pty::signal_group(self.pid, rustix::process::Signal::KILL);
@@ -294,7 +282,7 @@ impl PaneActor {
         }
     }
 
-    fn on_command(&mut self, command: PaneCommand) {
+    pub fn on_command(&mut self, command: PaneCommand) {
         match command {
             PaneCommand::Resize { cols, rows, reply } => {
                 let _ = reply.send(self.resize(cols, rows));

@@ -46,10 +46,10 @@ pub fn run(
             recv(done) -> _ => { reader_done = true; done = never(); },
             recv(exited) -> code => { status = Some(code.ok().flatten()); exited = never(); },
             recv(commands) -> command => match command {
-                Ok(command) => lock(actor).command(command),
+                Ok(command) => lock(actor).on_command(command),
                 Err(_) => return,
             },
-            default(timeout) => lock(actor).tick(),
+            default(timeout) => lock(actor).on_tick(),
         }
     }
     lock(actor).finish(status);

@@ -9,10 +9,11 @@
 //! - it yields the core after every chunk, so a thread that is ready to run goes first;
 //! - it stands aside for a moment after any input the server writes to any pane: it stops
 //!   reading and parsing (which stops its program too, once the PTY is full) for
-//!   [`ECHO_ROOM`] after the input.
+//!   [`ECHO_ROOM`] after the input;
+//! - while input keeps coming, it reads no faster than someone typing leaves room for (see
+//!   `typing_pace`).
 //!
-//! The flood loses nothing and slows by at most [`ECHO_ROOM`] per keystroke; a pane that is
-//! not flooding never waits.
+//! The flood loses nothing; a pane that is not flooding never waits.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -59,6 +60,7 @@ pub struct FloodGauge {
     bytes: usize,
     flooding: bool,
     slice: phux_core::sched_slice::FloodSlice,
+    pace: super::typing_pace::TypingPace,
 }
 
 impl Default for FloodGauge {
@@ -68,6 +70,7 @@ impl Default for FloodGauge {
             bytes: 0,
             flooding: false,
             slice: phux_core::sched_slice::FloodSlice::default(),
+            pace: super::typing_pace::TypingPace::default(),
         }
     }
 }
@@ -86,20 +89,25 @@ impl FloodGauge {
             self.bytes = 0;
         }
         self.slice.set_flooding(self.flooding);
+        self.pace.count(len, self.flooding);
     }
 
-    /// Whether the pane floods.
-    pub fn flooding(&self) -> bool {
+    #[cfg(test)]
+    fn flooding(&self) -> bool {
         self.flooding
     }
 
-    /// While flooding, lets a thread that is ready to run on this core go first, and waits
-    /// out what is left of [`ECHO_ROOM`] after the latest input.
+    /// While flooding, lets a thread that is ready to run on this core go first, waits out
+    /// what is left of [`ECHO_ROOM`] after the latest input, and then until what was read
+    /// fits the typing pace.
     pub fn stand_aside(&self) {
         self.slice.make_way();
         let last = LAST_INPUT_NS.load(Ordering::Acquire);
         if let Some(left) = self.room_left(now_ns(), last) {
             std::thread::sleep(left);
+        }
+        if let Some(pause) = self.pace.pause(Instant::now()) {
+            std::thread::sleep(pause);
         }
     }
 

@@ -1,6 +1,6 @@
 //! The two threads beside every pane's command thread: the reader, which stamps each PTY read
-//! with the monotonic time it was read and feeds it to the actor, and the writer, which owns writes to the PTY
-//! so a program that stops reading its input can never stall the actor.
+//! with the monotonic time it was read and feeds it to the actor, and the writer, which owns
+//! writes to the PTY so a program that stops reading its input can never stall the actor.
 //!
 //! The PTY is non-blocking and both threads wait in `poll`, so neither can be stuck in a
 //! system call when the pane ends: the writer checks the pane's `closed` flag while it waits
@@ -68,9 +68,9 @@ pub fn spawn_reader(
     let spawned = std::thread::Builder::new().name(name).spawn(move || {
         let mut buffer = vec![0u8; 64 * 1024];
         let mut flood = super::flood_yield::FloodGauge::default();
-        let mut pace = super::typing_pace::TypingPace::default();
         loop {
-            // A flood stops reading for a moment after input (its program stops with it).
+            // A flood stops reading for a moment after input and keeps to the typing pace
+            // (its program stops with it).
             flood.stand_aside();
             match rustix::io::read(&master, &mut buffer) {
                 Ok(0) => break,
@@ -81,7 +81,6 @@ pub fn spawn_reader(
                         t_ns,
                         bytes: Arc::from(&buffer[..n]),
                     });
-                    pace.after_read(n, flood.flooding());
                 }
                 Err(Errno::AGAIN | Errno::INTR) => {
                     // Readable data, or the hang-up that makes the next read fail, wakes us.

@@ -177,7 +177,7 @@ pub fn spawn(
             io::spawn_reader(
                 read_side,
                 move |chunk| {
-                    if command_loop::lock(&fed).output(chunk) {
+                    if command_loop::lock(&fed).on_output(chunk) {
                         let _ = woke_tx.try_send(());
                     }
                 },

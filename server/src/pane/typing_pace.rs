@@ -3,8 +3,9 @@
 //! wakes a kernel worker and the client's reader, and on its way back out the client's drawing
 //! and the kernel worker again, each of which waits for a core while a flood keeps every core
 //! busy. So while input keeps coming (it came less than [`TYPING`] ago), a flooding pane's
-//! reader reads at most [`TYPING_RATE`]: the program waits on its full PTY, the actor on the
-//! reader, and a core stays free most of the time for whatever a keystroke wakes.
+//! reader reads at most [`TYPING_RATE`] (it counts each read here and waits in
+//! `FloodGauge::stand_aside`): the program waits on its full PTY, and a core stays free most
+//! of the time for whatever a keystroke wakes.
 //!
 //! The rate is still more than a person can read and more than tmux shows a flood at; a
 //! flood nobody types beside runs at full speed.
@@ -31,33 +32,37 @@ pub struct TypingPace {
 }
 
 impl TypingPace {
-    /// Counts `len` bytes just read and, while the pane floods and someone types, waits until
-    /// they fit [`TYPING_RATE`].
-    pub fn after_read(&mut self, len: usize, flooding: bool) {
-        if !flooding || !super::flood_yield::input_within(TYPING) {
+    /// Counts `len` bytes just read. Output that is not a flood, or that comes while nobody
+    /// types, starts the count again.
+    pub fn count(&mut self, len: usize, flooding: bool) {
+        if flooding && super::flood_yield::input_within(TYPING) {
+            self.add(len, Instant::now());
+        } else {
             *self = TypingPace::default();
-            return;
-        }
-        if let Some(pause) = self.pause(len, Instant::now()) {
-            std::thread::sleep(pause);
         }
     }
 
-    /// How long to wait at `now` after reading `len` more bytes.
-    fn pause(&mut self, len: usize, now: Instant) -> Option<Duration> {
-        let since = *self.since.get_or_insert(now);
-        let elapsed = now.saturating_duration_since(since);
-        let due = Duration::from_secs_f64(self.bytes / TYPING_RATE);
-        if elapsed > due + MAX_CREDIT {
-            // Quiet for a while: start counting again rather than burst.
-            self.since = Some(now);
-            self.bytes = 0.0;
+    /// How long the reader waits at `now` for the bytes counted to fit [`TYPING_RATE`].
+    pub fn pause(&self, now: Instant) -> Option<Duration> {
+        let since = self.since?;
+        let pause = self
+            .due()
+            .saturating_sub(now.saturating_duration_since(since));
+        (!pause.is_zero()).then(|| pause.min(MAX_PAUSE))
+    }
+
+    fn add(&mut self, len: usize, now: Instant) {
+        // After a quiet spell, counting starts again rather than allowing a burst.
+        let quiet = |since: Instant| now.saturating_duration_since(since) > self.due() + MAX_CREDIT;
+        if self.since.is_none_or(quiet) {
+            (self.since, self.bytes) = (Some(now), 0.0);
         }
         self.bytes += len as f64;
-        let since = self.since.unwrap_or(now);
-        let due = Duration::from_secs_f64(self.bytes / TYPING_RATE);
-        let pause = due.saturating_sub(now.saturating_duration_since(since));
-        (!pause.is_zero()).then(|| pause.min(MAX_PAUSE))
+    }
+
+    /// How long the bytes counted take at [`TYPING_RATE`].
+    fn due(&self) -> Duration {
+        Duration::from_secs_f64(self.bytes / TYPING_RATE)
     }
 }
 
@@ -74,18 +79,22 @@ mod tests {
         let start = Instant::now();
         let mut pace = TypingPace::default();
         let one_ms_of_bytes = (TYPING_RATE / 1000.0) as usize;
-        assert_eq!(pace.pause(0, start), None, "nothing read yet");
-        let pause = pace.pause(4 * one_ms_of_bytes, start).expect("4 ms ahead");
+        pace.add(0, start);
+        assert_eq!(pace.pause(start), None, "nothing read yet");
+        pace.add(4 * one_ms_of_bytes, start);
+        let pause = pace.pause(start).expect("4 ms ahead");
         assert!(
             (Duration::from_micros(3_900)..=Duration::from_micros(4_100)).contains(&pause),
             "{pause:?}"
         );
+        pace.add(one_ms_of_bytes, at(start, 6));
         assert_eq!(
-            pace.pause(one_ms_of_bytes, at(start, 6)),
+            pace.pause(at(start, 6)),
             None,
             "5 ms of bytes over 6 ms is within the rate"
         );
-        let big = pace.pause(100 * one_ms_of_bytes, at(start, 6)).unwrap();
+        pace.add(100 * one_ms_of_bytes, at(start, 6));
+        let big = pace.pause(at(start, 6)).unwrap();
         assert_eq!(big, MAX_PAUSE, "one pause never exceeds {MAX_PAUSE:?}");
     }
 
@@ -94,9 +103,10 @@ mod tests {
         let start = Instant::now();
         let mut pace = TypingPace::default();
         let one_ms_of_bytes = (TYPING_RATE / 1000.0) as usize;
-        pace.pause(one_ms_of_bytes, start);
+        pace.add(one_ms_of_bytes, start);
         // Two seconds without output, then a burst: paced from the burst on.
-        let pause = pace.pause(30 * one_ms_of_bytes, at(start, 2_000));
+        pace.add(30 * one_ms_of_bytes, at(start, 2_000));
+        let pause = pace.pause(at(start, 2_000));
         assert!(
             pause.is_some_and(|p| p >= Duration::from_millis(19)),
             "{pause:?}"
@@ -108,11 +118,15 @@ mod tests {
         let mut pace = TypingPace::default();
         let one_ms_of_bytes = (TYPING_RATE / 1000.0) as usize;
         let start = Instant::now();
-        assert_eq!(pace.pause(100 * one_ms_of_bytes, start), Some(MAX_PAUSE));
+        pace.add(100 * one_ms_of_bytes, start);
+        assert_eq!(pace.pause(start), Some(MAX_PAUSE));
         let before = Instant::now();
-        pace.after_read(one_ms_of_bytes, false);
+        pace.count(one_ms_of_bytes, false);
         assert!(before.elapsed() < MAX_PAUSE, "calm output never waits");
-        let pause = pace.pause(one_ms_of_bytes, Instant::now());
+        assert_eq!(pace.pause(Instant::now()), None, "nor does what follows it");
+        let now = Instant::now();
+        pace.add(one_ms_of_bytes, now);
+        let pause = pace.pause(now);
         assert!(
             pause.is_some_and(|p| p <= Duration::from_micros(1_100)),
             "only the new millisecond's bytes count: {pause:?}"
