@@ -185,6 +185,7 @@ fn documents_are_pinned() {
             duration_ms: 8123,
             truncated: false,
             mark: None,
+            output_file: None,
         },
     );
     doc(

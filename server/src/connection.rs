@@ -16,7 +16,7 @@ use phux_core::wire::{
 };
 use std::io::Read;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -35,17 +35,22 @@ pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
 /// How long a frame's body may take to arrive once its length has.
 pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 
+/// Numbers connections, for what one holds while it lasts (a pane's `run` slot).
+static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
+
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     let Some(ticket) = shared.admission.admit(&stream) else {
         crate::log::line("refused a connection: every place is taken by an active client");
         return;
     };
     shared.clients.fetch_add(1, Ordering::Relaxed);
-    if let Err(e) = converse(&stream, &shared, &ticket) {
+    let connection = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
+    if let Err(e) = converse(&stream, &shared, &ticket, connection) {
         if !matches!(e, WireError::Closed) {
             crate::log::line(&format!("client dropped: {e}"));
         }
     }
+    shared.run_slots.release_all(connection);
     shared.clients.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -78,6 +83,7 @@ fn converse(
     stream: &UnixStream,
     shared: &Arc<Shared>,
     ticket: &crate::admission::Ticket<'_>,
+    connection: u64,
 ) -> Result<(), WireError> {
     let mut reader = FrameReader::new(Deadlined {
         socket: stream,
@@ -139,7 +145,20 @@ fn converse(
                 return stream_after(&mut writer, stream, id, started);
             }
             other => {
-                let response = match handlers::dispatch(shared, other) {
+                let answer = match other {
+                    // What this connection holds while it lasts.
+                    ClientMessage::ClaimRun(m) => {
+                        crate::handlers::pane_ops::handle_for_read(shared, m.pane)
+                            .and_then(|_| shared.run_slots.claim(m.pane, connection, &m.command))
+                            .map(|()| serde_json::json!({}))
+                    }
+                    ClientMessage::ReleaseRun(m) => {
+                        shared.run_slots.release(m.pane, connection);
+                        Ok(serde_json::json!({}))
+                    }
+                    other => handlers::dispatch(shared, other),
+                };
+                let response = match answer {
                     Ok(value) => Response {
                         id,
                         outcome: wire::Outcome::Ok(value),

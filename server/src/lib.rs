@@ -29,6 +29,7 @@ mod program;
 pub mod pty;
 pub mod registry;
 mod request_error;
+mod run_slots;
 pub mod shared;
 pub mod shell;
 pub mod shim;

@@ -42,6 +42,8 @@ pub struct Shared {
     pub hooks: crate::hooks::HookRunner,
     /// The satellite links this server dials (none without a config file).
     pub hub: std::sync::Arc<crate::hub::Hub>,
+    /// Each pane's one `run` in flight.
+    pub run_slots: crate::run_slots::RunSlots,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -71,6 +73,7 @@ impl Shared {
             manifests: crate::agents::load_manifests(),
             deliveries: crate::delivery::Ledger::default(),
             hub: crate::hub::Hub::start(config_file.clone()),
+            run_slots: crate::run_slots::RunSlots::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
             config,

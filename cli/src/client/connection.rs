@@ -308,6 +308,8 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         Hello(_) | Unknown => return None,
         GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => &mut m.id,
         Tunnel(m) => &mut m.id,
+        ClaimRun(m) => &mut m.id,
+        ReleaseRun(m) => &mut m.id,
         NewSession(m) => &mut m.id,
         Spawn(m) => &mut m.id,
         Kill(m) => &mut m.id,

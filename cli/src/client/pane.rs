@@ -117,7 +117,7 @@ pub fn send_keys(
     operation: &str,
 ) -> Result<u64, ClientError> {
     check_keys(&keys)?;
-    let Marked { mark } = client.request(ClientMessage::Input(Input {
+    let Marked { mark, .. } = client.request(ClientMessage::Input(Input {
         id: 0,
         pane,
         actions: Vec::new(),
@@ -135,7 +135,7 @@ pub fn send_literal(
     text: String,
     operation: &str,
 ) -> Result<u64, ClientError> {
-    let Marked { mark } = client.request(ClientMessage::Input(Input {
+    let Marked { mark, .. } = client.request(ClientMessage::Input(Input {
         id: 0,
         pane,
         actions: vec![InputAction::Bytes(text.into_bytes())],
@@ -146,21 +146,22 @@ pub fn send_literal(
 }
 
 /// `paste`: the text as one paste (bracketed when the pane asked for it), never submitted.
-/// Returns the pane's output mark from just before the text was written.
+/// Returns the pane's output mark from just before the text was written, and whether the
+/// text went in bracketed-paste brackets (`None` from a server that does not say).
 /// Acknowledged under `operation` like [`send_keys`].
 pub fn paste(
     client: &mut Client,
     pane: PaneId,
     text: String,
     operation: &str,
-) -> Result<u64, ClientError> {
-    let Marked { mark } = client.request(ClientMessage::Paste(Paste {
+) -> Result<(u64, Option<bool>), ClientError> {
+    let Marked { mark, bracketed } = client.request(ClientMessage::Paste(Paste {
         id: 0,
         pane,
         text,
         operation_id: Some(operation.to_owned()),
     }))?;
-    Ok(mark)
+    Ok((mark, bracketed))
 }
 
 /// A fresh 128-bit operation id, in hex.

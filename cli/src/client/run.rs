@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 use phux_core::docs::{RunResult, ScreenState};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
+use phux_core::wire::{ClaimRun, ClientMessage, ReleaseRun};
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
@@ -179,6 +180,47 @@ pub fn run(
         typed: false,
         status: None,
     };
+    claim_slot(client, pane, command).map_err(before)?;
+    let outcome = run_claimed(client, pane, command, timeout, stop);
+    // The slot also goes with the connection; giving it back at once frees the pane for the
+    // next run on a connection kept open (the MCP adapter's).
+    let _: Result<serde_json::Value, _> =
+        client.request(ClientMessage::ReleaseRun(ReleaseRun { id: 0, pane }));
+    outcome
+}
+
+/// Takes the pane's one `run` slot on this connection (`target_busy` while another run holds
+/// it). A server too old to know the slot has none to give: the run goes on without it.
+fn claim_slot(client: &mut Client, pane: PaneId, command: &str) -> Result<(), ClientError> {
+    let claimed: Result<serde_json::Value, ClientError> =
+        client.request(ClientMessage::ClaimRun(ClaimRun {
+            id: 0,
+            pane,
+            command: command.to_owned(),
+        }));
+    match claimed {
+        Ok(_) => Ok(()),
+        Err(ClientError::Server {
+            code: ErrorCode::ServerTooOld,
+            ..
+        }) => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+/// [`run`], once the pane's slot is held.
+fn run_claimed(
+    client: &mut Client,
+    pane: PaneId,
+    command: &str,
+    timeout: Option<Duration>,
+    stop: Option<&Stop>,
+) -> Result<RunOutcome, RunFailure> {
+    let before = |error| RunFailure {
+        error,
+        typed: false,
+        status: None,
+    };
     let state = shell_state(client, pane, None).map_err(before)?;
     let shell = match route(pane, &state).map_err(before)? {
         Route::Marked {
@@ -263,6 +305,7 @@ fn follow(
             duration_ms,
             truncated,
             mark: None,
+            output_file: None,
         }));
     }
 }

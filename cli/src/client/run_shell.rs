@@ -164,8 +164,9 @@ pub fn run_marked(
     };
     let (finished, program_path) = route;
     check_complete(command, program_path).map_err(before)?;
+    let line = one_unit(command, program_path).map_err(before)?;
     let mut feed = ScreenFeed::open(client, pane).map_err(before)?;
-    send_literal(client, pane, format!("{command}\r"), &operation_id()).map_err(before)?;
+    send_literal(client, pane, format!("{line}\r"), &operation_id()).map_err(before)?;
     let typed = |error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,
@@ -230,6 +231,7 @@ pub fn run_marked(
                     duration_ms: u64::try_from(submitted.elapsed().as_millis()).unwrap_or(u64::MAX),
                     truncated: last.truncated,
                     mark: None,
+                    output_file: None,
                 };
                 (result, Instant::now())
             });
@@ -239,6 +241,32 @@ pub fn run_marked(
                 return Ok(RunOutcome::Completed(result));
             }
         }
+    }
+}
+
+/// `command` as the shell reads one command: a command of several lines is grouped (`{ ...
+/// }` in POSIX shells, `begin ... end` in fish), so the shell runs every line before it marks
+/// the command's end, and the exit code is the last line's. A shell phux cannot group for is
+/// refused up front (`command_incomplete`): never half-run.
+fn one_unit(command: &str, program_path: &str) -> Result<String, ClientError> {
+    let command = command.trim_matches(|c| c == '\n' || c == '\r');
+    if !command.contains('\n') {
+        return Ok(command.to_owned());
+    }
+    let shell = std::path::Path::new(program_path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    match shell {
+        "bash" | "zsh" | "sh" | "dash" | "ksh" | "ksh93" | "mksh" | "ash" | "yash" | "posh" => {
+            Ok(format!("{{ {command}\n}}"))
+        }
+        "fish" => Ok(format!("begin\n{command}\nend")),
+        other => Err(ClientError::preflight(
+            ErrorCode::CommandIncomplete,
+            format!("{other:?} may run a command of several lines one line at a time, and `run` would report only the first; nothing was typed"),
+            "join the lines with `;` or `&&`, or run them as a script (`sh -c '...'`)",
+        )),
     }
 }
 

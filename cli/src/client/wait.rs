@@ -191,7 +191,9 @@ fn outcome(
 }
 
 /// The first logical line the text condition matches: on the screen, or with `after` in the
-/// output written after that mark.
+/// program's output after that mark (what was typed, and its echo, left out by the server),
+/// confirmed on the screen as it stands: the line reported is always a real line of the
+/// screen or its history, never one composed from output drawn over another screen.
 fn text_match(
     client: &mut Client,
     pane: PaneId,
@@ -202,14 +204,64 @@ fn text_match(
     let Some(text) = spec.text.as_ref() else {
         return Ok(None);
     };
-    let lines = match after {
-        Some(mark) => output_since(client, pane, mark)?,
-        None => searchable_lines(screen, spec.output_only),
+    let shown = searchable_lines(&to_cursor(screen), spec.output_only);
+    let Some(mark) = after else {
+        return Ok(shown.into_iter().find(|l| text.matches(l)));
     };
-    Ok(lines.into_iter().find(|l| text.matches(l)))
+    let new = output_since(client, pane, mark)?;
+    let found: Vec<&String> = new.iter().filter(|l| text.matches(l)).collect();
+    if found.is_empty() {
+        return Ok(None);
+    }
+    if let Some(line) = confirmed(&found, &shown) {
+        return Ok(Some(line));
+    }
+    // The new output may have scrolled into history: read as much of it as was written.
+    let rows = u32::try_from(new.len())
+        .unwrap_or(u32::MAX)
+        .saturating_add(u32::from(screen.rows));
+    let deeper = get_screen(
+        client,
+        pane,
+        Some(rows.min(MAX_CONFIRM_ROWS)),
+        spec.output_only,
+    )?;
+    Ok(confirmed(
+        &found,
+        &searchable_lines(&to_cursor(&deeper), spec.output_only),
+    ))
 }
 
-/// The pane's output after `mark`, as rows.
+/// History rows read at most to find a matched line on the screen.
+const MAX_CONFIRM_ROWS: u32 = 10_000;
+
+/// The last line of `shown` (the screen's lines) holding one of the `found` lines of new
+/// output.
+fn confirmed(found: &[&String], shown: &[String]) -> Option<String> {
+    found.iter().find_map(|line| {
+        let line = line.trim_end();
+        shown.iter().rev().find(|row| row.contains(line)).cloned()
+    })
+}
+
+/// The screen with the cursor's row keeping its blanks up to the cursor, so a pattern ending
+/// in them (`>>> `, a prompt waiting for input) matches the row the terminal shows.
+pub fn to_cursor(screen: &ScreenState) -> ScreenState {
+    let mut screen = screen.clone();
+    if let Some(cursor) = screen.cursor {
+        if let Some(row) = screen.lines.get_mut(usize::from(cursor.y)) {
+            let width = row.chars().count();
+            let x = usize::from(cursor.x);
+            if width < x {
+                row.extend(std::iter::repeat_n(' ', x - width));
+            }
+        }
+    }
+    screen
+}
+
+/// The pane's program output after `mark`, as lines (the last keeps its blanks up to the
+/// cursor).
 fn output_since(client: &mut Client, pane: PaneId, mark: u64) -> Result<Vec<String>, ClientError> {
     let state: ShellStateOk = client.request(ClientMessage::ShellState(ShellState {
         id: 0,
@@ -219,7 +271,7 @@ fn output_since(client: &mut Client, pane: PaneId, mark: u64) -> Result<Vec<Stri
     }))?;
     Ok(state
         .since
-        .map(|since| since.text.lines().map(str::to_owned).collect())
+        .map(|since| since.text.split('\n').map(str::to_owned).collect())
         .unwrap_or_default())
 }
 

@@ -17,8 +17,8 @@ use crate::output;
 /// Paste text into a pane without submitting it (stdin when TEXT is omitted)
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print {schema_version,pane,mark} (MARK for `wait --after`); on failure, end stderr with
-    /// one JSON error line
+    /// Print {schema_version,pane,mark,delivery,operation_id,bracketed} (MARK for `wait
+    /// --after`); on failure, end stderr with one JSON error line
     #[arg(long)]
     pub json: bool,
     /// The pane
@@ -56,8 +56,10 @@ pub fn deliver(context: &Context, target: &str, text: String) -> Result<MarkJson
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
     let operation = pane::operation_id();
-    let mark = pane::paste(&mut client, pane, text, &operation)?;
-    Ok(MarkJson::delivered(pane, mark, operation))
+    let (mark, bracketed) = pane::paste(&mut client, pane, text, &operation)?;
+    let mut document = MarkJson::delivered(pane, mark, operation);
+    document.bracketed = bracketed;
+    Ok(document)
 }
 
 /// All of stdin; bytes that are not UTF-8 become U+FFFD, with a warning.

@@ -32,6 +32,13 @@ pub struct Args {
     /// Print a RunResult document (its `mark` is MARK for `wait --after`)
     #[arg(long)]
     pub json: bool,
+    /// Keep only the last N lines of the output (`truncated: true` when lines were cut)
+    #[arg(long, value_name = "N")]
+    pub tail: Option<usize>,
+    /// Write the whole output to FILE (the document names it as `output_file`); `output` then
+    /// holds only the --tail lines, if given
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
     /// The pane, running a POSIX shell (sh, dash, bash, zsh)
     #[arg(value_name = "TARGET")]
     pub target: String,
@@ -55,13 +62,14 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
+    let cut_to_tail = args.tail.is_some();
     let result = run_in_pane(args, context, None)?;
     if json {
         output::print_json(&result);
     } else if !result.output.is_empty() {
         output::print_line(&result.output);
     }
-    if result.truncated {
+    if result.truncated && !cut_to_tail {
         output::warn("the start of the output is no longer in the pane's history");
     }
     Ok(mirror_child_exit(result.exit_code))
@@ -100,10 +108,47 @@ pub fn run_in_pane(
             // Where the pane's output stands now the command is done: `wait --after` from here
             // sees only what comes next.
             result.mark = shell_state(&mut client, pane, None).ok().map(|s| s.mark);
+            if let Some(path) = &args.output {
+                result.output_file = Some(write_output(path, &result)?);
+                result.output = match args.tail {
+                    Some(_) => result.output,
+                    None => String::new(),
+                };
+            }
+            if let Some(n) = args.tail {
+                let lines: Vec<&str> = result.output.lines().collect();
+                if lines.len() > n {
+                    result.output = lines[lines.len() - n..].join("\n");
+                    result.truncated = true;
+                }
+            }
             Ok(result)
         }
         RunOutcome::TimedOut { .. } => Err(gave_up(&command, pane, args.timeout)),
     }
+}
+
+/// Writes the whole output to `path` and returns its absolute path. The command has run by
+/// now: a file that cannot be written says what the command's exit code was.
+fn write_output(path: &std::path::Path, result: &RunResult) -> Result<String, Failure> {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut text = result.output.clone();
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    std::fs::write(&absolute, text).map_err(|e| {
+        Failure::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{:?} finished with exit code {}, but its output could not be written to {}: {e}",
+                result.command,
+                result.exit_code,
+                absolute.display()
+            ),
+            "give --output a path in a directory that exists and is writable",
+        )
+    })?;
+    Ok(absolute.display().to_string())
 }
 
 /// `run_timed_out`, 125. The message names the limit given, not the time measured, so the

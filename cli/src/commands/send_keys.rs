@@ -23,6 +23,9 @@ pub struct MarkJson {
     pub mark: u64,
     pub delivery: &'static str,
     pub operation_id: String,
+    /// `paste` only: whether the text went in bracketed-paste brackets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bracketed: Option<bool>,
 }
 
 impl MarkJson {
@@ -34,6 +37,7 @@ impl MarkJson {
             mark,
             delivery: "ok",
             operation_id: operation,
+            bracketed: None,
         }
     }
 }

@@ -19,6 +19,9 @@ pub struct RunResult {
     pub truncated: bool,
     /// The pane's output position once the command had finished (opaque; `wait --after`).
     pub mark: Option<u64>,
+    /// `run --output FILE`: where the whole output was written (absolute).
+    #[serde(default)]
+    pub output_file: Option<String>,
 }
 
 /// The document as printed: `schema_version` first, then the fields in their order. (Kept out
@@ -33,6 +36,8 @@ struct Printed<'a> {
     truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     mark: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_file: Option<&'a str>,
 }
 
 impl Serialize for RunResult {
@@ -45,6 +50,7 @@ impl Serialize for RunResult {
             duration_ms: self.duration_ms,
             truncated: self.truncated,
             mark: self.mark,
+            output_file: self.output_file.as_deref(),
         }
         .serialize(serializer)
     }

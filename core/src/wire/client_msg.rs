@@ -56,6 +56,11 @@ pub enum ClientMessage {
     /// Turn this connection into a byte pipe to a satellite's server through the hub's link;
     /// after the `ok`, the client speaks the ordinary protocol (hello first) to the satellite.
     Tunnel(Tunnel),
+    /// Hold a pane's one `run` slot for this connection until it is released or the
+    /// connection ends; refused (`target_busy`) while another connection holds it.
+    ClaimRun(ClaimRun),
+    /// Give back the slot `claim_run` took.
+    ReleaseRun(ReleaseRun),
     #[serde(other)]
     Unknown,
 }
@@ -68,6 +73,8 @@ impl ClientMessage {
             Hello(_) | Unknown => return None,
             GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => m.id,
             Tunnel(m) => m.id,
+            ClaimRun(m) => m.id,
+            ReleaseRun(m) => m.id,
             NewSession(m) => m.id,
             Spawn(m) => m.id,
             Kill(m) => m.id,
@@ -110,6 +117,21 @@ impl ClientMessage {
 pub struct Tunnel {
     pub id: u64,
     pub satellite: String,
+}
+
+/// `claim_run`: the pane, and the command the run will type (named to a run refused meanwhile).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClaimRun {
+    pub id: u64,
+    pub pane: PaneId,
+    pub command: String,
+}
+
+/// `release_run`: the pane whose run slot this connection holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReleaseRun {
+    pub id: u64,
+    pub pane: PaneId,
 }
 
 /// A request with no arguments.

@@ -88,6 +88,10 @@ pub struct ShellStateOk {
 pub struct Marked {
     #[serde(default)]
     pub mark: u64,
+    /// A paste's answer: whether the text went in bracketed-paste brackets (the program asked
+    /// for them). Absent for typed keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bracketed: Option<bool>,
 }
 
 /// A pane's output after a mark, rendered as rows on a terminal of the pane's width.

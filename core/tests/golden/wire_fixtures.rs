@@ -352,6 +352,21 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
             }),
         ),
         (
+            "claim_run",
+            C::ClaimRun(ClaimRun {
+                id: 29,
+                pane: PaneId(3),
+                command: "make test".into(),
+            }),
+        ),
+        (
+            "release_run",
+            C::ReleaseRun(ReleaseRun {
+                id: 30,
+                pane: PaneId(3),
+            }),
+        ),
+        (
             "attach_client",
             C::AttachClient(AttachClient {
                 id: 27,

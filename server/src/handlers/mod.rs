@@ -92,6 +92,8 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         | M::Observe(_)
         | M::AttachClient(_)
         | M::Tunnel(_)
+        | M::ClaimRun(_)
+        | M::ReleaseRun(_)
         | M::Unknown => Err(RequestError::UnknownRequest),
     }
 }

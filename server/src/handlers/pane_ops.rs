@@ -67,15 +67,24 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
     let bytes = pane.input_bytes(request.actions, &request.keys)?;
     pane.check_line_length(&bytes)?;
     write(shared, &pane, bytes, request.operation_id.as_deref())?;
-    Ok(wire::Marked { mark })
+    Ok(wire::Marked {
+        mark,
+        bracketed: None,
+    })
 }
 
 pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
     let mark = pane.output().mark();
     let bytes = pane.paste_bytes(&request.text)?;
+    // A program reading lines would keep only the first 4095 bytes of a longer one.
+    pane.check_line_length(&bytes)?;
+    let bracketed = bytes.starts_with(b"\x1b[200~");
     write(shared, &pane, bytes, request.operation_id.as_deref())?;
-    Ok(wire::Marked { mark })
+    Ok(wire::Marked {
+        mark,
+        bracketed: Some(bracketed),
+    })
 }
 
 /// Queues `bytes` for `pane`; acknowledged (and written at most once) under `operation_id`.
@@ -86,6 +95,7 @@ fn write(
     operation_id: Option<&str>,
 ) -> Result<(), RequestError> {
     let Some(id) = operation_id else {
+        pane.output().note_typed(&bytes);
         return Ok(pane.write(bytes)?);
     };
     let len = bytes.len();
@@ -95,6 +105,7 @@ fn write(
             if bytes.is_empty() {
                 return Ok(None);
             }
+            pane.output().note_typed(&bytes);
             pane.write_acked(bytes).map(Some)
         },
         len,
@@ -115,10 +126,12 @@ pub fn shell_state(
     });
     let mark = pane.output().mark();
     let since = request.since_mark.map(|after| {
-        let since = pane.output().since(after);
+        let since = pane.output().program_output_since(after);
         let (cols, rows) = pane.size();
+        let shown =
+            crate::pane::new_output::on_the_screen_now(&since.bytes, pane.alternate_screen());
         wire::OutputSince {
-            text: crate::pane::shell_track::render(&since.bytes, cols, rows),
+            text: crate::pane::shell_track::render_to_cursor(&shown, cols, rows),
             lost: since.lost,
         }
     });

@@ -192,6 +192,7 @@ impl PaneActor {
             self.watch(WatchEventKind::Dirty);
         }
         let marks = self.scanner.feed_at(&chunk.bytes);
+        self.output.note_marks(chunk.bytes.len(), &marks);
         self.shell.on_output(&chunk.bytes, &marks);
         for (mark, _) in marks {
             self.on_mark(mark);

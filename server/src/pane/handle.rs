@@ -83,6 +83,11 @@ impl PaneHandle {
         lock(&self.terminal).size()
     }
 
+    /// Whether the program shows its alternate screen (a pager, an editor) now.
+    pub fn alternate_screen(&self) -> bool {
+        lock(&self.terminal).alternate_screen()
+    }
+
     pub fn send(&self, command: PaneCommand) -> Result<(), PaneError> {
         self.tx.send(command).map_err(|_| PaneError::Gone)
     }

@@ -8,6 +8,7 @@ mod flood_yield;
 mod handle;
 pub mod input_queue;
 mod io;
+pub mod new_output;
 pub mod osc_scan;
 pub mod output_log;
 pub mod shell_track;

@@ -1,12 +1,21 @@
 //! A pane's output position and its recent output: how many bytes the program has written
 //! (the opaque `mark` that `send-keys`, `paste`, `run` and `snapshot` report) and the last
-//! `KEEP` bytes, so `wait --after MARK` can match only what arrived after a mark.
+//! `KEEP` bytes, so `wait --after MARK` can match only what arrived after a mark. Beside them
+//! it keeps where the shell's OSC 133 marks put the command line and what was typed into the
+//! pane, so that what is typed, and its echo, never count as output (see `new_output`).
 
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use super::new_output::{AfterMark, Region};
+use super::osc_scan::Mark;
+
 /// Output kept for `since`; a mark older than this reads from the oldest byte kept.
 const KEEP: usize = 1024 * 1024;
+/// Region changes and typed inputs kept (the oldest go first).
+const KEEP_ENTRIES: usize = 4096;
+/// Typed bytes kept, in all.
+const KEEP_TYPED: usize = 256 * 1024;
 
 #[derive(Debug, Default)]
 struct Inner {
@@ -14,6 +23,13 @@ struct Inner {
     total: u64,
     /// The last bytes written, ending at `total`.
     recent: VecDeque<u8>,
+    /// The region before the oldest change kept.
+    region_before: Option<Region>,
+    /// Where the shell's marks changed the region, by output position.
+    regions: VecDeque<(u64, Region)>,
+    /// Input written to the pane, with the output position when it was written.
+    typed: VecDeque<(u64, Vec<u8>)>,
+    typed_bytes: usize,
 }
 
 /// Output after a mark, as kept.
@@ -44,6 +60,81 @@ impl OutputLog {
         inner.recent.extend(bytes);
         let excess = inner.recent.len().saturating_sub(KEEP);
         inner.recent.drain(..excess);
+    }
+
+    /// The shell's marks found in the chunk that ended at the position now, each with the
+    /// offset just past it in that chunk of `len` bytes.
+    pub fn note_marks(&self, len: usize, marks: &[(Mark, usize)]) {
+        if marks.is_empty() {
+            return;
+        }
+        let mut inner = self.lock();
+        let chunk_start = inner.total.saturating_sub(len as u64);
+        for &(mark, end) in marks {
+            inner
+                .regions
+                .push_back((chunk_start + end as u64, Region::after(mark)));
+        }
+        while inner.regions.len() > KEEP_ENTRIES {
+            let oldest = inner.regions.pop_front().map(|(_, r)| r);
+            inner.region_before = oldest;
+        }
+    }
+
+    /// Input handed to the pane's terminal now.
+    pub fn note_typed(&self, bytes: &[u8]) {
+        let mut inner = self.lock();
+        let at = inner.total;
+        inner.typed_bytes += bytes.len();
+        inner.typed.push_back((at, bytes.to_vec()));
+        while inner.typed.len() > KEEP_ENTRIES || inner.typed_bytes > KEEP_TYPED {
+            let Some((_, oldest)) = inner.typed.pop_front() else {
+                break;
+            };
+            inner.typed_bytes -= oldest.len();
+        }
+    }
+
+    /// The program's output after `mark` (see `new_output`): the command lines the shell
+    /// marked and the echo of what was typed taken out.
+    pub fn program_output_since(&self, mark: u64) -> Since {
+        let inner = self.lock();
+        let start = inner.total - inner.recent.len() as u64;
+        let from = mark.clamp(start, inner.total);
+        let skip = usize::try_from(from - start).unwrap_or(usize::MAX);
+        let bytes: Vec<u8> = inner.recent.iter().skip(skip).copied().collect();
+        let region_at_start = inner
+            .regions
+            .iter()
+            .take_while(|(p, _)| *p <= from)
+            .last()
+            .map(|(_, r)| *r)
+            .or(inner.region_before)
+            .unwrap_or(Region::Other);
+        let regions: Vec<(u64, Region)> = inner
+            .regions
+            .iter()
+            .filter(|(p, _)| *p > from)
+            .copied()
+            .collect();
+        let typed: Vec<(u64, Vec<u8>)> = inner
+            .typed
+            .iter()
+            .filter(|(p, _)| *p >= from)
+            .cloned()
+            .collect();
+        let after = AfterMark {
+            start: from,
+            bytes: &bytes,
+            region_at_start,
+            regions: &regions,
+            typed: &typed,
+        };
+        Since {
+            bytes: after.program_output(),
+            mark: inner.total,
+            lost: mark < start,
+        }
     }
 
     /// The position now: every byte written so far is before it.
@@ -81,6 +172,36 @@ mod tests {
         assert_eq!(since.bytes, b"sleep\r\n>>> ");
         assert_eq!((since.mark, since.lost), (15, false));
         assert!(log.since(15).bytes.is_empty());
+    }
+
+    #[test]
+    fn typed_input_and_its_echo_are_not_program_output() {
+        let log = OutputLog::default();
+        log.append(b"$ ");
+        let mark = log.mark();
+        log.note_typed(b"sleep 1; echo DONE-$((1+1))\r");
+        log.append(b"sleep 1; echo DONE-$((1+1))\r\n");
+        assert!(log.program_output_since(mark).bytes.is_empty());
+        log.append(b"DONE-2\r\n$ ");
+        assert_eq!(log.program_output_since(mark).bytes, b"DONE-2\r\n$ ");
+    }
+
+    #[test]
+    fn a_marked_command_line_is_not_program_output() {
+        let log = OutputLog::default();
+        let prompt = b"\x1b]133;A\x07$ \x1b]133;B\x07";
+        log.append(prompt);
+        log.note_marks(
+            prompt.len(),
+            &[(Mark::PromptStart, 7), (Mark::InputStart, prompt.len())],
+        );
+        let mark = log.mark();
+        log.note_typed(b"echo hi\r");
+        log.append(b"echo hi\r\n");
+        let run = b"\x1b]133;C\x07hi\r\n";
+        log.append(run);
+        log.note_marks(run.len(), &[(Mark::CommandStarted, 7)]);
+        assert_eq!(log.program_output_since(mark).bytes, b"hi\r\n");
     }
 
     #[test]

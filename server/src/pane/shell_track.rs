@@ -148,23 +148,73 @@ fn append(capture: &mut Finished, bytes: &[u8]) {
     }
 }
 
-/// The text a command's output shows on a terminal `cols` wide: its rows, right-trimmed, without
-/// trailing blank rows. (The marks inside are invisible.)
+/// The text a command's output shows on a terminal `cols` wide: its lines as the program
+/// printed them (rows a long line soft-wrapped into are joined again), right-trimmed, without
+/// trailing blank lines. (The marks inside are invisible.)
 pub fn render(bytes: &[u8], cols: u16, rows: u16) -> String {
+    rendered_lines(bytes, cols, rows, false).join("\n")
+}
+
+/// Like [`render`], but the line the cursor ends on keeps its blanks up to the cursor (a
+/// prompt such as `>>> ` waiting for input), so a pattern may end in them.
+pub fn render_to_cursor(bytes: &[u8], cols: u16, rows: u16) -> String {
+    rendered_lines(bytes, cols, rows, true).join("\n")
+}
+
+fn rendered_lines(bytes: &[u8], cols: u16, rows: u16, to_cursor: bool) -> Vec<String> {
     let lines = bytes.iter().filter(|&&b| b == b'\n').count();
     let Ok(mut terminal) = Terminal::new(cols, rows, lines + usize::from(rows) + 1) else {
-        return String::from_utf8_lossy(bytes).into_owned();
+        return vec![String::from_utf8_lossy(bytes).into_owned()];
     };
     terminal.write(bytes);
+    let history = terminal.scrollback_len();
     let mut text = terminal.scrollback_text(None, false);
+    let mut wraps = terminal.scrollback_wraps(None);
     text.extend(terminal.viewport_lines());
-    while text.last().is_some_and(|l| l.trim_end().is_empty()) {
-        text.pop();
+    wraps.extend(terminal.viewport_wraps());
+    let cursor = terminal.cursor();
+    let cursor_row = history + usize::from(cursor.y);
+    if to_cursor {
+        if let Some(row) = text.get_mut(cursor_row) {
+            let width = row.chars().count();
+            let x = usize::from(cursor.x);
+            if width < x {
+                row.extend(std::iter::repeat_n(' ', x - width));
+            }
+        }
     }
-    text.iter()
-        .map(|l| l.trim_end())
-        .collect::<Vec<_>>()
-        .join("\n")
+    let last_written = text
+        .iter()
+        .rposition(|l| !l.trim_end().is_empty())
+        .map_or(0, |i| i + 1);
+    let keep = if to_cursor {
+        last_written.max((cursor_row + 1).min(text.len()))
+    } else {
+        last_written
+    };
+    let mut joined: Vec<String> = Vec::new();
+    let mut continues = false;
+    for (index, row) in text.into_iter().take(keep).enumerate() {
+        let keeps_blanks = to_cursor && index == cursor_row;
+        let row = if keeps_blanks {
+            row
+        } else {
+            row.trim_end().to_owned()
+        };
+        match joined.last_mut() {
+            Some(line) if continues => {
+                // The row before filled its width; its trailing blanks were part of the line.
+                let width = line.chars().count() % usize::from(cols.max(1));
+                if width != 0 && line.is_ascii() {
+                    line.extend(std::iter::repeat_n(' ', usize::from(cols) - width));
+                }
+                line.push_str(&row);
+            }
+            _ => joined.push(row),
+        }
+        continues = wraps.get(index).copied().unwrap_or(false);
+    }
+    joined
 }
 
 #[cfg(test)]
@@ -184,5 +234,25 @@ mod tests {
         assert_eq!(last.exit_code, Some(3));
         assert_eq!(&last.bytes, b"hello\r\n\x1b]133;D;3\x07");
         assert!(track.view(Some(1)).last.is_none());
+    }
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+
+    #[test]
+    fn a_long_line_is_one_line_as_printed() {
+        let line = "x".repeat(25);
+        assert_eq!(
+            render(format!("{line}\r\nend\r\n").as_bytes(), 10, 4),
+            format!("{line}\nend")
+        );
+    }
+
+    #[test]
+    fn the_cursor_line_keeps_its_blanks_up_to_the_cursor() {
+        assert_eq!(render_to_cursor(b"hi\r\n>>> ", 10, 4), "hi\n>>> ");
+        assert_eq!(render(b"hi\r\n>>> ", 10, 4), "hi\n>>>");
     }
 }

@@ -47,7 +47,7 @@ pub fn tools() -> Vec<Tool> {
         },
         Tool {
             name: "phux_run",
-            description: "Run a shell command in a pane's shell (sh, dash, bash, zsh) and return its RunResult {command, exit_code, output, duration_ms, truncated, mark}. A non-zero exit_code is a result, not an error; giving up at timeout_secs is an error (run_timed_out, exit_code 125: the command may still be running).",
+            description: "Run a shell command in a pane's shell (sh, dash, bash, zsh, fish) and return its RunResult {command, exit_code, output, duration_ms, truncated, mark}. A non-zero exit_code is a result, not an error; giving up at timeout_secs is an error (run_timed_out, exit_code 125: the command may still be running). One run per pane at a time: a second is refused (target_busy). A multi-line command runs as one unit (exit_code is the last line's). `output` is what the program printed, long lines whole; for a large output pass `tail` (its last N lines) or `output_file` (all of it written there).",
             schema: || {
                 object(
                     &["target", "command"],
@@ -55,6 +55,8 @@ pub fn tools() -> Vec<Tool> {
                         ("target", string("The pane, at a shell prompt")),
                         ("command", string("The command line")),
                         ("timeout_secs", integer("Give up after this many seconds [default: 600]", 1, 3600)),
+                        ("tail", integer("Return only the last N lines of the output (truncated: true when cut)", 1, 100_000)),
+                        ("output_file", string("Write the whole output to this file (absolute, or relative to the MCP server's directory); `output` then holds only the `tail` lines, if given")),
                     ],
                 )
             },
@@ -148,6 +150,8 @@ struct RunArgs {
     target: String,
     command: String,
     timeout_secs: Option<u64>,
+    tail: Option<usize>,
+    output_file: Option<std::path::PathBuf>,
 }
 
 fn run_tool(call: &Call) -> Result<Document, Failure> {
@@ -155,14 +159,27 @@ fn run_tool(call: &Call) -> Result<Document, Failure> {
     let verb_args = run::Args {
         timeout: std::time::Duration::from_secs(args.timeout_secs.unwrap_or(600)),
         json: true,
+        tail: args.tail,
+        output: args.output_file,
         target: args.target,
         command: vec![args.command],
     };
-    to_value(&run::run_in_pane(
-        verb_args,
-        &call.context,
-        Some(&call.stop),
-    )?)
+    let result = run::run_in_pane(verb_args, &call.context, Some(&call.stop))?;
+    let document = to_value(&result)?;
+    if document.text.len() > super::MAX_OUTPUT_BYTES {
+        // The command ran: its exit code is the answer a caller must not lose.
+        return Err(Failure::new(
+            phux_core::error_code::ErrorCode::OutputTooLarge,
+            format!(
+                "{:?} finished with exit_code {}, but its output is {} bytes, over what a tool may return",
+                result.command,
+                result.exit_code,
+                result.output.len()
+            ),
+            "call phux_run again with `tail` (its last N lines) or `output_file` (the whole output written to a file)",
+        ));
+    }
+    Ok(document)
 }
 
 #[derive(Deserialize)]
