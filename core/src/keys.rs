@@ -25,10 +25,18 @@ pub struct KeyModes {
 
 /// A key argument that looks like a key but would not send the key the caller meant.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid key spec {spec:?}: {reason}")]
+#[error("invalid key spec {spec:?}: {reason}{}", did_you_mean(.suggestion.as_deref()))]
 pub struct KeySpecError {
     pub spec: String,
     pub reason: &'static str,
+    /// The key the argument is one slip away from (`Entr` → `Enter`, `Ctrl-c` → `C-c`).
+    pub suggestion: Option<String>,
+}
+
+fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |key| {
+        format!("; did you mean {key}? (`-l` types it as text)")
+    })
 }
 
 impl ContractError for KeySpecError {
@@ -36,6 +44,12 @@ impl ContractError for KeySpecError {
         ErrorCode::InvalidKeySpec
     }
     fn remedy(&self) -> String {
+        if let Some(key) = &self.suggestion {
+            return format!(
+                "send `{key}` for the key, or pass -l to type {:?} as text; nothing was sent",
+                self.spec
+            );
+        }
         "use a key name (Enter, Tab, Escape, Up, F5, ...), a modified key (C-c, M-x, C-M-a, S-Tab, C-Up), \
          or literal text; nothing was sent"
             .to_owned()
@@ -155,6 +169,96 @@ fn bad(spec: &str, reason: &'static str) -> KeySpecError {
     KeySpecError {
         spec: spec.to_owned(),
         reason,
+        suggestion: None,
+    }
+}
+
+/// Key names a slip of the keyboard could miss: long enough that a word one edit away from
+/// one is far more likely a typo than text (`Entr`, `Escpae`), unlike `up` or `end`.
+const SLIP_NAMES: &[&str] = &[
+    "Enter",
+    "Return",
+    "Escape",
+    "Space",
+    "BSpace",
+    "Backspace",
+    "PageUp",
+    "PageDown",
+    "PPage",
+    "NPage",
+    "Insert",
+    "Delete",
+];
+
+/// A word that is no key but one slip from one: a key name one edit away (a letter missing,
+/// added, changed or two swapped) written as key names are, capitalised; or another tool's
+/// modifier spelling (`Ctrl-c`, `Alt+x`, `Shift-Tab`).
+fn slip(word: &str) -> Option<KeySpecError> {
+    if let Some(key) = foreign_modifier(word) {
+        return Some(KeySpecError {
+            spec: word.to_owned(),
+            reason: "phux writes modifiers as C-, M- and S-",
+            suggestion: Some(key),
+        });
+    }
+    let capitalised = word.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+    if named_key(word).is_some()
+        || word.len() < 4
+        || !capitalised
+        || !word.bytes().all(|b| b.is_ascii_alphabetic())
+    {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    let near = SLIP_NAMES
+        .iter()
+        .find(|name| one_edit_apart(&lower, &name.to_ascii_lowercase()))?;
+    Some(KeySpecError {
+        spec: word.to_owned(),
+        reason: "no key has this name",
+        suggestion: Some((*near).to_owned()),
+    })
+}
+
+/// `Ctrl-c`, `ctrl+c`, `Control-c`, `Alt-x`, `Meta-x`, `Shift-Tab`: the spelling phux takes
+/// (`C-c`, `M-x`, `S-Tab`), when what follows is one character or a key name.
+fn foreign_modifier(word: &str) -> Option<String> {
+    let lower = word.to_ascii_lowercase();
+    let (prefix, rest) = ["ctrl", "control", "alt", "meta", "option", "shift"]
+        .iter()
+        .find_map(|p| {
+            let rest = lower.strip_prefix(p)?;
+            let rest = rest.strip_prefix('-').or_else(|| rest.strip_prefix('+'))?;
+            Some((*p, &word[word.len() - rest.len()..]))
+        })?;
+    let is_key = rest.chars().count() == 1 || named_key(rest).is_some();
+    if !is_key {
+        return None;
+    }
+    let ours = match prefix {
+        "ctrl" | "control" => "C-",
+        "alt" | "meta" | "option" => "M-",
+        _ => "S-",
+    };
+    Some(format!("{ours}{rest}"))
+}
+
+/// Whether `a` becomes `b` by one insertion, deletion, substitution or swap of neighbours.
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a == b {
+        return false;
+    }
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let (ra, rb) = (&a[prefix..], &b[prefix..]);
+    match ra.len() as isize - rb.len() as isize {
+        0 => {
+            ra[1..] == rb[1..]
+                || (ra.len() >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+        }
+        1 => ra[1..] == *rb,
+        -1 => *ra == rb[1..],
+        _ => false,
     }
 }
 
@@ -194,6 +298,9 @@ impl KeySpec {
                 key: NamedKey::BTab,
                 mods: Modifiers::default(),
             });
+        }
+        if let Some(slip) = slip(spec) {
+            return Err(slip);
         }
         let (mods, rest, upper) = split_modifiers(spec)?;
         if !mods.any() {

@@ -4,7 +4,7 @@
 
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ContractError;
-use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes};
+use phux_core::keys::{bracketed_paste, plan_keys, InputAction, KeyModes, KeySpec};
 use proptest::prelude::*;
 
 const NORMAL: KeyModes = KeyModes { app_cursor: false };
@@ -242,5 +242,42 @@ proptest! {
         let out = bracketed_paste(&text, true);
         let inner = &out[6..out.len() - 6];
         prop_assert!(!inner.windows(6).any(|w| w == b"\x1b[201~"));
+    }
+}
+
+/// `send-keys P Entr` once typed the text `Entr`, exit 0: a word one slip from a key name is
+/// refused with the key it meant, and text stays text.
+#[test]
+fn a_key_name_one_slip_away_is_refused_with_the_key_meant() {
+    for (word, meant) in [
+        ("Entr", "Enter"),
+        ("Escpae", "Escape"),
+        ("Enterr", "Enter"),
+        ("Ctrl-c", "C-c"),
+        ("ctrl+c", "C-c"),
+        ("Alt-x", "M-x"),
+        ("Shift-Tab", "S-Tab"),
+        ("PageDwn", "PageDown"),
+    ] {
+        let err = KeySpec::parse(word).unwrap_err();
+        assert_eq!(err.suggestion.as_deref(), Some(meant), "{word}: {err}");
+        assert!(
+            err.to_string().contains(&format!("did you mean {meant}?")),
+            "{err}"
+        );
+        assert!(err.to_string().contains("-l"), "{err}");
+    }
+    for text in [
+        "Enter",
+        "NPage",
+        "PgDn",
+        "hello",
+        "and",
+        "Entry-level",
+        "alt-text",
+        "Up",
+        "Some",
+    ] {
+        assert!(KeySpec::parse(text).is_ok(), "{text} is a key or text");
     }
 }

@@ -205,8 +205,10 @@ fn text_match(
         return Ok(None);
     };
     let shown = searchable_lines(&to_cursor(screen), spec.output_only);
+    // Reported as every row is, right-trimmed; matched with the blanks before the cursor.
+    let reported = |line: String| line.trim_end().to_owned();
     let Some(mark) = after else {
-        return Ok(shown.into_iter().find(|l| text.matches(l)));
+        return Ok(shown.into_iter().find(|l| text.matches(l)).map(reported));
     };
     let new = output_since(client, pane, mark)?;
     let found: Vec<&String> = new.iter().filter(|l| text.matches(l)).collect();
@@ -214,7 +216,7 @@ fn text_match(
         return Ok(None);
     }
     if let Some(line) = confirmed(&found, &shown) {
-        return Ok(Some(line));
+        return Ok(Some(reported(line)));
     }
     // The new output may have scrolled into history: read as much of it as was written.
     let rows = u32::try_from(new.len())

@@ -193,14 +193,14 @@ mod tests {
         log.append(prompt);
         log.note_marks(
             prompt.len(),
-            &[(Mark::PromptStart, 7), (Mark::InputStart, prompt.len())],
+            &[(Mark::PromptStart, 8), (Mark::InputStart, prompt.len())],
         );
         let mark = log.mark();
         log.note_typed(b"echo hi\r");
         log.append(b"echo hi\r\n");
         let run = b"\x1b]133;C\x07hi\r\n";
         log.append(run);
-        log.note_marks(run.len(), &[(Mark::CommandStarted, 7)]);
+        log.note_marks(run.len(), &[(Mark::CommandStarted, 8)]);
         assert_eq!(log.program_output_since(mark).bytes, b"hi\r\n");
     }
 
