@@ -126,12 +126,13 @@ fn converse(
         match message {
             ClientMessage::Subscribe(request) => {
                 let started = streams::subscribe(shared, &request);
-                return stream_after(&mut writer, stream, id, started.map(|s| (wire::Done {}, s)));
+                let started = fleet_aware(shared, started.map(|s| (wire::Done {}, s)));
+                return stream_after(&mut writer, stream, id, started);
             }
             ClientMessage::Observe(request) => {
                 let _recording = (!request.viewer)
                     .then(|| crate::clients::RecordingMark::new(shared, request.pane));
-                let started = streams::observe(shared, &request);
+                let started = fleet_aware(shared, streams::observe(shared, &request));
                 return stream_after(&mut writer, stream, id, started);
             }
             ClientMessage::AttachClient(request) => {
@@ -197,6 +198,26 @@ fn answer_frame(id: u64, response: Response) -> Result<Frame, WireError> {
 
 fn send(writer: &mut Writer, message: &ServerMessage) -> Result<(), WireError> {
     writer.send(message)
+}
+
+/// A stream refused for a pane this server does not know, while a satellite is unreachable,
+/// is `partial_view` (the pane may be the satellite's), as every other request's refusal is.
+fn fleet_aware<T>(
+    shared: &Shared,
+    started: Result<T, RequestError>,
+) -> Result<T, crate::request_error::RequestError> {
+    started.map_err(|error| {
+        let body = shared.hub.fleet_aware(error.body());
+        if body.code == phux_core::error_code::ErrorCode::PartialView.as_str() {
+            RequestError::refused(
+                phux_core::error_code::ErrorCode::PartialView,
+                body.message,
+                body.remedy,
+            )
+        } else {
+            error
+        }
+    })
 }
 
 /// Answers the streaming request, then forwards its events until the stream or the client ends.

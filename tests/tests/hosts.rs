@@ -282,6 +282,10 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
         (vec!["snapshot", "--json", remote.as_str()], 1),
         (vec!["snapshot", "--json", "@999"], 1),
         (vec!["send-keys", remote.as_str(), "x"], 1),
+        // §5.2 holds for the stream verbs too (they once answered no_such_target).
+        (vec!["agent", "wait", "--json", "--timeout", "1", "@99"], 1),
+        (vec!["watch", "--json", "--timeout", "1", "@99"], 1),
+        (vec!["wait", "--json", "--timeout", "1", "@99"], 1),
     ] {
         let output = fleet.run(&args);
         assert_eq!(
@@ -304,6 +308,13 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
     // A local pane still resolves, with a warning.
     let output = fleet.run(&["snapshot", &hub_pane]);
     assert!(output.status.success());
+    // A tag the hub's pane has may be on the satellite's too: the answer warns that it is
+    // partial (§4.17), ahead of the document.
+    assert!(fleet.run(&["tag", "add", &hub_pane, "build"]).status.success());
+    let output = fleet.run(&["tag", "ls", "--json", "#build"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stderr(&output).contains("partial"), "{}", stderr(&output));
+    assert_eq!(json(&output)["terminals"][0]["tags"], serde_json::json!(["build"]));
 }
 
 /// Starts `phux watch --json TARGET` and says whether it reported an event of the pane while

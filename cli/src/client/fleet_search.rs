@@ -21,6 +21,15 @@ pub struct FleetPanes {
 /// fleet's order); never empty. A miss is `no_such_target`, or `partial_view` when a satellite
 /// could not be searched.
 pub fn tagged(client: &mut Client, tag: &str) -> Result<Vec<FleetPanes>, ClientError> {
+    tagged_partial(client, tag).map(|(found, _)| found)
+}
+
+/// [`tagged`], and the warning to print ahead of the answer when a satellite could not be
+/// searched (its panes with the tag, if any, are missing from it).
+pub fn tagged_partial(
+    client: &mut Client,
+    tag: &str,
+) -> Result<(Vec<FleetPanes>, Option<String>), ClientError> {
     let selector = Selector::Tag(tag.to_owned());
     let mut fleet = client.fleet()?;
     let mut found = Vec::new();
@@ -49,7 +58,7 @@ pub fn tagged(client: &mut Client, tag: &str) -> Result<Vec<FleetPanes>, ClientE
         }
     }
     if !found.is_empty() {
-        return Ok(found);
+        return Ok((found, crate::client::target::partial_warning(&fleet)));
     }
     let selector = selector.to_string();
     Err(if fleet.unreachable.is_empty() {

@@ -69,7 +69,11 @@ fn execute(action: Action, json: bool, context: &Context) -> VerbResult {
     let mut client = connect(context)?;
     let groups = match selector {
         // A tag, or no TARGET: every pane of the fleet that matches, satellites' included.
-        Some(Selector::Tag(tag)) => fleet_search::tagged(&mut client, &tag)?,
+        Some(Selector::Tag(tag)) => {
+            let (groups, partial) = fleet_search::tagged_partial(&mut client, &tag)?;
+            warn_if_partial(partial);
+            groups
+        }
         None => {
             let (groups, partial) = fleet_search::every_pane(&mut client)?;
             warn_if_partial(partial);
