@@ -138,6 +138,8 @@ error_codes! {
     PaneExited => "pane_exited", FAILURE;
     // `run` stopped waiting at --timeout; the command may still be running
     RunTimedOut => "run_timed_out", RUN_GAVE_UP;
+    // `wait` reached --timeout before its condition held (the document still goes to stdout)
+    WaitTimedOut => "wait_timed_out", WAIT_TIMEOUT;
     // an output path whose directory is missing or not writable, refused before any work
     OutputUnwritable => "output_unwritable", FAILURE;
     // `run` refusals: the pane's shell is running something, or the command would leave it

@@ -310,11 +310,17 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
     assert!(output.status.success());
     // A tag the hub's pane has may be on the satellite's too: the answer warns that it is
     // partial (§4.17), ahead of the document.
-    assert!(fleet.run(&["tag", "add", &hub_pane, "build"]).status.success());
+    assert!(fleet
+        .run(&["tag", "add", &hub_pane, "build"])
+        .status
+        .success());
     let output = fleet.run(&["tag", "ls", "--json", "#build"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("partial"), "{}", stderr(&output));
-    assert_eq!(json(&output)["terminals"][0]["tags"], serde_json::json!(["build"]));
+    assert_eq!(
+        json(&output)["terminals"][0]["tags"],
+        serde_json::json!(["build"])
+    );
 }
 
 /// Starts `phux watch --json TARGET` and says whether it reported an event of the pane while

@@ -324,3 +324,65 @@ fn run_tail_and_output_file_keep_a_large_output_and_its_exit_code() {
     assert_eq!(written.lines().count(), 20000);
     assert_eq!(written.lines().last(), Some("20000"));
 }
+
+#[test]
+fn a_wait_that_times_out_keeps_its_document_and_says_why_on_stderr() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("quiet", "sh");
+    let output = server.run(&[
+        "wait",
+        "--json",
+        "--until",
+        "never-printed",
+        "--timeout",
+        "0.5",
+        &pane,
+    ]);
+    assert_eq!(output.status.code(), Some(124), "{}", stderr(&output));
+    let doc = json(&output);
+    assert_eq!(doc["met"], false, "{doc}");
+    let text = stderr(&output);
+    let line: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(line["error"]["code"], "wait_timed_out", "{line}");
+    assert_eq!(line["exit_code"], 124, "{line}");
+    assert!(
+        line["remedy"].as_str().unwrap().contains("snapshot"),
+        "{line}"
+    );
+    // The prose form says what to do next, too.
+    let output = server.run(&[
+        "wait",
+        "--until",
+        "never-printed",
+        "--timeout",
+        "0.5",
+        &pane,
+    ]);
+    assert_eq!(output.status.code(), Some(124));
+    assert!(
+        stderr(&output).contains("phux snapshot"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_key_name_with_a_slip_is_refused_and_nothing_is_typed() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("keys", "sh");
+    let output = server.run(&["send-keys", "--json", &pane, "echo hi", "Entr"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "invalid_key_spec", "{line}");
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean Enter?"),
+        "{line}"
+    );
+    assert!(!server.lines(&pane).concat().contains("echo hi"));
+    // -l types it as text.
+    phux_ok(&server, &["send-keys", "--json", "-l", &pane, "Entr"]);
+    server.wait_for_text(&pane, "Entr");
+}

@@ -11,7 +11,8 @@ use std::time::Duration;
 use regex::Regex;
 
 use phux_core::docs::{ScreenState, Semantic};
-use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
 
 use crate::client::stop::Stop;
 use crate::client::wait::{wait, After, TextCondition, WaitSpec};
@@ -108,12 +109,17 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     if waited.met {
         return Ok(SUCCESS);
     }
-    if !json {
-        let secs = timeout.unwrap_or_default().as_secs_f64();
-        let pane = satellite.unwrap_or_else(|| waited.pane.to_string());
-        output::stderr_line(&format!("phux: wait timed out after {secs}s on {pane}"));
-    }
-    Ok(WAIT_TIMEOUT)
+    // The document (the contract's outcome) is on stdout; the typed line says why it ended.
+    let secs = timeout.unwrap_or_default().as_secs_f64();
+    let pane = satellite.unwrap_or_else(|| waited.pane.to_string());
+    let failure = Failure::new(
+        ErrorCode::WaitTimedOut,
+        format!("wait timed out after {secs}s on {pane}"),
+        format!(
+            "read what the pane shows (`phux snapshot {pane}`), then wait again with a longer --timeout or another condition"
+        ),
+    );
+    Ok(failure.report(json))
 }
 
 /// How a wait ended, for the verb and the MCP tool alike.
