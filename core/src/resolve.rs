@@ -109,6 +109,18 @@ pub fn resolve(selector: &Selector, state: &StateView) -> Result<Vec<PaneId>, Re
     if !matches.is_empty() {
         return Ok(matches);
     }
+    // A session whose last pane ended is gone, but the pane is still kept and readable: the
+    // name still reaches it (the latest to end), as `@N` does.
+    if let Selector::Session(name) = selector {
+        if let Some(ended) = state
+            .exited
+            .iter()
+            .filter(|e| e.session == *name)
+            .max_by_key(|e| (e.ended_at, e.id.0))
+        {
+            return Ok(vec![ended.id]);
+        }
+    }
     let selector_text = selector.to_string();
     if selector.can_be_partial() && !state.unreachable.is_empty() {
         return Err(ResolveError::PartialView {

@@ -53,6 +53,12 @@ fn an_exited_pane_stays_readable_and_refuses_writes_naming_its_status() {
     assert!(stdout(&snapshot).contains("bye"), "{}", stdout(&snapshot));
     let doc = server.json(&["snapshot", "--json", &pane]);
     assert_eq!(doc["lines"][0], "bye", "{doc}");
+    // Its session is gone with it, but the session's name still reaches the kept pane (it was
+    // once `no_such_target`), and a write through the name says how the pane ended.
+    let by_name = server.json(&["snapshot", "--json", "bye"]);
+    assert_eq!(by_name["lines"][0], "bye", "{by_name}");
+    let write = server.run(&["send-keys", "--json", "bye", "x"]);
+    assert_eq!(error_line(&write)["error"]["code"], "pane_exited");
 
     // The listing keeps the live panes as they were, and adds the exited one.
     let ls = server.run(&["ls", "--json"]);
