@@ -331,6 +331,7 @@ fn documents_are_pinned() {
             idle_limit: Some(2.0),
             duration_ms: Some(17198),
             passes: Some(1),
+            satellite: None,
         },
     );
     doc(
@@ -346,6 +347,7 @@ fn documents_are_pinned() {
             idle_limit: None,
             duration_ms: None,
             passes: None,
+            satellite: None,
         },
     );
     doc(

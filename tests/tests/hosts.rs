@@ -66,6 +66,8 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
         resized["applied"],
         serde_json::json!({"cols": 100, "rows": 30})
     );
+    // The id is the satellite's: the document says whose (the hub's own @N is another pane).
+    assert_eq!(resized["satellite"], "devbox", "{resized}");
     let tagged = json(&fleet.run(&["tag", "add", "--json", &remote, "far"]));
     assert_eq!(
         tagged["terminals"],
@@ -102,6 +104,7 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
 
     // play runs the cast in a pane on the satellite (the file at the same path there).
     let played = json(&fleet.run(&["play", "--json", cast.to_str().unwrap(), &remote]));
+    assert_eq!(played["satellite"], "devbox", "{played}");
     let player = format!("devbox/@{}", played["terminal_id"]);
     fleet.wait_listed(&player);
     let output = fleet.run(&[

@@ -116,6 +116,7 @@ pub fn start_playback(
         idle_limit: options.idle_limit,
         duration_ms: total_ms(duration, options.passes.count()),
         passes: options.passes.count(),
+        satellite: client.route().map(str::to_owned),
     };
     Ok((document, address))
 }

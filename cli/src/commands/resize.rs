@@ -38,7 +38,9 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     let selector = target::parse(&args.target)?;
     let mut client = connect(context)?;
     let pane = resolve_pane(&mut client, &selector)?;
-    let document = pane::resize(&mut client, pane, args.geometry)?;
+    let mut document = pane::resize(&mut client, pane, args.geometry)?;
+    // A satellite's pane is named as the hub addresses it: its bare id is another pane here.
+    document.satellite = client.route().map(str::to_owned);
     if args.json {
         output::print_json(&document);
     } else {

@@ -23,4 +23,8 @@ pub struct PlayJson {
     pub duration_ms: Option<u64>,
     /// Times the recording plays; `null` repeats until the pane is killed.
     pub passes: Option<u32>,
+    /// The satellite the pane runs on (`terminal_id` is its id there: `NAME/@N`); absent for
+    /// the server's own panes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub satellite: Option<String>,
 }

@@ -22,6 +22,10 @@ pub struct ResizeJson {
     pub applied: GridSize,
     /// `applied == requested`; mirrors the exit code.
     pub held: bool,
+    /// The satellite the pane runs on (`terminal_id` is its id there: `NAME/@N`); absent for
+    /// the server's own panes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub satellite: Option<String>,
 }
 
 impl ResizeJson {
@@ -32,6 +36,7 @@ impl ResizeJson {
             requested,
             applied,
             held: requested == applied,
+            satellite: None,
         }
     }
 
