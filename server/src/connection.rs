@@ -146,6 +146,9 @@ fn converse(
                 return stream_after(&mut writer, stream, id, started);
             }
             other => {
+                // Sessions are this server's own: a miss of one is a confident answer, whatever
+                // satellites are unreachable.
+                let hub_local = matches!(other, ClientMessage::RenameSession(_));
                 let answer = match other {
                     // What this connection holds while it lasts.
                     ClientMessage::ClaimRun(m) => {
@@ -164,6 +167,7 @@ fn converse(
                         id,
                         outcome: wire::Outcome::Ok(value),
                     },
+                    Err(error) if hub_local => Response::error(id, error.body()),
                     Err(error) => Response::error(id, shared.hub.fleet_aware(error.body())),
                 };
                 writer.write_frame(&answer_frame(id, response)?)?;

@@ -28,7 +28,15 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     check_new_name(&args.new_name)?;
     let mut client = connect(context)?;
-    rename_session(&mut client, &args.session, &args.new_name).map_err(|e| {
+    let renamed = rename_session(&mut client, &args.session, &args.new_name);
+    if renamed.is_err() {
+        // The answer stands (sessions are this server's own); the listing it came from is
+        // still partial, and says so.
+        if let Ok(state) = client.state() {
+            crate::commands::values::warn_if_partial(crate::client::target::partial_warning(&state));
+        }
+    }
+    renamed.map_err(|e| {
         let refused = matches!(e, ClientError::Server { .. });
         let failure = Failure::from(e);
         if refused {
