@@ -490,6 +490,7 @@ fn watch_events() -> Vec<(&'static str, WatchEvent)> {
                 question: "Approve?".into(),
                 suggestions: vec!["Yes".into(), "No".into()],
                 elapsed_seconds: None,
+                source: None,
             }),
         ),
         (

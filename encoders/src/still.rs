@@ -14,12 +14,14 @@ use crate::replay::{canvas_size, cast_theme, engine_error, screen_of};
 use crate::summary::{EncodeOptions, EncodeSummary};
 
 /// Which screen of a recording a still shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum StillFrame {
     /// The screen at the end of the recording.
     Last,
     /// The screen after the first N screen events (output or resize) of the cast, from 1.
     Event(usize),
+    /// The screen as it stood at this many seconds into the cast (its own timestamps).
+    At(f64),
 }
 
 /// Writes `frame` of `cast` to `output` as one PNG. `Event(N)` past the cast's screen events
@@ -43,11 +45,15 @@ pub fn render_still(
         .iter()
         .filter(|e| matches!(e.kind, EventKind::Output(_) | EventKind::Resize { .. }));
     let wanted = match frame {
-        StillFrame::Last => usize::MAX,
+        StillFrame::Last | StillFrame::At(_) => usize::MAX,
         StillFrame::Event(n) => n,
     };
+    let until = match frame {
+        StillFrame::At(secs) => secs,
+        _ => f64::INFINITY,
+    };
     let (mut applied, mut time) = (0usize, 0.0f64);
-    for event in screen_events.take(wanted) {
+    for event in screen_events.take(wanted).take_while(|e| e.time <= until) {
         match &event.kind {
             EventKind::Output(text) => terminal.write(text.as_bytes()),
             EventKind::Resize { cols, rows } => {
@@ -87,7 +93,11 @@ pub fn render_still(
         format: OutputFormat::Apng,
         bytes,
         frames: 1,
-        duration_ms: (time.max(0.0) * 1000.0).round() as u64,
+        duration_ms: (time
+            .max(0.0)
+            .max(if until.is_finite() { until } else { 0.0 })
+            * 1000.0)
+            .round() as u64,
         width_px,
         height_px,
         truncated: false,

@@ -193,6 +193,7 @@ pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done,
         question: request.question,
         suggestions: request.suggestions,
         elapsed_seconds: request.elapsed_seconds,
+        source: Some("report".to_owned()),
     };
     handle.send(PaneCommand::Announce(kind))?;
     Ok(Done {})

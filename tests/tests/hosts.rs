@@ -311,7 +311,11 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
     // Sessions are the hub's own: a miss of one keeps its confident answer, with the warning.
     let output = fleet.run(&["rename", "nosuch", "other"]);
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
-    assert!(stderr(&output).contains("no session named nosuch"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no session named nosuch"),
+        "{}",
+        stderr(&output)
+    );
     assert!(stderr(&output).contains("partial"), "{}", stderr(&output));
     // A local pane still resolves, with a warning.
     let output = fleet.run(&["snapshot", &hub_pane]);

@@ -237,6 +237,21 @@ fn still_writes_one_png_of_the_final_screen_and_frame_picks_another() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(decode_png(&by_number).3, decode_png(&from_cast).3);
     assert_eq!(decode_png(&from_cast).3, final_pixels);
+    // A time past the end is the last screen; time zero is the screen before any output.
+    for (time, last) in [("1h", true), ("0s", false)] {
+        let at = dir.join(format!("at-{time}.png"));
+        let output = server.run(&[
+            "rec",
+            "--from",
+            cast.to_str().unwrap(),
+            "--frame",
+            time,
+            "-o",
+            at.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{time}: {}", stderr(&output));
+        assert_eq!(decode_png(&at).3 == final_pixels, last, "--frame {time}");
+    }
 
     // The image flags reach a still: the bitmap font without padding, then a window bar.
     let bare = dir.join("bare.png");

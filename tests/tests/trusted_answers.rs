@@ -386,3 +386,66 @@ fn a_key_name_with_a_slip_is_refused_and_nothing_is_typed() {
     phux_ok(&server, &["send-keys", "--json", "-l", &pane, "Entr"]);
     server.wait_for_text(&pane, "Entr");
 }
+
+#[test]
+fn an_ask_says_who_raised_it_and_a_title_ask_drops_its_sentinel() {
+    let server = TestServer::start();
+    let reported = server.plain_shell("reported", "sh");
+    phux_ok(
+        &server,
+        &["ask", "--json", &reported, "Proceed?", "--suggest", "yes"],
+    );
+    let titled = server.plain_shell("titled", "sh");
+    server.send_keys(
+        &titled,
+        &[r"printf '\033]2;phux-ask[x]:Ship it??\007'", "Enter"],
+    );
+    phux_tests::wait_until("the title ask is pending", Duration::from_secs(20), || {
+        server.json(&["status", "--json"])["asks"]
+            .as_array()
+            .is_some_and(|a| a.len() == 2)
+    });
+    let asks = server.json(&["status", "--json"])["asks"].clone();
+    let by_pane = |pane: &str| {
+        let id: u64 = pane.trim_start_matches('@').parse().unwrap();
+        asks.as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["pane"] == id)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(by_pane(&reported)["source"], "report", "{asks}");
+    assert_eq!(by_pane(&titled)["source"], "title", "{asks}");
+    assert_eq!(by_pane(&titled)["question"], "Ship it", "{asks}");
+    // The `asked` events say the same.
+    let output = server.run(&[
+        "watch", "--json", "--since", "1m", "--until", "asked", &reported,
+    ]);
+    let asked: Value = stdout_lines(&output)
+        .into_iter()
+        .find(|e| e["event"] == "asked")
+        .expect("an asked event");
+    assert_eq!(asked["source"], "report", "{asked}");
+}
+
+#[test]
+fn agent_list_with_no_agent_says_so() {
+    let server = TestServer::start();
+    server.plain_shell("none", "sh");
+    let output = server.run(&["agent", "list"]);
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr(&output).contains("no pane holds an agent"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+fn stdout_lines(output: &std::process::Output) -> Vec<Value> {
+    phux_tests::stdout(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

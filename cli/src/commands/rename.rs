@@ -33,7 +33,9 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         // The answer stands (sessions are this server's own); the listing it came from is
         // still partial, and says so.
         if let Ok(state) = client.state() {
-            crate::commands::values::warn_if_partial(crate::client::target::partial_warning(&state));
+            crate::commands::values::warn_if_partial(crate::client::target::partial_warning(
+                &state,
+            ));
         }
     }
     renamed.map_err(|e| {

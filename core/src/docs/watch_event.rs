@@ -132,6 +132,9 @@ pub enum WatchEventKind {
         question: String,
         suggestions: Vec<String>,
         elapsed_seconds: Option<u64>,
+        /// Who raised it: `report` (`phux ask`), `title` (the title sentinel), `screen` (an
+        /// agent's dialog); absent from older servers.
+        source: Option<String>,
     },
     /// The pane's grid changed size.
     Resized {
@@ -188,11 +191,16 @@ impl WatchEventKind {
                 question,
                 suggestions,
                 elapsed_seconds,
+                source,
             } => {
                 map.serialize_entry("id", id)?;
                 map.serialize_entry("question", question)?;
                 map.serialize_entry("suggestions", suggestions)?;
-                map.serialize_entry("elapsed_seconds", elapsed_seconds)
+                map.serialize_entry("elapsed_seconds", elapsed_seconds)?;
+                match source {
+                    Some(source) => map.serialize_entry("source", source),
+                    None => Ok(()),
+                }
             }
             WatchEventKind::Resized { cols, rows } => {
                 map.serialize_entry("cols", cols)?;
@@ -259,6 +267,7 @@ impl WatchEventKind {
                 suggestions: field::<Option<Vec<String>>, E>(map, "suggestions")?
                     .unwrap_or_default(),
                 elapsed_seconds: field(map, "elapsed_seconds")?,
+                source: field(map, "source")?,
             },
             WatchEventName::Resized => WatchEventKind::Resized {
                 cols: field(map, "cols")?,

@@ -249,6 +249,7 @@ impl PaneActor {
                     question: ask.question,
                     suggestions: ask.suggestions,
                     elapsed_seconds: None,
+                    source: Some("title".to_owned()),
                 };
                 self.watch(kind);
             }

@@ -20,7 +20,8 @@ pub fn parse_title(title: &str) -> Option<TitleAsk> {
                 .map(str::to_string)
                 .collect(),
         ),
-        None => (rest, Vec::new()),
+        // `QUESTION??` with no suggestions: the sentinel is not part of the question.
+        None => (rest.strip_suffix("??").unwrap_or(rest), Vec::new()),
     };
     if question.is_empty() {
         return None;
@@ -45,6 +46,10 @@ mod tests {
         assert_eq!(
             parse_title("phux-ask[]:Continue?").unwrap().suggestions,
             Vec::<String>::new()
+        );
+        assert_eq!(
+            parse_title("phux-ask[x]:Ship it??").unwrap().question,
+            "Ship it"
         );
         assert!(parse_title("vim README.md").is_none());
         assert!(parse_title("phux-ask[x]:").is_none());

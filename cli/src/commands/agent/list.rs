@@ -29,6 +29,12 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         output::print_json(&document);
     } else {
         let lines: Vec<String> = document.agents.iter().map(summary_line).collect();
+        if lines.is_empty() {
+            // Say so, on stderr: stdout stays the (empty) list a script reads.
+            output::stderr_line(
+                "no pane holds an agent (none declared with `phux agent set`, asking, or detected)",
+            );
+        }
         output::print_lines(&lines);
     }
     Ok(SUCCESS)

@@ -100,9 +100,10 @@ pub struct Args {
     /// live pane without --duration or --since, its screen now
     #[arg(long, conflicts_with = "frame")]
     still: bool,
-    /// Write one PNG of this screen instead of an animation: `last`, or N for the screen
-    /// after the recording's first N screen events (output or resize)
-    #[arg(long, value_name = "last|N", value_parser = parse_frame)]
+    /// Write one PNG of this screen instead of an animation: `last`, N for the screen after
+    /// the recording's first N screen events (output or resize), or a time (`3.5s`, `1m`) for
+    /// the screen as it stood then
+    #[arg(long, value_name = "last|N|TIME", value_parser = parse_frame)]
     frame: Option<phux_encoders::StillFrame>,
     /// Print the result document (and nothing else) on stdout
     #[arg(long)]
@@ -135,10 +136,20 @@ fn parse_frame(text: &str) -> Result<phux_encoders::StillFrame, String> {
     if text.eq_ignore_ascii_case("last") {
         return Ok(phux_encoders::StillFrame::Last);
     }
-    match text.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(phux_encoders::StillFrame::Event(n)),
-        _ => Err(format!("{text:?} is not `last` or a frame number from 1")),
+    if let Ok(n) = text.parse::<usize>() {
+        if n > 0 {
+            return Ok(phux_encoders::StillFrame::Event(n));
+        }
     }
+    // A time has a unit (`3.5s`, `2m`): a bare number is a frame number.
+    let time = text
+        .ends_with(|c: char| c.is_ascii_alphabetic())
+        .then(|| crate::commands::values::parse_duration_ms(text).ok())
+        .flatten()
+        .map(|ms| ms as f64 / 1000.0);
+    time.map(phux_encoders::StillFrame::At).ok_or_else(|| {
+        format!("{text:?} is not `last`, a frame number from 1, or a time such as 3.5s")
+    })
 }
 
 impl Args {
