@@ -27,7 +27,9 @@ use crate::output;
 /// Wait until text appears on a pane or its screen settles
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Wait until a line contains TEXT
+    /// Wait until a line contains TEXT. Lines are matched as the terminal shows them: soft
+    /// wraps joined, right-trimmed, but the cursor's line keeps its blanks up to the cursor
+    /// (`--until '>>> '` matches a waiting Python prompt)
     #[arg(long, value_name = "TEXT")]
     pub until: Option<String>,
     /// Wait until a line matches the regular expression RE
@@ -43,8 +45,9 @@ pub struct Args {
     /// Match --until/--regex only in output that arrives after the wait began
     #[arg(long)]
     pub new: bool,
-    /// Match --until/--regex only in output after MARK (the `mark` send-keys, paste, run or
-    /// snapshot --json reported)
+    /// Match --until/--regex only in the program's output after MARK (the `mark` send-keys,
+    /// paste, run or snapshot --json reported): what was typed and its echo never count, and
+    /// the line matched is one on the screen as it stands
     #[arg(long, value_name = "MARK")]
     pub after: Option<u64>,
     /// Ignore rows holding typed input (needs a shell that emits OSC 133 marks)

@@ -151,7 +151,7 @@ fn wait_schema() -> Value {
         &[],
         vec![
             target_property(),
-            ("until", string("Met when a line contains this text")),
+            ("until", string("Met when a line contains this text. Lines are matched as the terminal shows them: soft-wrapped rows joined, right-trimmed, except that the cursor's line keeps its blanks up to the cursor (so `>>> ` matches a waiting Python prompt)")),
             ("regex", string("Met when a line matches this regular expression (not with until)")),
             ("idle_ms", integer("Met when the screen has not changed for this many milliseconds (alone: 500)", 1, 3_600_000)),
             ("timeout_secs", number("Give up after this many seconds: outcome timed_out [default: 30]", 0.0, 3600.0)),
@@ -165,7 +165,7 @@ fn wait_schema() -> Value {
                 }),
             ),
             ("new", boolean("Match until/regex only in output that arrives after the wait began")),
-            ("after", integer("Match until/regex only in output after this mark (from phux_send_keys, phux_paste, phux_run or phux_snapshot)", 0, u64::MAX)),
+            ("after", integer("Match until/regex only in the program's output after this mark (from phux_send_keys, phux_paste, phux_run or phux_snapshot): what was typed and its echo never count, and the line matched is one on the screen as it stands", 0, u64::MAX)),
             ("output_only", boolean("Ignore rows holding typed input (needs a shell with OSC 133 marks)")),
         ],
     )
