@@ -19,6 +19,42 @@ pub struct PaneView {
     /// A recorder (`phux rec`) is observing this pane.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub recording: bool,
+    /// Who holds the pane's input lease (`phux take`), if anyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<LeaseView>,
+}
+
+/// A held lease in `ls --json` and `status --json`: the pane and who holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PaneLease {
+    pub terminal: crate::ids::TerminalAddr,
+    #[serde(flatten)]
+    pub lease: LeaseView,
+}
+
+impl StateView {
+    /// Every held lease of this server's panes, in snapshot order.
+    pub fn leases(&self) -> Vec<PaneLease> {
+        self.panes()
+            .filter_map(|p| {
+                p.lease.clone().map(|lease| PaneLease {
+                    terminal: crate::ids::TerminalAddr::local(p.id),
+                    lease,
+                })
+            })
+            .collect()
+    }
+}
+
+/// A pane's input lease: while it is held, only its holder's input reaches the pane.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseView {
+    pub holder: String,
+    /// When it was taken, in Unix seconds.
+    pub since: u64,
+    /// When it ends by itself, in Unix seconds (`null`: when given back, or with its holder's
+    /// connection).
+    pub expires: Option<u64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

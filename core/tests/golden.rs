@@ -396,6 +396,14 @@ fn documents_are_pinned() {
                 suggestions: vec!["yes".into(), "no".into()],
                 source: "report".into(),
             }],
+            leases: vec![phux_core::state_view::PaneLease {
+                terminal: phux_core::ids::TerminalAddr::local(PaneId(3)),
+                lease: phux_core::state_view::LeaseView {
+                    holder: "alice".into(),
+                    since: 1_764_000_000,
+                    expires: None,
+                },
+            }],
         },
     );
     doc(

@@ -18,6 +18,7 @@ fn pane(id: u32, tags: &[&str]) -> PaneView {
         cols: 80,
         rows: 24,
         recording: false,
+        lease: None,
     }
 }
 

@@ -51,6 +51,7 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
         }
     }
     shared.run_slots.release_all(connection);
+    crate::handlers::lease::expire(&shared, Some(connection));
     shared.clients.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -159,6 +160,17 @@ fn converse(
                     ClientMessage::ReleaseRun(m) => {
                         shared.run_slots.release(m.pane, connection);
                         Ok(serde_json::json!({}))
+                    }
+                    ClientMessage::Lease(m) => {
+                        crate::handlers::lease::lease(shared, &m, connection).and_then(|ok| {
+                            serde_json::to_value(ok).map_err(|e| {
+                                RequestError::refused(
+                                    phux_core::error_code::ErrorCode::JsonSerialize,
+                                    e.to_string(),
+                                    "report this bug",
+                                )
+                            })
+                        })
                     }
                     other => handlers::dispatch(shared, other),
                 };

@@ -22,6 +22,7 @@ mod handlers;
 pub mod hooks;
 pub mod hub;
 pub mod layout;
+pub mod leases;
 pub mod log;
 pub mod pane;
 pub mod plugin_exec;
@@ -123,6 +124,7 @@ fn wait_for_shutdown(shared: &Shared, shutdown: &crossbeam_channel::Receiver<()>
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
             Err(RecvTimeoutError::Timeout) => {}
         }
+        handlers::lease::expire(shared, None);
         let Some(limit) = shared.config.exit_after_idle else {
             continue;
         };

@@ -255,6 +255,7 @@ impl Registry {
                     cols: entry.cols,
                     rows: entry.rows,
                     recording: self.recorders.get(&id).is_some_and(|&n| n > 0),
+                    lease: None,
                 })
             })
             .collect();

@@ -44,6 +44,8 @@ pub struct Shared {
     pub hub: std::sync::Arc<crate::hub::Hub>,
     /// Each pane's one `run` in flight.
     pub run_slots: crate::run_slots::RunSlots,
+    /// Who holds each pane's input (`phux take`).
+    pub leases: crate::leases::Leases,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -74,6 +76,7 @@ impl Shared {
             deliveries: crate::delivery::Ledger::default(),
             hub: crate::hub::Hub::start(config_file.clone()),
             run_slots: crate::run_slots::RunSlots::default(),
+            leases: crate::leases::Leases::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
             config,

@@ -38,6 +38,14 @@ pub struct Client {
     route: Option<String>,
     /// The `[[remote]]` host this connection reaches over its own ssh link, if any.
     remote: Option<(String, phux_core::hosts::Endpoint)>,
+    /// Who this connection types as (`PHUX_AS`): a pane's input lease lets its holder's input
+    /// through and refuses everyone else's.
+    actor: Option<String>,
+}
+
+/// The name a client types as, from `PHUX_AS` (none when unset or empty).
+pub fn actor_from_env() -> Option<String> {
+    std::env::var("PHUX_AS").ok().filter(|a| !a.is_empty())
 }
 
 impl Client {
@@ -64,7 +72,18 @@ impl Client {
             next_id: 1,
             route: None,
             remote: None,
+            actor: actor_from_env(),
         })
+    }
+
+    /// Types as `actor` from now on (an attached client types as its user).
+    pub fn set_actor(&mut self, actor: Option<String>) {
+        self.actor = actor;
+    }
+
+    /// Who this connection types as.
+    pub fn actor(&self) -> Option<&str> {
+        self.actor.as_deref()
     }
 
     /// The server's handshake answer (its version and pid), read now if it was not yet.
@@ -124,6 +143,7 @@ impl Client {
     ) -> Result<T, ClientError> {
         let id = self.next_id;
         self.next_id += 1;
+        let message = with_actor(message, self.actor.as_deref());
         let message = with_id(message, id).ok_or_else(|| ClientError::Transport {
             socket: self.socket.clone(),
             message: "only requests can be sent with `request`".to_owned(),
@@ -238,6 +258,7 @@ impl Client {
             next_id: 1,
             route: None,
             remote: Some((name.to_owned(), endpoint.clone())),
+            actor: actor_from_env(),
         })
     }
 
@@ -302,6 +323,19 @@ fn connect_error(socket: &Path, error: std::io::Error) -> ClientError {
 }
 
 /// `message` with its id set to `id`; `None` for messages that are not requests.
+/// Input and pastes say who types, unless they already do.
+fn with_actor(mut message: ClientMessage, actor: Option<&str>) -> ClientMessage {
+    let slot = match &mut message {
+        ClientMessage::Input(m) => &mut m.actor,
+        ClientMessage::Paste(m) => &mut m.actor,
+        _ => return message,
+    };
+    if slot.is_none() {
+        *slot = actor.map(str::to_owned);
+    }
+    message
+}
+
 fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
     use ClientMessage::*;
     let slot = match &mut message {
@@ -310,6 +344,7 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         Tunnel(m) => &mut m.id,
         ClaimRun(m) => &mut m.id,
         ReleaseRun(m) => &mut m.id,
+        Lease(m) => &mut m.id,
         NewSession(m) => &mut m.id,
         Spawn(m) => &mut m.id,
         Kill(m) => &mut m.id,

@@ -265,6 +265,7 @@ mod tests {
             cols: 80,
             rows: 24,
             recording: false,
+            lease: None,
         };
         StateView {
             sessions: vec![SessionView {

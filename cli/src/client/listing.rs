@@ -28,6 +28,7 @@ pub fn session_list(state: &StateView) -> SessionListJson {
         .collect();
     let mut listing = SessionListJson::new(sessions, terminals, state.unreachable.clone());
     listing.exited = state.exited.clone();
+    listing.leases = state.leases();
     listing
 }
 
@@ -100,6 +101,7 @@ pub fn running_status(facts: StatusOk, state: &StateView) -> StatusJson {
         },
         exited: state.exited.clone(),
         asks: state.asks.clone(),
+        leases: state.leases(),
     }
 }
 

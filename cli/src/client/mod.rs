@@ -11,6 +11,7 @@ mod connection;
 mod error;
 pub mod fleet_search;
 pub mod layout;
+pub mod lease;
 pub mod lifecycle;
 pub mod listing;
 pub mod pane;

@@ -123,6 +123,7 @@ pub fn send_keys(
         actions: Vec::new(),
         keys,
         operation_id: Some(operation.to_owned()),
+        actor: None,
     }))?;
     Ok(mark)
 }
@@ -141,6 +142,7 @@ pub fn send_literal(
         actions: vec![InputAction::Bytes(text.into_bytes())],
         keys: Vec::new(),
         operation_id: Some(operation.to_owned()),
+        actor: None,
     }))?;
     Ok(mark)
 }
@@ -160,6 +162,7 @@ pub fn paste(
         pane,
         text,
         operation_id: Some(operation.to_owned()),
+        actor: None,
     }))?;
     Ok((mark, bracketed))
 }

@@ -190,6 +190,7 @@ mod tests {
             cols: 80,
             rows: 24,
             recording: false,
+            lease: None,
         }
     }
 

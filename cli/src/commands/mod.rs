@@ -10,6 +10,7 @@ pub mod detach;
 pub mod doctor;
 pub mod engine;
 pub mod font_flags;
+pub mod give;
 pub mod host;
 pub mod insert_pane;
 pub mod kill;
@@ -38,6 +39,7 @@ pub mod spawn;
 pub mod status;
 pub mod swap_pane;
 pub mod tag;
+pub mod take;
 pub mod tape;
 pub mod values;
 pub mod wait;
@@ -76,6 +78,8 @@ pub enum Command {
     Play(play::Args),
     SendKeys(send_keys::Args),
     Paste(paste::Args),
+    Take(take::Args),
+    Give(give::Args),
     InsertPane(insert_pane::Args),
     MovePane(move_pane::Args),
     SwapPane(swap_pane::Args),
@@ -129,6 +133,8 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "play" => ("play", play::Args::augment_args),
         "send-keys" => ("send-keys", send_keys::Args::augment_args),
         "paste" => ("paste", paste::Args::augment_args),
+        "take" => ("take", take::Args::augment_args),
+        "give" => ("give", give::Args::augment_args),
         "insert-pane" => ("insert-pane", insert_pane::Args::augment_args),
         "move-pane" => ("move-pane", move_pane::Args::augment_args),
         "swap-pane" => ("swap-pane", swap_pane::Args::augment_args),
@@ -174,6 +180,8 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Tag(args) => tag::run(args, context),
         Command::SendKeys(args) => send_keys::run(args, context),
         Command::Paste(args) => paste::run(args, context),
+        Command::Take(args) => take::run(args, context),
+        Command::Give(args) => give::run(args, context),
         Command::InsertPane(args) => insert_pane::run(args, context),
         Command::MovePane(args) => move_pane::run(args, context),
         Command::SwapPane(args) => swap_pane::run(args, context),

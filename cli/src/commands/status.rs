@@ -80,5 +80,9 @@ pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
         let line = format!("{} asks: {}{suggestions}", ask.pane, ask.question);
         lines.push(phux_core::limits::for_display(&line).into_owned());
     }
+    for lease in &doc.leases {
+        let line = format!("{} taken by {}", lease.terminal, lease.lease.holder);
+        lines.push(phux_core::limits::for_display(&line).into_owned());
+    }
     lines
 }

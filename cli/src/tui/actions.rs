@@ -344,6 +344,7 @@ impl App {
             pane,
             text,
             operation_id: None,
+            actor: None,
         }))
     }
 

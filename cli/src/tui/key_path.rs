@@ -259,6 +259,7 @@ pub fn send_keystroke(
         keys: Vec::new(),
         // A person's keystroke is not acknowledged: the next one must not wait for it.
         operation_id: None,
+        actor: None,
     };
     client
         .request::<Done>(ClientMessage::Input(request))

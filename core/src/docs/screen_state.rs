@@ -110,6 +110,9 @@ pub struct ScreenState {
     /// The question the pane is asking, until it is answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ask: Option<crate::state_view::PendingAsk>,
+    /// Who holds the pane's input lease (`phux take`), if anyone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<crate::state_view::LeaseView>,
 }
 
 impl ScreenState {
@@ -130,6 +133,7 @@ impl ScreenState {
             title: None,
             mark: None,
             ask: None,
+            lease: None,
         }
     }
 }

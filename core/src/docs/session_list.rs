@@ -44,6 +44,9 @@ pub struct SessionListJson {
     /// there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exited: Vec<crate::state_view::ExitedPaneView>,
+    /// Panes whose input someone has taken (`phux take`); absent when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leases: Vec<crate::state_view::PaneLease>,
 }
 
 impl SessionListJson {
@@ -60,6 +63,7 @@ impl SessionListJson {
             terminals,
             unreachable,
             exited: Vec::new(),
+            leases: Vec::new(),
         }
     }
 }

@@ -47,6 +47,9 @@ pub struct StatusJson {
     /// Questions panes are asking that nobody has answered yet; absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub asks: Vec<crate::state_view::PendingAsk>,
+    /// Panes whose input someone has taken (`phux take`); absent when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub leases: Vec<crate::state_view::PaneLease>,
 }
 
 impl StatusJson {
@@ -66,6 +69,7 @@ impl StatusJson {
             logs,
             exited: Vec::new(),
             asks: Vec::new(),
+            leases: Vec::new(),
         }
     }
 }

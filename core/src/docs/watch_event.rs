@@ -34,10 +34,11 @@ pub enum WatchEventName {
     Resized,
     AgentState,
     Metadata,
+    Lease,
 }
 
 impl WatchEventName {
-    pub const ALL: [WatchEventName; 13] = [
+    pub const ALL: [WatchEventName; 14] = [
         WatchEventName::Bell,
         WatchEventName::TitleChanged,
         WatchEventName::CommandStarted,
@@ -51,6 +52,7 @@ impl WatchEventName {
         WatchEventName::Resized,
         WatchEventName::AgentState,
         WatchEventName::Metadata,
+        WatchEventName::Lease,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -68,6 +70,7 @@ impl WatchEventName {
             WatchEventName::Resized => "resized",
             WatchEventName::AgentState => "agent_state",
             WatchEventName::Metadata => "metadata",
+            WatchEventName::Lease => "lease",
         }
     }
 
@@ -148,6 +151,12 @@ pub enum WatchEventKind {
         key: String,
         value: Value,
     },
+    /// The pane's input lease changed: `action` is `taken`, `seized`, `given` or `expired`;
+    /// `holder` is who holds it now (null when nobody does).
+    Lease {
+        action: String,
+        holder: Option<String>,
+    },
     /// An event this build does not know; a newer server may send it.
     Unknown {
         event: String,
@@ -171,6 +180,7 @@ impl WatchEventKind {
             WatchEventKind::Resized { .. } => WatchEventName::Resized,
             WatchEventKind::AgentState(_) => WatchEventName::AgentState,
             WatchEventKind::Metadata { .. } => WatchEventName::Metadata,
+            WatchEventKind::Lease { .. } => WatchEventName::Lease,
             WatchEventKind::Unknown { event } => return event,
         };
         known.as_str()
@@ -218,6 +228,10 @@ impl WatchEventKind {
             WatchEventKind::Metadata { key, value } => {
                 map.serialize_entry("key", key)?;
                 map.serialize_entry("value", value)
+            }
+            WatchEventKind::Lease { action, holder } => {
+                map.serialize_entry("action", action)?;
+                map.serialize_entry("holder", holder)
             }
             WatchEventKind::Bell
             | WatchEventKind::CommandStarted
@@ -285,6 +299,10 @@ impl WatchEventKind {
             WatchEventName::Metadata => WatchEventKind::Metadata {
                 key: field(map, "key")?,
                 value: field(map, "value")?,
+            },
+            WatchEventName::Lease => WatchEventKind::Lease {
+                action: field(map, "action")?,
+                holder: field(map, "holder")?,
             },
         })
     }

@@ -61,6 +61,8 @@ pub enum ClientMessage {
     ClaimRun(ClaimRun),
     /// Give back the slot `claim_run` took.
     ReleaseRun(ReleaseRun),
+    /// Take or give back a pane's input lease.
+    Lease(Lease),
     #[serde(other)]
     Unknown,
 }
@@ -75,6 +77,7 @@ impl ClientMessage {
             Tunnel(m) => m.id,
             ClaimRun(m) => m.id,
             ReleaseRun(m) => m.id,
+            Lease(m) => m.id,
             NewSession(m) => m.id,
             Spawn(m) => m.id,
             Kill(m) => m.id,
@@ -275,6 +278,10 @@ pub struct Input {
     /// and an id seen before is not typed again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation_id: Option<String>,
+    /// Who types (`PHUX_AS`, or an attached client's user): while another holds the pane's
+    /// input lease, the write is refused (`input_lease_held`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
 }
 
 /// Inserted as one (bracketed, if the pane asked for it) paste; never submitted.
@@ -286,6 +293,29 @@ pub struct Paste {
     /// As for [`Input`]: acknowledged and written at most once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation_id: Option<String>,
+    /// As for [`Input`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+}
+
+/// `lease`: take (or with `seize`, take over) or give back a pane's input lease.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lease {
+    pub id: u64,
+    pub pane: PaneId,
+    /// Take (true) or give back (false).
+    pub take: bool,
+    /// Who holds it.
+    pub holder: String,
+    /// Take it over from another holder.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub seize: bool,
+    /// It ends after this many seconds (at most a day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttl_secs: Option<u64>,
+    /// It ends with this connection too (an attached client's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub with_connection: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

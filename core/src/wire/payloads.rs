@@ -133,3 +133,13 @@ pub struct AttachOk {
 pub struct DetachOk {
     pub detached: u32,
 }
+
+/// The `ok` payload of `lease`: the pane's lease as it stands after the request, and a note
+/// when nothing changed (a give by someone who does not hold it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseOk {
+    pub pane: crate::ids::PaneId,
+    pub lease: Option<crate::state_view::LeaseView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}

@@ -28,6 +28,7 @@ fn state() -> StateView {
                     cols: 80,
                     rows: 24,
                     recording: false,
+                    lease: None,
                 }],
                 layout: None,
             }],
@@ -220,6 +221,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 ],
                 keys: vec![],
                 operation_id: None,
+                actor: None,
             }),
         ),
         (
@@ -230,6 +232,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 actions: vec![],
                 keys: vec!["Up".into(), "echo hi".into(), "Enter".into()],
                 operation_id: Some("5f0c2a9e41b7d3806e1f4c2b9a7d5e30".into()),
+                actor: None,
             }),
         ),
         (
@@ -239,6 +242,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 pane: PaneId(3),
                 text: "line 1\nline 2".into(),
                 operation_id: Some("0a1b2c3d4e5f60718293a4b5c6d7e8f9".into()),
+                actor: None,
             }),
         ),
         (
@@ -357,6 +361,18 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 id: 29,
                 pane: PaneId(3),
                 command: "make test".into(),
+            }),
+        ),
+        (
+            "lease_take",
+            C::Lease(Lease {
+                id: 31,
+                pane: PaneId(3),
+                take: true,
+                holder: "alice".into(),
+                seize: false,
+                ttl_secs: Some(600),
+                with_connection: false,
             }),
         ),
         (

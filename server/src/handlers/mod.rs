@@ -1,6 +1,7 @@
 //! Answers one request. Streaming requests (`subscribe`, `observe`) are set up here and then
 //! served by the connection (see `connection.rs`).
 
+pub mod lease;
 pub mod lifecycle;
 pub mod pane_ops;
 mod spatial;
@@ -30,6 +31,13 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
 /// questions panes ask, and the attached clients.
 fn local_state(shared: &Shared) -> phux_core::state_view::StateView {
     let mut state = shared.registry().state_view();
+    for session in &mut state.sessions {
+        for window in &mut session.windows {
+            for pane in &mut window.panes {
+                pane.lease = shared.leases.view(pane.id);
+            }
+        }
+    }
     state.exited = shared.exited().views();
     state.asks = shared.agents.pending_asks();
     tui::fill_attached(shared, &mut state);
@@ -94,6 +102,7 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         | M::Tunnel(_)
         | M::ClaimRun(_)
         | M::ReleaseRun(_)
+        | M::Lease(_)
         | M::Unknown => Err(RequestError::UnknownRequest),
     }
 }

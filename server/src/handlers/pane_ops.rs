@@ -49,6 +49,7 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
         Some(handle) => {
             let mut screen = handle.screen(capture);
             screen.ask = shared.agents.pending_ask(request.pane);
+            screen.lease = shared.leases.view(request.pane);
             Ok(screen)
         }
         None => shared
@@ -63,6 +64,9 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
 /// With an operation id the answer waits until the bytes are in the PTY (acknowledged input).
 pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
+    shared
+        .leases
+        .check(request.pane, request.actor.as_deref())?;
     let mark = pane.output().mark();
     let bytes = pane.input_bytes(request.actions, &request.keys)?;
     pane.check_line_length(&bytes)?;
@@ -75,6 +79,9 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
 
 pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, RequestError> {
     let pane = handle(shared, request.pane)?;
+    shared
+        .leases
+        .check(request.pane, request.actor.as_deref())?;
     let mark = pane.output().mark();
     let bytes = pane.paste_bytes(&request.text)?;
     // A program reading lines would keep only the first 4095 bytes of a longer one.

@@ -203,10 +203,18 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 16] = [
+    const NO_TOOL: [(&str, &str); 18] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
+        ),
+        (
+            "take",
+            "a person takes a pane from an agent; an agent host's writes are what the lease refuses",
+        ),
+        (
+            "give",
+            "gives back what `take` took: a person's verb, like take",
         ),
         (
             "server",

@@ -1,0 +1,229 @@
+//! Input leases (`phux take` / `phux give`): while a pane's lease is held, only its holder's
+//! input reaches the pane; everyone else's write is refused with `input_lease_held`, naming the
+//! holder and since when, before a byte is written (retrying is safe). A lease ends when given
+//! back, at its TTL, or, when taken by an attached client, with that client's connection.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::state_view::LeaseView;
+
+use crate::request_error::RequestError;
+
+/// The longest a lease may be taken for.
+pub const MAX_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+
+#[derive(Debug, Clone)]
+struct Held {
+    holder: String,
+    since_unix: u64,
+    ends_at: Option<Instant>,
+    expires_unix: Option<u64>,
+    connection: Option<u64>,
+}
+
+/// What a take or give changed, for the `lease` watch event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Taken,
+    Seized,
+    Given,
+    Expired,
+    Unchanged,
+}
+
+impl Change {
+    pub fn action(&self) -> Option<&'static str> {
+        Some(match self {
+            Change::Taken => "taken",
+            Change::Seized => "seized",
+            Change::Given => "given",
+            Change::Expired => "expired",
+            Change::Unchanged => return None,
+        })
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Leases {
+    held: Mutex<HashMap<PaneId, Held>>,
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+impl Held {
+    fn view(&self) -> LeaseView {
+        LeaseView {
+            holder: self.holder.clone(),
+            since: self.since_unix,
+            expires: self.expires_unix,
+        }
+    }
+}
+
+impl Leases {
+    fn lock(&self) -> MutexGuard<'_, HashMap<PaneId, Held>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Drops leases past their TTL; returns the panes whose lease expired.
+    pub fn expire(&self) -> Vec<PaneId> {
+        let now = Instant::now();
+        let mut held = self.lock();
+        let gone: Vec<PaneId> = held
+            .iter()
+            .filter(|(_, h)| h.ends_at.is_some_and(|at| at <= now))
+            .map(|(p, _)| *p)
+            .collect();
+        for pane in &gone {
+            held.remove(pane);
+        }
+        gone
+    }
+
+    /// The lease on `pane`, if one is held.
+    pub fn view(&self, pane: PaneId) -> Option<LeaseView> {
+        let now = Instant::now();
+        self.lock()
+            .get(&pane)
+            .filter(|h| h.ends_at.is_none_or(|at| at > now))
+            .map(Held::view)
+    }
+
+    /// Refuses a write to `pane` by `actor` while someone else holds its lease.
+    pub fn check(&self, pane: PaneId, actor: Option<&str>) -> Result<(), RequestError> {
+        let Some(lease) = self.view(pane) else {
+            return Ok(());
+        };
+        if actor == Some(lease.holder.as_str()) {
+            return Ok(());
+        }
+        let held_for = unix_now().saturating_sub(lease.since);
+        Err(RequestError::refused(
+            ErrorCode::InputLeaseHeld,
+            format!(
+                "{pane} is taken by {} (for {held_for} s, since {}); nothing was written",
+                lease.holder, lease.since
+            ),
+            format!(
+                "wait until it is given back (`phux watch --until lease {pane}`), or type as the holder (PHUX_AS={})",
+                lease.holder
+            ),
+        ))
+    }
+
+    /// Takes `pane`'s lease for `holder` (cooperative unless `seize`).
+    pub fn take(
+        &self,
+        pane: PaneId,
+        holder: &str,
+        seize: bool,
+        ttl: Option<Duration>,
+        connection: Option<u64>,
+    ) -> Result<(Change, LeaseView), RequestError> {
+        self.expire();
+        let mut held = self.lock();
+        let change = match held.get(&pane) {
+            Some(current) if current.holder != holder && !seize => {
+                return Err(RequestError::refused(
+                    ErrorCode::InputLeaseHeld,
+                    format!(
+                        "{pane} is taken by {} since {}; it was not taken",
+                        current.holder, current.since_unix
+                    ),
+                    format!("wait for `phux give {pane}`, or take it over with --seize"),
+                ))
+            }
+            Some(current) if current.holder != holder => Change::Seized,
+            _ => Change::Taken,
+        };
+        let since_unix = match held.get(&pane) {
+            Some(current) if current.holder == holder => current.since_unix,
+            _ => unix_now(),
+        };
+        let lease = Held {
+            holder: holder.to_owned(),
+            since_unix,
+            ends_at: ttl.map(|t| Instant::now() + t),
+            expires_unix: ttl.map(|t| unix_now() + t.as_secs()),
+            connection,
+        };
+        let view = lease.view();
+        held.insert(pane, lease);
+        Ok((change, view))
+    }
+
+    /// Gives `pane`'s lease back if `holder` holds it; otherwise nothing changes.
+    pub fn give(&self, pane: PaneId, holder: &str) -> (Change, Option<LeaseView>) {
+        let mut held = self.lock();
+        match held.get(&pane) {
+            Some(current) if current.holder == holder => {
+                held.remove(&pane);
+                (Change::Given, None)
+            }
+            other => (Change::Unchanged, other.map(Held::view)),
+        }
+    }
+
+    /// Ends the leases taken with `connection`; returns their panes.
+    pub fn end_connection(&self, connection: u64) -> Vec<PaneId> {
+        let mut held = self.lock();
+        let gone: Vec<PaneId> = held
+            .iter()
+            .filter(|(_, h)| h.connection == Some(connection))
+            .map(|(p, _)| *p)
+            .collect();
+        for pane in &gone {
+            held.remove(pane);
+        }
+        gone
+    }
+
+    /// A pane that ended holds no lease.
+    pub fn forget(&self, pane: PaneId) {
+        self.lock().remove(&pane);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_holder_types_until_it_gives_back() {
+        let leases = Leases::default();
+        let pane = PaneId(3);
+        leases.check(pane, None).unwrap();
+        leases.take(pane, "alice", false, None, None).unwrap();
+        assert!(leases.check(pane, None).is_err());
+        assert!(leases.check(pane, Some("bot")).is_err());
+        leases.check(pane, Some("alice")).unwrap();
+        assert!(leases.take(pane, "bot", false, None, None).is_err());
+        assert_eq!(leases.give(pane, "bot").0, Change::Unchanged);
+        assert_eq!(
+            leases.take(pane, "bot", true, None, None).unwrap().0,
+            Change::Seized
+        );
+        assert_eq!(leases.give(pane, "bot").0, Change::Given);
+        leases.check(pane, None).unwrap();
+    }
+
+    #[test]
+    fn a_lease_ends_with_its_ttl_and_its_connection() {
+        let leases = Leases::default();
+        leases
+            .take(PaneId(1), "a", false, Some(Duration::ZERO), None)
+            .unwrap();
+        assert_eq!(leases.expire(), vec![PaneId(1)]);
+        leases.take(PaneId(2), "tui", false, None, Some(9)).unwrap();
+        assert_eq!(leases.end_connection(9), vec![PaneId(2)]);
+        assert!(leases.view(PaneId(2)).is_none());
+    }
+}

@@ -1,0 +1,181 @@
+//! Input leases (issue 38): `phux take` gives its holder exclusive input over a pane; every
+//! other writer (send-keys, paste, run, the agent verbs) is refused with `input_lease_held`,
+//! naming the holder, and nothing is written; `phux give` (or the TTL) ends it. `ls`,
+//! `status`, `snapshot` and `watch` report it.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::process::Output;
+use std::time::Duration;
+
+use phux_tests::{error_line, json, run_with_deadline, stderr, wait_until, TestServer};
+use serde_json::Value;
+
+/// `phux ARGS` typed as `actor` (`PHUX_AS`), or as nobody in particular.
+fn as_actor(server: &TestServer, actor: Option<&str>, args: &[&str]) -> Output {
+    let mut command = server.phux(args);
+    command.env_remove("PHUX_AS");
+    if let Some(actor) = actor {
+        command.env("PHUX_AS", actor);
+    }
+    run_with_deadline(&mut command, Duration::from_secs(60))
+}
+
+fn refused_as_held(output: &Output, holder: &str) {
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(output));
+    let line = error_line(output);
+    assert_eq!(line["error"]["code"], "input_lease_held", "{line}");
+    assert!(
+        line["error"]["message"].as_str().unwrap().contains(holder),
+        "the refusal names the holder: {line}"
+    );
+}
+
+#[test]
+fn a_taken_pane_takes_input_from_its_holder_only() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("held");
+    let set = server.run(&["agent", "set", &pane, "--name", "bot", "--kind", "claude"]);
+    assert!(set.status.success(), "{}", stderr(&set));
+
+    let taken = as_actor(&server, None, &["take", "--json", "--as", "alice", &pane]);
+    assert!(taken.status.success(), "{}", stderr(&taken));
+    assert_eq!(json(&taken)["lease"]["holder"], "alice");
+
+    // Everyone else is refused, and nothing reaches the pane.
+    for args in [
+        vec!["send-keys", "--json", &pane, "echo NOT-TYPED", "Enter"],
+        vec!["paste", "--json", &pane, "echo NOT-PASTED"],
+        vec!["run", "--json", &pane, "echo NOT-RUN"],
+        vec!["agent", "prompt", "--json", &pane, "NOT-PROMPTED"],
+    ] {
+        refused_as_held(&as_actor(&server, None, &args), "alice");
+        refused_as_held(&as_actor(&server, Some("bot"), &args), "alice");
+    }
+    let screen = server.lines(&pane).concat();
+    assert!(!screen.contains("NOT-"), "{screen}");
+
+    // The holder types.
+    let typed = as_actor(
+        &server,
+        Some("alice"),
+        &["send-keys", &pane, "echo BY-$((1+1))-ALICE", "Enter"],
+    );
+    assert!(typed.status.success(), "{}", stderr(&typed));
+    server.wait_for_text(&pane, "BY-2-ALICE");
+
+    // Every read says who holds it.
+    let snapshot = server.json(&["snapshot", "--json", &pane]);
+    assert_eq!(snapshot["lease"]["holder"], "alice", "{snapshot}");
+    let status = server.json(&["status", "--json"]);
+    assert!(
+        status.to_string().contains("\"holder\":\"alice\""),
+        "{status}"
+    );
+    let ls = server.json(&["ls", "--json"]);
+    assert!(ls.to_string().contains("\"holder\":\"alice\""), "{ls}");
+
+    // Another taker waits its turn, or seizes it.
+    refused_as_held(
+        &as_actor(&server, None, &["take", "--json", "--as", "bob", &pane]),
+        "alice",
+    );
+    // A give by someone who does not hold it changes nothing, and says so.
+    let not_yours = as_actor(&server, None, &["give", "--json", "--as", "bob", &pane]);
+    assert!(not_yours.status.success());
+    let doc = json(&not_yours);
+    assert_eq!(doc["lease"]["holder"], "alice", "{doc}");
+    assert!(
+        doc["note"].as_str().unwrap().contains("nothing changed"),
+        "{doc}"
+    );
+
+    // Given back, the agent's prompt goes through.
+    let given = as_actor(&server, None, &["give", "--json", "--as", "alice", &pane]);
+    assert!(given.status.success(), "{}", stderr(&given));
+    assert_eq!(json(&given)["lease"], Value::Null);
+    let prompt = as_actor(
+        &server,
+        None,
+        &["agent", "prompt", "--json", &pane, "echo PROMPTED"],
+    );
+    assert!(prompt.status.success(), "{}", stderr(&prompt));
+    server.wait_for_text(&pane, "PROMPTED");
+
+    // Watchers heard each change.
+    let watch = as_actor(
+        &server,
+        None,
+        &["watch", "--json", "--since", "5m", "--timeout", "1", &pane],
+    );
+    let actions: Vec<String> = String::from_utf8_lossy(&watch.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["event"] == "lease")
+        .map(|e| e["action"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(actions, ["taken", "given"], "{}", stderr(&watch));
+}
+
+#[test]
+fn seize_takes_over_and_a_ttl_gives_back_by_itself() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("ttl", "sh");
+    assert!(as_actor(&server, None, &["take", "--as", "alice", &pane])
+        .status
+        .success());
+    let seized = as_actor(
+        &server,
+        None,
+        &[
+            "take", "--json", "--as", "bob", "--seize", "--ttl", "1s", &pane,
+        ],
+    );
+    assert!(seized.status.success(), "{}", stderr(&seized));
+    assert_eq!(json(&seized)["lease"]["holder"], "bob");
+    wait_until(
+        "the TTL gives the pane back",
+        Duration::from_secs(20),
+        || {
+            as_actor(
+                &server,
+                None,
+                &["send-keys", &pane, "echo FREE-AGAIN", "Enter"],
+            )
+            .status
+            .success()
+        },
+    );
+    server.wait_for_text(&pane, "FREE-AGAIN");
+}
+
+#[test]
+fn bad_leases_are_refused_before_anything_changes() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("bad", "sh");
+    for (args, code) in [
+        (
+            vec!["take", "--json", "--ttl", "25h", &pane],
+            "invalid_argument",
+        ),
+        (
+            vec!["take", "--json", "--as", "evil\u{1b}]52;c;x\u{7}", &pane],
+            "invalid_argument",
+        ),
+        (vec!["take", "--json", "devbox/@1"], "satellite_target"),
+    ] {
+        let output = as_actor(&server, None, &args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(error_line(&output)["error"]["code"], code, "{args:?}");
+    }
+    // Nothing was taken.
+    assert_eq!(
+        server.json(&["snapshot", "--json", &pane])["lease"],
+        Value::Null
+    );
+}
