@@ -179,3 +179,115 @@ fn bad_leases_are_refused_before_anything_changes() {
         Value::Null
     );
 }
+
+#[test]
+fn a_person_takes_the_focused_pane_in_the_tui_and_it_ends_with_their_client() {
+    use phux_tests::outer_screen::AttachedTui;
+    let server = TestServer::start();
+    let pane = server.new_session("work", &[]);
+    let mut tui = AttachedTui::start(&server, &["attach", "work"], 100, 24);
+    tui.wait_for_text("[work] 0:0*");
+    tui.prefix(b"T");
+    tui.wait_for_text("taken by");
+    let holder = server.json(&["snapshot", "--json", &pane])["lease"]["holder"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // An agent's keys are refused; the person's reach the pane.
+    refused_as_held(
+        &as_actor(
+            &server,
+            None,
+            &["send-keys", "--json", &pane, "echo NOT-TYPED", "Enter"],
+        ),
+        &holder,
+    );
+    tui.type_bytes(b"echo BY-$((2+2))-PERSON\r");
+    server.wait_for_text(&pane, "BY-4-PERSON");
+    // Detaching ends the lease with the client's connection.
+    tui.prefix(b"d");
+    tui.wait_exit(Duration::from_secs(20));
+    wait_until(
+        "the lease ends with the client",
+        Duration::from_secs(20),
+        || server.json(&["snapshot", "--json", &pane])["lease"].is_null(),
+    );
+    let free = as_actor(&server, None, &["send-keys", &pane, "echo FREE", "Enter"]);
+    assert!(free.status.success(), "{}", stderr(&free));
+}
+
+#[test]
+fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("turn");
+    let declare = |state: &str| {
+        let out = server.run(&[
+            "agent", "set", &pane, "--name", "bot", "--kind", "claude", "--state", state,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    };
+    declare("working");
+    assert!(as_actor(&server, None, &["take", "--as", "alice", &pane])
+        .status
+        .success());
+    // The agent blocks while a person holds the pane: no turn for it while the lease lasts.
+    let mut held = server
+        .phux(&[
+            "agent",
+            "wait",
+            "--json",
+            "--until",
+            "blocked",
+            "--timeout",
+            "3",
+            &pane,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its two connections (requests and the subscription) are open, and its baseline read
+    // follows at once.
+    wait_until("the wait subscribed", Duration::from_secs(10), || {
+        server.json(&["status", "--json"])["clients"].as_u64() >= Some(3)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    declare("blocked");
+    let status = held.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(124),
+        "the wait returned while the pane was taken"
+    );
+
+    // Once given back, the blocked state is the agent's turn.
+    declare("working");
+    let waiting = server
+        .phux(&[
+            "agent",
+            "wait",
+            "--json",
+            "--until",
+            "blocked",
+            "--timeout",
+            "30",
+            &pane,
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Its two connections (requests and the subscription) are open, and its baseline read
+    // follows at once.
+    wait_until("the wait subscribed", Duration::from_secs(10), || {
+        server.json(&["status", "--json"])["clients"].as_u64() >= Some(3)
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    declare("blocked");
+    assert!(as_actor(&server, None, &["give", "--as", "alice", &pane])
+        .status
+        .success());
+    let done = waiting.wait_with_output().unwrap();
+    assert!(done.status.success(), "{}", stderr(&done));
+    let doc: Value = serde_json::from_slice(&done.stdout).unwrap();
+    assert_eq!(doc["satisfied"], true, "{doc}");
+    assert_eq!(doc["edge"]["to"], "blocked", "{doc}");
+}

@@ -143,7 +143,10 @@ impl AgentWaitSession {
         wanted: Vec<AgentState>,
     ) -> Result<AgentWaitSession, AgentWaitError> {
         let mut stream = Client::connect(socket)?;
-        stream.subscribe(Some(pane), vec!["agent_state".into(), "pane_closed".into()])?;
+        stream.subscribe(
+            Some(pane),
+            vec!["agent_state".into(), "pane_closed".into(), "lease".into()],
+        )?;
         let report = one(client, pane)?;
         let baseline = record_state(&report).ok_or(AgentWaitError::NoRecord(pane))?;
         let record = report.record.ok_or(AgentWaitError::NoRecord(pane))?;
@@ -215,6 +218,19 @@ impl AgentWaitSession {
         };
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut next_poll = Instant::now() + POLL_FLOOR;
+        // A wanted transition seen while someone held the pane's input (`phux take`): not the
+        // agent's turn yet; it counts once the pane is given back, if the state still holds.
+        let mut held_back: Option<AgentEdge> = None;
+        let turn = |edge: Option<AgentEdge>, client: &mut Client, held: &mut Option<AgentEdge>| {
+            let Some(edge) = edge else {
+                return Ok::<_, AgentWaitError>(None);
+            };
+            if taken(client, pane)? {
+                *held = Some(edge);
+                return Ok(None);
+            }
+            Ok(Some(edge))
+        };
         loop {
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return Ok(None);
@@ -225,7 +241,17 @@ impl AgentWaitSession {
                 Pushed::Message(ServerMessage::Event(Event { event, .. })) => match event {
                     WatchEventKind::AgentState(change) => {
                         self.watch.observations.pushes += 1;
-                        if let Some(edge) = self.watch.observe(change.state, "push")? {
+                        let edge = self.watch.observe(change.state, "push")?;
+                        if edge.is_some() {
+                            held_back = None;
+                        }
+                        if let Some(edge) = turn(edge, client, &mut held_back)? {
+                            return Ok(Some(edge));
+                        }
+                    }
+                    WatchEventKind::Lease { holder: None, .. } => {
+                        let still = held_back.take().filter(|e| e.to == self.watch.last);
+                        if let Some(edge) = turn(still, client, &mut held_back)? {
                             return Ok(Some(edge));
                         }
                     }
@@ -240,7 +266,13 @@ impl AgentWaitSession {
                         next_poll = Instant::now() + POLL_FLOOR;
                         self.watch.observations.polls += 1;
                         let report = one(client, pane)?;
-                        if let Some(edge) = self.watch.observe(record_state(&report), "poll")? {
+                        let edge = self.watch.observe(record_state(&report), "poll")?;
+                        let edge = match edge {
+                            Some(edge) => Some(edge),
+                            // A lease given back while its event was missed.
+                            None => held_back.take().filter(|e| e.to == self.watch.last),
+                        };
+                        if let Some(edge) = turn(edge, client, &mut held_back)? {
                             return Ok(Some(edge));
                         }
                     }
@@ -248,6 +280,15 @@ impl AgentWaitSession {
             }
         }
     }
+}
+
+/// Whether someone holds `pane`'s input (`phux take`): then it is not the agent's turn.
+fn taken(client: &mut Client, pane: PaneId) -> Result<bool, ClientError> {
+    Ok(
+        crate::client::screen::get_screen(client, pane, None, false)?
+            .lease
+            .is_some(),
+    )
 }
 
 /// Waits on `pane`'s agent for a transition into one of `wanted`, until `timeout`.

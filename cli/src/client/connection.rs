@@ -231,10 +231,12 @@ impl Client {
     /// A second connection to the same server as this one: the same socket, tunnelled to the
     /// same satellite, or the same remote host's link (for a stream beside requests).
     pub fn sibling(&self) -> Result<Client, ClientError> {
-        match &self.remote {
-            Some((name, endpoint)) => Client::connect_remote(name, endpoint),
-            None => Client::connect_routed(&self.socket, self.route.as_deref()),
-        }
+        let mut sibling = match &self.remote {
+            Some((name, endpoint)) => Client::connect_remote(name, endpoint)?,
+            None => Client::connect_routed(&self.socket, self.route.as_deref())?,
+        };
+        sibling.actor = self.actor.clone();
+        Ok(sibling)
     }
 
     /// A connection to the server of the `[[remote]]` host `name`, over an ssh link this

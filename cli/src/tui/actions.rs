@@ -100,6 +100,7 @@ impl App {
             Action::SessionPicker => self.open_session_picker(),
             Action::NewSession => self.new_session(),
             Action::NextAsking => self.jump_to_asking(),
+            Action::TakeOrGive => self.take_or_give(),
             Action::Detach => {
                 self.ended = Some(Ended::Detached);
                 Ok(())
@@ -187,6 +188,34 @@ impl App {
             Err(other) => return Err(other),
         }
         self.send_size()?;
+        self.refresh()
+    }
+
+    /// `C-a T`: takes the focused pane's input lease for this client (it ends when the client
+    /// does), or gives it back when this client's person holds it.
+    fn take_or_give(&mut self) -> Result<(), ClientError> {
+        let Some(pane) = self.model.focused() else {
+            return Ok(());
+        };
+        let me = self.control.actor().unwrap_or_default().to_owned();
+        let held_by_me = self
+            .model
+            .pane_view(pane)
+            .and_then(|v| v.lease.as_ref())
+            .is_some_and(|l| l.holder == me);
+        let answer = if held_by_me {
+            crate::client::lease::give(&mut self.control, pane, &me)
+        } else {
+            crate::client::lease::take(&mut self.control, pane, &me, false, None, true)
+        };
+        match answer {
+            Ok(_) if held_by_me => self.model.say(format!("{pane} given back")),
+            Ok(_) => self
+                .model
+                .say(format!("{pane} taken: only your keys reach it")),
+            Err(ClientError::Server { message, .. }) => self.model.say(message),
+            Err(other) => return Err(other),
+        }
         self.refresh()
     }
 

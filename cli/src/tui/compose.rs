@@ -74,7 +74,14 @@ fn title_row(grid: &mut Grid, model: &Model, placed: &Placed, active: bool) {
         x = grid.put_str(x, area.y, " ●", style(CellColor::Palette(1), true), max_x);
     }
     let text = style(if active { ACCENT } else { CellColor::Default }, active);
-    grid.put_str(x, area.y, &label, text, max_x);
+    x = grid.put_str(x, area.y, &label, text, max_x);
+    if let Some(lease) = view.and_then(|v| v.lease.as_ref()) {
+        let taken = format!(
+            " taken by {} ",
+            phux_core::limits::for_display(&lease.holder)
+        );
+        grid.put_str(x, area.y, &taken, style(CellColor::Palette(3), true), max_x);
+    }
 }
 
 fn content(grid: &mut Grid, feeds: &PaneFeeds, placed: &Placed) {

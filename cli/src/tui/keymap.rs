@@ -39,6 +39,7 @@ pub enum Action {
     SessionPicker,
     NewSession,
     NextAsking,
+    TakeOrGive,
 }
 
 pub struct Binding {
@@ -93,6 +94,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { keys: &[K::Char(',')], chord: ",", action: A::RenameWindow, help: "rename the window" },
     Binding { keys: &[K::Char('$')], chord: "$", action: A::RenameSession, help: "rename the session" },
     Binding { keys: &[K::Char('q')], chord: "q", action: A::NextAsking, help: "jump to the next pane that is asking (an ask or a blocked agent)" },
+    Binding { keys: &[K::Char('T')], chord: "T", action: A::TakeOrGive, help: "take the pane's input (only your keys reach it) or give it back" },
     Binding { keys: &[K::Char(':')], chord: ":", action: A::CommandPrompt, help: "command prompt: a phux verb run against this session" },
     Binding { keys: &[K::Char('?')], chord: "?", action: A::Help, help: "this help (type to filter, q to close)" },
     Binding { keys: &[K::Char('d')], chord: "d", action: A::Detach, help: "detach" },

@@ -71,6 +71,8 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     // The client passes keystrokes and their echoes along: every thread it starts asks for a
     // short scheduler slice, so that none waits for a core behind a flood's threads.
     phux_core::sched_slice::ask_short();
+    // A person types as themselves: a pane they take (C-a T) lets their keys through only.
+    control.set_actor(Some(crate::client::lease::default_holder()));
     let outer_size = outer::size();
     let (tx, rx) = bounded::<Event>(1024);
     // One wake is enough: the frames themselves wait in each pane's own queue.

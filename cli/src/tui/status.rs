@@ -80,6 +80,16 @@ fn right_text(model: &Model) -> String {
     if recorded {
         parts.push("●REC".into());
     }
+    if let Some(lease) = model
+        .focused()
+        .and_then(|p| model.pane_view(p))
+        .and_then(|v| v.lease.as_ref())
+    {
+        parts.push(format!(
+            "taken by {}",
+            phux_core::limits::for_display(&lease.holder)
+        ));
+    }
     if let Some(mark) = asking_mark(model) {
         parts.push(mark);
     }

@@ -262,10 +262,17 @@ pub fn session_digest(shared: &Shared, session: SessionId) -> Option<u64> {
     let view = state.sessions.into_iter().find(|s| s.id == session)?;
     let mut hasher = DefaultHasher::new();
     serde_json::to_string(&view).ok()?.hash(&mut hasher);
+    let view = &view;
     focus.hash(&mut hasher);
     // Asks anywhere: the status line marks them, and `C-a q` jumps to them.
     serde_json::to_string(&shared.agents.pending_asks())
         .ok()?
         .hash(&mut hasher);
+    // Who holds each pane's input: the title rows and status line show it.
+    for pane in view.windows.iter().flat_map(|w| &w.panes) {
+        serde_json::to_string(&shared.leases.view(pane.id))
+            .ok()?
+            .hash(&mut hasher);
+    }
     Some(hasher.finish())
 }
