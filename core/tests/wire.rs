@@ -150,6 +150,7 @@ fn handshake_accepts_same_major_and_refuses_another() {
             minor: PROTOCOL.minor + 5,
         },
         client: "t".into(),
+        read_only: false,
     };
     let welcome = check_welcome(negotiate(&hello, "0.1.0", 42)).unwrap();
     assert_eq!(welcome.pid, 42);
@@ -160,6 +161,7 @@ fn handshake_accepts_same_major_and_refuses_another() {
             minor: 0,
         },
         client: "t".into(),
+        read_only: false,
     };
     assert!(matches!(
         check_welcome(negotiate(&old, "0.1.0", 42)),

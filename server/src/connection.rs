@@ -95,6 +95,7 @@ fn converse(
         return Err(WireError::Unexpected("the first message must be hello"));
     };
     ticket.handshake_done();
+    let read_only = hello.read_only;
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;
@@ -124,6 +125,15 @@ fn converse(
             }
         };
         let id = message.id().unwrap_or(0);
+        if read_only && message.is_write() {
+            let body = phux_core::wire::WireErrorBody::new(
+                phux_core::error_code::ErrorCode::PermissionDenied,
+                "this connection may read but not write (PHUX_READ_ONLY=1); nothing was changed",
+                "run the write without PHUX_READ_ONLY=1, as someone allowed to write",
+            );
+            writer.write_frame(&answer_frame(id, Response::error(id, body))?)?;
+            continue;
+        }
         match message {
             ClientMessage::Subscribe(request) => {
                 let started = streams::subscribe(shared, &request);

@@ -291,3 +291,47 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
     assert_eq!(doc["satisfied"], true, "{doc}");
     assert_eq!(doc["edge"]["to"], "blocked", "{doc}");
 }
+
+#[test]
+fn a_read_only_client_reads_but_every_write_is_permission_denied() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("ro", "sh");
+    let read_only = |args: &[&str]| {
+        let mut command = server.phux(args);
+        command.env("PHUX_READ_ONLY", "1");
+        run_with_deadline(&mut command, Duration::from_secs(60))
+    };
+    assert!(read_only(&["snapshot", "--json", &pane]).status.success());
+    assert!(read_only(&["ls", "--json"]).status.success());
+    for args in [
+        vec!["send-keys", "--json", &pane, "echo NOT-TYPED", "Enter"],
+        vec!["paste", "--json", &pane, "NOT-PASTED"],
+        vec!["run", "--json", &pane, "echo NOT-RUN"],
+        vec!["tag", "add", "--json", &pane, "x"],
+        vec!["signal", &pane, "freeze"],
+        vec!["resize", "--json", &pane, "20x5"],
+        vec!["take", "--json", &pane],
+    ] {
+        let output = read_only(&args);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        if args.contains(&"--json") {
+            assert_eq!(
+                error_line(&output)["error"]["code"],
+                "permission_denied",
+                "{args:?}"
+            );
+        } else {
+            assert!(
+                stderr(&output).contains("PHUX_READ_ONLY"),
+                "{args:?}: {}",
+                stderr(&output)
+            );
+        }
+    }
+    assert!(!server.lines(&pane).concat().contains("NOT-"));
+}

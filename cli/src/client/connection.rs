@@ -289,6 +289,7 @@ fn encoded_hello() -> Result<Vec<u8>, WireError> {
     let hello = ClientMessage::Hello(Hello {
         protocol: PROTOCOL,
         client: concat!("phux-cli ", env!("CARGO_PKG_VERSION")).to_owned(),
+        read_only: std::env::var("PHUX_READ_ONLY").is_ok_and(|v| v == "1"),
     });
     Frame::json(&hello).and_then(|f| f.encode())
 }
@@ -400,6 +401,7 @@ mod tests {
         let hello = ClientMessage::Hello(Hello {
             protocol: PROTOCOL,
             client: "t".into(),
+            read_only: false,
         });
         assert!(with_id(hello, 1).is_none());
     }

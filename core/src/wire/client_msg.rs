@@ -68,6 +68,30 @@ pub enum ClientMessage {
 }
 
 impl ClientMessage {
+    /// Whether the request types into a pane or changes or ends something (refused on a
+    /// read-only connection); reads, streams and attaching to watch are not.
+    pub fn is_write(&self) -> bool {
+        use ClientMessage::*;
+        !matches!(
+            self,
+            Hello(_)
+                | GetState(_)
+                | Status(_)
+                | GetScreen(_)
+                | Subscribe(_)
+                | Observe(_)
+                | ShellState(_)
+                | MetadataGet(_)
+                | AgentInspect(_)
+                | GetFleet(_)
+                | Tunnel(_)
+                | TagsGet(_)
+                | AttachClient(_)
+                | ClientResize(_)
+                | Unknown
+        )
+    }
+
     /// The request id, for everything but `hello` and unknown messages.
     pub fn id(&self) -> Option<u64> {
         use ClientMessage::*;

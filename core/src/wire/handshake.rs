@@ -29,6 +29,10 @@ pub struct Hello {
     pub protocol: ProtocolVersion,
     /// Who is asking, e.g. `phux-cli 0.1.0`; for logs only.
     pub client: String,
+    /// This connection may read but not write (`PHUX_READ_ONLY=1`): every request that would
+    /// type, change or end something is refused with `permission_denied`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
 }
 
 /// The server accepted the client.

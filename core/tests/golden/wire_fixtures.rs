@@ -55,6 +55,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
             C::Hello(Hello {
                 protocol: PROTOCOL,
                 client: "phux-cli 0.1.0".into(),
+                read_only: false,
             }),
         ),
         ("get_state", C::GetState(IdOnly { id: 1 })),

@@ -47,6 +47,7 @@ impl ControlClient {
         let hello = ClientMessage::Hello(Hello {
             protocol: PROTOCOL,
             client: concat!("phux-hub ", env!("CARGO_PKG_VERSION")).to_owned(),
+            read_only: false,
         });
         FrameWriter::new(&ours)
             .send(&hello)
