@@ -328,3 +328,129 @@ fn a_dialog_under_continuous_output_is_seen_without_the_output_settling() {
     agent.server.send_keys(&agent.pane, &["Enter"]);
     agent.wait_for_state("blocked");
 }
+
+/// Claude's permission dialog, read the way the real one reads its answer: raw mode, one key,
+/// no Enter. The key goes to `$AGENT_LOG`; then the dialog gives way to the idle input box.
+const RAW_CLAUDE: &str = r#"#!/usr/bin/env python3
+import os, sys, termios, time, tty
+R = "─" * 60
+def paint(*rows):
+    sys.stdout.write("\033[H\033[2J" + "\r\n".join(rows) + "\r\n")
+    sys.stdout.flush()
+paint("> tidy the repo", "", "● Bash(rm -rf ./tmp)", "", R, " Bash command", "", "   rm -rf ./tmp",
+      "   Remove temporary files", "", " Do you want to proceed?", " ❯ 1. Yes",
+      "   2. Yes, and don't ask again for rm commands", "   3. No, and tell Claude what to do differently (esc)",
+      "", " Esc to cancel")
+saved = termios.tcgetattr(0)
+tty.setraw(0)
+key = os.read(0, 16)
+termios.tcsetattr(0, termios.TCSADRAIN, saved)
+open(os.environ["AGENT_LOG"], "w").write(repr(key))
+paint("> tidy the repo", "", "● Done: removed ./tmp.", "", R, "❯ ", R, "  ? for shortcuts")
+time.sleep(60)
+"#;
+
+/// pi's trust dialog drawn inside its input area (choices, hints, the bottom rule, the footer),
+/// answered with arrows then Enter in raw mode.
+const RAW_PI: &str = r#"#!/usr/bin/env python3
+import os, sys, termios, time, tty
+R = "─" * 60
+def paint(*rows):
+    sys.stdout.write("\033[H\033[2J" + "\r\n".join(rows) + "\r\n")
+    sys.stdout.flush()
+FOOT = " ~/project (main)                       ↑0 ↓0 $0.000"
+paint(" pi v0.30.0", "", R, " Trust project folder?", " /home/dev/project", "",
+      " → Yes, trust this folder", "   No, exit", "", " ↑↓ navigate  enter select  esc cancel", R, FOOT)
+saved = termios.tcgetattr(0)
+tty.setraw(0)
+got = b""
+while b"\r" not in got:
+    got += os.read(0, 16)
+termios.tcsetattr(0, termios.TCSADRAIN, saved)
+open(os.environ["AGENT_LOG"], "w").write(repr(got))
+paint(" pi v0.30.0", "", " Not trusted: read-only mode.", "", R, " ", R, FOOT)
+time.sleep(60)
+"#;
+
+/// A blocked dialog with choices becomes an ask (`source: "screen"`, the dialog's choices in
+/// order): `agent answer --choice N` types it the way the agent takes input, and the pane
+/// leaves blocked. Before, a Claude permission dialog was blocked but `agent answer` failed
+/// `no_active_ask`.
+#[test]
+fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
+    let cases: [(&str, &str, &str, &str, &[&str], &str); 2] = [
+        (
+            "claude",
+            RAW_CLAUDE,
+            "1",
+            "Do you want to proceed?",
+            &[
+                "Yes",
+                "Yes, and don't ask again for rm commands",
+                "No, and tell Claude what to do differently (esc)",
+            ],
+            "b'1'",
+        ),
+        (
+            "pi",
+            RAW_PI,
+            "2",
+            "Trust project folder?",
+            &["Yes, trust this folder", "No, exit"],
+            "b'\\x1b[B\\r'",
+        ),
+    ];
+    for (kind, script, choice, question, choices, typed) in cases {
+        let server = TestServer::start();
+        let log_path = server.dir.path().join("agent.log");
+        let log = format!("AGENT_LOG={}", log_path.display());
+        let pane = server.bash_with_programs("agents", &[(kind, script)], &[&log]);
+        server.send_keys(&pane, &[kind, "Enter"]);
+        let mut asks = Value::Null;
+        wait_until(
+            &format!("{kind}'s dialog is an ask"),
+            Duration::from_secs(15),
+            || {
+                asks = server.json(&["status", "--json"])["asks"].clone();
+                asks.as_array().is_some_and(|a| !a.is_empty())
+            },
+        );
+        let ask = &asks[0];
+        assert_eq!(ask["source"], "screen", "{asks}");
+        assert_eq!(ask["question"], question, "{asks}");
+        let suggestions: Vec<&str> = ask["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(suggestions, choices, "{asks}");
+        let shown = server.json(&["agent", "show", "--json", &pane])["agents"][0].clone();
+        assert_eq!(shown["state"], "blocked", "{shown}");
+        assert_eq!(shown["agent"]["kind"], kind, "{shown}");
+
+        let id = ask["id"].as_str().unwrap().to_owned();
+        let out = server.run(&[
+            "agent", "answer", "--id", &id, "--choice", choice, "--json", &pane,
+        ]);
+        assert!(out.status.success(), "{kind}: {}", stderr(&out));
+        let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let n: usize = choice.parse().unwrap();
+        assert_eq!(doc["answer"], choices[n - 1]);
+        wait_until(
+            &format!("{kind} read its answer"),
+            Duration::from_secs(10),
+            || std::fs::read_to_string(&log_path).is_ok_and(|t| t == typed),
+        );
+        wait_until(
+            &format!("{kind} leaves blocked"),
+            Duration::from_secs(15),
+            || {
+                let shown = server.json(&["agent", "show", "--json", &pane])["agents"][0].clone();
+                shown["state"] == "idle"
+            },
+        );
+        let asks = server.json(&["status", "--json"])["asks"].clone();
+        assert!(asks.as_array().is_none_or(Vec::is_empty), "{kind}: {asks}");
+    }
+}

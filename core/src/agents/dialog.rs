@@ -37,6 +37,24 @@ pub struct Dialog {
     pub selected: Option<usize>,
 }
 
+impl Dialog {
+    /// The id of the ask this dialog becomes: `screen-` and a hash of its question and choices,
+    /// the same for as long as the same dialog is drawn.
+    pub fn ask_id(&self) -> String {
+        // FNV-1a: stable across runs and releases, which a std hasher does not promise.
+        let mut hash: u32 = 0x811c_9dc5;
+        let text =
+            std::iter::once(self.question.as_str()).chain(self.choices.iter().map(String::as_str));
+        for part in text {
+            for byte in part.bytes().chain(std::iter::once(b'\n')) {
+                hash ^= u32::from(byte);
+                hash = hash.wrapping_mul(0x0100_0193);
+            }
+        }
+        format!("screen-{hash:08x}")
+    }
+}
+
 fn numbered_row() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     #[allow(clippy::expect_used)] // a constant pattern, proven by the tests

@@ -31,6 +31,7 @@ fn ask_report() -> AgentPaneReport {
             question: "Approve deploy".into(),
             suggestions: vec!["Yes".into(), "No".into()],
             from_title: true,
+            from_screen: false,
         }),
         occupant: None,
         detection: None,

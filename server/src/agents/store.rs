@@ -47,6 +47,9 @@ impl PaneAgent {
         let report = self.plugin_report();
         match (record, report) {
             (Some(r), _) if r.state_is_declared() => (r.state, Some(StateOrigin::AgentRecord)),
+            _ if self.ask.as_ref().is_some_and(|a| a.from_screen) => {
+                (Some(AgentState::Blocked), Some(StateOrigin::Screen))
+            }
             _ if self.ask.is_some() => (Some(AgentState::Blocked), Some(StateOrigin::TitleAsk)),
             (
                 Some(AgentRecord {
@@ -74,7 +77,7 @@ fn pending(pane: PaneId, ask: &ActiveAsk) -> PendingAsk {
         id: ask.id.clone(),
         question: ask.question.clone(),
         suggestions: ask.suggestions.clone(),
-        source: if ask.from_title { "title" } else { "report" }.to_owned(),
+        source: ask.source().to_owned(),
     }
 }
 
@@ -182,7 +185,13 @@ pub fn put_record(entry: &mut PaneAgent, record: Option<&AgentRecord>) {
 
 /// The detector's new word on the pane: kept for `explain`, and published into the record
 /// unless a person or hook declared the state. With no record yet, the detector makes one.
-pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
+/// A dialog read on a blocked screen becomes the pane's ask (unless a title or `phux ask`
+/// ask is active); the screen leaving blocked ends it.
+pub fn apply_detection(
+    entry: &mut PaneAgent,
+    detection: DetectionReport,
+    dialog: Option<ActiveAsk>,
+) {
     let state = detection.state;
     let mut record = entry.record().unwrap_or_else(|| AgentRecord {
         name: detection.name.clone(),
@@ -201,6 +210,12 @@ pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
     if state == AgentState::Working && entry.ask.as_ref().is_some_and(|a| !a.from_title) {
         entry.ask = None;
     }
+    match dialog {
+        Some(ask) if entry.ask.as_ref().is_none_or(|a| a.from_screen) => entry.ask = Some(ask),
+        Some(_) => {}
+        None if entry.ask.as_ref().is_some_and(|a| a.from_screen) => entry.ask = None,
+        None => {}
+    }
     entry.detection = Some(detection);
     put_record(entry, Some(&record));
 }
@@ -209,6 +224,9 @@ pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
 /// detector set withdraws to unknown.
 pub fn depart(entry: &mut PaneAgent) {
     entry.detection = None;
+    if entry.ask.as_ref().is_some_and(|a| a.from_screen) {
+        entry.ask = None;
+    }
     if let Some(mut record) = entry.record() {
         if !record.declared {
             put_record(entry, None);
