@@ -80,10 +80,13 @@ fn fixtures() -> Vec<Case> {
     out
 }
 
-/// Runs every case; returns the table (kind, expected) → (right, total) and the failures.
-fn run(cases: &[Case]) -> (BTreeMap<(String, String), (u32, u32)>, Vec<String>) {
+/// (kind, expected state) → (screens read right, screens).
+type Table = BTreeMap<(String, String), (u32, u32)>;
+
+/// Runs every case; returns the table and the failures.
+fn run(cases: &[Case]) -> (Table, Vec<String>) {
     let set = ManifestSet::builtin().expect("builtins load");
-    let mut table: BTreeMap<(String, String), (u32, u32)> = BTreeMap::new();
+    let mut table = Table::new();
     let mut failures = Vec::new();
     for case in cases {
         let manifest = set
@@ -137,7 +140,7 @@ fn run(cases: &[Case]) -> (BTreeMap<(String, String), (u32, u32)>, Vec<String>) 
     (table, failures)
 }
 
-fn print(title: &str, table: &BTreeMap<(String, String), (u32, u32)>) {
+fn print(title: &str, table: &Table) {
     println!("{title}\nagent      state          right/screens");
     for ((kind, state), (right, total)) in table {
         println!("{kind:<10} {state:<14} {right}/{total}");

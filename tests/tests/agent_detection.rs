@@ -372,35 +372,55 @@ paint(" pi v0.30.0", "", " Not trusted: read-only mode.", "", R, " ", R, FOOT)
 time.sleep(60)
 "#;
 
+/// A stand-in agent showing a dialog, and what answering it must do.
+struct DialogCase {
+    kind: &'static str,
+    script: &'static str,
+    /// `--choice N`.
+    choice: &'static str,
+    question: &'static str,
+    choices: &'static [&'static str],
+    /// The keys the agent must read, as Python's repr of the bytes.
+    typed: &'static str,
+}
+
 /// A blocked dialog with choices becomes an ask (`source: "screen"`, the dialog's choices in
 /// order): `agent answer --choice N` types it the way the agent takes input, and the pane
 /// leaves blocked. Before, a Claude permission dialog was blocked but `agent answer` failed
 /// `no_active_ask`.
 #[test]
 fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
-    let cases: [(&str, &str, &str, &str, &[&str], &str); 2] = [
-        (
-            "claude",
-            RAW_CLAUDE,
-            "1",
-            "Do you want to proceed?",
-            &[
+    let cases = [
+        DialogCase {
+            kind: "claude",
+            script: RAW_CLAUDE,
+            choice: "1",
+            question: "Do you want to proceed?",
+            choices: &[
                 "Yes",
                 "Yes, and don't ask again for rm commands",
                 "No, and tell Claude what to do differently (esc)",
             ],
-            "b'1'",
-        ),
-        (
-            "pi",
-            RAW_PI,
-            "2",
-            "Trust project folder?",
-            &["Yes, trust this folder", "No, exit"],
-            "b'\\x1b[B\\r'",
-        ),
+            typed: "b'1'",
+        },
+        DialogCase {
+            kind: "pi",
+            script: RAW_PI,
+            choice: "2",
+            question: "Trust project folder?",
+            choices: &["Yes, trust this folder", "No, exit"],
+            typed: "b'\\x1b[B\\r'",
+        },
     ];
-    for (kind, script, choice, question, choices, typed) in cases {
+    for case in cases {
+        let DialogCase {
+            kind,
+            script,
+            choice,
+            question,
+            choices,
+            typed,
+        } = case;
         let server = TestServer::start();
         let log_path = server.dir.path().join("agent.log");
         let log = format!("AGENT_LOG={}", log_path.display());

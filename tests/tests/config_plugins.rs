@@ -253,8 +253,14 @@ layout = "tiled"
 "#;
     let dir = home.plugin("bench", manifest);
     let file = path_str(&std::fs::canonicalize(dir.join("phux-plugin.toml")).unwrap());
-    let linked = home.ok(&["plugin", "link", &path_str(&dir), "--json"]);
-    assert_eq!(linked["plugin"]["id"], "example.agent-bench");
+    let linking = home.run(&["plugin", "link", &path_str(&dir), "--json"]);
+    assert_eq!(linking.status.code(), Some(0), "{}", stderr(&linking));
+    assert_eq!(json(&linking)["plugin"]["id"], "example.agent-bench");
+    assert!(
+        stderr(&linking).contains(&format!("{file}:5: unknown key `homepage` (ignored)")),
+        "{}",
+        stderr(&linking)
+    );
 
     let output = home.run(&["plugin", "validate"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
