@@ -203,3 +203,22 @@ fn every_corpus_screen_has_the_size_its_name_says() {
         );
     }
 }
+
+/// Codex's title starts with a braille spinner while a turn runs: working, even where the
+/// status row is not on screen; the same screen under a still title is idle.
+#[test]
+fn codex_s_title_spinner_reads_working() {
+    let set = ManifestSet::builtin().expect("builtins load");
+    let codex = set.get("codex").unwrap();
+    let lines = read_lines(&corpus_dir().join("codex/idle--prompt--80x24-footer.txt"));
+    let screen = |title| Screen {
+        lines: &lines,
+        title,
+        osc_progress: "",
+    };
+    let busy = evaluate(codex, &screen("⠙ codex"), None);
+    assert_eq!(busy.detector_state, AgentState::Working);
+    assert_eq!(busy.matched_rule.as_deref(), Some("title-spinner"));
+    let still = evaluate(codex, &screen("codex"), None);
+    assert_eq!(still.detector_state, AgentState::Idle);
+}
