@@ -182,6 +182,7 @@ pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done,
         suggestions: request.suggestions.clone(),
         from_title: false,
         from_screen: false,
+        selected: None,
     };
     let ((), events) = shared.agents.update(request.pane, |entry| {
         if entry.ask.as_ref().is_none_or(|a| !a.from_title) {

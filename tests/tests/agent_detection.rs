@@ -351,7 +351,7 @@ time.sleep(60)
 "#;
 
 /// pi's trust dialog drawn inside its input area (choices, hints, the bottom rule, the footer),
-/// answered with arrows then Enter in raw mode.
+/// the pointer on choice `$PI_SELECTED` (0-based), answered with arrows then Enter in raw mode.
 const RAW_PI: &str = r#"#!/usr/bin/env python3
 import os, sys, termios, time, tty
 R = "─" * 60
@@ -359,8 +359,10 @@ def paint(*rows):
     sys.stdout.write("\033[H\033[2J" + "\r\n".join(rows) + "\r\n")
     sys.stdout.flush()
 FOOT = " ~/project (main)                       ↑0 ↓0 $0.000"
+SEL = int(os.environ.get("PI_SELECTED", "0"))
+CHOICES = [(" → " if i == SEL else "   ") + c for i, c in enumerate(["Yes, trust this folder", "No, exit"])]
 paint(" pi v0.30.0", "", R, " Trust project folder?", " /home/dev/project", "",
-      " → Yes, trust this folder", "   No, exit", "", " ↑↓ navigate  enter select  esc cancel", R, FOOT)
+      *CHOICES, "", " ↑↓ navigate  enter select  esc cancel", R, FOOT)
 saved = termios.tcgetattr(0)
 tty.setraw(0)
 got = b""
@@ -382,6 +384,7 @@ struct DialogCase {
     choices: &'static [&'static str],
     /// The keys the agent must read, as Python's repr of the bytes.
     typed: &'static str,
+    env: &'static str,
 }
 
 /// A blocked dialog with choices becomes an ask (`source: "screen"`, the dialog's choices in
@@ -402,6 +405,7 @@ fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
                 "No, and tell Claude what to do differently (esc)",
             ],
             typed: "b'1'",
+            env: "PI_SELECTED=0",
         },
         DialogCase {
             kind: "pi",
@@ -410,6 +414,17 @@ fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
             question: "Trust project folder?",
             choices: &["Yes, trust this folder", "No, exit"],
             typed: "b'\\x1b[B\\r'",
+            env: "PI_SELECTED=0",
+        },
+        // The pointer starts on the second choice: the first is one Up away, not zero Downs.
+        DialogCase {
+            kind: "pi",
+            script: RAW_PI,
+            choice: "1",
+            question: "Trust project folder?",
+            choices: &["Yes, trust this folder", "No, exit"],
+            typed: "b'\\x1b[A\\r'",
+            env: "PI_SELECTED=1",
         },
     ];
     for case in cases {
@@ -420,11 +435,12 @@ fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
             question,
             choices,
             typed,
+            env,
         } = case;
         let server = TestServer::start();
         let log_path = server.dir.path().join("agent.log");
         let log = format!("AGENT_LOG={}", log_path.display());
-        let pane = server.bash_with_programs("agents", &[(kind, script)], &[&log]);
+        let pane = server.bash_with_programs("agents", &[(kind, script)], &[&log, env]);
         server.send_keys(&pane, &[kind, "Enter"]);
         let mut asks = Value::Null;
         wait_until(

@@ -126,6 +126,10 @@ pub struct ActiveAsk {
     /// reads blocked).
     #[serde(default, skip_serializing_if = "crate::docs::is_false")]
     pub from_screen: bool,
+    /// On a screen ask: which suggestion the dialog's pointer is on (0-based), so an answer
+    /// moves from there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<usize>,
 }
 
 impl ActiveAsk {

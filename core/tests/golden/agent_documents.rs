@@ -32,6 +32,7 @@ fn ask_report() -> AgentPaneReport {
             suggestions: vec!["Yes".into(), "No".into()],
             from_title: true,
             from_screen: false,
+            selected: None,
         }),
         occupant: None,
         detection: None,

@@ -167,6 +167,7 @@ impl Supervisor {
                     suggestions: ask.suggestions,
                     from_title: true,
                     from_screen: false,
+                    selected: None,
                 });
             }
             None => {
@@ -318,11 +319,15 @@ impl Supervisor {
         let new_dialog = dialog.as_ref().map(Dialog::ask_id) != self.dialog;
         self.dialog = dialog.as_ref().map(Dialog::ask_id);
         if self.published == Some(state) && !new_dialog {
-            // Same state: refresh explain's view; nothing changed, so nothing is announced.
-            let _ = self
-                .shared
-                .agents
-                .update(self.pane, |e| e.detection = Some(report));
+            // Same state: refresh explain's view (and where the dialog's pointer is); nothing
+            // changed, so nothing is announced.
+            let selected = dialog.and_then(|d| d.selected);
+            let _ = self.shared.agents.update(self.pane, |e| {
+                e.detection = Some(report);
+                if let Some(ask) = e.ask.as_mut().filter(|a| a.from_screen) {
+                    ask.selected = selected;
+                }
+            });
             return;
         }
         self.published = Some(state);
@@ -332,6 +337,7 @@ impl Supervisor {
             suggestions: d.choices,
             from_title: false,
             from_screen: true,
+            selected: d.selected,
         });
         self.write(|entry| apply_detection(entry, report, ask.clone()));
         if let Some(ask) = ask {
