@@ -236,3 +236,65 @@ pub fn depart(entry: &mut PaneAgent) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(state: AgentState) -> DetectionReport {
+        DetectionReport {
+            kind: "claude".into(),
+            name: "claude".into(),
+            state,
+            matched_rule: None,
+            visible_idle: false,
+            fallback_reason: None,
+        }
+    }
+
+    fn ask(id: &str, from_title: bool, from_screen: bool) -> ActiveAsk {
+        ActiveAsk {
+            id: id.into(),
+            question: "Proceed?".into(),
+            suggestions: vec!["Yes".into(), "No".into()],
+            from_title,
+            from_screen,
+            selected: Some(0),
+        }
+    }
+
+    /// A dialog on a blocked screen is the pane's ask (origin screen) until the screen leaves
+    /// blocked; it never replaces a title's or `phux ask`'s ask.
+    #[test]
+    fn a_screen_ask_lives_while_the_screen_is_blocked_and_never_replaces_another() {
+        let mut entry = PaneAgent::default();
+        apply_detection(
+            &mut entry,
+            report(AgentState::Blocked),
+            Some(ask("screen-1", false, true)),
+        );
+        assert_eq!(entry.ask.as_ref().map(ActiveAsk::source), Some("screen"));
+        assert_eq!(
+            entry.effective(),
+            (Some(AgentState::Blocked), Some(StateOrigin::Screen))
+        );
+        let pending = pending(PaneId(3), entry.ask.as_ref().unwrap());
+        assert_eq!(pending.source, "screen");
+        apply_detection(&mut entry, report(AgentState::Idle), None);
+        assert_eq!(entry.ask, None);
+
+        entry.ask = Some(ask("deploy", true, false));
+        apply_detection(
+            &mut entry,
+            report(AgentState::Blocked),
+            Some(ask("screen-2", false, true)),
+        );
+        assert_eq!(entry.ask.as_ref().map(|a| a.id.as_str()), Some("deploy"));
+        apply_detection(&mut entry, report(AgentState::Idle), None);
+        assert_eq!(entry.ask.as_ref().map(|a| a.id.as_str()), Some("deploy"));
+
+        entry.ask = Some(ask("screen-3", false, true));
+        depart(&mut entry);
+        assert_eq!(entry.ask, None);
+    }
+}
