@@ -490,3 +490,50 @@ fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
         assert!(asks.as_array().is_none_or(Vec::is_empty), "{kind}: {asks}");
     }
 }
+
+/// A program that reports progress with OSC 9;4 (busy: state 3) and clears it (state 0) after a
+/// line of input.
+const PROGRESS_AGENT: &str = r#"#!/bin/bash
+stty -echo
+printf '\033]9;4;3;\007busy\r\n'
+read -r _
+printf '\033]9;4;0;\007done\r\n'
+sleep 60
+"#;
+
+/// The `osc-progress` region reads the pane's latest OSC 9;4 report live (it read empty in the
+/// server before, so a manifest rule on it matched only in `explain --file`).
+#[test]
+fn a_manifest_rule_on_osc_progress_sees_the_live_report() {
+    let rules = tempfile::tempdir().unwrap();
+    std::fs::write(
+        rules.path().join("prog.toml"),
+        "kind = \"prog\"\nbinaries = [\"prog\"]\n\
+         [[rules]]\nid = \"progress\"\nstate = \"working\"\npriority = 60\nregion = \"osc-progress\"\nmatch = { line-regex = '^4;3;' }\n\
+         [[rules]]\nid = \"quiet\"\nstate = \"idle\"\nvisible-idle = true\nmatch = { contains = \"done\" }\n",
+    )
+    .unwrap();
+    let server =
+        TestServer::start_with_env(&[], &[("PHUX_AGENT_RULES_DIR", rules.path().as_os_str())]);
+    let pane = server.bash_with_programs("agents", &[("prog", PROGRESS_AGENT)], &[]);
+    server.send_keys(&pane, &["prog", "Enter"]);
+    let state = || server.json(&["agent", "show", "--json", &pane])["agents"][0].clone();
+    let mut last = Value::Null;
+    wait_until(
+        "the progress report reads working",
+        Duration::from_secs(15),
+        || {
+            last = state();
+            last["state"] == "working" && last["agent"]["kind"] == "prog"
+        },
+    );
+    server.send_keys(&pane, &["Enter"]);
+    wait_until(
+        "the cleared report reads idle",
+        Duration::from_secs(15),
+        || {
+            last = state();
+            last["state"] == "idle"
+        },
+    );
+}

@@ -288,10 +288,11 @@ impl Supervisor {
             cells: false,
         });
         let title = screen.title.clone().unwrap_or_default();
+        let progress = self.handle.shell().progress();
         let view = Screen {
             lines: &screen.lines,
             title: &title,
-            osc_progress: "",
+            osc_progress: &progress,
         };
         let result = evaluate(manifest, &view, self.published);
         let mut state = result.detector_state;
