@@ -148,7 +148,8 @@ pub struct PendingAsk {
     pub question: String,
     #[serde(default)]
     pub suggestions: Vec<String>,
-    /// `title` (the title sentinel) or `report` (`phux ask`).
+    /// `title` (the title sentinel), `report` (`phux ask`) or `screen` (a dialog the detector
+    /// read on the screen).
     pub source: String,
 }
 

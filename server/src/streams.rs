@@ -181,6 +181,8 @@ pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done,
         question: request.question.clone(),
         suggestions: request.suggestions.clone(),
         from_title: false,
+        from_screen: false,
+        selected: None,
     };
     let ((), events) = shared.agents.update(request.pane, |entry| {
         if entry.ask.as_ref().is_none_or(|a| !a.from_title) {

@@ -328,3 +328,212 @@ fn a_dialog_under_continuous_output_is_seen_without_the_output_settling() {
     agent.server.send_keys(&agent.pane, &["Enter"]);
     agent.wait_for_state("blocked");
 }
+
+/// Claude's permission dialog, read the way the real one reads its answer: raw mode, one key,
+/// no Enter. The key goes to `$AGENT_LOG`; then the dialog gives way to the idle input box.
+const RAW_CLAUDE: &str = r#"#!/usr/bin/env python3
+import os, sys, termios, time, tty
+R = "─" * 60
+def paint(*rows):
+    sys.stdout.write("\033[H\033[2J" + "\r\n".join(rows) + "\r\n")
+    sys.stdout.flush()
+paint("> tidy the repo", "", "● Bash(rm -rf ./tmp)", "", R, " Bash command", "", "   rm -rf ./tmp",
+      "   Remove temporary files", "", " Do you want to proceed?", " ❯ 1. Yes",
+      "   2. Yes, and don't ask again for rm commands", "   3. No, and tell Claude what to do differently (esc)",
+      "", " Esc to cancel")
+saved = termios.tcgetattr(0)
+tty.setraw(0)
+key = os.read(0, 16)
+termios.tcsetattr(0, termios.TCSADRAIN, saved)
+open(os.environ["AGENT_LOG"], "w").write(repr(key))
+paint("> tidy the repo", "", "● Done: removed ./tmp.", "", R, "❯ ", R, "  ? for shortcuts")
+time.sleep(60)
+"#;
+
+/// pi's trust dialog drawn inside its input area (choices, hints, the bottom rule, the footer),
+/// the pointer on choice `$PI_SELECTED` (0-based), answered with arrows then Enter in raw mode.
+const RAW_PI: &str = r#"#!/usr/bin/env python3
+import os, sys, termios, time, tty
+R = "─" * 60
+def paint(*rows):
+    sys.stdout.write("\033[H\033[2J" + "\r\n".join(rows) + "\r\n")
+    sys.stdout.flush()
+FOOT = " ~/project (main)                       ↑0 ↓0 $0.000"
+SEL = int(os.environ.get("PI_SELECTED", "0"))
+CHOICES = [(" → " if i == SEL else "   ") + c for i, c in enumerate(["Yes, trust this folder", "No, exit"])]
+paint(" pi v0.30.0", "", R, " Trust project folder?", " /home/dev/project", "",
+      *CHOICES, "", " ↑↓ navigate  enter select  esc cancel", R, FOOT)
+saved = termios.tcgetattr(0)
+tty.setraw(0)
+got = b""
+while b"\r" not in got:
+    got += os.read(0, 16)
+termios.tcsetattr(0, termios.TCSADRAIN, saved)
+open(os.environ["AGENT_LOG"], "w").write(repr(got))
+paint(" pi v0.30.0", "", " Not trusted: read-only mode.", "", R, " ", R, FOOT)
+time.sleep(60)
+"#;
+
+/// A stand-in agent showing a dialog, and what answering it must do.
+struct DialogCase {
+    kind: &'static str,
+    script: &'static str,
+    /// `--choice N`.
+    choice: &'static str,
+    question: &'static str,
+    choices: &'static [&'static str],
+    /// The keys the agent must read, as Python's repr of the bytes.
+    typed: &'static str,
+    env: &'static str,
+}
+
+/// A blocked dialog with choices becomes an ask (`source: "screen"`, the dialog's choices in
+/// order): `agent answer --choice N` types it the way the agent takes input, and the pane
+/// leaves blocked. Before, a Claude permission dialog was blocked but `agent answer` failed
+/// `no_active_ask`.
+#[test]
+fn a_dialog_on_the_screen_becomes_an_ask_that_agent_answer_selects() {
+    let cases = [
+        DialogCase {
+            kind: "claude",
+            script: RAW_CLAUDE,
+            choice: "1",
+            question: "Do you want to proceed?",
+            choices: &[
+                "Yes",
+                "Yes, and don't ask again for rm commands",
+                "No, and tell Claude what to do differently (esc)",
+            ],
+            typed: "b'1'",
+            env: "PI_SELECTED=0",
+        },
+        DialogCase {
+            kind: "pi",
+            script: RAW_PI,
+            choice: "2",
+            question: "Trust project folder?",
+            choices: &["Yes, trust this folder", "No, exit"],
+            typed: "b'\\x1b[B\\r'",
+            env: "PI_SELECTED=0",
+        },
+        // The pointer starts on the second choice: the first is one Up away, not zero Downs.
+        DialogCase {
+            kind: "pi",
+            script: RAW_PI,
+            choice: "1",
+            question: "Trust project folder?",
+            choices: &["Yes, trust this folder", "No, exit"],
+            typed: "b'\\x1b[A\\r'",
+            env: "PI_SELECTED=1",
+        },
+    ];
+    for case in cases {
+        let DialogCase {
+            kind,
+            script,
+            choice,
+            question,
+            choices,
+            typed,
+            env,
+        } = case;
+        let server = TestServer::start();
+        let log_path = server.dir.path().join("agent.log");
+        let log = format!("AGENT_LOG={}", log_path.display());
+        let pane = server.bash_with_programs("agents", &[(kind, script)], &[&log, env]);
+        server.send_keys(&pane, &[kind, "Enter"]);
+        let mut asks = Value::Null;
+        wait_until(
+            &format!("{kind}'s dialog is an ask"),
+            Duration::from_secs(15),
+            || {
+                asks = server.json(&["status", "--json"])["asks"].clone();
+                asks.as_array().is_some_and(|a| !a.is_empty())
+            },
+        );
+        let ask = &asks[0];
+        assert_eq!(ask["source"], "screen", "{asks}");
+        assert_eq!(ask["question"], question, "{asks}");
+        let suggestions: Vec<&str> = ask["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        assert_eq!(suggestions, choices, "{asks}");
+        let shown = server.json(&["agent", "show", "--json", &pane])["agents"][0].clone();
+        assert_eq!(shown["state"], "blocked", "{shown}");
+        assert_eq!(shown["agent"]["kind"], kind, "{shown}");
+
+        let id = ask["id"].as_str().unwrap().to_owned();
+        let out = server.run(&[
+            "agent", "answer", "--id", &id, "--choice", choice, "--json", &pane,
+        ]);
+        assert!(out.status.success(), "{kind}: {}", stderr(&out));
+        let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let n: usize = choice.parse().unwrap();
+        assert_eq!(doc["answer"], choices[n - 1]);
+        wait_until(
+            &format!("{kind} read its answer"),
+            Duration::from_secs(10),
+            || std::fs::read_to_string(&log_path).is_ok_and(|t| t == typed),
+        );
+        wait_until(
+            &format!("{kind} leaves blocked"),
+            Duration::from_secs(15),
+            || {
+                let shown = server.json(&["agent", "show", "--json", &pane])["agents"][0].clone();
+                shown["state"] == "idle"
+            },
+        );
+        let asks = server.json(&["status", "--json"])["asks"].clone();
+        assert!(asks.as_array().is_none_or(Vec::is_empty), "{kind}: {asks}");
+    }
+}
+
+/// A program that reports progress with OSC 9;4 (busy: state 3) and clears it (state 0) after a
+/// line of input.
+const PROGRESS_AGENT: &str = r#"#!/bin/bash
+stty -echo
+printf '\033]9;4;3;\007busy\r\n'
+read -r _
+printf '\033]9;4;0;\007done\r\n'
+sleep 60
+"#;
+
+/// The `osc-progress` region reads the pane's latest OSC 9;4 report live (it read empty in the
+/// server before, so a manifest rule on it matched only in `explain --file`).
+#[test]
+fn a_manifest_rule_on_osc_progress_sees_the_live_report() {
+    let rules = tempfile::tempdir().unwrap();
+    std::fs::write(
+        rules.path().join("prog.toml"),
+        "kind = \"prog\"\nbinaries = [\"prog\"]\n\
+         [[rules]]\nid = \"progress\"\nstate = \"working\"\npriority = 60\nregion = \"osc-progress\"\nmatch = { line-regex = '^4;3;' }\n\
+         [[rules]]\nid = \"quiet\"\nstate = \"idle\"\nvisible-idle = true\nmatch = { contains = \"done\" }\n",
+    )
+    .unwrap();
+    let server =
+        TestServer::start_with_env(&[], &[("PHUX_AGENT_RULES_DIR", rules.path().as_os_str())]);
+    let pane = server.bash_with_programs("agents", &[("prog", PROGRESS_AGENT)], &[]);
+    server.send_keys(&pane, &["prog", "Enter"]);
+    let state = || server.json(&["agent", "show", "--json", &pane])["agents"][0].clone();
+    let mut last = Value::Null;
+    wait_until(
+        "the progress report reads working",
+        Duration::from_secs(15),
+        || {
+            last = state();
+            last["state"] == "working" && last["agent"]["kind"] == "prog"
+        },
+    );
+    server.send_keys(&pane, &["Enter"]);
+    wait_until(
+        "the cleared report reads idle",
+        Duration::from_secs(15),
+        || {
+            last = state();
+            last["state"] == "idle"
+        },
+    );
+}

@@ -214,3 +214,49 @@ fn an_unknown_or_missing_kind_is_unknown_agent_kind_with_the_roster() {
         );
     }
 }
+
+/// A screen read as idle while a working-looking row is on it: explain names the working rule
+/// that would have matched had its region held the row, so a wrong manifest is quick to fix.
+/// And a rules file whose pattern compiles too big is refused naming the limit.
+#[test]
+fn an_idle_reading_beside_a_working_row_names_the_rule_that_would_have_matched() {
+    let (mut command, rules) =
+        explain(&["--file", "claude__working__spinner.txt", "--kind", "claude"]);
+    std::fs::write(
+        rules.path().join("claude.toml"),
+        "kind = \"claude\"\nbinaries = [\"claude\"]\n\
+         [[rules]]\nid = \"spinner\"\nstate = \"working\"\npriority = 60\nregion = \"bottom-lines(1)\"\nmatch = { contains = \"esc to interrupt\" }\n\
+         [[rules]]\nid = \"input-box\"\nstate = \"idle\"\nregion = \"prompt-box\"\nmatch = { line-regex = '^❯' }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        rules.path().join("huge.toml"),
+        "kind = \"huge\"\n[[rules]]\nid = \"big\"\nstate = \"idle\"\nmatch = { regex = '(\\w{1,100}\\s){1,100}' }\n",
+    )
+    .unwrap();
+    let out = run_with_deadline(&mut command, Duration::from_secs(15));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let prose = stdout(&out);
+    assert!(
+        prose.starts_with("claude: idle (rule input-box)"),
+        "{prose}"
+    );
+    assert!(
+        prose.contains(
+            "read as idle beside a working-looking row: \"✻ Pondering… (12s · ↑ 1.2k tokens · esc to interrupt)\""
+        ),
+        "{prose}"
+    );
+    assert!(
+        prose.contains(
+            "working rule spinner: it would have matched had its region (bottom-lines(1)) held the row"
+        ),
+        "{prose}"
+    );
+    let warning = stderr(&out);
+    assert!(
+        warning.contains("huge.toml: rule \"big\": the \"regex\" pattern")
+            && warning.contains("compiles past 256 KiB (the limit for one pattern)"),
+        "{warning}"
+    );
+}

@@ -170,10 +170,11 @@ fn bad_manifests_are_refused_and_nothing_is_written() {
             "[[actions]] id \"x\" - `command` is empty",
         ),
         (
-            "unknown-key",
-            "id = \"a.b\"\n[[events]]\nid = \"e\"\non = \"pane.idle\"\ncommand = [\"true\"]\nwhen = 3\n",
-            "[[events]] id \"e\" - unknown key `when`",
+            "wrong-type",
+            "id = \"a.b\"\n[[workspaces]]\nid = \"w\"\ncontexts = \"pane\"\n",
+            "invalid type",
         ),
+        ("path-like-id", "id = \"a/b\"\n", "`id` \"a/b\" must be"),
         (
             "future",
             "id = \"a.b\"\nmin_phux_version = \"99.0.0\"\n",
@@ -204,19 +205,112 @@ fn bad_manifests_are_refused_and_nothing_is_written() {
     home.ok(&["plugin", "link", &path_str(&dir), "--json"]);
     std::fs::write(
         dir.join("phux-plugin.toml"),
-        "id = \"later.one\"\nbogus = 1\n",
+        "id = \"later.one\"\nname = 1\n",
     )
     .unwrap();
     let listed = home.run(&["plugin", "list", "--json"]);
     assert!(error_line(&listed)["error"]["message"]
         .as_str()
         .unwrap()
-        .contains("unknown key `bogus`"));
+        .contains("invalid type"));
     let validated = home.run(&["plugin", "validate"]);
     assert_eq!(validated.status.code(), Some(1));
     assert!(stdout(&validated).is_empty());
     // ...and can still be unlinked by its path.
     home.ok(&["plugin", "unlink", &path_str(&dir), "--json"]);
+}
+
+/// A manifest shaped like upstream's examples (`contexts` on `[[workspaces]]`) plus keys phux does
+/// not know: linked and validated, each unknown key a warning with file:line in `plugin
+/// validate` (stderr and `warnings`), `config check` and `doctor`; never a refusal.
+#[test]
+fn unknown_manifest_keys_are_warnings_with_file_and_line_never_refusals() {
+    let home = Home::new();
+    let manifest = r#"id = "example.agent-bench"
+name = "Agent bench"
+version = "0.1.0"
+min_phux_version = "0.0.1"
+homepage = "https://example.com/bench"
+
+[[actions]]
+id = "review"
+title = "Review"
+contexts = ["workspace"]
+command = ["true"]
+
+[[agents]]
+id = "reviewer"
+label = "Reviewer"
+contexts = ["pane"]
+
+[[workspaces]]
+id = "agent-bench"
+title = "Agent bench"
+contexts = ["workspace"]
+agents = ["reviewer"]
+actions = ["review"]
+layout = "tiled"
+"#;
+    let dir = home.plugin("bench", manifest);
+    let file = path_str(&std::fs::canonicalize(dir.join("phux-plugin.toml")).unwrap());
+    let linking = home.run(&["plugin", "link", &path_str(&dir), "--json"]);
+    assert_eq!(linking.status.code(), Some(0), "{}", stderr(&linking));
+    assert_eq!(json(&linking)["plugin"]["id"], "example.agent-bench");
+    assert!(
+        stderr(&linking).contains(&format!("{file}:5: unknown key `homepage` (ignored)")),
+        "{}",
+        stderr(&linking)
+    );
+
+    let output = home.run(&["plugin", "validate"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("ok\t"), "{}", stdout(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains(&format!("{file}:5: unknown key `homepage` (ignored)")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{file}:24: [[workspaces]] id \"agent-bench\" - unknown key `layout` (ignored)"
+        )),
+        "{err}"
+    );
+    let valid = home.ok(&["plugin", "validate", "--json"]);
+    assert_eq!(valid["valid"], true);
+    let warnings = valid["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 2, "{valid}");
+    assert_eq!(warnings[1]["file"], file.as_str());
+    assert_eq!(warnings[1]["line"], 24);
+    // `plugin list` keeps its document as it was.
+    let list = home.ok(&["plugin", "list", "--json"]);
+    assert!(list.get("warnings").is_none(), "{list}");
+
+    let check = home.run(&["config", "check", "--json"]);
+    let doc = json(&check);
+    let problems = doc["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p["severity"] == "warning"
+            && p["file"] == file.as_str()
+            && p["line"] == 5
+            && p["message"]
+                .as_str()
+                .unwrap()
+                .contains("unknown key `homepage`")),
+        "{doc}"
+    );
+    assert!(problems.iter().all(|p| p["severity"] == "warning"), "{doc}");
+
+    let doctor = json(&home.run(&["doctor", "--json"]));
+    let plugins = &doctor["checks"][4];
+    assert_eq!(plugins["status"], "warn", "{doctor}");
+    assert!(
+        plugins["detail"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{file}:24:")),
+        "{doctor}"
+    );
 }
 
 /// Two `plugin link` at once never lose an entry: the config file's lock serializes them.

@@ -209,6 +209,24 @@ fn plugins() -> DoctorCheck {
     match result {
         Ok(plugins) => {
             let enabled = plugins.iter().filter(|p| p.entry.enabled).count();
+            let warnings: Vec<String> = plugins
+                .iter()
+                .flat_map(registry::Plugin::warnings)
+                .map(|w| registry::warning_line(&w))
+                .collect();
+            if !warnings.is_empty() {
+                // Unknown keys are ignored, not refused: a warning, with where each one is.
+                return check(
+                    "plugins",
+                    CheckStatus::Warn,
+                    format!(
+                        "{} registered, {enabled} enabled, every manifest valid; ignored: {}",
+                        plugins.len(),
+                        warnings.join("; ")
+                    ),
+                    Some("remove or correct the keys phux does not know (`phux plugin validate` lists them)".into()),
+                );
+            }
             check(
                 "plugins",
                 CheckStatus::Pass,

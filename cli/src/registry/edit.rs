@@ -105,6 +105,7 @@ fn locate(
                         .map(Path::to_path_buf)
                         .unwrap_or_default(),
                     manifest_path,
+                    warnings: Vec::new(),
                 };
                 return Ok((index, Plugin { entry, valid }));
             }

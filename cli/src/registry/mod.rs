@@ -16,7 +16,7 @@ use phux_core::config::file::{load, LoadedConfig};
 use phux_core::config::manifest::{self, ValidManifest};
 use phux_core::config::paths::config_path;
 use phux_core::config::PluginEntry;
-use phux_core::docs::PluginJson;
+use phux_core::docs::{ManifestWarning, PluginJson};
 
 pub use error::RegistryError;
 
@@ -30,6 +30,19 @@ pub struct Plugin {
 impl Plugin {
     pub fn id(&self) -> &str {
         &self.valid.id
+    }
+
+    /// What its manifest holds that phux ignored, each with its file and line.
+    pub fn warnings(&self) -> Vec<ManifestWarning> {
+        self.valid
+            .warnings
+            .iter()
+            .map(|w| ManifestWarning {
+                file: w.file.display().to_string(),
+                line: w.line,
+                message: w.detail(),
+            })
+            .collect()
     }
 
     /// Its §4.5 document.
@@ -84,6 +97,14 @@ pub fn plugins(config: &LoadedConfig) -> Result<Vec<Plugin>, RegistryError> {
         });
     }
     Ok(plugins)
+}
+
+/// A warning as a person reads it: `FILE:LINE: MESSAGE`.
+pub fn warning_line(warning: &ManifestWarning) -> String {
+    match warning.line {
+        Some(line) => format!("{}:{line}: {}", warning.file, warning.message),
+        None => format!("{}: {}", warning.file, warning.message),
+    }
 }
 
 /// The registered plugin with `id`.

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::agents::predicate::Predicate;
+use crate::agents::predicate::{CompileBudget, Predicate, SizeLimit};
 use crate::agents::record::AgentState;
 use crate::agents::region::Region;
 
@@ -43,6 +43,8 @@ pub struct ManifestError {
     pub file: String,
     pub rule: Option<String>,
     pub problem: String,
+    /// The compiled-size bound broken, when that is the problem.
+    pub limit: Option<SizeLimit>,
 }
 
 impl Manifest {
@@ -52,6 +54,7 @@ impl Manifest {
             file: origin.to_owned(),
             rule: rule.map(str::to_owned),
             problem,
+            limit: None,
         };
         let doc: toml::Table =
             toml::from_str(text).map_err(|e| error(None, format!("not valid TOML: {e}")))?;
@@ -99,9 +102,14 @@ impl Manifest {
         }
         let mut seen = BTreeSet::new();
         let mut rules = Vec::with_capacity(raw_rules.len());
+        let mut budget = CompileBudget::default();
         for (index, raw) in raw_rules.iter().enumerate() {
-            let rule =
-                parse_rule(index, raw).map_err(|(rule, problem)| error(Some(&rule), problem))?;
+            let rule = parse_rule(index, raw, &mut budget).map_err(|(rule, problem, limit)| {
+                ManifestError {
+                    limit,
+                    ..error(Some(&rule), problem)
+                }
+            })?;
             if !seen.insert(rule.id.clone()) {
                 return Err(error(
                     Some(&rule.id),
@@ -125,21 +133,32 @@ impl Manifest {
     }
 }
 
-fn parse_rule(index: usize, raw: &toml::Value) -> Result<Rule, (String, String)> {
+type RuleError = (String, String, Option<SizeLimit>);
+
+fn parse_rule(
+    index: usize,
+    raw: &toml::Value,
+    budget: &mut CompileBudget,
+) -> Result<Rule, RuleError> {
     let fallback_id = format!("#{}", index + 1);
-    let table = raw
-        .as_table()
-        .ok_or_else(|| (fallback_id.clone(), "a rule must be a table".to_owned()))?;
+    let table = raw.as_table().ok_or_else(|| {
+        (
+            fallback_id.clone(),
+            "a rule must be a table".to_owned(),
+            None,
+        )
+    })?;
     let id = match table.get("id") {
         Some(toml::Value::String(s)) if !s.is_empty() => s.clone(),
         _ => {
             return Err((
                 fallback_id,
                 "`id` is missing or not a non-empty string".into(),
+                None,
             ))
         }
     };
-    let fail = |problem: String| (id.clone(), problem);
+    let fail = |problem: String| (id.clone(), problem, None);
     for key in table.keys() {
         let known = [
             "id",
@@ -168,7 +187,7 @@ fn parse_rule(index: usize, raw: &toml::Value) -> Result<Rule, (String, String)>
         ),
         Some(_) => return Err(fail("`state` must be a string".into())),
     };
-    let flag = |key: &str| -> Result<bool, (String, String)> {
+    let flag = |key: &str| -> Result<bool, RuleError> {
         match table.get(key) {
             None => Ok(false),
             Some(toml::Value::Boolean(b)) => Ok(*b),
@@ -206,7 +225,9 @@ fn parse_rule(index: usize, raw: &toml::Value) -> Result<Rule, (String, String)>
         Some(_) => return Err(fail("`region` must be a string".into())),
     };
     let predicate = match table.get("match") {
-        Some(value) => Predicate::parse(value).map_err(fail)?,
+        Some(value) => {
+            Predicate::parse_within(value, budget).map_err(|e| (id.clone(), e.message, e.limit))?
+        }
         None => return Err(fail("`match` is missing".into())),
     };
     Ok(Rule {

@@ -5,13 +5,16 @@
 
 pub mod builtin;
 pub mod detect;
+pub mod dialog;
 pub mod identity;
 pub mod manifest;
 pub mod predicate;
 pub mod record;
 pub mod region;
+pub mod working_hint;
 
 pub use detect::{evaluate, Evaluation, FallbackReason, RuleEvaluation, Screen};
+pub use dialog::Dialog;
 pub use manifest::{Manifest, ManifestError, ManifestSet, Rule};
 pub use record::{
     AgentRecord, AgentState, Attention, PluginReport, StateSource, AGENT_RECORD_KEY,

@@ -105,7 +105,8 @@ impl AgentEntry {
                 observed,
             ));
         }
-        if let Some(ask) = &report.ask {
+        // A dialog read on the screen is the screen source's own evidence, listed below.
+        if let Some(ask) = report.ask.as_ref().filter(|a| !a.from_screen) {
             let (signal, observed) = if ask.from_title {
                 (
                     "phux-ask title sentinel",
@@ -129,6 +130,13 @@ impl AgentEntry {
                 (Some(rule), None) => (
                     format!("{} manifest, rule {rule}", detection.kind),
                     RULE_CONFIDENCE,
+                ),
+                (None, Some(crate::agents::FallbackReason::WorkingIndicator)) => (
+                    format!(
+                        "{} manifest, no rule matched beside a working-looking row (fail-safe working)",
+                        detection.kind
+                    ),
+                    FAIL_SAFE_CONFIDENCE,
                 ),
                 (None, _) => (
                     format!(

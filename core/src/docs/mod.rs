@@ -46,8 +46,8 @@ pub use launch::{
 pub use new::NewJson;
 pub use play::PlayJson;
 pub use plugin::{
-    ActionOutcome, PluginActionOutput, PluginJson, PluginListJson, PluginRemovedJson,
-    PluginWrapJson, PLUGIN_ACTION_SCHEMA_VERSION, PLUGIN_SCHEMA_VERSION,
+    ActionOutcome, ManifestWarning, PluginActionOutput, PluginJson, PluginListJson,
+    PluginRemovedJson, PluginWrapJson, PLUGIN_ACTION_SCHEMA_VERSION, PLUGIN_SCHEMA_VERSION,
 };
 pub use rec::{RecFormat, RecJson};
 pub use resize::{GridSize, ResizeJson};

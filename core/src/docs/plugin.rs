@@ -29,13 +29,24 @@ pub struct PluginJson {
     pub links: Vec<LinkHandler>,
 }
 
-/// `plugin list --json` and `plugin validate --json` (which adds `valid`).
+/// `plugin list --json` and `plugin validate --json` (which adds `valid`, and `warnings`
+/// when a manifest holds keys phux does not know).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PluginListJson {
     pub schema_version: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub valid: Option<bool>,
     pub plugins: Vec<PluginJson>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<ManifestWarning>,
+}
+
+/// Something a manifest holds that phux ignored (an unknown key), with where it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestWarning {
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
 }
 
 /// `plugin link|enable|disable|install|update --json`.

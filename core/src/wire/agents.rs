@@ -114,7 +114,7 @@ impl StateOrigin {
     }
 }
 
-/// An ask active on the pane (the title sentinel or `phux ask`).
+/// An ask active on the pane (the title sentinel, `phux ask`, or a dialog on the screen).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActiveAsk {
     pub id: String,
@@ -122,6 +122,27 @@ pub struct ActiveAsk {
     pub suggestions: Vec<String>,
     /// True when it came from the title sentinel.
     pub from_title: bool,
+    /// True when the detector read it from a dialog on the screen (it lasts while the screen
+    /// reads blocked).
+    #[serde(default, skip_serializing_if = "crate::docs::is_false")]
+    pub from_screen: bool,
+    /// On a screen ask: which suggestion the dialog's pointer is on (0-based), so an answer
+    /// moves from there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<usize>,
+}
+
+impl ActiveAsk {
+    /// Where it came from: `title`, `screen` or `report` (`phux ask`).
+    pub fn source(&self) -> &'static str {
+        if self.from_title {
+            "title"
+        } else if self.from_screen {
+            "screen"
+        } else {
+            "report"
+        }
+    }
 }
 
 /// The pane's foreground process, as identity sees it.

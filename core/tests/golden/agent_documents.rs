@@ -31,6 +31,8 @@ fn ask_report() -> AgentPaneReport {
             question: "Approve deploy".into(),
             suggestions: vec!["Yes".into(), "No".into()],
             from_title: true,
+            from_screen: false,
+            selected: None,
         }),
         occupant: None,
         detection: None,

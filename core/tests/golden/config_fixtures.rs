@@ -66,6 +66,7 @@ pub fn documents() -> Vec<(&'static str, String)> {
                 schema_version: 1,
                 valid: None,
                 plugins: vec![plugin()],
+                warnings: Vec::new(),
             }),
         ),
         (
@@ -74,6 +75,20 @@ pub fn documents() -> Vec<(&'static str, String)> {
                 schema_version: 1,
                 valid: Some(true),
                 plugins: vec![plugin()],
+                warnings: Vec::new(),
+            }),
+        ),
+        (
+            "plugin_validate_warnings",
+            v(&PluginListJson {
+                schema_version: 1,
+                valid: Some(true),
+                plugins: vec![plugin()],
+                warnings: vec![phux_core::docs::ManifestWarning {
+                    file: "/abs/path/phux-plugin.toml".into(),
+                    line: Some(7),
+                    message: "[[workspaces]] id \"bench\" - unknown key `layout` (ignored); [[workspaces]] has id, title, description, contexts, agents, actions, events, panes".into(),
+                }],
             }),
         ),
         (

@@ -45,6 +45,7 @@ pub fn load() -> (ManifestSet, Vec<ManifestError>) {
                 file: origin.clone(),
                 rule: None,
                 problem: format!("cannot read it: {e}"),
+                limit: None,
             })
             .and_then(|text| Manifest::parse(&origin, &text));
         match loaded {

@@ -47,6 +47,9 @@ impl PaneAgent {
         let report = self.plugin_report();
         match (record, report) {
             (Some(r), _) if r.state_is_declared() => (r.state, Some(StateOrigin::AgentRecord)),
+            _ if self.ask.as_ref().is_some_and(|a| a.from_screen) => {
+                (Some(AgentState::Blocked), Some(StateOrigin::Screen))
+            }
             _ if self.ask.is_some() => (Some(AgentState::Blocked), Some(StateOrigin::TitleAsk)),
             (
                 Some(AgentRecord {
@@ -74,7 +77,7 @@ fn pending(pane: PaneId, ask: &ActiveAsk) -> PendingAsk {
         id: ask.id.clone(),
         question: ask.question.clone(),
         suggestions: ask.suggestions.clone(),
-        source: if ask.from_title { "title" } else { "report" }.to_owned(),
+        source: ask.source().to_owned(),
     }
 }
 
@@ -182,7 +185,13 @@ pub fn put_record(entry: &mut PaneAgent, record: Option<&AgentRecord>) {
 
 /// The detector's new word on the pane: kept for `explain`, and published into the record
 /// unless a person or hook declared the state. With no record yet, the detector makes one.
-pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
+/// A dialog read on a blocked screen becomes the pane's ask (unless a title or `phux ask`
+/// ask is active); the screen leaving blocked ends it.
+pub fn apply_detection(
+    entry: &mut PaneAgent,
+    detection: DetectionReport,
+    dialog: Option<ActiveAsk>,
+) {
     let state = detection.state;
     let mut record = entry.record().unwrap_or_else(|| AgentRecord {
         name: detection.name.clone(),
@@ -201,6 +210,12 @@ pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
     if state == AgentState::Working && entry.ask.as_ref().is_some_and(|a| !a.from_title) {
         entry.ask = None;
     }
+    match dialog {
+        Some(ask) if entry.ask.as_ref().is_none_or(|a| a.from_screen) => entry.ask = Some(ask),
+        Some(_) => {}
+        None if entry.ask.as_ref().is_some_and(|a| a.from_screen) => entry.ask = None,
+        None => {}
+    }
     entry.detection = Some(detection);
     put_record(entry, Some(&record));
 }
@@ -209,6 +224,9 @@ pub fn apply_detection(entry: &mut PaneAgent, detection: DetectionReport) {
 /// detector set withdraws to unknown.
 pub fn depart(entry: &mut PaneAgent) {
     entry.detection = None;
+    if entry.ask.as_ref().is_some_and(|a| a.from_screen) {
+        entry.ask = None;
+    }
     if let Some(mut record) = entry.record() {
         if !record.declared {
             put_record(entry, None);
@@ -216,5 +234,67 @@ pub fn depart(entry: &mut PaneAgent) {
             record.state = Some(AgentState::Unknown);
             put_record(entry, Some(&record));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(state: AgentState) -> DetectionReport {
+        DetectionReport {
+            kind: "claude".into(),
+            name: "claude".into(),
+            state,
+            matched_rule: None,
+            visible_idle: false,
+            fallback_reason: None,
+        }
+    }
+
+    fn ask(id: &str, from_title: bool, from_screen: bool) -> ActiveAsk {
+        ActiveAsk {
+            id: id.into(),
+            question: "Proceed?".into(),
+            suggestions: vec!["Yes".into(), "No".into()],
+            from_title,
+            from_screen,
+            selected: Some(0),
+        }
+    }
+
+    /// A dialog on a blocked screen is the pane's ask (origin screen) until the screen leaves
+    /// blocked; it never replaces a title's or `phux ask`'s ask.
+    #[test]
+    fn a_screen_ask_lives_while_the_screen_is_blocked_and_never_replaces_another() {
+        let mut entry = PaneAgent::default();
+        apply_detection(
+            &mut entry,
+            report(AgentState::Blocked),
+            Some(ask("screen-1", false, true)),
+        );
+        assert_eq!(entry.ask.as_ref().map(ActiveAsk::source), Some("screen"));
+        assert_eq!(
+            entry.effective(),
+            (Some(AgentState::Blocked), Some(StateOrigin::Screen))
+        );
+        let pending = pending(PaneId(3), entry.ask.as_ref().unwrap());
+        assert_eq!(pending.source, "screen");
+        apply_detection(&mut entry, report(AgentState::Idle), None);
+        assert_eq!(entry.ask, None);
+
+        entry.ask = Some(ask("deploy", true, false));
+        apply_detection(
+            &mut entry,
+            report(AgentState::Blocked),
+            Some(ask("screen-2", false, true)),
+        );
+        assert_eq!(entry.ask.as_ref().map(|a| a.id.as_str()), Some("deploy"));
+        apply_detection(&mut entry, report(AgentState::Idle), None);
+        assert_eq!(entry.ask.as_ref().map(|a| a.id.as_str()), Some("deploy"));
+
+        entry.ask = Some(ask("screen-3", false, true));
+        depart(&mut entry);
+        assert_eq!(entry.ask, None);
     }
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, never, select, Receiver};
+use phux_core::agents::Dialog;
 use phux_core::agents::{evaluate, AgentState, Manifest, Screen};
 use phux_core::docs::{WatchEventKind, WatchEventName};
 use phux_core::ids::PaneId;
@@ -63,6 +64,7 @@ pub fn supervise(shared: &Arc<Shared>, handle: &PaneHandle) {
         idle_since: None,
         departure_due: None,
         published: None,
+        dialog: None,
     };
     let _ = std::thread::Builder::new()
         .name(format!("pane-{}-agent", handle.id.0))
@@ -84,6 +86,9 @@ struct Supervisor {
     departure_due: Option<Instant>,
     /// The state last published into the record.
     published: Option<AgentState>,
+    /// The id of the dialog last read on a blocked screen: a new one becomes the pane's ask,
+    /// the same one redrawn (or answered and not yet gone) does not come back.
+    dialog: Option<String>,
 }
 
 impl Supervisor {
@@ -161,6 +166,8 @@ impl Supervisor {
                     question: ask.question,
                     suggestions: ask.suggestions,
                     from_title: true,
+                    from_screen: false,
+                    selected: None,
                 });
             }
             None => {
@@ -230,6 +237,7 @@ impl Supervisor {
         self.agent = Some((manifest, pid));
         self.departure_due = None;
         self.published = None;
+        self.dialog = None;
         self.idle_since = None;
         self.evaluate();
     }
@@ -255,6 +263,7 @@ impl Supervisor {
         self.changes = never();
         self.eval_due = None;
         self.published = None;
+        self.dialog = None;
         self.write(depart);
     }
 
@@ -279,10 +288,11 @@ impl Supervisor {
             cells: false,
         });
         let title = screen.title.clone().unwrap_or_default();
+        let progress = self.handle.shell().progress();
         let view = Screen {
             lines: &screen.lines,
             title: &title,
-            osc_progress: "",
+            osc_progress: &progress,
         };
         let result = evaluate(manifest, &view, self.published);
         let mut state = result.detector_state;
@@ -306,15 +316,45 @@ impl Supervisor {
             visible_idle: result.visible_idle,
             fallback_reason: result.fallback_reason,
         };
-        if self.published == Some(state) {
-            // Same state: refresh explain's view; nothing changed, so nothing is announced.
-            let _ = self
-                .shared
-                .agents
-                .update(self.pane, |e| e.detection = Some(report));
+        let dialog = result.dialog.filter(|_| state == AgentState::Blocked);
+        let new_dialog = dialog.as_ref().map(Dialog::ask_id) != self.dialog;
+        self.dialog = dialog.as_ref().map(Dialog::ask_id);
+        if self.published == Some(state) && !new_dialog {
+            // Same state: refresh explain's view (and where the dialog's pointer is); nothing
+            // changed, so nothing is announced.
+            let selected = dialog.and_then(|d| d.selected);
+            let _ = self.shared.agents.update(self.pane, |e| {
+                e.detection = Some(report);
+                if let Some(ask) = e.ask.as_mut().filter(|a| a.from_screen) {
+                    ask.selected = selected;
+                }
+            });
             return;
         }
         self.published = Some(state);
-        self.write(|entry| apply_detection(entry, report));
+        let ask = dialog.map(|d| ActiveAsk {
+            id: d.ask_id(),
+            question: d.question,
+            suggestions: d.choices,
+            from_title: false,
+            from_screen: true,
+            selected: d.selected,
+        });
+        self.write(|entry| apply_detection(entry, report, ask.clone()));
+        if let Some(ask) = ask {
+            let asked = self.shared.agents.get(self.pane).ask;
+            if asked.as_ref().is_some_and(|a| a.id == ask.id) {
+                announce(
+                    &self.shared,
+                    self.pane,
+                    vec![WatchEventKind::Asked {
+                        id: ask.id,
+                        question: ask.question,
+                        suggestions: ask.suggestions,
+                        elapsed_seconds: None,
+                    }],
+                );
+            }
+        }
     }
 }

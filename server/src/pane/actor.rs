@@ -231,7 +231,7 @@ impl PaneActor {
                 self.watch(WatchEventKind::CommandFinished { exit_code });
                 self.check_cwd();
             }
-            Mark::PromptStart | Mark::InputStart => {}
+            Mark::PromptStart | Mark::InputStart | Mark::Progress { .. } => {}
         }
     }
 

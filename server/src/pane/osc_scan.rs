@@ -1,6 +1,8 @@
-//! Finds OSC 133 semantic-prompt marks in a raw PTY byte stream, however the stream is split
-//! into reads. The engine keeps the marks per cell; this scanner turns them into events
-//! (command started, command finished with its exit code) the moment they are read.
+//! Finds OSC 133 semantic-prompt marks, and OSC 9;4 progress reports, in a raw PTY byte stream,
+//! however the stream is split into reads. The engine keeps the marks per cell; this scanner
+//! turns them into events (command started, command finished with its exit code) the moment
+//! they are read, and the latest progress report into what detection's `osc-progress` region
+//! reads.
 
 /// An OSC 133 mark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -9,6 +11,24 @@ pub enum Mark {
     InputStart,
     CommandStarted,
     CommandFinished(Option<i32>),
+    /// OSC 9;4;STATE;PERCENT: a program's progress (state 0 clears it).
+    Progress {
+        state: u8,
+        percent: Option<u8>,
+    },
+}
+
+impl Mark {
+    /// A progress report as the `osc-progress` region shows it: its payload without `9;`.
+    pub fn progress_payload(self) -> Option<String> {
+        match self {
+            Mark::Progress { state, percent } => Some(format!(
+                "4;{state};{}",
+                percent.map(|p| p.to_string()).unwrap_or_default()
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// Longest OSC payload kept; longer ones (titles, clipboard data) are skipped, not buffered.
@@ -90,8 +110,20 @@ impl OscScanner {
         if self.overflowed {
             return None;
         }
-        parse_133(&self.payload)
+        parse_133(&self.payload).or_else(|| parse_progress(&self.payload))
     }
+}
+
+fn parse_progress(payload: &[u8]) -> Option<Mark> {
+    let rest = payload.strip_prefix(b"9;4;")?;
+    let text = std::str::from_utf8(rest).ok()?;
+    let mut fields = text.split(';');
+    let state: u8 = fields.next()?.trim().parse().ok().filter(|s| *s <= 4)?;
+    let percent = fields
+        .next()
+        .and_then(|p| p.trim().parse::<u8>().ok())
+        .map(|p| p.min(100));
+    Some(Mark::Progress { state, percent })
 }
 
 fn parse_133(payload: &[u8]) -> Option<Mark> {
@@ -148,5 +180,21 @@ mod tests {
         stream.extend(std::iter::repeat_n(b'x', 10_000));
         stream.extend_from_slice(b"\x07\x1b]133;D\x07");
         assert_eq!(scanner.feed(&stream), vec![Mark::CommandFinished(None)]);
+    }
+
+    /// OSC 9;4 progress reports are read however the stream is split, ended by BEL or ST.
+    #[test]
+    fn progress_reports_are_read_and_shown_without_their_9() {
+        let mut scanner = OscScanner::default();
+        let stream = b"x\x1b]9;4;3;\x07y\x1b]9;4;1;50\x1b\\\x1b]9;4;9;1\x07\x1b]9;hello\x07";
+        let mut marks = Vec::new();
+        for byte in stream {
+            marks.extend(scanner.feed(&[*byte]));
+        }
+        let payloads: Vec<String> = marks
+            .into_iter()
+            .filter_map(Mark::progress_payload)
+            .collect();
+        assert_eq!(payloads, vec!["4;3;", "4;1;50"]);
     }
 }

@@ -40,6 +40,8 @@ struct State {
     /// When the first prompt started (A), and whether a prompt has been drawn to its end (B).
     prompt_started: Option<Instant>,
     prompted: bool,
+    /// The latest OSC 9;4 progress payload (without `9;`), for detection's `osc-progress`.
+    progress: Option<String>,
 }
 
 /// Shared between the pane's actor (which feeds it) and request threads (which read it).
@@ -64,6 +66,12 @@ impl ShellTrack {
             if let Some(capture) = state.capture.as_mut() {
                 append(capture, &bytes[from.min(end)..end]);
             }
+            if let Some(payload) = mark.progress_payload() {
+                // A progress report says nothing about the shell's prompt marks.
+                state.progress = Some(payload);
+                from = end;
+                continue;
+            }
             state.view.marked = true;
             match mark {
                 Mark::PromptStart => {
@@ -86,6 +94,7 @@ impl ShellTrack {
                     done.exit_code = exit_code;
                     state.view.last = Some(done);
                 }
+                Mark::Progress { .. } => {}
             }
             from = end;
         }
@@ -95,6 +104,11 @@ impl ShellTrack {
         if first_paint || state.prompt_started.is_some() || state.prompted {
             self.changed.notify_all();
         }
+    }
+
+    /// The latest OSC 9;4 progress payload without its `9;` (`4;3;`), empty when none was seen.
+    pub fn progress(&self) -> String {
+        self.lock().progress.clone().unwrap_or_default()
     }
 
     /// The view, with the last command only when more than `after` commands have finished.

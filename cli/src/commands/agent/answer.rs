@@ -116,7 +116,7 @@ pub fn document(args: Args, context: &Context) -> Result<AgentAnswerJson, Failur
             (
                 answer.clone(),
                 "choice",
-                choice_keys(kind.as_deref(), n, answer),
+                choice_keys(kind.as_deref(), n, answer, ask.selected),
             )
         }
         (None, Some(text)) => {
@@ -155,12 +155,20 @@ pub fn document(args: Args, context: &Context) -> Result<AgentAnswerJson, Failur
     })
 }
 
-/// The keys that pick suggestion `n` in the occupant's dialog.
-fn choice_keys(kind: Option<&str>, n: usize, answer: &str) -> Vec<String> {
+/// The keys that pick suggestion `n` in the occupant's dialog: its number, or arrows from the
+/// row the dialog's pointer is on (the first when the screen did not say) and Enter.
+fn choice_keys(kind: Option<&str>, n: usize, answer: &str, selected: Option<usize>) -> Vec<String> {
     match kind {
         Some("claude" | "codex") => vec![n.to_string()],
         Some("opencode" | "pi" | "omp") => {
-            let mut keys = vec!["Down".to_owned(); n.saturating_sub(1)];
+            let from = selected.unwrap_or(0);
+            let to = n.saturating_sub(1);
+            let (arrow, moves) = if to >= from {
+                ("Down", to - from)
+            } else {
+                ("Up", from - to)
+            };
+            let mut keys = vec![arrow.to_owned(); moves];
             keys.push("Enter".into());
             keys
         }

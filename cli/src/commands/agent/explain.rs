@@ -7,7 +7,7 @@ use std::io::Read;
 
 use clap::ValueEnum;
 use phux_core::agents::predicate::Evidence;
-use phux_core::agents::{evaluate, Evaluation, ManifestSet, Screen};
+use phux_core::agents::{evaluate, Evaluation, FallbackReason, ManifestSet, Screen};
 use phux_core::docs::{AgentExplainJson, CaptureInfo, ScreenState};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
@@ -177,9 +177,27 @@ pub fn prose(explain: &Evaluation) -> Vec<String> {
         match (&explain.matched_rule, explain.fallback_reason) {
             (Some(rule), Some(_)) => format!(" (held by freeze rule {rule})"),
             (Some(rule), None) => format!(" (rule {rule})"),
+            (None, Some(FallbackReason::WorkingIndicator)) => {
+                " (no rule matched, but a working-looking row is on screen: the fail-safe)"
+                    .to_owned()
+            }
             (None, _) => " (no rule matched: the fail-safe)".to_owned(),
         }
     )];
+    if let Some(dialog) = &explain.dialog {
+        lines.push(format!("dialog: {:?}", dialog.question));
+        for (index, choice) in dialog.choices.iter().enumerate() {
+            lines.push(format!("  {}. {choice}", index + 1));
+        }
+    }
+    if let Some(row) = explain.near_misses.first().map(|m| &m.row) {
+        lines.push(format!(
+            "read as idle beside a working-looking row: {row:?}"
+        ));
+        for miss in &explain.near_misses {
+            lines.push(format!("  working rule {}: {}", miss.rule, miss.reason));
+        }
+    }
     lines.push("regions:".to_owned());
     for region in &explain.regions {
         if region.empty {

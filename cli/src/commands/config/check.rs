@@ -60,7 +60,13 @@ fn execute(args: &Args) -> VerbResult {
     }));
     for entry in &loaded.file.plugins {
         match manifest::load(&entry.manifest_path(&path)) {
-            Ok(_) => {}
+            // Keys the manifest format does not know: ignored, reported like the config's own.
+            Ok(valid) => problems.extend(valid.warnings.iter().map(|w| ConfigProblem {
+                severity: "warning".into(),
+                file: w.file.display().to_string(),
+                line: w.line,
+                message: w.detail(),
+            })),
             Err(ManifestError::Invalid { problems: found }) => {
                 problems.extend(found.into_iter().map(|p| ConfigProblem {
                     severity: "error".into(),

@@ -1,12 +1,14 @@
 //! `phux plugin link PATH [--disabled] [--json]`: registers a plugin directory (or its
-//! manifest) in the config file, after checking the manifest.
+//! manifest) in the config file, after checking the manifest. Keys the manifest holds that phux
+//! does not know are warnings on stderr, never a refusal.
 
 use std::path::PathBuf;
 
 use phux_core::exit_code::SUCCESS;
 
 use crate::failure::{conclude, VerbResult};
-use crate::registry::edit;
+use crate::output;
+use crate::registry::{self, edit};
 
 /// Register a plugin directory (or its phux-plugin.toml) in the config file
 #[derive(Debug, clap::Args)]
@@ -28,6 +30,9 @@ pub fn run(args: Args) -> i32 {
 
 fn execute(args: &Args) -> VerbResult {
     let plugin = edit::link(&args.path, !args.disabled)?;
+    for warning in plugin.warnings() {
+        output::warn(&registry::warning_line(&warning));
+    }
     super::print_wrapped(&plugin, args.json, "linked");
     Ok(SUCCESS)
 }

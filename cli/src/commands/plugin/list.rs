@@ -24,6 +24,7 @@ fn execute(json: bool) -> VerbResult {
         schema_version: PLUGIN_SCHEMA_VERSION,
         valid: None,
         plugins: plugins.iter().map(crate::registry::Plugin::json).collect(),
+        warnings: Vec::new(),
     };
     if json {
         output::print_json(&document);

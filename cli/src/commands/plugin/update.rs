@@ -39,6 +39,7 @@ fn execute(args: &Args) -> VerbResult {
             schema_version: PLUGIN_SCHEMA_VERSION,
             valid: None,
             plugins: updated,
+            warnings: Vec::new(),
         });
     } else {
         let lines: Vec<String> = updated

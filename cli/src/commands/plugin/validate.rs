@@ -1,5 +1,7 @@
 //! `phux plugin validate [ID] [--json]`: checks every registered manifest (or one), each problem
-//! on its own line. Any problem is a failure: exit 1, nothing on stdout.
+//! on its own line. Any problem is a failure: exit 1, nothing on stdout. A key a manifest holds
+//! that phux does not know is a warning (file:line on stderr, and in the document's `warnings`),
+//! never a failure.
 
 use phux_core::docs::{PluginListJson, PLUGIN_SCHEMA_VERSION};
 use phux_core::exit_code::SUCCESS;
@@ -33,7 +35,11 @@ fn execute(id: Option<&str>, json: bool) -> VerbResult {
         schema_version: PLUGIN_SCHEMA_VERSION,
         valid: Some(true),
         plugins: chosen.iter().map(registry::Plugin::json).collect(),
+        warnings: chosen.iter().flat_map(registry::Plugin::warnings).collect(),
     };
+    for warning in &document.warnings {
+        output::warn(&registry::warning_line(warning));
+    }
     if json {
         output::print_json(&document);
     } else {

@@ -15,7 +15,8 @@ const PLATFORMS: &[&str] = &["linux", "macos"];
 const AGENT_STATES: &[&str] = &["unknown", "idle", "working", "blocked"];
 const ATTENTIONS: &[&str] = &["none", "low", "normal", "high"];
 
-/// The keys each part of a manifest may have; anything else is a problem.
+/// The keys each part of a manifest may have (every key the format documents); anything else
+/// is a warning, never a refusal: the format grows, and a newer plugin must still load.
 const TOP_KEYS: &[&str] = &[
     "id",
     "name",
@@ -71,6 +72,7 @@ const TABLE_KEYS: &[(&str, &[&str])] = &[
             "id",
             "title",
             "description",
+            "contexts",
             "agents",
             "actions",
             "events",
@@ -118,6 +120,8 @@ pub(super) struct Checker<'a> {
     pub(super) file: &'a Path,
     pub(super) lines: &'a EntryLines,
     pub(super) problems: Vec<Problem>,
+    /// Keys the format does not know: reported, never refused.
+    pub(super) warnings: Vec<Problem>,
 }
 
 impl Checker<'_> {
@@ -141,6 +145,16 @@ impl Checker<'_> {
         });
     }
 
+    fn warn(&mut self, table: &str, line: Option<usize>, id: Option<&str>, message: String) {
+        self.warnings.push(Problem {
+            file: self.file.to_path_buf(),
+            line,
+            table: Some(table.to_string()),
+            id: id.map(str::to_string),
+            message,
+        });
+    }
+
     pub(super) fn unknown_keys(&mut self, text: &str, document: &toml_edit::Document<&str>) {
         let root = document.as_table();
         for (key, _) in root.iter() {
@@ -149,13 +163,16 @@ impl Checker<'_> {
                     .key(key)
                     .and_then(toml_edit::Key::span)
                     .map(|s| line_of(text, s.start));
-                self.top(
+                self.warnings.push(Problem {
+                    file: self.file.to_path_buf(),
                     line,
-                    format!(
-                        "unknown key `{key}`; a manifest has {}",
+                    table: None,
+                    id: None,
+                    message: format!(
+                        "unknown key `{key}` (ignored); a manifest has {}",
                         TOP_KEYS.join(", ")
                     ),
-                );
+                });
             }
         }
         for (table, known) in TABLE_KEYS {
@@ -173,33 +190,50 @@ impl Checker<'_> {
                 let id = entry.get("id").and_then(toml_edit::Item::as_str);
                 for (key, value) in entry.iter() {
                     if !known.contains(&key) {
-                        self.entry(
+                        let line = entry
+                            .key(key)
+                            .and_then(toml_edit::Key::span)
+                            .map(|s| line_of(text, s.start));
+                        self.warn(
                             table,
-                            index,
+                            line.or_else(|| self.lines.line(table, index)),
                             id,
-                            format!("unknown key `{key}`; [[{table}]] has {}", known.join(", ")),
+                            format!(
+                                "unknown key `{key}` (ignored); [[{table}]] has {}",
+                                known.join(", ")
+                            ),
                         );
                     } else if *table == "workspaces" && key == "panes" {
-                        self.workspace_pane_keys(index, id, value);
+                        self.workspace_pane_keys(text, index, id, value);
                     }
                 }
             }
         }
     }
 
-    fn workspace_pane_keys(&mut self, index: usize, id: Option<&str>, value: &toml_edit::Item) {
+    fn workspace_pane_keys(
+        &mut self,
+        text: &str,
+        index: usize,
+        id: Option<&str>,
+        value: &toml_edit::Item,
+    ) {
         let Some(panes) = value.as_array_of_tables() else {
             return;
         };
         for pane in panes.iter() {
             for (key, _) in pane.iter() {
                 if !WORKSPACE_PANE_KEYS.contains(&key) {
-                    self.entry(
+                    let line = pane
+                        .key(key)
+                        .and_then(toml_edit::Key::span)
+                        .map(|s| line_of(text, s.start));
+                    self.warn(
                         "workspaces",
-                        index,
+                        line.or_else(|| self.lines.line("workspaces", index)),
                         id,
                         format!(
-                            "unknown key `{key}` in [[workspaces.panes]]; it has {}",
+                            "unknown key `{key}` in [[workspaces.panes]] (ignored); it has {}",
                             WORKSPACE_PANE_KEYS.join(", ")
                         ),
                     );
@@ -358,6 +392,16 @@ impl Checker<'_> {
             );
             self.vocabulary(
                 "agents",
+                i,
+                e.id.as_deref(),
+                "contexts",
+                e.contexts.iter().flatten(),
+                CONTEXTS,
+            );
+        }
+        for (i, e) in m.workspaces.iter().enumerate() {
+            self.vocabulary(
+                "workspaces",
                 i,
                 e.id.as_deref(),
                 "contexts",

@@ -90,6 +90,8 @@ pub struct WorkspaceProfile {
     pub id: Option<String>,
     pub title: Option<String>,
     pub description: Option<String>,
+    /// Where the profile is offered (`workspace`, `pane`).
+    pub contexts: Option<Vec<String>>,
     pub agents: Vec<String>,
     pub actions: Vec<String>,
     pub events: Vec<String>,
