@@ -352,6 +352,7 @@ impl Supervisor {
                         question: ask.question,
                         suggestions: ask.suggestions,
                         elapsed_seconds: None,
+                        source: Some("screen".to_owned()),
                     }],
                 );
             }

@@ -21,11 +21,14 @@ pub enum Region {
 }
 
 impl Region {
-    /// The region a mark starts.
-    pub fn after(mark: Mark) -> Region {
+    /// The region a mark starts (a progress report starts none).
+    pub fn after(mark: Mark) -> Option<Region> {
         match mark {
-            Mark::InputStart => Region::Input,
-            Mark::PromptStart | Mark::CommandStarted | Mark::CommandFinished(_) => Region::Other,
+            Mark::InputStart => Some(Region::Input),
+            Mark::PromptStart | Mark::CommandStarted | Mark::CommandFinished(_) => {
+                Some(Region::Other)
+            }
+            Mark::Progress { .. } => None,
         }
     }
 }

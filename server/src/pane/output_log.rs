@@ -71,9 +71,9 @@ impl OutputLog {
         let mut inner = self.lock();
         let chunk_start = inner.total.saturating_sub(len as u64);
         for &(mark, end) in marks {
-            inner
-                .regions
-                .push_back((chunk_start + end as u64, Region::after(mark)));
+            if let Some(region) = Region::after(mark) {
+                inner.regions.push_back((chunk_start + end as u64, region));
+            }
         }
         while inner.regions.len() > KEEP_ENTRIES {
             let oldest = inner.regions.pop_front().map(|(_, r)| r);
