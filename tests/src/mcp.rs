@@ -28,6 +28,14 @@ impl McpProcess {
         McpProcess::start_command(Command::new(phux_bin()), socket)
     }
 
+    /// Starts `phux mcp --socket SOCKET` listing `tools` (`None`: the default set) and
+    /// completes the handshake at `revision`.
+    pub fn with_tools(socket: &Path, tools: Option<&str>, revision: &str) -> (McpProcess, Value) {
+        let mut mcp = McpProcess::start_args(Command::new(phux_bin()), socket, tools);
+        let result = mcp.handshake(revision);
+        (mcp, result)
+    }
+
     /// Starts `phux mcp` for `server`: its socket, and the config file it reads (so the
     /// plugins a test registers there are the adapter's too).
     pub fn for_server(server: &TestServer, revision: &str) -> (McpProcess, Value) {
@@ -38,9 +46,18 @@ impl McpProcess {
         (mcp, result)
     }
 
-    fn start_command(mut command: Command, socket: &Path) -> McpProcess {
+    fn start_command(command: Command, socket: &Path) -> McpProcess {
+        // Every group: the tests call tools beyond the default core set.
+        McpProcess::start_args(command, socket, Some("all"))
+    }
+
+    fn start_args(mut command: Command, socket: &Path, tools: Option<&str>) -> McpProcess {
+        command.arg("mcp");
+        if let Some(tools) = tools {
+            command.arg("--tools").arg(tools);
+        }
+        command.env_remove("PHUX_MCP_TOOLS");
         let mut child = command
-            .arg("mcp")
             .arg("--socket")
             .arg(socket)
             .stdin(Stdio::piped())

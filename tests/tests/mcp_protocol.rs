@@ -80,7 +80,7 @@ fn malformed_messages_get_standard_errors_and_the_server_keeps_serving() {
 }
 
 #[test]
-fn every_tool_schema_is_strict_and_takes_a_socket() {
+fn every_tool_schema_is_strict_and_takes_no_socket() {
     let server = TestServer::start();
     let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
     let tools = mcp.request("tools/list", json!({}));
@@ -88,11 +88,14 @@ fn every_tool_schema_is_strict_and_takes_a_socket() {
         let schema = &tool["inputSchema"];
         assert_eq!(schema["type"], "object", "{tool}");
         assert_eq!(schema["additionalProperties"], false, "{tool}");
-        assert_eq!(schema["properties"]["socket"]["type"], "string", "{tool}");
+        // The socket is the adapter's own option (`phux mcp --socket`), not an argument.
+        assert!(schema["properties"]["socket"].is_null(), "{tool}");
         assert!(!tool["description"].as_str().unwrap().is_empty());
     }
     // `--schema` prints the same list, offline.
-    let offline = phux_tests::run(&mut phux_tests::phux(&["mcp", "--schema"]));
+    let offline = phux_tests::run(&mut phux_tests::phux(&[
+        "mcp", "--tools", "all", "--schema",
+    ]));
     assert!(offline.status.success());
     let offline: Value = serde_json::from_slice(&offline.stdout).unwrap();
     assert_eq!(&offline, &tools["tools"]);
@@ -176,12 +179,13 @@ fn failures_are_error_results_carrying_the_error_document() {
     assert_eq!(gave_up["error"]["code"], "run_timed_out");
     assert_eq!(gave_up["exit_code"], 125);
 
-    // No server at a socket a call names.
+    // No server at the adapter's socket.
     let elsewhere = server.dir.path().join("nobody.sock");
-    let none = mcp.err("phux_ls", json!({"socket": elsewhere}));
+    let (mut nowhere, _) = McpProcess::initialized(&elsewhere, NEWEST);
+    let none = nowhere.err("phux_ls", json!({}));
     assert_eq!(none["error"]["code"], "no_server");
     // status is no error then: running false.
-    let status = mcp.ok("phux_status", json!({"socket": elsewhere}));
+    let status = nowhere.ok("phux_status", json!({}));
     assert_eq!(status["running"], false);
 }
 
@@ -234,7 +238,8 @@ fn arguments_are_held_to_the_schema_and_its_limits() {
     refused(
         &mut mcp,
         "phux_snapshot",
-        json!({"target": 5}),
+        // (An integer is a pane id, `@5`; a boolean is nothing.)
+        json!({"target": true}),
         "must be a string",
     );
     refused(

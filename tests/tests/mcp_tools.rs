@@ -452,7 +452,8 @@ fn config_agents_launch_and_doctor_tools_do_what_their_verbs_do() {
     };
     assert_eq!(names(&doctor), names(&verb));
     let nobody = server.dir.path().join("nobody.sock");
-    let alone = mcp.ok("phux_doctor", json!({"socket": nobody}));
+    let (mut alone_mcp, _) = McpProcess::initialized(&nobody, NEWEST);
+    let alone = alone_mcp.ok("phux_doctor", json!({}));
     assert_eq!(check(&alone, "server")["status"], "warn", "{alone}");
 }
 
@@ -509,18 +510,20 @@ fn workspaces_are_inspected_saved_and_restored() {
         archive
     );
 
-    // Restored on another server (named by `socket`): both sessions, then none again.
+    // Restored on another server (the adapter started with its socket): both sessions, then
+    // none again.
     let other = TestServer::start();
-    let restored = mcp.ok(
+    let (mut other_mcp, _) = McpProcess::initialized(&other.socket, NEWEST);
+    let restored = other_mcp.ok(
         "phux_workspace",
-        json!({"action": "restore", "archive": out_text, "socket": other.socket}),
+        json!({"action": "restore", "archive": out_text}),
     );
     assert_eq!(restored["restored"], json!(["alpha", "beta"]), "{restored}");
     let listed = other.json(&["ls", "--json"]);
     assert_eq!(listed["sessions"].as_array().unwrap().len(), 2);
-    let again = mcp.ok(
+    let again = other_mcp.ok(
         "phux_workspace",
-        json!({"action": "restore", "archive": out_text, "socket": other.socket}),
+        json!({"action": "restore", "archive": out_text}),
     );
     assert_eq!(again["restored"], json!([]));
     assert_eq!(again["skipped_existing"], json!(["alpha", "beta"]));

@@ -27,6 +27,27 @@ use crate::client::screen::{get_screen, Change, ScreenFeed};
 use crate::client::stop::Stop;
 use crate::client::wait::{exited_if_gone, pane_closed};
 
+thread_local! {
+    /// Told once a run on this thread has typed its command (a background run's caller waits
+    /// for it, so its answer comes after the command is in the pane).
+    static ON_TYPED: std::cell::RefCell<Option<crossbeam_channel::Sender<()>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Tells `typed` when a run on this thread has typed its command.
+pub fn tell_when_typed(typed: crossbeam_channel::Sender<()>) {
+    ON_TYPED.with(|slot| *slot.borrow_mut() = Some(typed));
+}
+
+/// The command is in the pane.
+pub(crate) fn typed_now() {
+    ON_TYPED.with(|slot| {
+        if let Some(typed) = slot.borrow_mut().take() {
+            let _ = typed.send(());
+        }
+    });
+}
+
 /// `run`'s default `--timeout`.
 pub const DEFAULT_RUN_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -247,6 +268,7 @@ fn run_claimed(
         &operation_id(),
     )
     .map_err(before)?;
+    typed_now();
     let outcome = follow(client, &mut feed, pane, &bracket, command, timeout, stop);
     outcome.map_err(|error| match feed.heard_end() {
         // The pane's program ended under the command: that is how the run ended.

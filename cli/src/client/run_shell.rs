@@ -167,6 +167,7 @@ pub fn run_marked(
     let line = one_unit(command, program_path).map_err(before)?;
     let mut feed = ScreenFeed::open(client, pane).map_err(before)?;
     send_literal(client, pane, format!("{line}\r"), &operation_id()).map_err(before)?;
+    crate::client::run::typed_now();
     let typed = |error| RunFailure {
         error: exited_if_gone(error, pane),
         typed: true,

@@ -34,18 +34,22 @@ struct Server {
     revision: Mutex<&'static str>,
     /// The calls in flight, by request id (as JSON text), with the button that stops each.
     in_flight: Mutex<HashMap<String, Stop>>,
+    /// The tool groups this session lists and answers.
+    tools: tools::catalog::ToolSet,
 }
 
-/// Serves MCP on `input` / `output` until `input` ends. `socket` is the server socket tools
-/// use unless a call names its own.
+/// Serves MCP on `input` / `output` until `input` ends. `socket` is the server socket every
+/// tool uses; `set` the tool groups listed.
 pub fn serve(
     input: impl BufRead,
     output: Box<dyn Write + Send>,
     socket: PathBuf,
+    set: tools::catalog::ToolSet,
 ) -> std::io::Result<()> {
     let server = Arc::new(Server {
         output: Mutex::new(output),
         socket,
+        tools: set,
         revision: Mutex::new(protocol::NEWEST),
         in_flight: Mutex::new(HashMap::new()),
     });
@@ -147,7 +151,7 @@ impl Server {
             "initialize" => self.initialize(&params),
             "ping" => json!({}),
             "tools/list" => {
-                json!({"tools": tools::all().iter().map(tools::listing).collect::<Vec<_>>()})
+                json!({"tools": tools::listed(&self.tools).iter().map(tools::listing).collect::<Vec<_>>()})
             }
             "tools/call" => return self.call(id, params, spawn),
             _ => {
@@ -190,6 +194,14 @@ impl Server {
                 &format!("unknown tool: {name} (tools/list names them)"),
             ));
         };
+        if !self.tools.lists(name) {
+            let group = tools::catalog::meta(name).map_or("all", |m| m.group.name());
+            return Some(protocol::error(
+                &id,
+                INVALID_PARAMS,
+                &format!("{name} is not listed in this session: start the adapter with `phux mcp --tools core,{group}` (or `all`)"),
+            ));
+        }
         let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
         if !matches!(arguments, Value::Null | Value::Object(_)) {
             return Some(protocol::error(
@@ -241,7 +253,11 @@ impl Server {
     fn run_tool(&self, id: &Value, tool: &tools::Tool, arguments: Value, stop: Stop) -> Value {
         let outcome = tools::call(tool, arguments, &self.socket, stop);
         let is_error = outcome.is_err();
-        let document = outcome.or_else(|failure| tools::to_value(&failure.document()));
+        let document = outcome.or_else(|failure| {
+            let mut document = failure.document();
+            document.remedy = tools::remedy::for_tools(&document.remedy);
+            tools::to_value(&document)
+        });
         let document = document.unwrap_or_else(|_| tools::Document {
             text: "{}".into(),
             value: json!({}),

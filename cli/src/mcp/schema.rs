@@ -51,17 +51,13 @@ pub fn confirm(what: &str) -> Value {
     })
 }
 
-/// A strict object of `properties` (each `(name, schema)`), `required` of them required, plus
-/// the optional `socket` every tool takes.
+/// A strict object of `properties` (each `(name, schema)`), `required` of them required. (The
+/// server's socket is `phux mcp --socket`, the adapter's own option, not an argument.)
 pub fn object(required: &[&str], properties: Vec<(&str, Value)>) -> Value {
     let mut map = Map::new();
     for (name, schema) in properties {
         map.insert(name.to_owned(), schema);
     }
-    map.insert(
-        "socket".to_owned(),
-        string("The server's socket [default: the one `phux mcp` was started with]"),
-    );
     json!({
         "type": "object",
         "properties": map,
@@ -221,7 +217,7 @@ mod tests {
 
     #[test]
     fn good_arguments_pass() {
-        let args = json!({"target": "@1", "keys": ["a"], "timeout_secs": 3, "socket": "/s"});
+        let args = json!({"target": "@1", "keys": ["a"], "timeout_secs": 3});
         assert_eq!(validate(&schema(), &args, ""), Ok(()));
     }
 

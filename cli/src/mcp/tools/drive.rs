@@ -57,6 +57,7 @@ pub fn tools() -> Vec<Tool> {
                         ("timeout_secs", integer("Give up after this many seconds [default: 600]", 1, 3600)),
                         ("tail", integer("Return only the last N lines of the output (truncated: true when cut)", 1, 100_000)),
                         ("output_file", string("Write the whole output to this file (absolute, or relative to the MCP server's directory); `output` then holds only the `tail` lines, if given")),
+                        ("background", boolean("Answer at once with a job id instead of the result; collect it with phux_job (the command is typed before the answer, so nothing it does is missed)")),
                     ],
                 )
             },
@@ -152,6 +153,8 @@ struct RunArgs {
     timeout_secs: Option<u64>,
     tail: Option<usize>,
     output_file: Option<std::path::PathBuf>,
+    #[serde(default)]
+    background: bool,
 }
 
 fn run_tool(call: &Call) -> Result<Document, Failure> {
@@ -164,6 +167,9 @@ fn run_tool(call: &Call) -> Result<Document, Failure> {
         target: args.target,
         command: vec![args.command],
     };
+    if args.background {
+        return super::jobs::start(verb_args, &call.context);
+    }
     let result = run::run_in_pane(verb_args, &call.context, Some(&call.stop))?;
     let document = to_value(&result)?;
     if document.text.len() > super::MAX_OUTPUT_BYTES {

@@ -17,13 +17,13 @@ pub fn tools() -> Vec<Tool> {
     vec![
         Tool {
             name: "phux_rec",
-            description: "Record a pane (or a command in a new headless pane) to a file for duration_secs: .cast (asciicast), .gif, .png/.apng by the out path's extension. Returns RecJson {schema_version, path, format, bytes, duration_ms, frames, cols, rows, truncated}. A cancelled call stops the recording.",
+            description: "Record a pane (or a command in a new headless pane) to a file: .cast (asciicast), .gif, .png/.apng by the out path's extension. Live for duration_secs; or with `since` alone, the pane's past up to now from its flight recorder (no duration needed). Returns RecJson {schema_version, path (absolute), format, bytes, duration_ms, frames, cols, rows, truncated}. A cancelled call stops the recording.",
             schema: || {
                 object(
-                    &["out", "duration_secs"],
+                    &["out"],
                     vec![
                         ("out", string("The file to write (absolute, or relative to where phux mcp runs); its extension picks the format")),
-                        ("duration_secs", number("How long to record (a command's recording also ends when it exits)", 0.1, 3600.0)),
+                        ("duration_secs", number("How long to record live (a command's recording also ends when it exits); required unless `since` is given", 0.1, 3600.0)),
                         ("target", string("The pane to record [default: the active pane; not with command]")),
                         ("command", strings("Record this program in a new headless pane instead")),
                         ("size", string("COLSxROWS of the command's pane [default: 80x24]")),
@@ -65,7 +65,7 @@ pub fn tools() -> Vec<Tool> {
 #[derive(Deserialize)]
 struct RecArgs {
     out: String,
-    duration_secs: f64,
+    duration_secs: Option<f64>,
     target: Option<String>,
     #[serde(default)]
     command: Vec<String>,
@@ -82,15 +82,21 @@ fn rec_tool(call: &Call) -> Result<Document, Failure> {
     if args.target.is_some() && !args.command.is_empty() {
         return Err(invalid_argument("phux_rec: target or command, not both"));
     }
+    if args.duration_secs.is_none() && args.since.is_none() {
+        return Err(invalid_argument(
+            "phux_rec: give duration_secs (record live that long) or since (the past up to now)",
+        ));
+    }
+    // The path as the result names it: absolute, from where `phux mcp` runs.
+    let out = std::path::absolute(&args.out)
+        .map(|p| p.display().to_string())
+        .unwrap_or(args.out);
     // The verb's own flags, parsed by the verb's own parser: every check `phux rec` makes.
-    let mut argv = vec![
-        "rec".to_owned(),
-        "--json".into(),
-        "--out".into(),
-        args.out,
-        "--duration".into(),
-        args.duration_secs.to_string(),
-    ];
+    let mut argv = vec!["rec".to_owned(), "--json".into(), "--out".into(), out];
+    if let Some(secs) = args.duration_secs {
+        argv.push("--duration".into());
+        argv.push(secs.to_string());
+    }
     let mut flag = |name: &str, value: Option<String>| {
         if let Some(value) = value {
             argv.push(format!("--{name}={value}"));

@@ -5,15 +5,16 @@
 //! result carrying the JSON error document.
 
 mod agent;
+pub mod catalog;
 mod config;
 mod create;
 mod drive;
+mod jobs;
 mod layout;
 mod media;
 mod read;
+pub mod remedy;
 mod workspace;
-
-use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -31,7 +32,7 @@ pub const MAX_OUTPUT_BYTES: usize = 1024 * 1024;
 pub struct Tool {
     pub name: &'static str,
     pub description: &'static str,
-    /// Its input schema (a strict object; every tool also takes `socket`).
+    /// Its input schema (a strict object).
     pub schema: fn() -> Value,
     pub call: fn(&Call) -> Result<Document, Failure>,
 }
@@ -65,6 +66,7 @@ pub fn all() -> Vec<Tool> {
     let mut tools = Vec::new();
     tools.extend(read::tools());
     tools.extend(drive::tools());
+    tools.extend(jobs::tools());
     tools.extend(create::tools());
     tools.extend(layout::tools());
     tools.extend(media::tools());
@@ -79,13 +81,23 @@ pub fn find(name: &str) -> Option<Tool> {
     all().into_iter().find(|t| t.name == name)
 }
 
-/// The `tools/list` entry of a tool.
+/// The `tools/list` entry of a tool: its name, title, description, input schema, annotations
+/// and output schema.
 pub fn listing(tool: &Tool) -> Value {
-    serde_json::json!({
+    let mut entry = serde_json::json!({
         "name": tool.name,
         "description": tool.description,
         "inputSchema": (tool.schema)(),
-    })
+    });
+    for (key, value) in catalog::listing_fields(tool.name) {
+        entry[key] = value;
+    }
+    entry
+}
+
+/// The tools `set` lists, in `tools/list` order.
+pub fn listed(set: &catalog::ToolSet) -> Vec<Tool> {
+    all().into_iter().filter(|t| set.lists(t.name)).collect()
 }
 
 /// Calls `tool` with `arguments` (null = none): checks them against its schema, picks the
@@ -107,18 +119,17 @@ pub fn call(
     {
         return Err(confirmation_required(tool.name));
     }
+    let arguments = ids_as_targets(arguments);
     crate::mcp::schema::validate(&schema, &arguments, "")
         .map_err(|message| invalid_argument(format!("{}: {message}", tool.name)))?;
-    let socket = match arguments.get("socket").and_then(Value::as_str) {
-        Some(given) => phux_core::socket_path::resolve(Some(&PathBuf::from(given))),
-        None => socket.to_path_buf(),
-    };
     let call = Call {
         arguments,
-        context: Context { socket },
+        context: Context {
+            socket: socket.to_path_buf(),
+        },
         stop,
     };
-    let document = (tool.call)(&call)?;
+    let document = with_target((tool.call)(&call)?);
     let size = document.text.len();
     if size > MAX_OUTPUT_BYTES {
         return Err(Failure::new(
@@ -133,7 +144,46 @@ pub fn call(
     Ok(document)
 }
 
-/// A document as the text block of a result: pretty JSON.
+/// Pane ids may be given as the integers results carry (`terminal_id: 3`): as a target they
+/// are `@3`.
+fn ids_as_targets(mut arguments: Value) -> Value {
+    for key in ["target", "first", "second", "source", "beside"] {
+        if let Some(id) = arguments.get(key).and_then(Value::as_u64) {
+            arguments[key] = Value::from(format!("@{id}"));
+        }
+    }
+    if let Some(targets) = arguments.get_mut("targets").and_then(Value::as_array_mut) {
+        for target in targets {
+            if let Some(id) = target.as_u64() {
+                *target = Value::from(format!("@{id}"));
+            }
+        }
+    }
+    arguments
+}
+
+/// A result that names a new or acted-on pane by its bare `terminal_id` also says how to
+/// name it as a target (`"@3"`, or `"NAME/@3"` on a satellite), so it can be fed back as is.
+fn with_target(mut document: Document) -> Document {
+    let Some(id) = document.value.get("terminal_id").and_then(Value::as_u64) else {
+        return document;
+    };
+    if document.value.get("target").is_some() || !document.text.ends_with('}') {
+        return document;
+    }
+    let target = match document.value.get("satellite").and_then(Value::as_str) {
+        Some(host) => format!("{host}/@{id}"),
+        None => format!("@{id}"),
+    };
+    document.text.pop();
+    document
+        .text
+        .push_str(&format!(",\"target\":{}}}", Value::from(target.clone())));
+    document.value["target"] = Value::from(target);
+    document
+}
+
+/// A document as the text block of `--schema`: pretty JSON.
 pub fn pretty(document: &Value) -> String {
     serde_json::to_string_pretty(document).unwrap_or_else(|_| document.to_string())
 }
@@ -155,7 +205,8 @@ impl serde::Serialize for Fields {
 
 /// A document as a tool's result (`json_serialize` if it cannot be: a phux bug).
 pub fn to_value<T: serde::Serialize>(document: &T) -> Result<Document, Failure> {
-    let rendered = serde_json::to_string_pretty(document)
+    // Compact: the text block is read by a model, and whitespace is tokens.
+    let rendered = serde_json::to_string(document)
         .and_then(|text| Ok((text, serde_json::to_value(document)?)));
     match rendered {
         Ok((text, value)) => Ok(Document { text, value }),
@@ -365,7 +416,31 @@ mod tests {
         for tool in &tools {
             let schema = (tool.schema)();
             assert_eq!(schema["additionalProperties"], false, "{}", tool.name);
-            assert!(schema["properties"]["socket"].is_object(), "{}", tool.name);
+            // The socket is the adapter's own option, never an argument.
+            assert!(schema["properties"]["socket"].is_null(), "{}", tool.name);
         }
+    }
+
+    #[test]
+    fn every_tool_has_a_group_title_and_annotations_and_core_stays_small() {
+        for tool in all() {
+            let entry = listing(&tool);
+            assert!(
+                catalog::meta(tool.name).is_some(),
+                "{} has no catalog entry",
+                tool.name
+            );
+            assert!(entry["title"].is_string(), "{}", tool.name);
+            assert!(
+                entry["annotations"]["readOnlyHint"].is_boolean(),
+                "{}",
+                tool.name
+            );
+            assert_eq!(entry["outputSchema"]["type"], "object", "{}", tool.name);
+        }
+        let core = listed(&catalog::ToolSet::default());
+        assert!(core.len() <= 15, "core lists {} tools", core.len());
+        assert_eq!(listed(&catalog::ToolSet::all()).len(), all().len());
+        assert!(catalog::ToolSet::parse("core,bogus").is_err());
     }
 }

@@ -14,7 +14,7 @@ pub fn tools() -> Vec<Tool> {
     vec![
         Tool {
             name: "phux_ls",
-            description: "List the sessions (SessionListJson v3: sessions, terminals, unreachable satellites). Like `phux ls --json`.",
+            description: "List the sessions (SessionListJson v3: sessions, terminals, unreachable satellites; like `phux ls --json`) and, in `panes`, every pane of this server with its session, window, title, size and lease: [{target, session, window, window_name, title, cols, rows, lease}]. A `target` is what other tools take.",
             schema: || object(&[], vec![]),
             call: ls,
         },
@@ -47,7 +47,45 @@ pub fn tools() -> Vec<Tool> {
 
 fn ls(call: &Call) -> Result<Document, Failure> {
     let mut client = connect(&call.context)?;
-    to_value(&listing::list(&mut client)?)
+    let state = client.fleet()?;
+    let listed = serde_json::to_value(listing::session_list(&state)).unwrap_or_default();
+    // The listing's own keys first, then the rows a host needs to choose a pane.
+    let mut fields: Vec<(&'static str, Value)> = match listed {
+        Value::Object(map) => [
+            "schema_version",
+            "sessions",
+            "terminals",
+            "unreachable",
+            "exited",
+            "leases",
+        ]
+        .into_iter()
+        .filter_map(|key| map.get(key).map(|v| (key, v.clone())))
+        .collect(),
+        _ => Vec::new(),
+    };
+    let rows: Vec<Value> = state
+        .sessions
+        .iter()
+        .flat_map(|session| {
+            session.windows.iter().flat_map(move |window| {
+                window.panes.iter().map(move |pane| {
+                    json!({
+                        "target": pane.id.to_string(),
+                        "session": session.name,
+                        "window": window.index,
+                        "window_name": window.name,
+                        "title": pane.title,
+                        "cols": pane.cols,
+                        "rows": pane.rows,
+                        "lease": pane.lease,
+                    })
+                })
+            })
+        })
+        .collect();
+    fields.push(("panes", Value::Array(rows)));
+    to_value(&super::Fields(fields))
 }
 
 fn status(call: &Call) -> Result<Document, Failure> {
