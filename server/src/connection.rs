@@ -137,7 +137,12 @@ fn converse(
         match message {
             ClientMessage::Subscribe(request) => {
                 let started = streams::subscribe(shared, &request);
-                let started = fleet_aware(shared, started.map(|s| (wire::Done {}, s)));
+                // Where a watcher that sees nothing resumes (`after_ns`).
+                let now_ns = crate::bus::now_ns(shared.epoch);
+                let started = fleet_aware(
+                    shared,
+                    started.map(|s| (serde_json::json!({ "now_ns": now_ns }), s)),
+                );
                 return stream_after(&mut writer, stream, id, started);
             }
             ClientMessage::Observe(request) => {

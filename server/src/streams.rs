@@ -44,7 +44,13 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
     };
     let (tx, rx) = bounded(capacity);
     let subscriber = Subscriber { interest, tx };
-    if let Some(since_ms) = request.since_ms {
+    let now = crate::bus::now_ns(shared.epoch);
+    let from_ns = match (request.after_ns, request.since_ms) {
+        (Some(after), _) => Some(after.saturating_add(1)),
+        (None, Some(since_ms)) => Some(now.saturating_sub(since_ms.saturating_mul(1_000_000))),
+        (None, None) => None,
+    };
+    if let Some(from_ns) = from_ns {
         if let Some(pane) = request.pane {
             // A pane that ended a moment ago is still worth replaying: its end is in the ring.
             let live = shared.registry().panes.contains_key(&pane);
@@ -52,8 +58,6 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
                 return Err(RequestError::NoSuchTarget(pane.to_string()));
             }
         }
-        let now = crate::bus::now_ns(shared.epoch);
-        let from_ns = now.saturating_sub(since_ms.saturating_mul(1_000_000));
         let past = shared.subscribe_global_since(subscriber, from_ns, request.pane);
         return Ok(Stream {
             rx,

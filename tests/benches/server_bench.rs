@@ -96,6 +96,7 @@ fn phux_cat(file: &Path) -> (Duration, Duration) {
             pane: None,
             events: vec!["pane_closed".into()],
             since_ms: None,
+            after_ns: None,
         }))
         .unwrap();
     watcher.set_read_timeout(None).unwrap();

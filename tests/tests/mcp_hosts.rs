@@ -115,3 +115,37 @@ fn a_past_only_recording_needs_no_duration_and_names_an_absolute_path() {
     let neither = mcp.err("phux_rec", json!({"target": pane, "out": relative}));
     assert_eq!(neither["error"]["code"], "invalid_argument", "{neither}");
 }
+
+#[test]
+fn a_watch_resumes_from_its_cursor_without_losing_an_event() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("events", "sh");
+    let (mut mcp, _) = McpProcess::with_tools(&server.socket, None, NEWEST);
+    let first = mcp.ok("phux_watch", json!({"target": pane, "timeout_secs": 0.2}));
+    let cursor = first["cursor"].as_u64().expect("a cursor");
+    // Between two calls (nobody watching), the pane asks and runs a command.
+    let asked = server.run(&["ask", &pane, "Ship it?"]);
+    assert!(asked.status.success());
+    server.send_keys(&pane, &["echo between-calls", "Enter"]);
+    server.wait_for_text(&pane, "between-calls");
+    let resumed = mcp.ok(
+        "phux_watch",
+        json!({"target": pane, "after": cursor, "until": ["asked"], "timeout_secs": 5}),
+    );
+    assert_eq!(resumed["ended"], "until", "{resumed}");
+    let asks = |batch: &Value| {
+        batch["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["event"] == "asked")
+            .count()
+    };
+    assert_eq!(asks(&resumed), 1, "{resumed}");
+    // From the new cursor, the ask is not reported again.
+    let next = mcp.ok(
+        "phux_watch",
+        json!({"target": pane, "after": resumed["cursor"], "timeout_secs": 0.5}),
+    );
+    assert_eq!(asks(&next), 0, "{next}");
+}

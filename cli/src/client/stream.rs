@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, Done, Frame, ServerMessage, Subscribe, WireError};
+use phux_core::wire::{ClientMessage, Frame, ServerMessage, Subscribe, WireError};
 
 use crate::client::connection::Client;
 use crate::client::error::ClientError;
@@ -51,13 +51,31 @@ impl Client {
         events: Vec<String>,
         since_ms: Option<u64>,
     ) -> Result<(), ClientError> {
-        let Done {} = self.request(ClientMessage::Subscribe(Subscribe {
+        self.subscribe_from(pane, events, since_ms, None)
+            .map(|_| ())
+    }
+
+    /// Like [`Client::subscribe_since`], replaying from `after_ns` (a seen event's `t_ns`)
+    /// when given; returns the server's monotonic time at the subscription (`now_ns`; 0 from a
+    /// server that does not say), where a watcher that saw nothing resumes.
+    pub fn subscribe_from(
+        &mut self,
+        pane: Option<PaneId>,
+        events: Vec<String>,
+        since_ms: Option<u64>,
+        after_ns: Option<u64>,
+    ) -> Result<u64, ClientError> {
+        let answer: serde_json::Value = self.request(ClientMessage::Subscribe(Subscribe {
             id: 0,
             pane,
             events,
             since_ms,
+            after_ns,
         }))?;
-        Ok(())
+        Ok(answer
+            .get("now_ns")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0))
     }
 
     /// The next pushed message, waiting until `deadline` (forever when `None`). Binary output

@@ -368,6 +368,11 @@ pub struct Subscribe {
     /// not ended by that pane closing (it is a filter on the server-wide stream).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since_ms: Option<u64>,
+    /// First replay the remembered watch events stamped after this monotonic time (the `t_ns`
+    /// of the last event a watcher saw: it resumes without losing one), then go on live; as
+    /// `since_ms` otherwise. The answer's `now_ns` is where a watcher that saw nothing resumes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_ns: Option<u64>,
 }
 
 /// Starts a recorder stream: the server answers with [`crate::wire::ObserveStart`], then sends

@@ -271,6 +271,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 pane: Some(PaneId(3)),
                 events: vec!["bell".into(), "idle".into()],
                 since_ms: None,
+                after_ns: None,
             }),
         ),
         (
@@ -280,6 +281,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 pane: None,
                 events: vec!["asked".into(), "pane_closed".into()],
                 since_ms: Some(120_000),
+                after_ns: None,
             }),
         ),
         (

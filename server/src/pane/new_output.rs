@@ -112,6 +112,18 @@ impl AfterMark<'_> {
 /// neither ends the echo: what follows is the program's.
 pub fn without_echo(output: &[u8], typed: &[u8]) -> Vec<u8> {
     let typed = echoed_bytes(typed);
+    let (kept, consumed) = echo_at_start(output, &typed);
+    if consumed > 0 {
+        return kept;
+    }
+    // A line editor that redraws the prompt with the typed line (Python's REPL, readline after
+    // a resize) echoes it inside a line that starts with the prompt again.
+    redrawn_lines_removed(output, &typed)
+}
+
+/// The echo of `typed` (its echoed bytes) skipped at the start of `output`, and how many typed
+/// bytes it matched.
+fn echo_at_start(output: &[u8], typed: &[u8]) -> (Vec<u8>, usize) {
     let mut kept = Vec::with_capacity(output.len());
     let (mut i, mut j) = (0, 0);
     let mut line_ended = false;
@@ -160,7 +172,28 @@ pub fn without_echo(output: &[u8], typed: &[u8]) -> Vec<u8> {
         kept.extend_from_slice(&output[i..]);
         break;
     }
-    kept
+    (kept, j)
+}
+
+/// `output` without its first lines that hold, in order, each line of `typed` (a redrawn
+/// prompt and the typed text); it stops at the first line that does not.
+fn redrawn_lines_removed(output: &[u8], typed: &[u8]) -> Vec<u8> {
+    let mut from = 0;
+    for line in typed
+        .split(|&b| b == b'\r' || b == b'\n')
+        .filter(|l| !l.is_empty())
+    {
+        let end = output[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(output.len(), |p| from + p + 1);
+        let shown = echoed_bytes(&output[from..end]);
+        if !shown.windows(line.len()).any(|w| w == line) {
+            break;
+        }
+        from = end;
+    }
+    output[from..].to_vec()
 }
 
 /// The bytes of `typed` a terminal echoes: escape sequences (arrow keys, bracketed-paste
@@ -284,6 +317,15 @@ mod tests {
             b"hi\r\n"
         );
         assert_eq!(without_echo(out, b"echo a\r"), b"b\r\n");
+    }
+
+    #[test]
+    fn a_prompt_redrawn_with_the_typed_line_is_no_output() {
+        let out = b"\r>>> import time; print('do' + 'ne')\r\ndone\r\n>>> ";
+        assert_eq!(
+            without_echo(out, b"import time; print('do' + 'ne')\r"),
+            b"done\r\n>>> "
+        );
     }
 
     #[test]

@@ -16,6 +16,8 @@ const KEEP: usize = 1024 * 1024;
 const KEEP_ENTRIES: usize = 4096;
 /// Typed bytes kept, in all.
 const KEEP_TYPED: usize = 256 * 1024;
+/// Output a program may write after input before its echo (a prompt's redraw, say).
+const ECHO_WINDOW: u64 = 4096;
 
 #[derive(Debug, Default)]
 struct Inner {
@@ -117,11 +119,19 @@ impl OutputLog {
             .filter(|(p, _)| *p > from)
             .copied()
             .collect();
+        // Input typed a moment before the mark may be echoed after it (`wait --new` right
+        // after `send-keys`): the last such write counts too.
+        let recent_input = inner
+            .typed
+            .iter()
+            .rposition(|(p, _)| *p < from)
+            .filter(|&i| inner.typed[i].0 + ECHO_WINDOW >= from);
         let typed: Vec<(u64, Vec<u8>)> = inner
             .typed
             .iter()
-            .filter(|(p, _)| *p >= from)
-            .cloned()
+            .enumerate()
+            .filter(|(i, (p, _))| *p >= from || Some(*i) == recent_input)
+            .map(|(_, entry)| entry.clone())
             .collect();
         let after = AfterMark {
             start: from,

@@ -21,6 +21,9 @@ pub struct WatchBatch {
     pub count: usize,
     /// Why the batch ended: `max_events`, `until`, `timed_out`, `pane_closed` or `cancelled`.
     pub ended: &'static str,
+    /// Where the next batch resumes (`after`): the server's time of the last event here, or of
+    /// the subscription when there was none. Opaque.
+    pub cursor: u64,
 }
 
 /// What a watch batch is asked for.
@@ -29,6 +32,8 @@ pub struct BatchSpec {
     pub until: Vec<String>,
     pub max_events: usize,
     pub timeout: Duration,
+    /// Resume after this cursor (a batch's `cursor`): the events since are replayed first.
+    pub after: Option<u64>,
 }
 
 /// Collects one batch of events (see [`WatchBatch`]).
@@ -50,7 +55,8 @@ pub fn batch(
         Some(selector) => Some(resolve_pane(&mut client, selector)?),
         None => None,
     };
-    client.subscribe(pane, Vec::new())?;
+    let now_ns = client.subscribe_from(pane, Vec::new(), None, spec.after)?;
+    let mut cursor = spec.after.unwrap_or(0).max(now_ns);
     let mut events = Vec::new();
     let ended = loop {
         if events.len() >= spec.max_events {
@@ -58,6 +64,7 @@ pub fn batch(
         }
         match client.next_message_or_stop(deadline, Some(stop.fd()))? {
             Pushed::Message(ServerMessage::Event(event)) => {
+                cursor = event.t_ns;
                 let (t, ts) = began.times(event.ts_ns);
                 let line = WatchEvent {
                     terminal: event.pane.map(TerminalAddr::local),
@@ -83,5 +90,6 @@ pub fn batch(
         count: events.len(),
         events,
         ended,
+        cursor,
     })
 }

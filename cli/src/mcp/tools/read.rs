@@ -38,7 +38,7 @@ pub fn tools() -> Vec<Tool> {
         },
         Tool {
             name: "phux_watch",
-            description: "Collect a bounded batch of pane events (command_started, command_finished, bell, title_changed, pane_closed, ...): up to max_events, until one named in `until`, or timeout_secs. Returns {schema_version, events[], count, ended}.",
+            description: "Collect a bounded batch of pane events (command_started, command_finished, bell, title_changed, pane_closed, asked, agent_state, lease, ...): up to max_events, until one named in `until`, or timeout_secs. Returns {schema_version, events[], count, ended, cursor}; pass `cursor` as `after` to the next call and every event since is replayed first, so none falls between two calls (the server remembers an hour, 16384 events).",
             schema: watch_schema,
             call: watch_tool,
         },
@@ -273,6 +273,10 @@ fn watch_schema() -> Value {
                 "timeout_secs",
                 number("Stop after this many seconds [default: 10]", 0.0, 3600.0),
             ),
+            (
+                "after",
+                integer("Resume after this cursor (an earlier phux_watch's `cursor`): the events since are replayed first", 0, u64::MAX),
+            ),
         ],
     )
 }
@@ -284,6 +288,7 @@ struct WatchArgs {
     until: Vec<String>,
     max_events: Option<usize>,
     timeout_secs: Option<f64>,
+    after: Option<u64>,
 }
 
 fn watch_tool(call: &Call) -> Result<Document, Failure> {
@@ -293,6 +298,7 @@ fn watch_tool(call: &Call) -> Result<Document, Failure> {
         until: args.until,
         max_events: args.max_events.unwrap_or(16),
         timeout: seconds(args.timeout_secs.unwrap_or(10.0)),
+        after: args.after,
     };
     to_value(&watch::batch(spec, &call.context, &call.stop)?)
 }
