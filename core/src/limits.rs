@@ -46,6 +46,13 @@ pub fn check_grid(cols: u16, rows: u16) -> Result<(), GridTooLarge> {
     }
 }
 
+/// The largest grid within the cap that fits in `cols`×`rows` (0 counts as 1): what a size
+/// nobody asked for outright becomes — an attached client's terminal, which phux letterboxes
+/// rather than refuses, and the size a window-size policy derives from such clients.
+pub fn clamp_grid(cols: u16, rows: u16) -> (u16, u16) {
+    (cols.clamp(1, MAX_GRID_COLS), rows.clamp(1, MAX_GRID_ROWS))
+}
+
 /// The longest session name, in bytes.
 pub const MAX_SESSION_NAME_BYTES: usize = 64;
 
@@ -144,6 +151,14 @@ mod tests {
         assert!(check_grid(MAX_GRID_COLS + 1, 1).is_err());
         assert!(check_grid(1, MAX_GRID_ROWS + 1).is_err());
         assert!(check_grid(65535, 65535).is_err());
+    }
+
+    #[test]
+    fn clamping_keeps_sizes_within_the_cap_and_above_zero() {
+        assert_eq!(clamp_grid(65535, 65535), (MAX_GRID_COLS, MAX_GRID_ROWS));
+        assert_eq!(clamp_grid(0, 0), (1, 1));
+        assert_eq!(clamp_grid(120, 40), (120, 40));
+        assert!(check_grid(clamp_grid(u16::MAX, 7).0, 7).is_ok());
     }
 
     #[test]

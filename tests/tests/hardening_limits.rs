@@ -273,3 +273,59 @@ fn rec_from_a_huge_cast_is_refused_before_the_canvas_is_allocated() {
         assert!(!out.exists());
     }
 }
+
+/// An `attach_client` at 65535x65535 (a client from a huge terminal) made the pane
+/// 65535x65534, past the cap; so did a `client_resize`. The client sees the capped grid.
+#[test]
+fn attach_and_client_resize_from_a_huge_terminal_give_the_capped_grid() {
+    use phux_core::wire::{AttachClient, AttachOk, ClientResize, Done};
+    let server = TestServer::start();
+    let pane = server.new_session("huge", &["sleep", "600"]);
+    let mut attached = Client::connect(&server.socket).unwrap();
+    let ok = attached
+        .request::<AttachOk>(ClientMessage::AttachClient(AttachClient {
+            id: 0,
+            session: Some("huge".into()),
+            cols: 65535,
+            rows: 65535,
+        }))
+        .unwrap();
+    let mut wire = WireClient::connect(&server);
+    // The pane gets the session's area less its own frame: 1000x999 at the cap.
+    let at_cap = size_of(&mut wire, &pane);
+    assert_eq!(at_cap.0, MAX_GRID_COLS);
+    assert!(
+        at_cap.1 <= MAX_GRID_ROWS && at_cap.1 > MAX_GRID_ROWS - 5,
+        "{at_cap:?}"
+    );
+    let mut other = Client::connect(&server.socket).unwrap();
+    other
+        .request::<Done>(ClientMessage::ClientResize(ClientResize {
+            id: 0,
+            client: ok.client,
+            cols: 100,
+            rows: 30,
+            session: None,
+        }))
+        .unwrap();
+    assert_eq!(
+        size_of(&mut wire, &pane),
+        (100, 30 - (MAX_GRID_ROWS - at_cap.1))
+    );
+    other
+        .request::<Done>(ClientMessage::ClientResize(ClientResize {
+            id: 0,
+            client: ok.client,
+            cols: 65535,
+            rows: 65535,
+            session: None,
+        }))
+        .unwrap();
+    assert_eq!(size_of(&mut wire, &pane), at_cap);
+    // What the client draws from: the session's size is the capped one too.
+    let state = other.state().unwrap();
+    let session = state.sessions.iter().find(|s| s.name == "huge").unwrap();
+    let size = session.window_size.unwrap();
+    assert_eq!((size.cols, size.rows), (MAX_GRID_COLS, MAX_GRID_ROWS));
+    drop(attached);
+}
