@@ -92,3 +92,51 @@ fn a_file_that_appears_while_recording_is_not_replaced() {
     assert_eq!(error_line(&output)["error"]["code"], "output_exists");
     assert_eq!(std::fs::read(&out).unwrap(), b"mine\n");
 }
+
+/// `id = ".."` in a manifest made `plugin install --disabled` remove the whole data directory
+/// (and `"."` every installed plugin): such ids are refused and nothing outside is touched.
+#[test]
+fn a_plugin_id_that_is_not_one_directory_name_is_refused_and_removes_nothing() {
+    use phux_tests::plugins::PluginHome;
+    let home = PluginHome::new();
+    let data = home.data().join("phux");
+    let other = data.join("plugins/com.example.other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("kept.txt"), b"mine\n").unwrap();
+    std::fs::write(data.join("kept.txt"), b"mine\n").unwrap();
+    for (n, id) in ["..", ".", "a..b", ".hidden", "trailing.", "a/b", "../x"]
+        .into_iter()
+        .enumerate()
+    {
+        let source = home.plugin(&format!("src{n}"), &format!("id = {id:?}\n"));
+        let output = home.run(&[
+            "plugin",
+            "install",
+            source.to_str().unwrap(),
+            "--disabled",
+            "--json",
+        ]);
+        assert!(!output.status.success(), "{id:?} was installed");
+        let line = error_line(&output);
+        assert_eq!(line["error"]["code"], "registry", "{id:?}: {line}");
+        assert!(
+            line["error"]["message"].as_str().unwrap().contains("`id`"),
+            "{id:?}: {line}"
+        );
+        assert_eq!(std::fs::read(data.join("kept.txt")).unwrap(), b"mine\n");
+        assert_eq!(std::fs::read(other.join("kept.txt")).unwrap(), b"mine\n");
+    }
+    // A reverse-DNS id installs beside the others.
+    let good = home.plugin("good", "id = \"com.example.good\"\n");
+    home.ok(&[
+        "plugin",
+        "install",
+        good.to_str().unwrap(),
+        "--disabled",
+        "--json",
+    ]);
+    assert!(data
+        .join("plugins/com.example.good/phux-plugin.toml")
+        .is_file());
+    assert!(other.join("kept.txt").is_file());
+}

@@ -47,7 +47,7 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
     let lock = fetch(source, rev, staging.path())?;
     let staged = staging.path().join("plugin");
     let valid = check_and_build(source, &staged)?;
-    let target = root.join(&valid.id);
+    let target = plugin_dir(&root, &valid.id).map_err(fail)?;
     if target.exists() {
         let config = super::load_config()?;
         let plugins = super::plugins(&config)?;
@@ -61,7 +61,7 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
         }
         // Left behind by `plugin unlink` (which keeps a plugin's files): phux's own copy,
         // replaced by this install.
-        std::fs::remove_dir_all(&target)
+        remove_plugin_dir(&root, &target)
             .map_err(|e| fail(format!("cannot replace {}: {e}", target.display())))?;
     }
     write_lock(
@@ -76,10 +76,44 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
     match edit::link(&target, !disabled) {
         Ok(plugin) => Ok(plugin),
         Err(error) => {
-            let _ = std::fs::remove_dir_all(&target);
+            let _ = remove_plugin_dir(&root, &target);
             Err(error)
         }
     }
+}
+
+/// `<root>/<id>`, for an id that names one directory inside `root` and nothing else.
+fn plugin_dir(root: &Path, id: &str) -> Result<PathBuf, String> {
+    if !manifest::valid_id(id) {
+        return Err(format!(
+            "{id:?} cannot name a plugin directory (ids are dot-separated segments of letters, digits, '-' or '_')"
+        ));
+    }
+    Ok(root.join(id))
+}
+
+/// Removes a plugin's own copy, and nothing else: once symlinks are resolved, `target` must be
+/// a directory directly inside the resolved `root` (never `root` itself, or anything above).
+fn remove_plugin_dir(root: &Path, target: &Path) -> Result<(), String> {
+    let refuse = || {
+        format!(
+            "refusing to remove {}: it is not a plugin directory inside {}",
+            target.display(),
+            root.display()
+        )
+    };
+    let meta = std::fs::symlink_metadata(target).map_err(|e| e.to_string())?;
+    if !meta.is_dir() {
+        return Err(refuse());
+    }
+    let (root, resolved) = (
+        root.canonicalize().map_err(|e| e.to_string())?,
+        target.canonicalize().map_err(|e| e.to_string())?,
+    );
+    if resolved.parent() != Some(root.as_path()) || resolved.file_name() != target.file_name() {
+        return Err(refuse());
+    }
+    std::fs::remove_dir_all(&resolved).map_err(|e| e.to_string())
 }
 
 /// Re-fetches an installed plugin from its lock, rebuilds and revalidates it, and swaps it in.
