@@ -140,3 +140,56 @@ fn a_plugin_id_that_is_not_one_directory_name_is_refused_and_removes_nothing() {
         .is_file());
     assert!(other.join("kept.txt").is_file());
 }
+
+/// `rec -o x.gif` staged its cast as `phux-rec-<pid>-x.cast` in the shared temporary directory,
+/// 0644, and kept it there on failure: another user read a secret typed in the pane. It is
+/// staged in a 0700 directory of its own, 0600, kept there on failure and named.
+#[test]
+fn rec_to_an_animation_stages_its_cast_where_only_its_owner_can_read_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = TestServer::start();
+    let shared = server.dir.path().join("shared-tmp");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let pane = server.new_session("s", &["sh", "-c", "echo my-secret-42; exec sleep 600"]);
+    phux_tests::wait_for_text(&server.socket, &pane, "my-secret-42");
+    let out = server.dir.path().join("tiny.gif");
+    // Too small for one frame: the render fails and the cast is kept.
+    let failed = run(server
+        .phux(&[
+            "rec",
+            &pane,
+            "--since",
+            "60s",
+            "--duration",
+            "0.2",
+            "-o",
+            out.to_str().unwrap(),
+            "--max-bytes",
+            "10",
+            "--json",
+        ])
+        .env("TMPDIR", &shared));
+    assert_eq!(failed.status.code(), Some(1), "{}", stderr(&failed));
+    let message = error_line(&failed)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let kept = PathBuf::from(
+        message
+            .rsplit_once("; the recording is kept at ")
+            .map(|(_, path)| path.trim())
+            .expect(&message),
+    );
+    assert!(std::fs::read_to_string(&kept)
+        .unwrap()
+        .contains("my-secret-42"));
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = kept.parent().unwrap();
+    assert_eq!(dir.parent().unwrap(), shared, "staged outside TMPDIR");
+    assert_eq!(mode(dir), 0o700, "{}", dir.display());
+    assert_eq!(mode(&kept), 0o600, "{}", kept.display());
+    // Nothing else was left in the shared directory.
+    let entries: Vec<_> = std::fs::read_dir(&shared).unwrap().collect();
+    assert_eq!(entries.len(), 1);
+}
