@@ -68,7 +68,12 @@ fn offline(args: &Args, path: &str) -> VerbResult {
     if args.json {
         output::print_json(&document);
     } else {
-        output::print_lines(&prose(&document.explain));
+        // The regions are a pane's text and the rules a manifest's: escaped for the reader.
+        let lines: Vec<String> = prose(&document.explain)
+            .iter()
+            .map(|line| phux_core::limits::for_display(line).into_owned())
+            .collect();
+        output::print_lines(&lines);
     }
     Ok(SUCCESS)
 }
