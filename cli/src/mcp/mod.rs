@@ -9,6 +9,7 @@ pub mod protocol;
 pub mod schema;
 pub mod tools;
 
+use phux_core::bounded_read::{self, Line, MAX_MESSAGE_LINE_BYTES};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -49,8 +50,24 @@ pub fn serve(
         revision: Mutex::new(protocol::NEWEST),
         in_flight: Mutex::new(HashMap::new()),
     });
-    for line in input.lines() {
-        let line = line?;
+    let mut input = input;
+    loop {
+        // A line is held up to the limit and no further: an endless one was buffered whole.
+        let line = match bounded_read::read_line(&mut input, MAX_MESSAGE_LINE_BYTES)? {
+            Line::End => break,
+            Line::TooLong => {
+                server.send(&protocol::error(
+                    &Value::Null,
+                    PARSE_ERROR,
+                    &format!(
+                        "a message longer than {} was skipped",
+                        bounded_read::human(MAX_MESSAGE_LINE_BYTES)
+                    ),
+                ));
+                continue;
+            }
+            Line::Complete(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        };
         if line.trim().is_empty() {
             continue;
         }
