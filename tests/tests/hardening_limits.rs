@@ -329,3 +329,41 @@ fn attach_and_client_resize_from_a_huge_terminal_give_the_capped_grid() {
     assert_eq!((size.cols, size.rows), (MAX_GRID_COLS, MAX_GRID_ROWS));
     drop(attached);
 }
+
+/// `rec --from --still` and `--frame N` replayed a 72-byte cast declaring a 65535x65535 grid
+/// (past 4 GB) before the canvas size was checked; animations checked first. Run under a
+/// 2 GB address-space limit, so a regression fails here instead of exhausting the machine.
+#[test]
+fn rec_from_still_checks_the_canvas_before_replaying_the_cast() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("huge.cast");
+    std::fs::write(
+        &cast,
+        "{\"version\":2,\"width\":65535,\"height\":65535}\n[0.1,\"o\",\"\\u001b[2J\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("still.png");
+    for still in [&["--still"][..], &["--frame", "1"][..]] {
+        let mut command = std::process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+            .arg(phux_tests::phux_bin())
+            .args(["rec", "--from", cast.to_str().unwrap(), "-o"])
+            .arg(&out)
+            .args(still)
+            .arg("--json");
+        let output = phux_tests::run_with_deadline(&mut command, Duration::from_secs(60));
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{still:?}: {}",
+            stderr(&output)
+        );
+        let line = error_line(&output);
+        assert_eq!(line["error"]["code"], "encode_failed", "{line}");
+        let message = line["error"]["message"].as_str().unwrap();
+        assert!(message.contains("px"), "{still:?}: {message}");
+        assert!(!out.exists());
+    }
+}
