@@ -53,6 +53,53 @@ pub fn clamp_grid(cols: u16, rows: u16) -> (u16, u16) {
     (cols.clamp(1, MAX_GRID_COLS), rows.clamp(1, MAX_GRID_ROWS))
 }
 
+/// The most tags a pane may carry. 100,000 tags in one request held the registry lock for
+/// 27 s, and ~750,000 made every `ls` and `status` fail `reply_too_large` until a restart.
+pub const MAX_TAGS_PER_PANE: usize = 64;
+/// The most tags one request may name.
+pub const MAX_TAGS_PER_REQUEST: usize = MAX_TAGS_PER_PANE;
+/// The longest tag, in bytes.
+pub const MAX_TAG_BYTES: usize = 128;
+
+/// Tags beyond what a request may name, or a pane may carry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TooManyTags {
+    #[error("a request may name at most {MAX_TAGS_PER_REQUEST} tags, and this one names {0}")]
+    InRequest(usize),
+    #[error("a tag is at most {MAX_TAG_BYTES} bytes, and one here is {0}")]
+    TooLong(usize),
+    #[error("a pane carries at most {MAX_TAGS_PER_PANE} tags; {pane} would carry {count}")]
+    OnPane { pane: String, count: usize },
+}
+
+impl ContractError for TooManyTags {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidArgument
+    }
+
+    fn remedy(&self) -> String {
+        format!(
+            "remove tags first (`phux tag rm`), or use fewer (at most {MAX_TAGS_PER_PANE} a pane, \
+             {MAX_TAG_BYTES} bytes each)"
+        )
+    }
+}
+
+/// Refuses a request's tags beyond the per-request cap or the length cap.
+pub fn check_tags<S: AsRef<str>>(tags: &[S]) -> Result<(), TooManyTags> {
+    if tags.len() > MAX_TAGS_PER_REQUEST {
+        return Err(TooManyTags::InRequest(tags.len()));
+    }
+    match tags
+        .iter()
+        .map(|t| t.as_ref().len())
+        .find(|&n| n > MAX_TAG_BYTES)
+    {
+        Some(n) => Err(TooManyTags::TooLong(n)),
+        None => Ok(()),
+    }
+}
+
 /// The longest session name, in bytes.
 pub const MAX_SESSION_NAME_BYTES: usize = 64;
 

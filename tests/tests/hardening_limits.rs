@@ -11,7 +11,7 @@ use phux_cli::client::{Client, ClientError};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::limits::{MAX_GRID_COLS, MAX_GRID_ROWS};
-use phux_core::wire::{ClientMessage, NewSession, Resize, ResizeOk};
+use phux_core::wire::{ClientMessage, NewSession, Resize, ResizeOk, Tags, TagsOk};
 use phux_tests::{error_line, stderr, stdout, wait_until, TestServer, WireClient};
 
 fn size_of(wire: &mut WireClient, pane: &str) -> (u16, u16) {
@@ -366,4 +366,54 @@ fn rec_from_still_checks_the_canvas_before_replaying_the_cast() {
         assert!(message.contains("px"), "{still:?}: {message}");
         assert!(!out.exists());
     }
+}
+
+fn add_tags(client: &mut Client, pane: PaneId, tags: Vec<String>) -> Result<TagsOk, ClientError> {
+    client.request::<TagsOk>(ClientMessage::TagsAdd(Tags {
+        id: 0,
+        panes: vec![pane],
+        tags,
+    }))
+}
+
+/// 100,000 tags in one request held the registry lock for 27 s, and ~750,000 made every `ls`
+/// and `status` fail `reply_too_large` until a restart: tags are capped per request, per pane
+/// and in length, each refusal typed and changing nothing.
+#[test]
+fn tags_are_capped_per_request_and_per_pane_and_a_refusal_changes_nothing() {
+    use phux_core::limits::{MAX_TAGS_PER_PANE, MAX_TAG_BYTES};
+    let server = TestServer::start();
+    let pane = server.new_session("tags", &["sleep", "600"]);
+    let id = phux_tests::pane_id(&pane);
+    let mut client = Client::connect(&server.socket).unwrap();
+    let many: Vec<String> = (0..100_000).map(|n| format!("t{n}")).collect();
+    let refused = add_tags(&mut client, id, many).unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    let long = vec!["x".repeat(MAX_TAG_BYTES + 1)];
+    let refused = add_tags(&mut client, id, long).unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    // Up to the cap, a request at a time; one more is refused whole.
+    let first: Vec<String> = (0..MAX_TAGS_PER_PANE - 1)
+        .map(|n| format!("a{n}"))
+        .collect();
+    let ok = add_tags(&mut client, id, first).unwrap();
+    assert_eq!(ok.panes[0].tags.len(), MAX_TAGS_PER_PANE - 1);
+    let refused = add_tags(&mut client, id, vec!["b1".into(), "b2".into()]).unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    // Tags already there, and repeats within a request, count once.
+    let ok = add_tags(
+        &mut client,
+        id,
+        vec!["a0".into(), "b1".into(), "#b1".into()],
+    )
+    .unwrap();
+    assert_eq!(ok.panes[0].tags.len(), MAX_TAGS_PER_PANE);
+    let output = server.run(&["tag", "add", &pane, "one-more", "--json"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "invalid_argument");
+    // What `ls` and `status` read is still within its limit.
+    let listing = server.run(&["ls", "--json"]);
+    assert!(listing.status.success(), "{}", stderr(&listing));
+    let status = server.run(&["status", "--json"]);
+    assert!(status.status.success(), "{}", stderr(&status));
 }
