@@ -38,6 +38,7 @@ pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     let Some(ticket) = shared.admission.admit(&stream) else {
         crate::log::line("refused a connection: every place is taken by an active client");
+        refuse_at_limit(&stream);
         return;
     };
     shared.clients.fetch_add(1, Ordering::Relaxed);
@@ -47,6 +48,30 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
         }
     }
     shared.clients.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// How long a refused newcomer has to send its hello before it is closed without an answer.
+const REFUSAL_HELLO_DEADLINE: Duration = Duration::from_secs(1);
+
+/// Answers a newcomer's hello with the reason it is not served, so its client says the server
+/// is at its connection limit rather than that it went away.
+fn refuse_at_limit(stream: &UnixStream) {
+    let mut reader = FrameReader::new(Deadlined {
+        socket: stream,
+        deadline: Some(Instant::now() + REFUSAL_HELLO_DEADLINE),
+    });
+    if let Ok(ClientMessage::Hello(_)) = reader.read_message::<ClientMessage>() {
+        let reason = format!(
+            "the server is at its connection limit ({} connections, each serving a request or \
+             a stream); retry when one ends",
+            crate::admission::MAX_CONNECTIONS
+        );
+        let mut writer: Writer = FrameWriter::new(stream);
+        let _ = send(
+            &mut writer,
+            &ServerMessage::Refused(phux_core::wire::Refused { reason }),
+        );
+    }
 }
 
 /// The socket read with a deadline that runs across reads (a socket timeout alone restarts
@@ -87,7 +112,7 @@ fn converse(
     let ClientMessage::Hello(hello) = reader.read_message::<ClientMessage>()? else {
         return Err(WireError::Unexpected("the first message must be hello"));
     };
-    ticket.handshake_done();
+    ticket.idle();
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;
@@ -95,7 +120,9 @@ fn converse(
         return Ok(());
     }
     loop {
-        // Between requests a client may wait as long as it likes; a body may not.
+        // Between requests a client may wait as long as it likes (though a long wait gives up
+        // its place to a newcomer when every place is taken); a body may not.
+        ticket.idle();
         reader.get_mut().deadline = None;
         let message = match reader.read_message_then::<ClientMessage>(|socket| {
             socket.deadline = Some(Instant::now() + BODY_DEADLINE);
@@ -116,6 +143,7 @@ fn converse(
                 return Err(e);
             }
         };
+        ticket.busy();
         let id = message.id().unwrap_or(0);
         match message {
             ClientMessage::Subscribe(request) => {

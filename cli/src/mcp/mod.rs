@@ -89,6 +89,11 @@ pub fn serve(
     Ok(())
 }
 
+/// Tool calls running at once. Each holds a thread here and a connection to the server: 700
+/// concurrent waits from one client took 605 threads and every place the server had, and then
+/// `ls`, `status` and `kill --server` failed for everyone.
+pub const MAX_CALLS_IN_FLIGHT: usize = 64;
+
 /// How long the calls in flight may take to answer once the client closed its end.
 const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
@@ -229,7 +234,20 @@ impl Server {
             return Some(self.run_tool(&id, &tool, arguments, stop));
         }
         let key = id.to_string();
-        lock(&self.in_flight).insert(key.clone(), stop.clone());
+        {
+            let mut in_flight = lock(&self.in_flight);
+            if in_flight.len() >= MAX_CALLS_IN_FLIGHT {
+                return Some(protocol::error(
+                    &id,
+                    protocol::INTERNAL_ERROR,
+                    &format!(
+                        "{MAX_CALLS_IN_FLIGHT} calls are in flight already: wait for one to \
+                         answer, or cancel one (notifications/cancelled)"
+                    ),
+                ));
+            }
+            in_flight.insert(key.clone(), stop.clone());
+        }
         let server = Arc::clone(self);
         let reply_id = id.clone();
         let worker_key = key.clone();
