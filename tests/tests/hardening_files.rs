@@ -193,3 +193,78 @@ fn rec_to_an_animation_stages_its_cast_where_only_its_owner_can_read_it() {
     let entries: Vec<_> = std::fs::read_dir(&shared).unwrap().collect();
     assert_eq!(entries.len(), 1);
 }
+
+/// `tar` run as root extracted a device node into a plugin; a FIFO stands in here (making one
+/// needs no privilege). An archive holding anything but files, directories and links is
+/// refused before it is unpacked, and nothing is installed.
+#[test]
+fn a_plugin_archive_holding_a_fifo_or_device_is_refused() {
+    use phux_tests::plugins::PluginHome;
+    let home = PluginHome::new();
+    let source = home.plugin("special", "id = \"com.example.special\"\n");
+    let fifo = source.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let archive = source.parent().unwrap().join("special.tar");
+    let packed = std::process::Command::new("tar")
+        .arg("-cf")
+        .arg(&archive)
+        .arg("-C")
+        .arg(&source)
+        .arg(".")
+        .status()
+        .unwrap();
+    assert!(packed.success());
+    let output = home.run(&["plugin", "install", archive.to_str().unwrap(), "--json"]);
+    assert!(!output.status.success(), "installed: {}", stderr(&output));
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "registry", "{line}");
+    assert!(
+        line["error"]["message"].as_str().unwrap().contains("FIFO"),
+        "{line}"
+    );
+    assert!(!home
+        .data()
+        .join("phux/plugins/com.example.special")
+        .exists());
+}
+
+/// A git source or `--rev` starting with `-` reached git as an option (`--upload-pack=CMD`
+/// runs CMD): both are refused before git runs, and git is given `--` / `--end-of-options`.
+#[test]
+fn a_plugin_source_or_rev_that_git_would_read_as_an_option_is_refused() {
+    use phux_tests::plugins::PluginHome;
+    let home = PluginHome::new();
+    let marker = home.data().join("ran");
+    let hostile = format!("--upload-pack=touch {}; .git", marker.display());
+    let output = home.run(&["plugin", "install", "--json", "--", &hostile]);
+    assert!(!output.status.success(), "{}", stderr(&output));
+    let line = error_line(&output);
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("starting with '-'"),
+        "{line}"
+    );
+    let output = home.run(&[
+        "plugin",
+        "install",
+        "--rev=--output=x",
+        "file:///nowhere/repo.git",
+        "--json",
+    ]);
+    assert!(!output.status.success());
+    let line = error_line(&output);
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("starting with '-'"),
+        "{line}"
+    );
+    assert!(!marker.exists());
+}

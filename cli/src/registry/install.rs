@@ -184,6 +184,12 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
         message,
     };
     let dest = staging.join("plugin");
+    // Neither reaches git as an option (`--upload-pack=...` would run a command).
+    if source.starts_with('-') || rev.is_some_and(|r| r.starts_with('-')) {
+        return Err(fail(
+            "a source or --rev starting with '-' would be read by git as an option".into(),
+        ));
+    }
     let path = Path::new(source);
     let tarball = [".tar", ".tar.gz", ".tgz"]
         .iter()
@@ -199,15 +205,19 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
         let unpacked = staging.join("unpacked");
         std::fs::create_dir_all(&unpacked).map_err(|e| fail(e.to_string()))?;
         let tar_path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        refuse_special_entries(&tar_path).map_err(fail)?;
         run_tool(
             Command::new("tar")
                 .arg("-xf")
                 .arg(&tar_path)
+                .arg("--no-same-owner")
                 .arg("-C")
                 .arg(&unpacked),
             "tar",
         )
         .map_err(fail)?;
+        // Whatever the listing missed: nothing but files, directories and links is kept.
+        only_plain_entries(&unpacked).map_err(fail)?;
         let top = single_top_dir(&unpacked).unwrap_or(unpacked);
         std::fs::rename(&top, &dest).map_err(|e| fail(e.to_string()))?;
         return Ok(lock("tarball", None));
@@ -222,13 +232,16 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
         if rev.is_none() {
             clone.args(["--depth", "1"]);
         }
-        run_tool(clone.arg(source).arg(&dest), "git clone").map_err(fail)?;
+        run_tool(clone.arg("--").arg(source).arg(&dest), "git clone").map_err(fail)?;
         if let Some(rev) = rev {
             run_tool(
-                Command::new("git")
-                    .arg("-C")
-                    .arg(&dest)
-                    .args(["checkout", "--quiet", "--detach", rev]),
+                Command::new("git").arg("-C").arg(&dest).args([
+                    "checkout",
+                    "--quiet",
+                    "--detach",
+                    "--end-of-options",
+                    rev,
+                ]),
                 "git checkout",
             )
             .map_err(fail)?;
@@ -247,6 +260,53 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
     Err(fail(
         "not a directory, a .tar/.tar.gz/.tgz file, or a git URL (https://, ssh://, git@, file://, or a path ending in .git)".into(),
     ))
+}
+
+/// Refuses an archive holding a device, a FIFO or anything else but files, directories and
+/// links, before it is unpacked: `tar` run as root made a device node in a plugin. Read from
+/// `tar -tv`, whose every entry line starts with its type (a name cannot hide one).
+fn refuse_special_entries(archive: &Path) -> Result<(), String> {
+    let output = Command::new("tar")
+        .env("LC_ALL", "C")
+        .arg("-tvf")
+        .arg(archive)
+        .output()
+        .map_err(|e| format!("cannot run tar: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "tar cannot list the archive: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let listing = String::from_utf8_lossy(&output.stdout);
+    match listing
+        .lines()
+        .find(|l| l.starts_with(['b', 'c', 'p', 's']))
+    {
+        Some(line) => Err(format!(
+            "the archive holds a device, FIFO or socket ({}); a plugin holds only files, \
+             directories and links",
+            phux_core::limits::for_display(line)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a tree holding anything but regular files, directories and symlinks.
+fn only_plain_entries(dir: &Path) -> Result<(), String> {
+    for entry in std::fs::read_dir(dir).map_err(|e| e.to_string())? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let kind = entry.file_type().map_err(|e| e.to_string())?;
+        if kind.is_dir() {
+            only_plain_entries(&entry.path())?;
+        } else if !kind.is_file() && !kind.is_symlink() {
+            return Err(format!(
+                "the archive holds {}, which is not a file, a directory or a link",
+                entry.path().display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn looks_like_git(source: &str) -> bool {
