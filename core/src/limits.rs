@@ -53,6 +53,11 @@ pub fn clamp_grid(cols: u16, rows: u16) -> (u16, u16) {
     (cols.clamp(1, MAX_GRID_COLS), rows.clamp(1, MAX_GRID_ROWS))
 }
 
+/// The most bytes of history a pane's engine keeps, whatever its history limit in rows and its
+/// width: at 10 bytes a cell, 10,000 rows of the widest grid (1000 columns) fit, while 1,000,000
+/// rows at that width (10 GB) are cut to this.
+pub const MAX_HISTORY_BYTES: usize = 256 << 20;
+
 /// The most tags a pane may carry. 100,000 tags in one request held the registry lock for
 /// 27 s, and ~750,000 made every `ls` and `status` fail `reply_too_large` until a restart.
 pub const MAX_TAGS_PER_PANE: usize = 64;
