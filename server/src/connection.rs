@@ -16,7 +16,7 @@ use phux_core::wire::{
 };
 use std::io::Read;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -48,6 +48,40 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
         }
     }
     shared.clients.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// The bytes of every frame body being received at once, across connections: 170 partial
+/// 16 MiB frames held 2.8 GB (the connection cap allowed 8.6 GB). A frame that would pass it
+/// ends its connection with a transport error.
+pub const MAX_PARTIAL_FRAME_BYTES: usize = 256 << 20;
+
+static PARTIAL_FRAME_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// A frame body's share of [`MAX_PARTIAL_FRAME_BYTES`], given back when dropped.
+struct PartialFrame(usize);
+
+impl PartialFrame {
+    fn reserve(len: usize) -> std::io::Result<PartialFrame> {
+        PARTIAL_FRAME_BYTES
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |held| {
+                held.checked_add(len)
+                    .filter(|&total| total <= MAX_PARTIAL_FRAME_BYTES)
+            })
+            .map(|_| PartialFrame(len))
+            .map_err(|_| {
+                std::io::Error::other(format!(
+                    "the server is receiving {} of frames already; send smaller requests or \
+                     retry",
+                    phux_core::bounded_read::human(MAX_PARTIAL_FRAME_BYTES as u64)
+                ))
+            })
+    }
+}
+
+impl Drop for PartialFrame {
+    fn drop(&mut self) {
+        PARTIAL_FRAME_BYTES.fetch_sub(self.0, Ordering::SeqCst);
+    }
 }
 
 /// How long a refused newcomer has to send its hello before it is closed without an answer.
@@ -109,7 +143,13 @@ fn converse(
         deadline: Some(Instant::now() + HELLO_DEADLINE),
     });
     let mut writer: Writer = FrameWriter::new(stream);
-    let ClientMessage::Hello(hello) = reader.read_message::<ClientMessage>()? else {
+    let mut reserved = None;
+    let first = reader.read_message_then::<ClientMessage>(|_, len| {
+        reserved = Some(PartialFrame::reserve(len)?);
+        Ok(())
+    })?;
+    drop(reserved);
+    let ClientMessage::Hello(hello) = first else {
         return Err(WireError::Unexpected("the first message must be hello"));
     };
     ticket.idle();
@@ -124,8 +164,12 @@ fn converse(
         // its place to a newcomer when every place is taken); a body may not.
         ticket.idle();
         reader.get_mut().deadline = None;
-        let message = match reader.read_message_then::<ClientMessage>(|socket| {
+        // Held until the frame is read (or failed): the bodies being received are bounded
+        // together, not only one by one.
+        let mut reserved = None;
+        let message = match reader.read_message_then::<ClientMessage>(|socket, len| {
             socket.deadline = Some(Instant::now() + BODY_DEADLINE);
+            reserved = Some(PartialFrame::reserve(len)?);
             Ok(())
         }) {
             Ok(message) => message,
@@ -143,6 +187,7 @@ fn converse(
                 return Err(e);
             }
         };
+        drop(reserved);
         ticket.busy();
         let id = message.id().unwrap_or(0);
         match message {
