@@ -84,7 +84,7 @@ pub fn open_file(path: &Path, limit: u64, what: &'static str) -> Result<File, Bo
     let file = File::open(path).map_err(io)?;
     let meta = file.metadata().map_err(io)?;
     let kind = meta.file_type();
-    if !kind.is_file() {
+    if !kind.is_file() && !is_null_device(&meta) {
         use std::os::unix::fs::FileTypeExt;
         let kind = if kind.is_dir() {
             "a directory"
@@ -111,6 +111,14 @@ pub fn open_file(path: &Path, limit: u64, what: &'static str) -> Result<File, Bo
         });
     }
     Ok(file)
+}
+
+/// `/dev/null` reads as an empty file, as everyone expects (`PHUX_CONFIG=/dev/null` means no
+/// config); no other device is read.
+fn is_null_device(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    meta.file_type().is_char_device()
+        && std::fs::metadata("/dev/null").is_ok_and(|null| null.rdev() == meta.rdev())
 }
 
 /// The whole regular file at `path`, at most `limit` bytes (checked again while reading: the
@@ -224,6 +232,14 @@ mod tests {
         assert!(
             refused.to_string().contains("/dev/zero is a device"),
             "{refused}"
+        );
+    }
+
+    #[test]
+    fn the_null_device_reads_as_an_empty_file() {
+        assert_eq!(
+            read_file(Path::new("/dev/null"), 16, "a test").unwrap(),
+            b""
         );
     }
 
