@@ -5,7 +5,9 @@
 //! sends it at once), then from the connection idle longest between requests, once idle for
 //! [`IDLE_EVICTABLE`] (512 idle connections past their hello locked out `ls`, `status` and
 //! even `kill --server`). A stream or a request in progress keeps its place; when every place
-//! is so held, the newcomer is told the server is at its connection limit.
+//! is so held, the newcomer gets one of [`RESERVED_FOR_CONTROL`] places kept for `status`,
+//! `ls` and `kill`, and when those are taken too, it is told the server is at its connection
+//! limit.
 
 use std::os::unix::net::UnixStream;
 use std::sync::{Mutex, PoisonError};
@@ -13,6 +15,9 @@ use std::time::{Duration, Instant};
 
 /// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 512;
+/// Places kept beyond [`MAX_CONNECTIONS`] for control requests (`status`, `ls`, `kill`), so
+/// they are served when every other place serves a stream or a request.
+pub const RESERVED_FOR_CONTROL: usize = 16;
 /// How long a connection must have waited for its next request before a newcomer may take
 /// its place in a full table.
 pub const IDLE_EVICTABLE: Duration = Duration::from_secs(2);
@@ -35,6 +40,8 @@ struct Entry {
     /// When it entered its phase.
     since: Instant,
     phase: Phase,
+    /// One of the places kept for control requests.
+    reserve: bool,
 }
 
 #[derive(Default)]
@@ -52,6 +59,7 @@ struct Table {
 pub struct Ticket<'a> {
     admission: &'a Admission,
     id: u64,
+    reserve: bool,
 }
 
 impl Admission {
@@ -64,24 +72,13 @@ impl Admission {
     pub fn admit(&self, socket: &UnixStream) -> Option<Ticket<'_>> {
         let handle = socket.try_clone().ok()?;
         let mut table = self.table();
-        if table.entries.len() >= MAX_CONNECTIONS {
-            let now = Instant::now();
-            let oldest_in = |phase: Phase| {
-                table
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.phase == phase)
-                    .min_by_key(|(_, e)| e.since)
-                    .map(|(i, e)| (i, now.saturating_duration_since(e.since)))
-            };
-            let evicted = oldest_in(Phase::Handshaking)
-                .or_else(|| oldest_in(Phase::Idle).filter(|(_, idle)| *idle >= IDLE_EVICTABLE));
-            let (index, _) = evicted?;
-            let dropped = table.entries.swap_remove(index);
-            // Its thread sees the socket end and goes; its place is ours now.
-            let _ = dropped.socket.shutdown(std::net::Shutdown::Both);
-        }
+        let reserve = if table.place(false, MAX_CONNECTIONS) {
+            false
+        } else if table.place(true, RESERVED_FOR_CONTROL) {
+            true
+        } else {
+            return None;
+        };
         let id = table.next_id;
         table.next_id += 1;
         table.entries.push(Entry {
@@ -89,15 +86,52 @@ impl Admission {
             socket: handle,
             since: Instant::now(),
             phase: Phase::Handshaking,
+            reserve,
         });
         Some(Ticket {
             admission: self,
             id,
+            reserve,
         })
     }
 }
 
+impl Table {
+    /// Whether a place among the `reserve` ones (at most `most`) is free, or was freed by
+    /// letting a connection go.
+    fn place(&mut self, reserve: bool, most: usize) -> bool {
+        let held = self.entries.iter().filter(|e| e.reserve == reserve).count();
+        if held < most {
+            return true;
+        }
+        let now = Instant::now();
+        let oldest_in = |phase: Phase| {
+            self.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.reserve == reserve && e.phase == phase)
+                .min_by_key(|(_, e)| e.since)
+                .map(|(i, e)| (i, now.saturating_duration_since(e.since)))
+        };
+        let evicted = oldest_in(Phase::Handshaking)
+            .or_else(|| oldest_in(Phase::Idle).filter(|(_, idle)| *idle >= IDLE_EVICTABLE));
+        let Some((index, _)) = evicted else {
+            return false;
+        };
+        let dropped = self.entries.swap_remove(index);
+        // Its thread sees the socket end and goes; its place is ours now.
+        let _ = dropped.socket.shutdown(std::net::Shutdown::Both);
+        true
+    }
+}
+
 impl Ticket<'_> {
+    /// Whether this connection holds one of the places kept for control requests: it may
+    /// make only those (see [`RESERVED_FOR_CONTROL`]).
+    pub fn in_reserve(&self) -> bool {
+        self.reserve
+    }
+
     fn enter(&self, phase: Phase) {
         let mut table = self.admission.table();
         if let Some(entry) = table.entries.iter_mut().find(|e| e.id == self.id) {
@@ -145,6 +179,15 @@ mod tests {
             tickets.push(ticket);
             pairs.push((ours, theirs));
         }
+        // Past the busy ones, the places kept for control requests, then nothing.
+        let mut reserved = Vec::new();
+        for _ in 0..RESERVED_FOR_CONTROL {
+            let (ours, theirs) = UnixStream::pair().unwrap();
+            let ticket = admission.admit(&ours).expect("a place kept for control");
+            assert!(ticket.in_reserve());
+            ticket.busy();
+            reserved.push((ticket, ours, theirs));
+        }
         let (newcomer, _peer) = UnixStream::pair().unwrap();
         assert!(
             admission.admit(&newcomer).is_none(),
@@ -162,6 +205,7 @@ mod tests {
             }
         });
         let admitted = admission.admit(&newcomer).expect("the long-idle place");
+        assert!(!admitted.in_reserve());
         let mut byte = [0u8; 1];
         let ended = std::io::Read::read(&mut &pairs[7].1, &mut byte).unwrap();
         assert_eq!(ended, 0, "the evicted connection was shut down");

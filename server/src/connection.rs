@@ -84,6 +84,22 @@ impl Drop for PartialFrame {
     }
 }
 
+/// What a connection holding a place kept for control requests may ask: to see the state and
+/// to end things, never a stream or a wait.
+fn is_control(message: &ClientMessage) -> bool {
+    matches!(
+        message,
+        ClientMessage::GetState(_)
+            | ClientMessage::Status(_)
+            | ClientMessage::GetFleet(_)
+            | ClientMessage::KillServer(_)
+            | ClientMessage::Kill(_)
+            | ClientMessage::KillWindow(_)
+            | ClientMessage::KillSession(_)
+            | ClientMessage::DetachClients(_)
+    )
+}
+
 /// How long a refused newcomer has to send its hello before it is closed without an answer.
 const REFUSAL_HELLO_DEADLINE: Duration = Duration::from_secs(1);
 
@@ -97,8 +113,9 @@ fn refuse_at_limit(stream: &UnixStream) {
     if let Ok(ClientMessage::Hello(_)) = reader.read_message::<ClientMessage>() {
         let reason = format!(
             "the server is at its connection limit ({} connections, each serving a request or \
-             a stream); retry when one ends",
-            crate::admission::MAX_CONNECTIONS
+             a stream, and {} more for status and kill); retry when one ends",
+            crate::admission::MAX_CONNECTIONS,
+            crate::admission::RESERVED_FOR_CONTROL
         );
         let mut writer: Writer = FrameWriter::new(stream);
         let _ = send(
@@ -190,6 +207,18 @@ fn converse(
         drop(reserved);
         ticket.busy();
         let id = message.id().unwrap_or(0);
+        if ticket.in_reserve() && !is_control(&message) {
+            let body = phux_core::wire::WireErrorBody::new(
+                phux_core::error_code::ErrorCode::Transport,
+                "the server is at its connection limit: this connection may only ask for \
+                 status, the state or a kill",
+                "retry when a connection ends (`phux status` shows the server)",
+            );
+            return send(
+                &mut writer,
+                &ServerMessage::Response(Response::error(id, body)),
+            );
+        }
         match message {
             ClientMessage::Subscribe(request) => {
                 let started = streams::subscribe(shared, &request);
