@@ -121,7 +121,12 @@ fn remove_plugin_dir(root: &Path, target: &Path) -> Result<(), String> {
 pub fn update(plugin: &Plugin) -> Result<Plugin, RegistryError> {
     let root_dir = &plugin.valid.plugin_root;
     let lock_path = root_dir.join(LOCK_FILE);
-    let text = std::fs::read_to_string(&lock_path).map_err(|e| RegistryError::Install {
+    let text = phux_core::bounded_read::read_text(
+        &lock_path,
+        phux_core::bounded_read::MAX_TEXT_FILE_BYTES,
+        "a plugins.lock",
+    )
+    .map_err(|e| RegistryError::Install {
         source_ref: plugin.id().to_string(),
         message: format!(
             "{} was not installed by `phux plugin install` (no {}: {e})",
