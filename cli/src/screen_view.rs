@@ -4,6 +4,7 @@
 
 use phux_core::docs::cell_width::display_width;
 use phux_core::docs::ScreenState;
+use phux_core::limits::for_display;
 
 /// The framed screen, one string per output line.
 pub fn boxed(screen: &ScreenState) -> Vec<String> {
@@ -12,33 +13,37 @@ pub fn boxed(screen: &ScreenState) -> Vec<String> {
 
 /// The framed screen, its top edge naming the pane `name` (`devbox/@3` for a satellite pane).
 pub fn boxed_as(screen: &ScreenState, name: &str) -> Vec<String> {
-    let widest = screen
-        .lines
+    // A cell may hold a bidirectional override: escaped like the title, before measuring.
+    let scrollback: Vec<_> = screen.scrollback.iter().map(|r| for_display(r)).collect();
+    let lines: Vec<_> = screen.lines.iter().map(|r| for_display(r)).collect();
+    let widest = lines
         .iter()
-        .chain(screen.scrollback.iter())
+        .chain(scrollback.iter())
         .map(|r| display_width(r))
         .max()
         .unwrap_or(0);
     let inner = widest.max(usize::from(screen.cols));
-    let mut out = Vec::with_capacity(screen.lines.len() + screen.scrollback.len() + 3);
+    let mut out = Vec::with_capacity(lines.len() + scrollback.len() + 3);
     out.push(edge('┌', '┐', &header(screen, name), inner));
-    for row in &screen.scrollback {
+    for row in &scrollback {
         out.push(framed(row, inner));
     }
-    if !screen.scrollback.is_empty() {
+    if !scrollback.is_empty() {
         out.push(format!("├{}┤", "┄".repeat(inner)));
     }
-    for row in &screen.lines {
+    for row in &lines {
         out.push(framed(row, inner));
     }
     out.push(edge('└', '┘', &footer(screen), inner));
     out
 }
 
+/// The top edge's text. The title is the pane's to set: escaped, so a U+202E, U+009B or
+/// U+0085 in it neither reorders nor ends the line the reader sees.
 fn header(screen: &ScreenState, name: &str) -> String {
-    let mut text = format!(" {name} {}x{} ", screen.cols, screen.rows);
+    let mut text = format!(" {} {}x{} ", for_display(name), screen.cols, screen.rows);
     if let Some(title) = screen.title.as_deref().filter(|t| !t.is_empty()) {
-        text.push_str(&format!("─ {title} "));
+        text.push_str(&format!("─ {} ", for_display(title)));
     }
     text
 }
@@ -93,6 +98,23 @@ mod tests {
     use super::*;
     use phux_core::docs::Cursor;
     use phux_core::ids::PaneId;
+
+    /// Titles with U+202E, U+009B and U+0085 reached the terminal of whoever ran `snapshot`.
+    #[test]
+    fn the_header_escapes_controls_and_bidi_overrides_in_the_title() {
+        let mut screen = ScreenState::new(PaneId(1), 120, 1, vec![String::new()]);
+        screen.title = Some("ab\u{202E}cd\u{9b}2J\u{85}x\x1b]52;c;AA==\x07".into());
+        let top = &boxed(&screen)[0];
+        assert!(
+            top.contains("\\u{202e}") && top.contains("\\u{9b}"),
+            "{top}"
+        );
+        assert!(top.contains("\\u{85}") && top.contains("\\e]52"), "{top}");
+        assert!(
+            !top.chars().any(|c| c.is_control() || c == '\u{202E}'),
+            "{top}"
+        );
+    }
 
     #[test]
     fn the_frame_names_pane_size_title_and_cursor() {

@@ -4,6 +4,7 @@
 //! engine library.
 
 pub mod agents;
+pub mod bounded_read;
 pub mod config;
 pub mod docs;
 pub mod engine;

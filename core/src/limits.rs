@@ -46,6 +46,65 @@ pub fn check_grid(cols: u16, rows: u16) -> Result<(), GridTooLarge> {
     }
 }
 
+/// The largest grid within the cap that fits in `cols`×`rows` (0 counts as 1): what a size
+/// nobody asked for outright becomes — an attached client's terminal, which phux letterboxes
+/// rather than refuses, and the size a window-size policy derives from such clients.
+pub fn clamp_grid(cols: u16, rows: u16) -> (u16, u16) {
+    (cols.clamp(1, MAX_GRID_COLS), rows.clamp(1, MAX_GRID_ROWS))
+}
+
+/// The most bytes of history a pane's engine keeps, whatever its history limit in rows and its
+/// width: at 10 bytes a cell, 10,000 rows of the widest grid (1000 columns) fit, while 1,000,000
+/// rows at that width (10 GB) are cut to this.
+pub const MAX_HISTORY_BYTES: usize = 256 << 20;
+
+/// The most tags a pane may carry. 100,000 tags in one request held the registry lock for
+/// 27 s, and ~750,000 made every `ls` and `status` fail `reply_too_large` until a restart.
+pub const MAX_TAGS_PER_PANE: usize = 64;
+/// The most tags one request may name.
+pub const MAX_TAGS_PER_REQUEST: usize = MAX_TAGS_PER_PANE;
+/// The longest tag, in bytes.
+pub const MAX_TAG_BYTES: usize = 128;
+
+/// Tags beyond what a request may name, or a pane may carry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TooManyTags {
+    #[error("a request may name at most {MAX_TAGS_PER_REQUEST} tags, and this one names {0}")]
+    InRequest(usize),
+    #[error("a tag is at most {MAX_TAG_BYTES} bytes, and one here is {0}")]
+    TooLong(usize),
+    #[error("a pane carries at most {MAX_TAGS_PER_PANE} tags; {pane} would carry {count}")]
+    OnPane { pane: String, count: usize },
+}
+
+impl ContractError for TooManyTags {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::InvalidArgument
+    }
+
+    fn remedy(&self) -> String {
+        format!(
+            "remove tags first (`phux tag rm`), or use fewer (at most {MAX_TAGS_PER_PANE} a pane, \
+             {MAX_TAG_BYTES} bytes each)"
+        )
+    }
+}
+
+/// Refuses a request's tags beyond the per-request cap or the length cap.
+pub fn check_tags<S: AsRef<str>>(tags: &[S]) -> Result<(), TooManyTags> {
+    if tags.len() > MAX_TAGS_PER_REQUEST {
+        return Err(TooManyTags::InRequest(tags.len()));
+    }
+    match tags
+        .iter()
+        .map(|t| t.as_ref().len())
+        .find(|&n| n > MAX_TAG_BYTES)
+    {
+        Some(n) => Err(TooManyTags::TooLong(n)),
+        None => Ok(()),
+    }
+}
+
 /// The longest session name, in bytes.
 pub const MAX_SESSION_NAME_BYTES: usize = 64;
 
@@ -144,6 +203,14 @@ mod tests {
         assert!(check_grid(MAX_GRID_COLS + 1, 1).is_err());
         assert!(check_grid(1, MAX_GRID_ROWS + 1).is_err());
         assert!(check_grid(65535, 65535).is_err());
+    }
+
+    #[test]
+    fn clamping_keeps_sizes_within_the_cap_and_above_zero() {
+        assert_eq!(clamp_grid(65535, 65535), (MAX_GRID_COLS, MAX_GRID_ROWS));
+        assert_eq!(clamp_grid(0, 0), (1, 1));
+        assert_eq!(clamp_grid(120, 40), (120, 40));
+        assert!(check_grid(clamp_grid(u16::MAX, 7).0, 7).is_ok());
     }
 
     #[test]

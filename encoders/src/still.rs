@@ -38,6 +38,14 @@ pub fn render_still(
         Some(theme) => theme,
         None => options.theme,
     };
+    // Drawn as every frame of an animation is: the font, padding, window bar and margin.
+    let options = EncodeOptions {
+        theme,
+        ..options.clone()
+    };
+    // The canvas is checked before the cast is replayed, as for an animation: a 72-byte cast
+    // declaring a huge grid took the engine past 4 GB before the size was refused.
+    let (mut raster, mut compositor) = crate::pipeline::prepare(cols, rows, &options)?;
     let mut terminal =
         Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
     let screen_events = cast
@@ -73,12 +81,6 @@ pub fn render_still(
             });
         }
     }
-    // Drawn as every frame of an animation is: the font, padding, window bar and margin.
-    let options = EncodeOptions {
-        theme,
-        ..options.clone()
-    };
-    let (mut raster, mut compositor) = crate::pipeline::prepare(cols, rows, &options)?;
     if let Some(rect) = raster.draw(&screen_of(&terminal, cols, rows)) {
         compositor.place(raster.canvas(), rect);
     }

@@ -77,6 +77,12 @@ pub enum CastErrorKind {
     BadResize(String),
     #[error("exit status {0:?} is not an integer")]
     BadExit(String),
+    #[error("{0}, not a regular file: a cast is read from a file")]
+    NotAFile(&'static str),
+    #[error("larger than {}, the most phux reads of a cast", phux_core::bounded_read::human(*limit))]
+    TooLarge { limit: u64 },
+    #[error("a line longer than {}, the most phux reads of one event", phux_core::bounded_read::human(*limit))]
+    LineTooLong { limit: u64 },
 }
 
 fn header_size_problem(version: CastVersion) -> &'static str {
@@ -114,6 +120,9 @@ impl CastErrorKind {
             }
             Self::BadResize(_) => "write resize data as COLSxROWS, e.g. \"120x40\", or delete that line",
             Self::BadExit(_) => "write the exit status as a decimal integer, e.g. \"0\", or delete that line",
+            Self::NotAFile(_) => "name a .cast file",
+            Self::TooLarge { .. } => "cut the recording into smaller casts",
+            Self::LineTooLong { .. } => "check that this is an asciicast (.cast) file; split that event",
         };
         text.to_owned()
     }

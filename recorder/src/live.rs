@@ -38,8 +38,26 @@ pub struct LiveSink {
 
 impl LiveSink {
     pub fn create(path: &Path, header: &Header, overwrite: bool) -> Result<Self, RecorderError> {
-        let writer = CastWriter::create(path, header, overwrite)?;
-        Ok(Self {
+        Ok(Self::over(
+            CastWriter::create(path, header, overwrite)?,
+            header,
+        ))
+    }
+
+    /// As [`LiveSink::create`], with the file readable by its owner only (0600).
+    pub fn create_private(
+        path: &Path,
+        header: &Header,
+        overwrite: bool,
+    ) -> Result<Self, RecorderError> {
+        Ok(Self::over(
+            CastWriter::create_private(path, header, overwrite)?,
+            header,
+        ))
+    }
+
+    fn over(writer: CastWriter<File>, header: &Header) -> Self {
+        Self {
             writer,
             origin_ns: None,
             utf8: Utf8Carry::default(),
@@ -48,7 +66,7 @@ impl LiveSink {
             clamped_end: 0.0,
             cols: header.cols,
             rows: header.rows,
-        })
+        }
     }
 
     /// Seconds since the first event, never going backwards.

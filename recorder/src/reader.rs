@@ -9,7 +9,9 @@
 //! * the first error ends the iteration: later lines are not read.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
+
+use phux_core::bounded_read::{self, BoundedReadError, MAX_CAST_BYTES, MAX_CAST_LINE_BYTES};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -49,6 +51,9 @@ pub struct CastReader<R> {
     header: Header,
     /// 1-based number of the last line read.
     line: usize,
+    /// How many more bytes may be read (a file's is the cast limit; a stream's is unbounded,
+    /// its events being played as they come, but each of its lines is bounded).
+    budget: Option<u64>,
     /// Absolute time of the last event read, skipped events included.
     clock: f64,
     finished: bool,
@@ -63,22 +68,40 @@ struct Line {
 
 impl CastReader<BufReader<File>> {
     /// Opens and reads the header of the cast at `path`.
+    /// A device, a FIFO or a directory is refused before a byte is read, and so is a file
+    /// larger than [`MAX_CAST_BYTES`] (and one that grows past it while it is read): `play
+    /// /dev/zero` and `rec --from /dev/zero` passed 4 GB.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, CastError> {
         let path = path.as_ref();
-        let file = File::open(path)
-            .map_err(|e| CastError::new(Some(path.to_owned()), 0, CastErrorKind::Io(e)))?;
-        Self::from_bufread(BufReader::new(file), path)
+        let file = bounded_read::open_file(path, MAX_CAST_BYTES, "a cast").map_err(|e| {
+            let kind = match e {
+                BoundedReadError::Io { source, .. } => CastErrorKind::Io(source),
+                BoundedReadError::NotAFile { kind, .. } => CastErrorKind::NotAFile(kind),
+                BoundedReadError::TooLarge { limit, .. } => CastErrorKind::TooLarge { limit },
+            };
+            CastError::new(Some(path.to_owned()), 0, kind)
+        })?;
+        Self::read_header_of(BufReader::new(file), path, Some(MAX_CAST_BYTES))
     }
 }
 
 impl<R: BufRead> CastReader<R> {
     /// Reads the header from `reader`; `display_name` is the file name errors will show.
     pub fn from_bufread(reader: R, display_name: impl Into<PathBuf>) -> Result<Self, CastError> {
+        Self::read_header_of(reader, display_name, None)
+    }
+
+    fn read_header_of(
+        reader: R,
+        display_name: impl Into<PathBuf>,
+        budget: Option<u64>,
+    ) -> Result<Self, CastError> {
         let mut this = Self {
             source: reader,
             path: Some(display_name.into()),
             header: Header::new(CastVersion::V2, 1, 1),
             line: 0,
+            budget,
             clock: 0.0,
             finished: false,
         };
@@ -100,8 +123,8 @@ impl<R: BufRead> CastReader<R> {
 
     fn read_line(&mut self) -> Result<Option<Line>, CastError> {
         let mut bytes = Vec::new();
-        let n = self
-            .source
+        let n = (&mut self.source)
+            .take(MAX_CAST_LINE_BYTES + 1)
             .read_until(b'\n', &mut bytes)
             .map_err(|e| self.error(CastErrorKind::Io(e)))?;
         if n == 0 {
@@ -109,6 +132,22 @@ impl<R: BufRead> CastReader<R> {
         }
         self.line += 1;
         let complete = bytes.last() == Some(&b'\n');
+        if !complete && n as u64 > MAX_CAST_LINE_BYTES {
+            return Err(self.error(CastErrorKind::LineTooLong {
+                limit: MAX_CAST_LINE_BYTES,
+            }));
+        }
+        if let Some(budget) = self.budget.as_mut() {
+            *budget = budget.checked_sub(n as u64).ok_or_else(|| {
+                CastError::new(
+                    self.path.clone(),
+                    0,
+                    CastErrorKind::TooLarge {
+                        limit: MAX_CAST_BYTES,
+                    },
+                )
+            })?;
+        }
         if complete {
             bytes.pop();
             if bytes.last() == Some(&b'\r') {

@@ -9,6 +9,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use crate::error::RecorderError;
@@ -44,7 +45,25 @@ impl CastWriter<File> {
         header: &Header,
         overwrite: bool,
     ) -> Result<Self, RecorderError> {
-        let path = path.as_ref();
+        Self::create_with_mode(path.as_ref(), header, overwrite, 0o666)
+    }
+
+    /// As [`CastWriter::create`], but only its owner may read the file (mode 0600): a cast
+    /// staged before it is rendered holds whatever was typed and shown, secrets included.
+    pub fn create_private(
+        path: impl AsRef<Path>,
+        header: &Header,
+        overwrite: bool,
+    ) -> Result<Self, RecorderError> {
+        Self::create_with_mode(path.as_ref(), header, overwrite, 0o600)
+    }
+
+    fn create_with_mode(
+        path: &Path,
+        header: &Header,
+        overwrite: bool,
+        mode: u32,
+    ) -> Result<Self, RecorderError> {
         header.validate()?;
         // Replacing removes the path itself first, so a symlink there is replaced rather than
         // written through; either way the file is then created exclusively (O_EXCL refuses
@@ -57,7 +76,7 @@ impl CastWriter<File> {
             }
         }
         let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
+        options.write(true).create_new(true).mode(mode);
         let file = options.open(path).map_err(|e| match e.kind() {
             io::ErrorKind::AlreadyExists => RecorderError::Exists {
                 path: path.to_owned(),

@@ -1,22 +1,47 @@
 //! Which connections the server keeps. Every connection costs a thread and a descriptor, and all
 //! of them come from one user (the socket is private), so the bound is global: at most
-//! [`MAX_CONNECTIONS`]. A connection that has not finished its hello yet is the cheapest to
-//! lose (a real client sends it at once), so when the table is full the oldest such handshake
-//! is dropped to make room; when every connection is past its hello, the newcomer is refused.
+//! [`MAX_CONNECTIONS`]. When the table is full, a newcomer still gets a place if one can be
+//! taken back: first from the oldest connection that has not finished its hello (a real client
+//! sends it at once), then from the connection idle longest between requests, once idle for
+//! [`IDLE_EVICTABLE`] (512 idle connections past their hello locked out `ls`, `status` and
+//! even `kill --server`). A stream or a request in progress keeps its place; when every place
+//! is so held, the newcomer gets one of [`RESERVED_FOR_CONTROL`] places kept for `status`,
+//! `ls` and `kill`, and when those are taken too, it is told the server is at its connection
+//! limit.
 
 use std::os::unix::net::UnixStream;
 use std::sync::{Mutex, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Connections served at once.
 pub const MAX_CONNECTIONS: usize = 512;
+/// Places kept beyond [`MAX_CONNECTIONS`] for control requests (`status`, `ls`, `kill`), so
+/// they are served when every other place serves a stream or a request.
+pub const RESERVED_FOR_CONTROL: usize = 16;
+/// How long a connection must have waited for its next request before a newcomer may take
+/// its place in a full table.
+pub const IDLE_EVICTABLE: Duration = Duration::from_secs(2);
+
+/// Where a connection is in its life, and so how cheaply it can be let go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Connected, no hello yet.
+    Handshaking,
+    /// Waiting for its next request.
+    Idle,
+    /// Serving a request, or a stream.
+    Busy,
+}
 
 struct Entry {
     id: u64,
     /// A second handle on the connection's socket, to shut it down from here.
     socket: UnixStream,
+    /// When it entered its phase.
     since: Instant,
-    handshaking: bool,
+    phase: Phase,
+    /// One of the places kept for control requests.
+    reserve: bool,
 }
 
 #[derive(Default)]
@@ -34,6 +59,7 @@ struct Table {
 pub struct Ticket<'a> {
     admission: &'a Admission,
     id: u64,
+    reserve: bool,
 }
 
 impl Admission {
@@ -41,45 +67,88 @@ impl Admission {
         self.table.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Admits `socket`, dropping the oldest unfinished handshake if the table is full; `None`
-    /// when every place is held by a connection past its hello.
+    /// Admits `socket`, taking a place back (see the module notes) if the table is full;
+    /// `None` when no place can be had.
     pub fn admit(&self, socket: &UnixStream) -> Option<Ticket<'_>> {
         let handle = socket.try_clone().ok()?;
         let mut table = self.table();
-        if table.entries.len() >= MAX_CONNECTIONS {
-            let oldest = table
-                .entries
-                .iter()
-                .enumerate()
-                .filter(|(_, e)| e.handshaking)
-                .min_by_key(|(_, e)| e.since)
-                .map(|(i, _)| i)?;
-            let dropped = table.entries.swap_remove(oldest);
-            // Its thread sees the socket end and goes; its place is ours now.
-            let _ = dropped.socket.shutdown(std::net::Shutdown::Both);
-        }
+        let reserve = if table.place(false, MAX_CONNECTIONS) {
+            false
+        } else if table.place(true, RESERVED_FOR_CONTROL) {
+            true
+        } else {
+            return None;
+        };
         let id = table.next_id;
         table.next_id += 1;
         table.entries.push(Entry {
             id,
             socket: handle,
             since: Instant::now(),
-            handshaking: true,
+            phase: Phase::Handshaking,
+            reserve,
         });
         Some(Ticket {
             admission: self,
             id,
+            reserve,
         })
     }
 }
 
+impl Table {
+    /// Whether a place among the `reserve` ones (at most `most`) is free, or was freed by
+    /// letting a connection go.
+    fn place(&mut self, reserve: bool, most: usize) -> bool {
+        let held = self.entries.iter().filter(|e| e.reserve == reserve).count();
+        if held < most {
+            return true;
+        }
+        let now = Instant::now();
+        let oldest_in = |phase: Phase| {
+            self.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.reserve == reserve && e.phase == phase)
+                .min_by_key(|(_, e)| e.since)
+                .map(|(i, e)| (i, now.saturating_duration_since(e.since)))
+        };
+        let evicted = oldest_in(Phase::Handshaking)
+            .or_else(|| oldest_in(Phase::Idle).filter(|(_, idle)| *idle >= IDLE_EVICTABLE));
+        let Some((index, _)) = evicted else {
+            return false;
+        };
+        let dropped = self.entries.swap_remove(index);
+        // Its thread sees the socket end and goes; its place is ours now.
+        let _ = dropped.socket.shutdown(std::net::Shutdown::Both);
+        true
+    }
+}
+
 impl Ticket<'_> {
-    /// The hello arrived: from now on this connection is not dropped for a newcomer.
-    pub fn handshake_done(&self) {
+    /// Whether this connection holds one of the places kept for control requests: it may
+    /// make only those (see [`RESERVED_FOR_CONTROL`]).
+    pub fn in_reserve(&self) -> bool {
+        self.reserve
+    }
+
+    fn enter(&self, phase: Phase) {
         let mut table = self.admission.table();
         if let Some(entry) = table.entries.iter_mut().find(|e| e.id == self.id) {
-            entry.handshaking = false;
+            entry.phase = phase;
+            entry.since = Instant::now();
         }
+    }
+
+    /// The connection waits for its next request: after [`IDLE_EVICTABLE`] of that, a
+    /// newcomer to a full table may take its place.
+    pub fn idle(&self) {
+        self.enter(Phase::Idle);
+    }
+
+    /// A request (or a stream) is being served: its place is kept.
+    pub fn busy(&self) {
+        self.enter(Phase::Busy);
     }
 }
 
@@ -89,5 +158,60 @@ impl Drop for Ticket<'_> {
         if let Some(i) = table.entries.iter().position(|e| e.id == self.id) {
             table.entries.swap_remove(i);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::net::UnixStream;
+
+    /// 512 idle connections past their hello locked everyone out; a busy one keeps its place.
+    #[test]
+    fn a_full_table_takes_back_a_handshake_then_a_long_idle_place_but_never_a_busy_one() {
+        let admission = Admission::default();
+        let mut pairs = Vec::new();
+        let mut tickets = Vec::new();
+        for _ in 0..MAX_CONNECTIONS {
+            let (ours, theirs) = UnixStream::pair().unwrap();
+            let ticket = admission.admit(&ours).unwrap();
+            ticket.busy();
+            tickets.push(ticket);
+            pairs.push((ours, theirs));
+        }
+        // Past the busy ones, the places kept for control requests, then nothing.
+        let mut reserved = Vec::new();
+        for _ in 0..RESERVED_FOR_CONTROL {
+            let (ours, theirs) = UnixStream::pair().unwrap();
+            let ticket = admission.admit(&ours).expect("a place kept for control");
+            assert!(ticket.in_reserve());
+            ticket.busy();
+            reserved.push((ticket, ours, theirs));
+        }
+        let (newcomer, _peer) = UnixStream::pair().unwrap();
+        assert!(
+            admission.admit(&newcomer).is_none(),
+            "a busy place was taken"
+        );
+        // An idle place is taken back only once idle long enough.
+        tickets[7].idle();
+        assert!(
+            admission.admit(&newcomer).is_none(),
+            "a place idle 0 s was taken"
+        );
+        admission.table().entries.iter_mut().for_each(|e| {
+            if e.phase == Phase::Idle {
+                e.since -= IDLE_EVICTABLE;
+            }
+        });
+        let admitted = admission.admit(&newcomer).expect("the long-idle place");
+        assert!(!admitted.in_reserve());
+        let mut byte = [0u8; 1];
+        let ended = std::io::Read::read(&mut &pairs[7].1, &mut byte).unwrap();
+        assert_eq!(ended, 0, "the evicted connection was shut down");
+        // The newcomer, still in its handshake, is the first to go for the next one.
+        let (next, _peer2) = UnixStream::pair().unwrap();
+        assert!(admission.admit(&next).is_some());
+        drop(admitted);
     }
 }

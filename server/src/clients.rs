@@ -58,6 +58,13 @@ pub struct AttachedClients {
 /// waiting one already tells the client to act.
 const NOTICE_QUEUE: usize = 4;
 
+/// A client's terminal size as the policies may use it: within the grid cap. A client larger
+/// than the cap is not refused; it letterboxes the capped grid, as it would a smaller client's.
+fn capped(size: GridSize) -> GridSize {
+    let (cols, rows) = phux_core::limits::clamp_grid(size.cols, size.rows);
+    GridSize { cols, rows }
+}
+
 impl AttachedClients {
     /// Registers a client; returns its id and the queue its notices arrive on.
     pub fn attach(
@@ -71,7 +78,7 @@ impl AttachedClients {
         self.clients.push(AttachedClient {
             id: self.next_id,
             session,
-            size,
+            size: capped(size),
             touched: self.tick,
             notices: tx,
         });
@@ -103,7 +110,7 @@ impl AttachedClients {
         let tick = self.tick;
         let entry = self.clients.iter_mut().find(|c| c.id == client)?;
         let old = entry.session;
-        entry.size = size;
+        entry.size = capped(size);
         entry.touched = tick;
         if let Some(session) = session {
             entry.session = session;
@@ -206,6 +213,25 @@ mod tests {
         clients.resize(a, size(120, 30), None);
         assert_eq!(clients.size_for(S, Latest), Some(size(120, 30)));
         assert_eq!(clients.size_for(SessionId(2), Smallest), None);
+    }
+
+    /// `attach_client`/`client_resize` at 65535x65535 gave the session that size, and its
+    /// panes 65535x65534, past the grid cap every other way of sizing a pane is held to.
+    #[test]
+    fn no_policy_derives_a_size_beyond_the_grid_cap_from_a_huge_client() {
+        use phux_core::limits::{MAX_GRID_COLS, MAX_GRID_ROWS};
+        let cap = size(MAX_GRID_COLS, MAX_GRID_ROWS);
+        let mut clients = AttachedClients::default();
+        let (a, _rx_a) = clients.attach(S, size(65535, 65535));
+        use WindowSizePolicy::*;
+        for policy in [Smallest, Largest, Latest] {
+            assert_eq!(clients.size_for(S, policy), Some(cap), "{policy:?}");
+        }
+        clients.resize(a, size(80, 24), None);
+        let (_b, _rx_b) = clients.attach(S, size(0, 0));
+        clients.resize(a, size(u16::MAX, 30), None);
+        assert_eq!(clients.size_for(S, Largest), Some(size(MAX_GRID_COLS, 30)));
+        assert_eq!(clients.size_for(S, Smallest), Some(size(1, 1)));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use phux_core::wire::{
 };
 use std::io::Read;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,6 +41,7 @@ static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     let Some(ticket) = shared.admission.admit(&stream) else {
         crate::log::line("refused a connection: every place is taken by an active client");
+        refuse_at_limit(&stream);
         return;
     };
     shared.clients.fetch_add(1, Ordering::Relaxed);
@@ -53,6 +54,81 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     shared.run_slots.release_all(connection);
     crate::handlers::lease::expire(&shared, Some(connection));
     shared.clients.fetch_sub(1, Ordering::Relaxed);
+}
+
+/// The bytes of every frame body being received at once, across connections: 170 partial
+/// 16 MiB frames held 2.8 GB (the connection cap allowed 8.6 GB). A frame that would pass it
+/// ends its connection with a transport error.
+pub const MAX_PARTIAL_FRAME_BYTES: usize = 256 << 20;
+
+static PARTIAL_FRAME_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// A frame body's share of [`MAX_PARTIAL_FRAME_BYTES`], given back when dropped.
+struct PartialFrame(usize);
+
+impl PartialFrame {
+    fn reserve(len: usize) -> std::io::Result<PartialFrame> {
+        PARTIAL_FRAME_BYTES
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |held| {
+                held.checked_add(len)
+                    .filter(|&total| total <= MAX_PARTIAL_FRAME_BYTES)
+            })
+            .map(|_| PartialFrame(len))
+            .map_err(|_| {
+                std::io::Error::other(format!(
+                    "the server is receiving {} of frames already; send smaller requests or \
+                     retry",
+                    phux_core::bounded_read::human(MAX_PARTIAL_FRAME_BYTES as u64)
+                ))
+            })
+    }
+}
+
+impl Drop for PartialFrame {
+    fn drop(&mut self) {
+        PARTIAL_FRAME_BYTES.fetch_sub(self.0, Ordering::SeqCst);
+    }
+}
+
+/// What a connection holding a place kept for control requests may ask: to see the state and
+/// to end things, never a stream or a wait.
+fn is_control(message: &ClientMessage) -> bool {
+    matches!(
+        message,
+        ClientMessage::GetState(_)
+            | ClientMessage::Status(_)
+            | ClientMessage::GetFleet(_)
+            | ClientMessage::KillServer(_)
+            | ClientMessage::Kill(_)
+            | ClientMessage::KillWindow(_)
+            | ClientMessage::KillSession(_)
+            | ClientMessage::DetachClients(_)
+    )
+}
+
+/// How long a refused newcomer has to send its hello before it is closed without an answer.
+const REFUSAL_HELLO_DEADLINE: Duration = Duration::from_secs(1);
+
+/// Answers a newcomer's hello with the reason it is not served, so its client says the server
+/// is at its connection limit rather than that it went away.
+fn refuse_at_limit(stream: &UnixStream) {
+    let mut reader = FrameReader::new(Deadlined {
+        socket: stream,
+        deadline: Some(Instant::now() + REFUSAL_HELLO_DEADLINE),
+    });
+    if let Ok(ClientMessage::Hello(_)) = reader.read_message::<ClientMessage>() {
+        let reason = format!(
+            "the server is at its connection limit ({} connections, each serving a request or \
+             a stream, and {} more for status and kill); retry when one ends",
+            crate::admission::MAX_CONNECTIONS,
+            crate::admission::RESERVED_FOR_CONTROL
+        );
+        let mut writer: Writer = FrameWriter::new(stream);
+        let _ = send(
+            &mut writer,
+            &ServerMessage::Refused(phux_core::wire::Refused { reason }),
+        );
+    }
 }
 
 /// The socket read with a deadline that runs across reads (a socket timeout alone restarts
@@ -91,10 +167,16 @@ fn converse(
         deadline: Some(Instant::now() + HELLO_DEADLINE),
     });
     let mut writer: Writer = FrameWriter::new(stream);
-    let ClientMessage::Hello(hello) = reader.read_message::<ClientMessage>()? else {
+    let mut reserved = None;
+    let first = reader.read_message_then::<ClientMessage>(|_, len| {
+        reserved = Some(PartialFrame::reserve(len)?);
+        Ok(())
+    })?;
+    drop(reserved);
+    let ClientMessage::Hello(hello) = first else {
         return Err(WireError::Unexpected("the first message must be hello"));
     };
-    ticket.handshake_done();
+    ticket.idle();
     let read_only = hello.read_only;
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));
@@ -103,10 +185,16 @@ fn converse(
         return Ok(());
     }
     loop {
-        // Between requests a client may wait as long as it likes; a body may not.
+        // Between requests a client may wait as long as it likes (though a long wait gives up
+        // its place to a newcomer when every place is taken); a body may not.
+        ticket.idle();
         reader.get_mut().deadline = None;
-        let message = match reader.read_message_then::<ClientMessage>(|socket| {
+        // Held until the frame is read (or failed): the bodies being received are bounded
+        // together, not only one by one.
+        let mut reserved = None;
+        let message = match reader.read_message_then::<ClientMessage>(|socket, len| {
             socket.deadline = Some(Instant::now() + BODY_DEADLINE);
+            reserved = Some(PartialFrame::reserve(len)?);
             Ok(())
         }) {
             Ok(message) => message,
@@ -124,7 +212,21 @@ fn converse(
                 return Err(e);
             }
         };
+        drop(reserved);
+        ticket.busy();
         let id = message.id().unwrap_or(0);
+        if ticket.in_reserve() && !is_control(&message) {
+            let body = phux_core::wire::WireErrorBody::new(
+                phux_core::error_code::ErrorCode::Transport,
+                "the server is at its connection limit: this connection may only ask for \
+                 status, the state or a kill",
+                "retry when a connection ends (`phux status` shows the server)",
+            );
+            return send(
+                &mut writer,
+                &ServerMessage::Response(Response::error(id, body)),
+            );
+        }
         if read_only && message.is_write() {
             let body = phux_core::wire::WireErrorBody::new(
                 phux_core::error_code::ErrorCode::PermissionDenied,

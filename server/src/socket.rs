@@ -4,7 +4,7 @@
 
 use rustix::fs::FlockOperation;
 use std::fs::File;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt};
 use std::os::unix::net::UnixListener;
 use std::path::{Path, PathBuf};
 
@@ -16,6 +16,12 @@ pub enum SocketError {
          or choose another path with --socket"
     )]
     UnsafeDirectory { path: PathBuf, detail: String },
+    #[error(
+        "refusing the lock file {path}: {detail}; phux opens only a file of its own there (a \
+         planted link or another user's file could be changed through it). Remove it, or \
+         choose another path with --socket"
+    )]
+    UnsafeLock { path: PathBuf, detail: String },
     #[error("a phux server is already running at {path}")]
     AlreadyRunning { path: PathBuf },
     #[error("cannot set up the socket at {path}: {source}")]
@@ -71,17 +77,22 @@ pub fn prepare_directory_of(path: &Path) -> Result<(), SocketError> {
     prepare_directory(dir)
 }
 
+/// Refuses a lock file phux would not open (see [`claim`]) without taking the lock: a
+/// client-started server checks it before its stderr becomes its log, so the client that
+/// started it can say why it did not start.
+pub fn check_lock_of(path: &Path) -> Result<(), SocketError> {
+    open_lock(&lock_path_of(path)).map(drop)
+}
+
+fn lock_path_of(socket: &Path) -> PathBuf {
+    socket.with_extension("sock.lock")
+}
+
 /// Prepares the directory and takes the lock; a second server stops here, cheaply.
 pub fn claim(path: &Path) -> Result<Claim, SocketError> {
     prepare_directory_of(path)?;
-    let lock_path = path.with_extension("sock.lock");
-    let lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&lock_path)
-        .map_err(io_error(&lock_path))?;
-    let _ = std::fs::set_permissions(&lock_path, std::fs::Permissions::from_mode(0o600));
+    let lock_path = lock_path_of(path);
+    let lock = open_lock(&lock_path)?;
     if rustix::fs::flock(&lock, FlockOperation::NonBlockingLockExclusive).is_err() {
         return Err(SocketError::AlreadyRunning {
             path: path.to_path_buf(),
@@ -91,6 +102,72 @@ pub fn claim(path: &Path) -> Result<Claim, SocketError> {
         path: path.to_path_buf(),
         lock,
     })
+}
+
+/// Opens (or creates, 0600) the lock file without following a symlink at its path, and refuses
+/// one that is not a regular file of ours with a single link: in a shared sticky directory
+/// another user can plant any of those, and a `chmod` through them changed a root-owned file
+/// (a dangling link made root create one). The mode is fixed through the open file.
+fn open_lock(lock_path: &Path) -> Result<File, SocketError> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    let refuse = |detail: String| SocketError::UnsafeLock {
+        path: lock_path.to_path_buf(),
+        detail,
+    };
+    let flags = OFlags::CREATE | OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let fd = match rustix::fs::open(lock_path, flags, Mode::from_raw_mode(0o600)) {
+        Ok(fd) => fd,
+        Err(rustix::io::Errno::LOOP) => return Err(refuse("it is a symbolic link".into())),
+        Err(e) => return Err(io_error(lock_path)(e.into())),
+    };
+    let stat = rustix::fs::fstat(&fd).map_err(|e| io_error(lock_path)(e.into()))?;
+    let me = rustix::process::getuid().as_raw();
+    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
+        return Err(refuse("it is not a regular file".into()));
+    }
+    if stat.st_uid != me {
+        return Err(refuse(format!(
+            "it is owned by uid {} (you are uid {me})",
+            stat.st_uid
+        )));
+    }
+    if stat.st_nlink != 1 {
+        return Err(refuse(format!(
+            "it has {} hard links (a link to another file)",
+            stat.st_nlink
+        )));
+    }
+    if stat.st_mode & 0o077 != 0 {
+        rustix::fs::fchmod(&fd, Mode::from_raw_mode(0o600))
+            .map_err(|e| io_error(lock_path)(e.into()))?;
+    }
+    Ok(File::from(fd))
+}
+
+/// Makes the socket just bound 0600 without a `chmod` through its path: it is opened
+/// `O_PATH|O_NOFOLLOW`, checked to be our socket, and changed through `/proc/self/fd` (a unix
+/// socket's mode cannot be changed through a socket descriptor). Returns its inode.
+fn make_socket_private(path: &Path) -> std::io::Result<u64> {
+    use rustix::fs::{FileType, Mode, OFlags};
+    use std::os::fd::AsRawFd;
+    let fd = rustix::fs::open(
+        path,
+        OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let stat = rustix::fs::fstat(&fd)?;
+    if FileType::from_raw_mode(stat.st_mode) != FileType::Socket
+        || stat.st_uid != rustix::process::getuid().as_raw()
+    {
+        return Err(std::io::Error::other(
+            "the path is no longer the socket this server bound",
+        ));
+    }
+    rustix::fs::chmod(
+        format!("/proc/self/fd/{}", fd.as_raw_fd()),
+        Mode::from_raw_mode(0o600),
+    )?;
+    Ok(stat.st_ino)
 }
 
 impl Claim {
@@ -103,11 +180,7 @@ impl Claim {
             std::fs::remove_file(path).map_err(io_error(path))?;
         }
         let listener = UnixListener::bind(path).map_err(io_error(path))?;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-            .map_err(io_error(path))?;
-        let inode = std::fs::symlink_metadata(path)
-            .map_err(io_error(path))?
-            .ino();
+        let inode = make_socket_private(path).map_err(io_error(path))?;
         Ok(BoundSocket {
             listener,
             path: path.to_path_buf(),
@@ -128,8 +201,17 @@ fn prepare_directory(dir: &Path) -> Result<(), SocketError> {
             Err(e) => return Err(io_error(dir)(e)),
         }
     }
-    let meta = std::fs::metadata(dir).map_err(io_error(dir))?;
     let me = rustix::process::getuid().as_raw();
+    // A symlink standing for the directory counts only if it is ours (or root's): another
+    // user's link in /tmp would point phux at a directory of that user's choosing.
+    let link = std::fs::symlink_metadata(dir).map_err(io_error(dir))?;
+    if link.file_type().is_symlink() && link.uid() != me && link.uid() != 0 {
+        return Err(SocketError::UnsafeDirectory {
+            path: dir.to_path_buf(),
+            detail: format!("it is a symbolic link owned by uid {}", link.uid()),
+        });
+    }
+    let meta = std::fs::metadata(dir).map_err(io_error(dir))?;
     let mode = meta.mode() & 0o7777;
     let private = meta.uid() == me && mode & 0o077 == 0;
     // A root-owned sticky directory such as /tmp is safe: nobody can replace our 0600 socket.

@@ -145,7 +145,11 @@ fn snapshot_ms(server: &TestServer, pane: &str) -> f64 {
         .map(|_| {
             let t = Instant::now();
             let output = server.run(&["snapshot", pane, "--json"]);
-            assert!(output.status.success(), "snapshot failed");
+            assert!(
+                output.status.success(),
+                "snapshot failed: {}",
+                String::from_utf8_lossy(&output.stderr)
+            );
             t.elapsed().as_secs_f64() * 1000.0
         })
         .collect();

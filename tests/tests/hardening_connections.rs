@@ -1,7 +1,9 @@
-//! Issue 18, items 5 and 6, against a real server: a connection that never says hello, or a
-//! frame whose body never comes, is dropped; connections are capped, the oldest unfinished
-//! handshakes making room first, so silent connections cannot starve real clients; and a reply
-//! too large for one frame is a typed error that says how to narrow the request.
+//! Issue 18, items 5 and 6, and issue 37, item 7, against a real server: a connection that
+//! never says hello, or a frame whose body never comes, is dropped; connections are capped, the
+//! oldest unfinished handshakes and then long-idle connections making room, so silent or idle
+//! connections cannot starve real clients, and a newcomer refused is told the server is at its
+//! connection limit; `phux mcp` bounds its concurrent calls; and a reply too large for one
+//! frame is a typed error that says how to narrow the request.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
@@ -94,32 +96,156 @@ fn silent_connections_beyond_the_cap_do_not_starve_a_real_client() {
     drop(silent);
 }
 
-/// When every place is held by a client past its hello, a newcomer is refused at once
-/// instead of growing the server without bound.
+/// The next frame's body on `stream`, as text.
+fn read_frame(stream: &mut UnixStream) -> String {
+    let mut header = [0u8; 4];
+    stream.read_exact(&mut header).unwrap();
+    let mut body = vec![0u8; u32::from_be_bytes(header) as usize];
+    stream.read_exact(&mut body).unwrap();
+    String::from_utf8_lossy(&body[1..]).into_owned()
+}
+
+/// A connection past its hello, welcomed.
+fn welcomed(server: &TestServer) -> UnixStream {
+    let mut stream = UnixStream::connect(&server.socket).unwrap();
+    stream.write_all(&frame(HELLO)).unwrap();
+    let welcome = read_frame(&mut stream);
+    assert!(welcome.contains("welcome"), "{welcome}");
+    stream
+}
+
+/// When every place is held by a client serving a stream, a newcomer gets one of the places
+/// kept for control requests: `status` and `kill --server` are served (they failed with "the
+/// server went away"), while a stream asked for there is refused, saying the server is at its
+/// connection limit, instead of growing the server without bound.
 #[test]
-fn past_the_cap_of_active_clients_a_newcomer_is_refused() {
+fn past_the_cap_of_active_clients_only_control_requests_are_served() {
     let server = TestServer::start();
     let mut active = Vec::new();
     for _ in 0..CAP {
-        let mut stream = UnixStream::connect(&server.socket).unwrap();
-        stream.write_all(&frame(HELLO)).unwrap();
-        let mut header = [0u8; 4];
-        stream.read_exact(&mut header).unwrap();
-        let mut welcome = vec![0u8; u32::from_be_bytes(header) as usize];
-        stream.read_exact(&mut welcome).unwrap();
+        let mut stream = welcomed(&server);
+        stream
+            .write_all(&frame(br#"{"type":"subscribe","id":1}"#))
+            .unwrap();
+        let answer = read_frame(&mut stream);
+        assert!(answer.contains("\"ok\":{}"), "{answer}");
         active.push(stream);
     }
-    let mut newcomer = UnixStream::connect(&server.socket).unwrap();
-    let _ = newcomer.write_all(&frame(HELLO));
+    let mut newcomer = welcomed(&server);
+    newcomer
+        .write_all(&frame(br#"{"type":"subscribe","id":2}"#))
+        .unwrap();
+    let refusal = read_frame(&mut newcomer);
+    assert!(refusal.contains("at its connection limit"), "{refusal}");
     assert!(
         closed_by_server(&mut newcomer, Duration::from_secs(30)),
-        "connection {} past the cap was served",
-        CAP + 1
+        "a stream past the cap was served"
     );
+    let output = server.run(&["status", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = server.run(&["ls", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let killed = server.run(&["kill", "--server"]);
+    assert!(killed.status.success(), "{}", stderr(&killed));
     drop(active);
-    wait_until("a place is free again", Duration::from_secs(15), || {
-        server.run(&["ls"]).status.success()
+}
+
+/// 512 idle connections past their hello made `ls`, `status`, even `kill --server` fail with
+/// "the server went away": those are served at once from the places kept for control, and any
+/// request once a connection idle long enough gives its place to the newcomer.
+#[test]
+fn idle_connections_past_their_hello_give_way_to_a_new_client() {
+    let server = TestServer::start();
+    let pane = server.new_session("s", &["sleep", "600"]);
+    let mut idle: Vec<UnixStream> = (0..CAP).map(|_| welcomed(&server)).collect();
+    let output = server.run(&["status", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // A snapshot is no control request: served once an idle connection has idled long enough.
+    wait_until("snapshot is answered", Duration::from_secs(30), || {
+        server.run(&["snapshot", &pane, "--json"]).status.success()
     });
+    let evicted = idle
+        .iter_mut()
+        .map(|s| closed_by_server(s, Duration::from_millis(1)))
+        .filter(|&closed| closed)
+        .count();
+    assert!(evicted >= 1, "no idle connection gave way");
+    let killed = server.run(&["kill", "--server"]);
+    assert!(killed.status.success(), "{}", stderr(&killed));
+}
+
+/// One `phux mcp` with 700 concurrent waits held 605 threads and every place the server had:
+/// calls past the adapter's bound are refused at once, the rest go on.
+#[test]
+fn mcp_bounds_its_concurrent_calls() {
+    use phux_tests::mcp::McpProcess;
+    use serde_json::json;
+    let server = TestServer::start();
+    let pane = server.new_session("s", &["sleep", "600"]);
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, "2025-06-18");
+    let bound = phux_cli::mcp::MAX_CALLS_IN_FLIGHT;
+    let ids: Vec<u64> = (0..bound + 6)
+        .map(|_| {
+            mcp.send(
+                "tools/call",
+                json!({"name": "phux_wait", "arguments":
+                    {"target": pane, "regex": "^never-printed$", "timeout_secs": 60}}),
+            )
+        })
+        .collect();
+    for id in &ids[bound..] {
+        let reply = mcp.reply(*id, Duration::from_secs(30));
+        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("in flight already"), "{reply}");
+    }
+    // The server still answers everyone else.
+    let output = server.run(&["status", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+/// 170 connections each holding a partial 16 MiB frame held 2.8 GB (the connection cap allowed
+/// 8.6 GB): the bodies being received are bounded together (256 MiB), and the frame that would
+/// pass that is answered with a transport error saying so.
+#[test]
+fn partial_frames_are_bounded_together_not_only_one_by_one() {
+    let server = TestServer::start();
+    let claimed = 16 * 1024 * 1024 - 1_u32;
+    let fit = (256 << 20) / claimed as usize;
+    // Every hello first: once the budget is spent, a hello would not fit either.
+    let mut partial: Vec<UnixStream> = (0..=fit).map(|_| welcomed(&server)).collect();
+    for stream in &mut partial {
+        stream.write_all(&claimed.to_be_bytes()).unwrap();
+        // The refused one may be closed before the rest is written.
+        let _ = stream.write_all(&[1]);
+        let _ = stream.write_all(&[b' '; 4096]);
+    }
+    let mut said = vec![Vec::new(); partial.len()];
+    wait_until(
+        "one frame past the budget is refused",
+        Duration::from_secs(9),
+        || {
+            for (stream, said) in partial.iter_mut().zip(said.iter_mut()) {
+                stream.set_nonblocking(true).unwrap();
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = stream.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    said.extend_from_slice(&buf[..n]);
+                }
+            }
+            said.iter()
+                .any(|s| String::from_utf8_lossy(s).contains("of frames already"))
+        },
+    );
+    let refused = said
+        .iter()
+        .filter(|s| String::from_utf8_lossy(s).contains("of frames already"))
+        .count();
+    assert_eq!(refused, 1, "{fit} frames fit, one more does not");
+    drop(partial);
+    let output = server.run(&["status", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
 }
 
 /// `snapshot --scrollback` of a wide pane with 10k rows of history is more than one frame may

@@ -11,7 +11,7 @@ use phux_cli::client::{Client, ClientError};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::limits::{MAX_GRID_COLS, MAX_GRID_ROWS};
-use phux_core::wire::{ClientMessage, NewSession, Resize, ResizeOk};
+use phux_core::wire::{ClientMessage, NewSession, Resize, ResizeOk, Tags, TagsOk};
 use phux_tests::{error_line, stderr, stdout, wait_until, TestServer, WireClient};
 
 fn size_of(wire: &mut WireClient, pane: &str) -> (u16, u16) {
@@ -272,4 +272,148 @@ fn rec_from_a_huge_cast_is_refused_before_the_canvas_is_allocated() {
         );
         assert!(!out.exists());
     }
+}
+
+/// An `attach_client` at 65535x65535 (a client from a huge terminal) made the pane
+/// 65535x65534, past the cap; so did a `client_resize`. The client sees the capped grid.
+#[test]
+fn attach_and_client_resize_from_a_huge_terminal_give_the_capped_grid() {
+    use phux_core::wire::{AttachClient, AttachOk, ClientResize, Done};
+    let server = TestServer::start();
+    let pane = server.new_session("huge", &["sleep", "600"]);
+    let mut attached = Client::connect(&server.socket).unwrap();
+    let ok = attached
+        .request::<AttachOk>(ClientMessage::AttachClient(AttachClient {
+            id: 0,
+            session: Some("huge".into()),
+            cols: 65535,
+            rows: 65535,
+        }))
+        .unwrap();
+    let mut wire = WireClient::connect(&server);
+    // The pane gets the session's area less its own frame: 1000x999 at the cap.
+    let at_cap = size_of(&mut wire, &pane);
+    assert_eq!(at_cap.0, MAX_GRID_COLS);
+    assert!(
+        at_cap.1 <= MAX_GRID_ROWS && at_cap.1 > MAX_GRID_ROWS - 5,
+        "{at_cap:?}"
+    );
+    let mut other = Client::connect(&server.socket).unwrap();
+    other
+        .request::<Done>(ClientMessage::ClientResize(ClientResize {
+            id: 0,
+            client: ok.client,
+            cols: 100,
+            rows: 30,
+            session: None,
+        }))
+        .unwrap();
+    assert_eq!(
+        size_of(&mut wire, &pane),
+        (100, 30 - (MAX_GRID_ROWS - at_cap.1))
+    );
+    other
+        .request::<Done>(ClientMessage::ClientResize(ClientResize {
+            id: 0,
+            client: ok.client,
+            cols: 65535,
+            rows: 65535,
+            session: None,
+        }))
+        .unwrap();
+    assert_eq!(size_of(&mut wire, &pane), at_cap);
+    // What the client draws from: the session's size is the capped one too.
+    let state = other.state().unwrap();
+    let session = state.sessions.iter().find(|s| s.name == "huge").unwrap();
+    let size = session.window_size.unwrap();
+    assert_eq!((size.cols, size.rows), (MAX_GRID_COLS, MAX_GRID_ROWS));
+    drop(attached);
+}
+
+/// `rec --from --still` and `--frame N` replayed a 72-byte cast declaring a 65535x65535 grid
+/// (past 4 GB) before the canvas size was checked; animations checked first. Run under a
+/// 2 GB address-space limit, so a regression fails here instead of exhausting the machine.
+#[test]
+fn rec_from_still_checks_the_canvas_before_replaying_the_cast() {
+    let dir = tempfile::tempdir().unwrap();
+    let cast = dir.path().join("huge.cast");
+    std::fs::write(
+        &cast,
+        "{\"version\":2,\"width\":65535,\"height\":65535}\n[0.1,\"o\",\"\\u001b[2J\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("still.png");
+    for still in [&["--still"][..], &["--frame", "1"][..]] {
+        let mut command = std::process::Command::new("sh");
+        command
+            .arg("-c")
+            .arg("ulimit -v 2097152 && exec \"$0\" \"$@\"")
+            .arg(phux_tests::phux_bin())
+            .args(["rec", "--from", cast.to_str().unwrap(), "-o"])
+            .arg(&out)
+            .args(still)
+            .arg("--json");
+        let output = phux_tests::run_with_deadline(&mut command, Duration::from_secs(60));
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{still:?}: {}",
+            stderr(&output)
+        );
+        let line = error_line(&output);
+        assert_eq!(line["error"]["code"], "encode_failed", "{line}");
+        let message = line["error"]["message"].as_str().unwrap();
+        assert!(message.contains("px"), "{still:?}: {message}");
+        assert!(!out.exists());
+    }
+}
+
+fn add_tags(client: &mut Client, pane: PaneId, tags: Vec<String>) -> Result<TagsOk, ClientError> {
+    client.request::<TagsOk>(ClientMessage::TagsAdd(Tags {
+        id: 0,
+        panes: vec![pane],
+        tags,
+    }))
+}
+
+/// 100,000 tags in one request held the registry lock for 27 s, and ~750,000 made every `ls`
+/// and `status` fail `reply_too_large` until a restart: tags are capped per request, per pane
+/// and in length, each refusal typed and changing nothing.
+#[test]
+fn tags_are_capped_per_request_and_per_pane_and_a_refusal_changes_nothing() {
+    use phux_core::limits::{MAX_TAGS_PER_PANE, MAX_TAG_BYTES};
+    let server = TestServer::start();
+    let pane = server.new_session("tags", &["sleep", "600"]);
+    let id = phux_tests::pane_id(&pane);
+    let mut client = Client::connect(&server.socket).unwrap();
+    let many: Vec<String> = (0..100_000).map(|n| format!("t{n}")).collect();
+    let refused = add_tags(&mut client, id, many).unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    let long = vec!["x".repeat(MAX_TAG_BYTES + 1)];
+    let refused = add_tags(&mut client, id, long).unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    // Up to the cap, a request at a time; one more is refused whole.
+    let first: Vec<String> = (0..MAX_TAGS_PER_PANE - 1)
+        .map(|n| format!("a{n}"))
+        .collect();
+    let ok = add_tags(&mut client, id, first).unwrap();
+    assert_eq!(ok.panes[0].tags.len(), MAX_TAGS_PER_PANE - 1);
+    let refused = add_tags(&mut client, id, vec!["b1".into(), "b2".into()]).unwrap_err();
+    assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
+    // Tags already there, and repeats within a request, count once.
+    let ok = add_tags(
+        &mut client,
+        id,
+        vec!["a0".into(), "b1".into(), "#b1".into()],
+    )
+    .unwrap();
+    assert_eq!(ok.panes[0].tags.len(), MAX_TAGS_PER_PANE);
+    let output = server.run(&["tag", "add", &pane, "one-more", "--json"]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert_eq!(error_line(&output)["error"]["code"], "invalid_argument");
+    // What `ls` and `status` read is still within its limit.
+    let listing = server.run(&["ls", "--json"]);
+    assert!(listing.status.success(), "{}", stderr(&listing));
+    let status = server.run(&["status", "--json"]);
+    assert!(status.status.success(), "{}", stderr(&status));
 }

@@ -296,3 +296,92 @@ fn bad_requests_are_logged_capped_and_the_log_rotates() {
         len(&log)
     );
 }
+
+/// A shared sticky directory like /tmp (root-owned, mode 1777) in which another user can plant
+/// whatever they like beside our socket.
+fn sticky_dir(parent: &Path) -> PathBuf {
+    let dir = parent.join("shared");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    dir
+}
+
+/// A symlink planted at `<socket>.lock` in a sticky directory made the server chmod its target
+/// (a root-owned 0644 file became 0600), and a dangling one made it create the target.
+#[test]
+fn the_lock_file_is_never_opened_or_chmod_ed_through_a_planted_symlink() {
+    let root = tempfile::tempdir().unwrap();
+    // A sticky directory counts as shared only when root owns it; without root, our own
+    // private directory stands in (the lock is opened the same way in both).
+    let dir = if rustix::process::getuid().as_raw() == 0 {
+        sticky_dir(root.path())
+    } else {
+        private_dir(root.path(), "run")
+    };
+    let socket = dir.join("phux.sock");
+    let lock = dir.join("phux.sock.lock");
+    let victim = root.path().join("victim");
+    std::fs::write(&victim, b"precious\n").unwrap();
+    std::fs::set_permissions(&victim, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    let output = new_detached(&socket);
+    stop(&socket);
+    assert!(!output.status.success(), "a server started");
+    assert!(
+        stderr(&output).contains("symbolic link"),
+        "{}",
+        stderr(&output)
+    );
+    let mode = std::fs::metadata(&victim).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o644, "the link's target was chmod-ed");
+    assert_eq!(std::fs::read(&victim).unwrap(), b"precious\n");
+
+    let dangling = root.path().join("created-by-root");
+    std::fs::remove_file(&lock).unwrap();
+    std::os::unix::fs::symlink(&dangling, &lock).unwrap();
+    let output = new_detached(&socket);
+    stop(&socket);
+    assert!(!output.status.success(), "a server started");
+    assert!(!dangling.exists(), "the dangling link's target was created");
+}
+
+/// A regular lock file another user planted (or one with a second hard link) is refused, not
+/// taken over; our own lock file from an earlier server is reused.
+#[test]
+fn a_lock_file_owned_by_another_user_is_refused() {
+    if rustix::process::getuid().as_raw() != 0 {
+        panic!("this test needs root, to make a file another uid owns");
+    }
+    let root = tempfile::tempdir().unwrap();
+    let dir = sticky_dir(root.path());
+    let socket = dir.join("phux.sock");
+    let lock = dir.join("phux.sock.lock");
+    std::fs::write(&lock, b"").unwrap();
+    std::os::unix::fs::chown(&lock, Some(NOBODY), Some(NOBODY)).unwrap();
+    let output = new_detached(&socket);
+    stop(&socket);
+    assert!(!output.status.success(), "a server started");
+    assert!(
+        stderr(&output).contains(&format!("owned by uid {NOBODY}")),
+        "{}",
+        stderr(&output)
+    );
+    std::os::unix::fs::chown(&lock, Some(0), Some(0)).unwrap();
+    let linked = root.path().join("second-link");
+    std::fs::hard_link(&lock, &linked).unwrap();
+    let output = new_detached(&socket);
+    stop(&socket);
+    assert!(!output.status.success(), "a server started");
+    assert!(
+        stderr(&output).contains("hard links"),
+        "{}",
+        stderr(&output)
+    );
+    std::fs::remove_file(&linked).unwrap();
+    std::fs::set_permissions(&lock, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let output = new_detached(&socket);
+    stop(&socket);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let mode = std::fs::metadata(&lock).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o600, "the lock file was not made private");
+}

@@ -545,7 +545,8 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
         "{message}"
     );
     assert!(!out.exists());
-    let _ = std::fs::remove_file(kept);
+    let _ = std::fs::remove_file(&kept);
+    let _ = std::fs::remove_dir(std::path::Path::new(&kept).parent().unwrap());
 }
 
 #[test]

@@ -50,6 +50,8 @@ pub struct RecordRequest<'a> {
     pub output: &'a Path,
     pub version: CastVersion,
     pub overwrite: bool,
+    /// The cast is staged for rendering: created readable by its owner only (0600).
+    pub private: bool,
     pub idle_limit: Option<f64>,
     pub since_ms: Option<u64>,
     pub duration: Option<Duration>,
@@ -93,7 +95,12 @@ pub fn record_stream(
     request: &RecordRequest<'_>,
     on_progress: OnProgress<'_>,
 ) -> Result<(RecordingSummary, StopReason), RecordError> {
-    let mut sink = LiveSink::create(request.output, &header(request, &start), request.overwrite)?;
+    let header = header(request, &start);
+    let mut sink = if request.private {
+        LiveSink::create_private(request.output, &header, request.overwrite)?
+    } else {
+        LiveSink::create(request.output, &header, request.overwrite)?
+    };
     client.set_read_timeout(None)?;
     // Before the reading thread starts, which inherits it.
     yield_to_the_recorded_terminal();

@@ -235,7 +235,7 @@ fn finish_recording(
         .status();
     match status {
         Ok(s) if s.success() => {
-            let _ = std::fs::remove_file(&cast);
+            crate::commands::rec::export::remove_scratch(&cast);
             output::stderr_line(&format!("phux: recorded {}", out.display()));
             Ok(())
         }

@@ -80,7 +80,9 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
         // A client-started server with nothing to do should not linger forever.
         config.exit_after_idle = config.exit_after_idle.or(Some(Duration::from_secs(30)));
         // The directory is checked before anything is written beside the socket.
-        if let Err(error) = phux_server::socket::prepare_directory_of(&socket) {
+        let checked = phux_server::socket::prepare_directory_of(&socket)
+            .and_then(|()| phux_server::socket::check_lock_of(&socket));
+        if let Err(error) = checked {
             let error = ServerError::Socket(error);
             print_error(&error.to_string(), &remedy(&error));
             return 1;
@@ -111,6 +113,9 @@ fn remedy(error: &ServerError) -> String {
         }
         ServerError::Socket(SocketError::UnsafeDirectory { path, .. }) => {
             format!("run `chmod 700 {}`", path.display())
+        }
+        ServerError::Socket(SocketError::UnsafeLock { path, .. }) => {
+            format!("remove {} (or choose another --socket)", path.display())
         }
         ServerError::Engine(e) => e.remedy(),
         _ => "check the socket path (--socket or PHUX_SOCKET) and retry".into(),

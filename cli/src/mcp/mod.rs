@@ -9,6 +9,7 @@ pub mod protocol;
 pub mod schema;
 pub mod tools;
 
+use phux_core::bounded_read::{self, Line, MAX_MESSAGE_LINE_BYTES};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -53,8 +54,24 @@ pub fn serve(
         revision: Mutex::new(protocol::NEWEST),
         in_flight: Mutex::new(HashMap::new()),
     });
-    for line in input.lines() {
-        let line = line?;
+    let mut input = input;
+    loop {
+        // A line is held up to the limit and no further: an endless one was buffered whole.
+        let line = match bounded_read::read_line(&mut input, MAX_MESSAGE_LINE_BYTES)? {
+            Line::End => break,
+            Line::TooLong => {
+                server.send(&protocol::error(
+                    &Value::Null,
+                    PARSE_ERROR,
+                    &format!(
+                        "a message longer than {} was skipped",
+                        bounded_read::human(MAX_MESSAGE_LINE_BYTES)
+                    ),
+                ));
+                continue;
+            }
+            Line::Complete(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        };
         if line.trim().is_empty() {
             continue;
         }
@@ -75,6 +92,11 @@ pub fn serve(
     server.finish();
     Ok(())
 }
+
+/// Tool calls running at once. Each holds a thread here and a connection to the server: 700
+/// concurrent waits from one client took 605 threads and every place the server had, and then
+/// `ls`, `status` and `kill --server` failed for everyone.
+pub const MAX_CALLS_IN_FLIGHT: usize = 64;
 
 /// How long the calls in flight may take to answer once the client closed its end.
 const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
@@ -224,7 +246,20 @@ impl Server {
             return Some(self.run_tool(&id, &tool, arguments, stop));
         }
         let key = id.to_string();
-        lock(&self.in_flight).insert(key.clone(), stop.clone());
+        {
+            let mut in_flight = lock(&self.in_flight);
+            if in_flight.len() >= MAX_CALLS_IN_FLIGHT {
+                return Some(protocol::error(
+                    &id,
+                    protocol::INTERNAL_ERROR,
+                    &format!(
+                        "{MAX_CALLS_IN_FLIGHT} calls are in flight already: wait for one to \
+                         answer, or cancel one (notifications/cancelled)"
+                    ),
+                ));
+            }
+            in_flight.insert(key.clone(), stop.clone());
+        }
         let server = Arc::clone(self);
         let reply_id = id.clone();
         let worker_key = key.clone();

@@ -47,7 +47,7 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
     let lock = fetch(source, rev, staging.path())?;
     let staged = staging.path().join("plugin");
     let valid = check_and_build(source, &staged)?;
-    let target = root.join(&valid.id);
+    let target = plugin_dir(&root, &valid.id).map_err(fail)?;
     if target.exists() {
         let config = super::load_config()?;
         let plugins = super::plugins(&config)?;
@@ -61,7 +61,7 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
         }
         // Left behind by `plugin unlink` (which keeps a plugin's files): phux's own copy,
         // replaced by this install.
-        std::fs::remove_dir_all(&target)
+        remove_plugin_dir(&root, &target)
             .map_err(|e| fail(format!("cannot replace {}: {e}", target.display())))?;
     }
     write_lock(
@@ -76,10 +76,44 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
     match edit::link(&target, !disabled) {
         Ok(plugin) => Ok(plugin),
         Err(error) => {
-            let _ = std::fs::remove_dir_all(&target);
+            let _ = remove_plugin_dir(&root, &target);
             Err(error)
         }
     }
+}
+
+/// `<root>/<id>`, for an id that names one directory inside `root` and nothing else.
+fn plugin_dir(root: &Path, id: &str) -> Result<PathBuf, String> {
+    if !manifest::valid_id(id) {
+        return Err(format!(
+            "{id:?} cannot name a plugin directory (ids are dot-separated segments of letters, digits, '-' or '_')"
+        ));
+    }
+    Ok(root.join(id))
+}
+
+/// Removes a plugin's own copy, and nothing else: once symlinks are resolved, `target` must be
+/// a directory directly inside the resolved `root` (never `root` itself, or anything above).
+fn remove_plugin_dir(root: &Path, target: &Path) -> Result<(), String> {
+    let refuse = || {
+        format!(
+            "refusing to remove {}: it is not a plugin directory inside {}",
+            target.display(),
+            root.display()
+        )
+    };
+    let meta = std::fs::symlink_metadata(target).map_err(|e| e.to_string())?;
+    if !meta.is_dir() {
+        return Err(refuse());
+    }
+    let (root, resolved) = (
+        root.canonicalize().map_err(|e| e.to_string())?,
+        target.canonicalize().map_err(|e| e.to_string())?,
+    );
+    if resolved.parent() != Some(root.as_path()) || resolved.file_name() != target.file_name() {
+        return Err(refuse());
+    }
+    std::fs::remove_dir_all(&resolved).map_err(|e| e.to_string())
 }
 
 /// Re-fetches an installed plugin from its lock, rebuilds and revalidates it, and swaps it in.
@@ -87,7 +121,12 @@ pub fn install(source: &str, rev: Option<&str>, disabled: bool) -> Result<Plugin
 pub fn update(plugin: &Plugin) -> Result<Plugin, RegistryError> {
     let root_dir = &plugin.valid.plugin_root;
     let lock_path = root_dir.join(LOCK_FILE);
-    let text = std::fs::read_to_string(&lock_path).map_err(|e| RegistryError::Install {
+    let text = phux_core::bounded_read::read_text(
+        &lock_path,
+        phux_core::bounded_read::MAX_TEXT_FILE_BYTES,
+        "a plugins.lock",
+    )
+    .map_err(|e| RegistryError::Install {
         source_ref: plugin.id().to_string(),
         message: format!(
             "{} was not installed by `phux plugin install` (no {}: {e})",
@@ -150,6 +189,12 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
         message,
     };
     let dest = staging.join("plugin");
+    // Neither reaches git as an option (`--upload-pack=...` would run a command).
+    if source.starts_with('-') || rev.is_some_and(|r| r.starts_with('-')) {
+        return Err(fail(
+            "a source or --rev starting with '-' would be read by git as an option".into(),
+        ));
+    }
     let path = Path::new(source);
     let tarball = [".tar", ".tar.gz", ".tgz"]
         .iter()
@@ -165,15 +210,19 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
         let unpacked = staging.join("unpacked");
         std::fs::create_dir_all(&unpacked).map_err(|e| fail(e.to_string()))?;
         let tar_path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        refuse_special_entries(&tar_path).map_err(fail)?;
         run_tool(
             Command::new("tar")
                 .arg("-xf")
                 .arg(&tar_path)
+                .arg("--no-same-owner")
                 .arg("-C")
                 .arg(&unpacked),
             "tar",
         )
         .map_err(fail)?;
+        // Whatever the listing missed: nothing but files, directories and links is kept.
+        only_plain_entries(&unpacked).map_err(fail)?;
         let top = single_top_dir(&unpacked).unwrap_or(unpacked);
         std::fs::rename(&top, &dest).map_err(|e| fail(e.to_string()))?;
         return Ok(lock("tarball", None));
@@ -188,13 +237,16 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
         if rev.is_none() {
             clone.args(["--depth", "1"]);
         }
-        run_tool(clone.arg(source).arg(&dest), "git clone").map_err(fail)?;
+        run_tool(clone.arg("--").arg(source).arg(&dest), "git clone").map_err(fail)?;
         if let Some(rev) = rev {
             run_tool(
-                Command::new("git")
-                    .arg("-C")
-                    .arg(&dest)
-                    .args(["checkout", "--quiet", "--detach", rev]),
+                Command::new("git").arg("-C").arg(&dest).args([
+                    "checkout",
+                    "--quiet",
+                    "--detach",
+                    "--end-of-options",
+                    rev,
+                ]),
                 "git checkout",
             )
             .map_err(fail)?;
@@ -213,6 +265,53 @@ fn fetch(source: &str, rev: Option<&str>, staging: &Path) -> Result<LockEntry, R
     Err(fail(
         "not a directory, a .tar/.tar.gz/.tgz file, or a git URL (https://, ssh://, git@, file://, or a path ending in .git)".into(),
     ))
+}
+
+/// Refuses an archive holding a device, a FIFO or anything else but files, directories and
+/// links, before it is unpacked: `tar` run as root made a device node in a plugin. Read from
+/// `tar -tv`, whose every entry line starts with its type (a name cannot hide one).
+fn refuse_special_entries(archive: &Path) -> Result<(), String> {
+    let output = Command::new("tar")
+        .env("LC_ALL", "C")
+        .arg("-tvf")
+        .arg(archive)
+        .output()
+        .map_err(|e| format!("cannot run tar: {e}"))?;
+    if !output.status.success() {
+        return Err(format!(
+            "tar cannot list the archive: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    let listing = String::from_utf8_lossy(&output.stdout);
+    match listing
+        .lines()
+        .find(|l| l.starts_with(['b', 'c', 'p', 's']))
+    {
+        Some(line) => Err(format!(
+            "the archive holds a device, FIFO or socket ({}); a plugin holds only files, \
+             directories and links",
+            phux_core::limits::for_display(line)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a tree holding anything but regular files, directories and symlinks.
+fn only_plain_entries(dir: &Path) -> Result<(), String> {
+    for entry in std::fs::read_dir(dir).map_err(|e| e.to_string())? {
+        let entry = entry.map_err(|e| e.to_string())?;
+        let kind = entry.file_type().map_err(|e| e.to_string())?;
+        if kind.is_dir() {
+            only_plain_entries(&entry.path())?;
+        } else if !kind.is_file() && !kind.is_symlink() {
+            return Err(format!(
+                "the archive holds {}, which is not a file, a directory or a link",
+                entry.path().display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn looks_like_git(source: &str) -> bool {

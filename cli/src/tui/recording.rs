@@ -32,9 +32,10 @@ impl ScreenRecorder {
                     .path
                     .file_stem()
                     .map_or_else(|| "attach".into(), |s| s.to_string_lossy().into_owned());
-                let scratch = std::env::temp_dir()
-                    .join(format!("phux-attach-{}-{stem}.cast", std::process::id()));
-                (scratch, Some(output.path.clone()))
+                // Private, as `rec`'s: the screen may show what should stay secret.
+                let dir = crate::commands::rec::export::private_scratch_dir("phux-attach-")
+                    .map_err(|f| f.message)?;
+                (dir.join(format!("{stem}.cast")), Some(output.path.clone()))
             }
         };
         let mut header = Header::new(CastVersion::V2, size.0, size.1);
@@ -44,7 +45,12 @@ impl ScreenRecorder {
             .duration_since(std::time::UNIX_EPOCH)
             .ok()
             .map(|d| d.as_secs());
-        let sink = LiveSink::create(&cast_path, &header, true).map_err(|e| e.to_string())?;
+        let sink = if render_to.is_some() {
+            LiveSink::create_private(&cast_path, &header, true)
+        } else {
+            LiveSink::create(&cast_path, &header, true)
+        }
+        .map_err(|e| e.to_string())?;
         Ok(ScreenRecorder {
             sink: Some(sink),
             began: Instant::now(),

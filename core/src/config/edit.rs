@@ -59,17 +59,7 @@ impl ConfigEditor {
                 source: e.into(),
             }
         })?;
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(source) => {
-                return Err(ConfigError::Unreadable {
-                    path: path.to_path_buf(),
-                    source,
-                }
-                .into())
-            }
-        };
+        let text = super::file::read_text(path)?.unwrap_or_default();
         // The same checks as a load: a writer never rewrites a file it could not read.
         parse(path, &text)?;
         let document =

@@ -74,6 +74,10 @@ pub enum ConfigError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// Too large, or not a regular file (`config.toml` symlinked to `/dev/zero` took a
+    /// server past 4 GB in 4 s, re-read every 500 ms).
+    #[error(transparent)]
+    Bounded(crate::bounded_read::BoundedReadError),
     #[error("{}:{line}:{column}: {message}", path.display())]
     Malformed {
         path: PathBuf,
@@ -90,6 +94,7 @@ impl ConfigError {
                 "check that {} is a readable file (PHUX_CONFIG chooses another)",
                 path.display()
             ),
+            ConfigError::Bounded(e) => e.remedy(),
             ConfigError::Malformed { path, line, .. } => format!(
                 "fix line {line} of {} (`phux config check` lists every problem)",
                 path.display()
@@ -107,22 +112,29 @@ pub struct LoadedConfig {
     pub warnings: Vec<ConfigWarning>,
 }
 
+/// The text of the config file at `path`, `None` when there is none; a file larger than
+/// [`MAX_TEXT_FILE_BYTES`](crate::bounded_read::MAX_TEXT_FILE_BYTES) or not a regular file is
+/// refused before it is read. Every reader of the config file comes here.
+pub fn read_text(path: &Path) -> Result<Option<String>, ConfigError> {
+    use crate::bounded_read::{self, BoundedReadError, MAX_TEXT_FILE_BYTES};
+    match bounded_read::read_text(path, MAX_TEXT_FILE_BYTES, "a config file") {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.io_kind() == Some(std::io::ErrorKind::NotFound) => Ok(None),
+        Err(BoundedReadError::Io { source, .. }) => Err(ConfigError::Unreadable {
+            path: path.to_path_buf(),
+            source,
+        }),
+        Err(e) => Err(ConfigError::Bounded(e)),
+    }
+}
+
 /// Loads the config at `path`; a missing file is the defaults.
 pub fn load(path: &Path) -> Result<LoadedConfig, ConfigError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok(LoadedConfig {
-                path: path.to_path_buf(),
-                ..LoadedConfig::default()
-            })
-        }
-        Err(source) => {
-            return Err(ConfigError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
+    let Some(text) = read_text(path)? else {
+        return Ok(LoadedConfig {
+            path: path.to_path_buf(),
+            ..LoadedConfig::default()
+        });
     };
     let (file, warnings) = parse(path, &text)?;
     Ok(LoadedConfig {

@@ -74,7 +74,12 @@ pub fn load_all(root: &Path) -> Result<Vec<LoadedIntegration>, String> {
 }
 
 fn load(path: &Path) -> Result<LoadedIntegration, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = crate::bounded_read::read_text(
+        path,
+        crate::bounded_read::MAX_TEXT_FILE_BYTES,
+        "an integration file",
+    )
+    .map_err(|e| e.to_string())?;
     let integration: Integration = toml::from_str(&text).map_err(|e| {
         let (line, column) = line_col(&text, e.span().map_or(0, |s| s.start));
         format!("{}:{line}:{column}: {}", path.display(), e.message().trim())

@@ -20,6 +20,19 @@ const SCROLLBACK_BYTES_PER_CELL: usize = 10;
 /// the floor; readers show at most N rows (and say `truncated` when more were dropped).
 const SCROLLBACK_PAGE_CELLS: usize = 65_536;
 
+/// The engine's history budget for `rows` rows of `cols` cells, in bytes, never past
+/// [`MAX_HISTORY_BYTES`](crate::limits::MAX_HISTORY_BYTES): rows alone did not bound it
+/// (`--history-limit 1000000` at 1000 columns passed 4 GB in 20 s).
+pub fn scrollback_budget_bytes(rows: usize, cols: u16) -> usize {
+    let cells = rows
+        .max(1)
+        .saturating_mul(usize::from(cols))
+        .saturating_add(SCROLLBACK_PAGE_CELLS);
+    cells
+        .saturating_mul(SCROLLBACK_BYTES_PER_CELL)
+        .min(crate::limits::MAX_HISTORY_BYTES)
+}
+
 /// How to create a terminal.
 #[derive(Debug, Clone, Copy)]
 pub struct TerminalOptions {
@@ -208,8 +221,7 @@ impl Terminal {
             state.cols = cols;
             state.rows = rows;
         }
-        let cells = self.scrollback_rows.max(1) * usize::from(cols) + SCROLLBACK_PAGE_CELLS;
-        let bytes: usize = cells * SCROLLBACK_BYTES_PER_CELL;
+        let bytes = scrollback_budget_bytes(self.scrollback_rows, cols);
         self.set_pointer(abi::opt::SCROLLBACK_MAX_BYTES, (&raw const bytes).cast())
     }
 
@@ -376,5 +388,32 @@ pub(super) fn check(call: &'static str, code: i32) -> Result<(), EngineError> {
         Ok(())
     } else {
         Err(EngineError::Call { call, code })
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+    use crate::limits::{MAX_GRID_COLS, MAX_HISTORY_BYTES};
+
+    /// `--history-limit 1000000` at 1000 columns let the engine keep 10 GB of history.
+    #[test]
+    fn the_history_budget_is_capped_in_bytes_at_any_row_limit_and_width() {
+        assert_eq!(
+            scrollback_budget_bytes(1_000_000, MAX_GRID_COLS),
+            MAX_HISTORY_BYTES
+        );
+        assert_eq!(
+            scrollback_budget_bytes(usize::MAX, u16::MAX),
+            MAX_HISTORY_BYTES
+        );
+        // The default history at the widest grid still fits whole.
+        let default_at_widest = scrollback_budget_bytes(10_000, MAX_GRID_COLS);
+        assert!(default_at_widest < MAX_HISTORY_BYTES);
+        assert_eq!(
+            default_at_widest,
+            (10_000 * usize::from(MAX_GRID_COLS) + SCROLLBACK_PAGE_CELLS)
+                * SCROLLBACK_BYTES_PER_CELL
+        );
     }
 }

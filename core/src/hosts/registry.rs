@@ -103,17 +103,9 @@ pub fn validate_name(name: &str) -> Result<(), RegistryError> {
 
 /// Every configured host, satellites first, each registry in file order.
 pub fn list(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => {
-            return Err(EditError::from(ConfigError::Unreadable {
-                path: path.to_path_buf(),
-                source,
-            })
-            .into())
-        }
-    };
+    let text = crate::config::file::read_text(path)
+        .map_err(EditError::from)?
+        .unwrap_or_default();
     entries_in(path, &text)
 }
 

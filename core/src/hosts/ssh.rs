@@ -14,7 +14,8 @@ pub fn ssh_program(config: Option<&Path>) -> (String, Vec<String>) {
 
 /// `[defaults] ssh` of the config file at `path`, if it is set to a non-empty string.
 fn configured_ssh(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    // The config file, read as every reader of it does (bounded, a regular file).
+    let text = crate::config::file::read_text(path).ok()??;
     let document = text.parse::<toml_edit::DocumentMut>().ok()?;
     let ssh = document.get("defaults")?.get("ssh")?.as_str()?;
     (!ssh.trim().is_empty()).then(|| ssh.to_owned())

@@ -158,14 +158,15 @@ impl<R: Read> FrameReader<R> {
 
     /// The next frame. [`WireError::Closed`] at a clean end of stream between frames.
     pub fn read_frame(&mut self) -> Result<Frame, WireError> {
-        self.read_frame_then(|_| Ok(()))
+        self.read_frame_then(|_, _| Ok(()))
     }
 
-    /// The next frame; `after_header` runs once its length has arrived and before its body is
-    /// read (the server starts the body's deadline there).
+    /// The next frame; `after_header` runs with the body's length once the length has arrived
+    /// and before the body is read (the server starts the body's deadline there, and reserves
+    /// the body's bytes).
     pub fn read_frame_then(
         &mut self,
-        after_header: impl FnOnce(&mut R) -> std::io::Result<()>,
+        after_header: impl FnOnce(&mut R, usize) -> std::io::Result<()>,
     ) -> Result<Frame, WireError> {
         let mut header = [0u8; 4];
         let got = read_full(&mut self.inner, &mut header)?;
@@ -185,8 +186,8 @@ impl<R: Read> FrameReader<R> {
                 max: MAX_FRAME_LEN,
             });
         }
-        after_header(&mut self.inner)?;
         let len = len as usize;
+        after_header(&mut self.inner, len)?;
         // Grown as bytes arrive, never to the claimed length at once.
         let mut payload = Vec::new();
         while payload.len() < len {
@@ -212,7 +213,7 @@ impl<R: Read> FrameReader<R> {
     /// [`Self::read_frame_then`], decoded as a JSON message `T`.
     pub fn read_message_then<T: DeserializeOwned>(
         &mut self,
-        after_header: impl FnOnce(&mut R) -> std::io::Result<()>,
+        after_header: impl FnOnce(&mut R, usize) -> std::io::Result<()>,
     ) -> Result<T, WireError> {
         self.read_frame_then(after_header)?.decode()
     }

@@ -40,14 +40,18 @@ pub fn load() -> (ManifestSet, Vec<ManifestError>) {
     paths.sort();
     for path in paths {
         let origin = path.display().to_string();
-        let loaded = std::fs::read_to_string(&path)
-            .map_err(|e| ManifestError {
-                file: origin.clone(),
-                rule: None,
-                problem: format!("cannot read it: {e}"),
-                limit: None,
-            })
-            .and_then(|text| Manifest::parse(&origin, &text));
+        let loaded = phux_core::bounded_read::read_text(
+            &path,
+            phux_core::bounded_read::MAX_TEXT_FILE_BYTES,
+            "an agent-rules file",
+        )
+        .map_err(|e| ManifestError {
+            file: origin.clone(),
+            rule: None,
+            problem: e.to_string(),
+            limit: None,
+        })
+        .and_then(|text| Manifest::parse(&origin, &text));
         match loaded {
             Ok(manifest) => set.insert(manifest),
             Err(e) => errors.push(e),

@@ -5,9 +5,13 @@ use crate::pane::{PaneCommand, PaneHandle};
 use crate::request_error::RequestError;
 use crate::shared::Shared;
 use phux_core::docs::ScreenState;
+use phux_core::error_code::ErrorCode;
+use phux_core::error_doc::ContractError;
 use phux_core::ids::PaneId;
+use phux_core::limits;
 use phux_core::screen_capture::CaptureRequest;
 use phux_core::wire::{self, Done, PaneTags, ResizeOk, TagsOk};
+use std::collections::HashSet;
 
 pub fn handle(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
     let mut registry = shared.registry();
@@ -234,12 +238,33 @@ pub fn tags(
     {
         return Err(RequestError::NoSuchTarget(missing.to_string()));
     }
+    let refuse = |e: limits::TooManyTags| {
+        RequestError::refused(ErrorCode::InvalidArgument, e.to_string(), e.remedy())
+    };
+    limits::check_tags(&request.tags).map_err(refuse)?;
+    // In the request's order, each once.
+    let mut seen = HashSet::new();
     let wanted: Vec<String> = request
         .tags
         .iter()
         .map(|t| normalize_tag(t))
-        .filter(|t| !t.is_empty())
+        .filter(|t| !t.is_empty() && seen.insert(t.clone()))
         .collect();
+    if add == Some(true) {
+        // Refused whole, before any pane changes: no pane is left half-tagged.
+        for id in &request.panes {
+            let Some(entry) = registry.panes.get(id) else {
+                continue;
+            };
+            let new = wanted.iter().filter(|t| !entry.tags.contains(t)).count();
+            if entry.tags.len() + new > limits::MAX_TAGS_PER_PANE {
+                return Err(refuse(limits::TooManyTags::OnPane {
+                    pane: id.to_string(),
+                    count: entry.tags.len() + new,
+                }));
+            }
+        }
+    }
     let mut panes = Vec::new();
     for id in &request.panes {
         let Some(entry) = registry.panes.get_mut(id) else {
@@ -253,7 +278,7 @@ pub fn tags(
                     }
                 }
             }
-            Some(false) => entry.tags.retain(|t| !wanted.contains(t)),
+            Some(false) => entry.tags.retain(|t| !seen.contains(t)),
             None => {}
         }
         panes.push(PaneTags {

@@ -1,7 +1,7 @@
 //! Keeps the hub's links in step with the config file: a satellite added, removed, re-pointed,
 //! enabled or disabled there is dialed or dropped within a second, without a restart.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,7 +19,7 @@ pub fn watch(hub: Arc<Hub>, path: PathBuf) {
     let _ = std::thread::Builder::new()
         .name("hub-roster".into())
         .spawn(move || {
-            let mut last = Some(std::fs::read_to_string(&path).unwrap_or_default());
+            let mut last = Some(config_text(&path));
             loop {
                 std::thread::sleep(POLL);
                 let Some(hub) = weak.upgrade() else { return };
@@ -30,8 +30,8 @@ pub fn watch(hub: Arc<Hub>, path: PathBuf) {
 
 /// Re-reads the registry when the file's text changed (or on the first call, `last = None`)
 /// and starts, stops or restarts links to match.
-fn reconcile(hub: &Hub, path: &PathBuf, last: &mut Option<String>) {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+fn reconcile(hub: &Hub, path: &Path, last: &mut Option<String>) {
+    let text = config_text(path);
     if last.as_deref() == Some(text.as_str()) {
         return;
     }
@@ -63,7 +63,16 @@ fn reconcile(hub: &Hub, path: &PathBuf, last: &mut Option<String>) {
             continue;
         };
         crate::log::line(&format!("satellite {}: dialing {endpoint}", entry.name));
-        let link = Link::start(entry.name.clone(), endpoint, Some(path.clone()));
+        let link = Link::start(entry.name.clone(), endpoint, Some(path.to_path_buf()));
         links.insert(entry.name, link);
     }
+}
+
+/// The config file's text as last seen, bounded like every read of it (a file too large or
+/// not a file reads as empty here; the registry's own read says why, once, in the log).
+fn config_text(path: &Path) -> String {
+    phux_core::config::file::read_text(path)
+        .ok()
+        .flatten()
+        .unwrap_or_default()
 }

@@ -307,6 +307,9 @@ impl PaneActor {
     }
 
     fn resize(&mut self, cols: u16, rows: u16) -> (u16, u16) {
+        // Every size reaches the engine here, whoever asked: none gets past the grid cap
+        // (requests naming a size outright were refused before; derived sizes are cut).
+        let (cols, rows) = phux_core::limits::clamp_grid(cols, rows);
         let (before, (cols, rows)) = {
             let mut terminal = self.terminal();
             let before = terminal.size();

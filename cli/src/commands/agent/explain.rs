@@ -3,7 +3,7 @@
 //! detection manifest of kind K does to one captured screen (AgentExplainJson), with no server.
 //! A `snapshot --json` document and a plain text screen both work as captures.
 
-use std::io::Read;
+use std::path::Path;
 
 use clap::ValueEnum;
 use phux_core::agents::predicate::Evidence;
@@ -68,7 +68,12 @@ fn offline(args: &Args, path: &str) -> VerbResult {
     if args.json {
         output::print_json(&document);
     } else {
-        output::print_lines(&prose(&document.explain));
+        // The regions are a pane's text and the rules a manifest's: escaped for the reader.
+        let lines: Vec<String> = prose(&document.explain)
+            .iter()
+            .map(|line| phux_core::limits::for_display(line).into_owned())
+            .collect();
+        output::print_lines(&lines);
     }
     Ok(SUCCESS)
 }
@@ -112,17 +117,25 @@ fn unknown_kind(kind: Option<&str>, set: &ManifestSet) -> Failure {
     )
 }
 
+/// The capture's bytes, at most [`MAX_DOCUMENT_BYTES`](bounded_read::MAX_DOCUMENT_BYTES)
+/// (`--file /dev/zero` passed 4 GB).
 fn read(path: &str) -> Result<Vec<u8>, Failure> {
+    use phux_core::bounded_read::{self, MAX_DOCUMENT_BYTES};
+    const WHAT: &str = "a screen capture";
     let result = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map(|_| bytes)
+        bounded_read::read_all(
+            std::io::stdin().lock(),
+            Path::new("-"),
+            MAX_DOCUMENT_BYTES,
+            WHAT,
+        )
     } else {
-        std::fs::read(path)
+        bounded_read::read_file(Path::new(path), MAX_DOCUMENT_BYTES, WHAT)
     };
     result.map_err(|e| {
         Failure::new(
             ErrorCode::CaptureUnreadable,
-            format!("cannot read the capture {path}: {e}"),
+            format!("cannot read the capture: {e}"),
             "pass a readable file (or - for stdin), e.g. from `phux snapshot --json @N > screen.json`",
         )
     })

@@ -3,6 +3,7 @@
 
 use phux_core::docs::AgentEntry;
 use phux_core::exit_code::SUCCESS;
+use phux_core::limits::for_display;
 
 use crate::client::{agents, target};
 use crate::commands::values::{connect, warn_if_partial};
@@ -51,17 +52,24 @@ pub fn execute(args: &Args, context: &Context, detailed: bool) -> VerbResult {
     Ok(SUCCESS)
 }
 
-/// `@3<TAB>reviewer (claude)<TAB>blocked<TAB>attention high<TAB>EXPLANATION`.
+/// `@3<TAB>reviewer (claude)<TAB>blocked<TAB>attention high<TAB>EXPLANATION`. Every string a
+/// pane or an agent supplied (a name from `agent set --name`, an `ask` question in the
+/// explanation, a title) is escaped: an OSC 52 in one wrote the reader's clipboard.
 pub fn summary_line(entry: &AgentEntry) -> String {
     format!(
         "{}\t{} ({})\t{}\tattention {}\t{}",
-        entry.terminal,
-        entry.agent.label,
-        entry.agent.kind,
+        escaped(&entry.terminal.to_string()),
+        escaped(&entry.agent.label),
+        escaped(&entry.agent.kind.to_string()),
         entry.state,
         entry.attention,
-        entry.explanation
+        escaped(&entry.explanation)
     )
+}
+
+/// `text` as a person may read it (see [`for_display`]).
+fn escaped(text: &str) -> String {
+    for_display(text).into_owned()
 }
 
 /// The summary line, then where the pane is and why phux believes what it does.
@@ -69,23 +77,26 @@ pub fn detail_lines(entry: &AgentEntry, every_source: bool) -> Vec<String> {
     let mut lines = vec![summary_line(entry)];
     lines.push(format!(
         "  in {}:{}{}, confidence {:.2}",
-        entry.session,
-        entry.window,
+        escaped(&entry.session),
+        escaped(&entry.window),
         entry
             .cwd
             .as_deref()
-            .map(|c| format!(", cwd {c}"))
+            .map(|c| format!(", cwd {}", escaped(c)))
             .unwrap_or_default(),
         entry.confidence
     ));
     if let Some(title) = entry.title.as_deref().filter(|t| !t.is_empty()) {
-        lines.push(format!("  title: {title}"));
+        lines.push(format!("  title: {}", escaped(title)));
     }
     let shown = if every_source { entry.sources.len() } else { 1 };
     for source in entry.sources.iter().take(shown) {
         lines.push(format!(
             "  {} {:.2}: {} says {}",
-            source.kind, source.confidence, source.signal, source.observed
+            escaped(&source.kind.to_string()),
+            source.confidence,
+            escaped(&source.signal),
+            escaped(&source.observed)
         ));
     }
     lines

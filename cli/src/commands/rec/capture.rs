@@ -30,6 +30,7 @@ pub fn capture(
     args: &Args,
     context: &Context,
     cast_path: &Path,
+    private: bool,
     stop: Arc<AtomicBool>,
 ) -> Result<Captured, Failure> {
     // A live pane is observed now (or from `--since`); a command's pane is observed from
@@ -53,6 +54,7 @@ pub fn capture(
             CastVersion::V2
         },
         overwrite: args.overwrite,
+        private,
         idle_limit: Some(args.idle_limit.unwrap_or(super::DEFAULT_IDLE_LIMIT)),
         since_ms: args.since,
         duration: args

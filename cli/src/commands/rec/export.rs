@@ -16,12 +16,45 @@ use phux_encoders::{
 use phux_recorder::{read_cast, transcode, Cast, CastVersion};
 use std::path::{Path, PathBuf};
 
-/// Where a recording bound for an animation is kept while it is captured and rendered.
-pub fn scratch_cast_path(out: &Path) -> PathBuf {
+/// Where a recording bound for an animation is kept while it is captured and rendered: a
+/// fresh directory only its owner may enter (0700), in the temporary directory. The cast in
+/// it is created 0600; it was `phux-rec-<pid>-x.cast` in the shared directory, 0644, where
+/// another user could read whatever was typed.
+pub fn scratch_cast_path(out: &Path) -> Result<PathBuf, Failure> {
     let stem = out
         .file_stem()
         .map_or_else(|| "recording".into(), |s| s.to_string_lossy().into_owned());
-    std::env::temp_dir().join(format!("phux-rec-{}-{stem}.cast", std::process::id()))
+    let dir = private_scratch_dir("phux-rec-")?;
+    Ok(dir.join(format!("{stem}.cast")))
+}
+
+/// A new 0700 directory in the temporary directory, left in place (the caller removes it
+/// when its cast has been rendered; a failure keeps it and says where).
+pub fn private_scratch_dir(prefix: &str) -> Result<PathBuf, Failure> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .prefix(prefix)
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()
+        .map(tempfile::TempDir::keep)
+        .map_err(|e| {
+            Failure::new(
+                ErrorCode::OutputUnwritable,
+                format!(
+                    "cannot make a private directory in {} to stage the recording: {e}",
+                    std::env::temp_dir().display()
+                ),
+                "set TMPDIR to a writable directory",
+            )
+        })
+}
+
+/// Removes a rendered scratch cast and its private directory.
+pub fn remove_scratch(cast_path: &Path) {
+    let _ = std::fs::remove_file(cast_path);
+    if let Some(dir) = cast_path.parent() {
+        let _ = std::fs::remove_dir(dir);
+    }
 }
 
 fn cast_failure(error: impl std::fmt::Display, remedy: String) -> Failure {
@@ -132,7 +165,7 @@ pub fn finish(
         kept(cast_failure(e, remedy))
     })?;
     let mut doc = render(args, &cast, out, format).map_err(kept)?;
-    let _ = std::fs::remove_file(cast_path);
+    remove_scratch(cast_path);
     doc.exit_status = exit_status;
     Ok(doc)
 }

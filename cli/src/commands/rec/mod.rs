@@ -4,7 +4,7 @@
 //! (`--still`, `--frame`).
 
 mod capture;
-mod export;
+pub(crate) mod export;
 mod progress;
 
 use crate::commands::values::STOP_SIGNALS;
@@ -277,11 +277,16 @@ pub fn record_to_file(
         }
         return export::from_file(&args, from, &output.path, output.format);
     }
-    let cast_path = match output.format {
-        OutputFormat::Cast => output.path.clone(),
-        _ => export::scratch_cast_path(&output.path),
+    let (cast_path, private) = match output.format {
+        OutputFormat::Cast => (output.path.clone(), false),
+        _ => (export::scratch_cast_path(&output.path)?, true),
     };
-    let captured = capture::capture(&args, context, &cast_path, stop)?;
+    let captured = capture::capture(&args, context, &cast_path, private, stop);
+    if private && captured.is_err() && !cast_path.exists() {
+        // Refused before anything was recorded: no cast to keep, so no directory either.
+        export::remove_scratch(&cast_path);
+    }
+    let captured = captured?;
     export::finish(&args, &captured, &cast_path, &output.path, output.format)
 }
 

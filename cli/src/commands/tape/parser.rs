@@ -3,6 +3,7 @@
 
 use super::error::TapeError;
 use super::lexer::{tokenize, Token, TokenKind};
+use phux_core::bounded_read;
 use std::path::{Path, PathBuf};
 
 /// How deep `Source` may nest (a tape sourcing itself is caught before this).
@@ -150,8 +151,8 @@ fn parse_nested(
         Some(step) => step.error(message),
         None => TapeError::at(path, 0, 0, message),
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
+    let text = bounded_read::read_text(path, bounded_read::MAX_TEXT_FILE_BYTES, "a tape")
+        .map_err(|e| fail(e.to_string()))?;
     let canonical = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
     if stack.contains(&canonical) {
         return Err(fail(format!(

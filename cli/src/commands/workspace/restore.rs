@@ -2,7 +2,6 @@
 //! their windows, split layouts, directories and commands (fresh processes); prints
 //! `{schema_version: 2, restored, skipped_existing}`. Starts a server when none runs.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use phux_core::docs::WorkspaceRestoreJson;
@@ -36,18 +35,23 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
 }
 
 /// The archive's text: the file, or stdin for `-`.
+/// At most [`MAX_DOCUMENT_BYTES`](bounded_read::MAX_DOCUMENT_BYTES), from a regular file or
+/// stdin (`restore /dev/zero` passed 4 GB).
 pub fn read(archive: &Path) -> Result<String, WorkspaceError> {
+    use phux_core::bounded_read::{self, MAX_DOCUMENT_BYTES};
+    const WHAT: &str = "a workspace archive";
     let name = archive.display().to_string();
-    if name == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).map(|_| text)
+    let fail = |problem: String| WorkspaceError::Archive {
+        source_name: name.clone(),
+        problem,
+    };
+    let bytes = if name == "-" {
+        bounded_read::read_all(std::io::stdin().lock(), archive, MAX_DOCUMENT_BYTES, WHAT)
     } else {
-        std::fs::read_to_string(archive)
+        bounded_read::read_file(archive, MAX_DOCUMENT_BYTES, WHAT)
     }
-    .map_err(|e| WorkspaceError::Archive {
-        source_name: name,
-        problem: e.to_string(),
-    })
+    .map_err(|e| fail(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| fail(e.to_string()))
 }
 
 /// Restores the archive `text` (read from `name`) and returns what was restored and skipped

@@ -250,7 +250,10 @@ impl Checker<'_> {
             ),
             Some(id) if !valid_id(id) => self.top(
                 None,
-                format!("`id` {id:?} must be letters, digits, '.', '-' or '_', and not empty"),
+                format!(
+                    "`id` {id:?} must be dot-separated segments of letters, digits, '-' or '_' \
+                     (no empty segment, so neither \".\" nor \"..\")"
+                ),
             ),
             Some(_) => {}
         }

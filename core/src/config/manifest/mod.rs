@@ -190,12 +190,16 @@ fn with_column(mut problem: Problem, text: &str, span: Option<std::ops::Range<us
     problem
 }
 
-/// A plugin id: reverse-DNS style, `[A-Za-z0-9._-]+`.
+/// A plugin id: reverse-DNS style, segments of `[A-Za-z0-9_-]+` joined by single dots. The id
+/// names the plugin's directory, so `.`, `..` and anything with an empty segment or a `/` is
+/// refused (`id = ".."` made `plugin install` remove the whole data directory).
 pub fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    id.split('.').all(|segment| {
+        !segment.is_empty()
+            && segment
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+    })
 }
 
 #[cfg(test)]
