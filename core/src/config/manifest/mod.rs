@@ -322,7 +322,7 @@ interval = 5.0
             found[0].contains("unknown contexts \"window\""),
             "{found:?}"
         );
-        assert!(problems("id = \"a/b\"\n")[0].contains("must be letters"));
+        assert!(problems("id = \"a/b\"\n")[0].contains("must be dot-separated segments of letters"));
     }
 
     #[test]
