@@ -33,6 +33,15 @@ pub struct PaneLease {
 }
 
 impl StateView {
+    /// Every pane with no place in a window, session by session.
+    pub fn unplaced(&self) -> Vec<crate::ids::TerminalAddr> {
+        self.sessions
+            .iter()
+            .flat_map(|s| s.unplaced.iter())
+            .map(|p| crate::ids::TerminalAddr::local(p.id))
+            .collect()
+    }
+
     /// Every held lease of this server's panes, in snapshot order.
     pub fn leases(&self) -> Vec<PaneLease> {
         self.panes()
@@ -79,6 +88,10 @@ pub struct SessionView {
     /// attached (absent when none is, or under `manual`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window_size: Option<GridSize>,
+    /// Panes of the session with no place in any window's split tree yet (`spawn --detached`;
+    /// `insert-pane` places them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<PaneView>,
 }
 
 /// A pane whose program has ended, kept readable for a while (its last screen, scrollback and
@@ -163,11 +176,14 @@ pub struct SatelliteView {
 
 impl StateView {
     /// Every pane in snapshot order.
+    /// Every pane of every session: placed ones window by window, then unplaced ones.
     pub fn panes(&self) -> impl Iterator<Item = &PaneView> {
-        self.sessions
-            .iter()
-            .flat_map(|s| s.windows.iter())
-            .flat_map(|w| w.panes.iter())
+        self.sessions.iter().flat_map(|s| {
+            s.windows
+                .iter()
+                .flat_map(|w| w.panes.iter())
+                .chain(s.unplaced.iter())
+        })
     }
 
     pub fn contains(&self, pane: PaneId) -> bool {

@@ -404,6 +404,7 @@ fn documents_are_pinned() {
                     expires: None,
                 },
             }],
+            unplaced: vec![],
         },
     );
     doc(

@@ -30,6 +30,7 @@ fn state() -> StateView {
                 name: "work".into(),
                 attached_clients: 0,
                 window_size: None,
+                unplaced: Vec::new(),
                 windows: vec![
                     WindowView {
                         id: WindowId(1),
@@ -52,6 +53,7 @@ fn state() -> StateView {
                 name: "play".into(),
                 attached_clients: 1,
                 window_size: None,
+                unplaced: Vec::new(),
                 windows: vec![WindowView {
                     id: WindowId(3),
                     index: 0,

@@ -227,6 +227,7 @@ impl Registry {
                 id: s.id,
                 name: s.name.clone(),
                 windows: s.windows.iter().map(|w| self.window_view(w)).collect(),
+                unplaced: self.unplaced_of(s),
                 attached_clients: 0,
                 window_size: None,
             })
@@ -241,23 +242,44 @@ impl Registry {
         }
     }
 
+    /// The panes of `session` that no window's split tree holds, by id.
+    fn unplaced_of(&self, session: &Session) -> Vec<PaneView> {
+        let placed: std::collections::HashSet<PaneId> = session
+            .windows
+            .iter()
+            .flat_map(|w| w.layout.panes())
+            .collect();
+        let mut ids: Vec<PaneId> = self
+            .panes
+            .iter()
+            .filter(|(id, e)| e.session == session.id && !placed.contains(id))
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort_by_key(|id| id.0);
+        ids.into_iter()
+            .filter_map(|id| self.pane_view(id))
+            .collect()
+    }
+
+    fn pane_view(&self, id: PaneId) -> Option<PaneView> {
+        let entry = self.panes.get(&id)?;
+        Some(PaneView {
+            id,
+            tags: entry.tags.clone(),
+            title: entry.title.clone(),
+            cols: entry.cols,
+            rows: entry.rows,
+            recording: self.recorders.get(&id).is_some_and(|&n| n > 0),
+            lease: None,
+        })
+    }
+
     fn window_view(&self, window: &Window) -> WindowView {
         let panes = window
             .layout
             .panes()
             .into_iter()
-            .filter_map(|id| {
-                let entry = self.panes.get(&id)?;
-                Some(PaneView {
-                    id,
-                    tags: entry.tags.clone(),
-                    title: entry.title.clone(),
-                    cols: entry.cols,
-                    rows: entry.rows,
-                    recording: self.recorders.get(&id).is_some_and(|&n| n > 0),
-                    lease: None,
-                })
-            })
+            .filter_map(|id| self.pane_view(id))
             .collect();
         WindowView {
             id: window.id,

@@ -211,3 +211,31 @@ fn s4_12_concurrent_moves_are_one_step_so_the_stage_codes_cannot_arise() {
         "{code}"
     );
 }
+
+/// §4.12's insert-pane succeeds on a pane with no place: `spawn --detached` makes one (it
+/// runs and is listed as unplaced, readable and typed into), and `insert-pane` places it.
+#[test]
+fn s4_12_a_detached_spawn_is_unplaced_until_insert_pane_places_it() {
+    let server = TestServer::start();
+    let a = server.new_session("a", &["sleep", "600"]);
+    let spawned = server.json(&["spawn", "--json", "--detached", "--target", &a, "--", "sh"]);
+    let pane = format!("@{}", spawned["terminal_id"]);
+    let listed = server.json(&["ls", "--json"]);
+    assert_eq!(listed["unplaced"], serde_json::json!([pane]), "{listed}");
+    let status = server.run(&["status"]);
+    assert!(
+        stdout(&status).contains(&format!("unplaced: {pane}")),
+        "{}",
+        stdout(&status)
+    );
+    // It runs: it can be typed into and read.
+    server.send_keys(&pane, &["echo unplaced-$((1+1))", "Enter"]);
+    server.wait_for_text(&pane, "unplaced-2");
+    let placed = server.json(&["insert-pane", "--json", &a, &pane]);
+    assert_eq!(placed["operation"], "insert-pane", "{placed}");
+    let listed = server.json(&["ls", "--json"]);
+    assert!(listed["unplaced"].is_null(), "{listed}");
+    // Placed now, a second insert is refused as for any placed pane.
+    let again = server.run(&["insert-pane", "--json", &a, &pane]);
+    assert_refused(&again, "pane_already_in_layout");
+}

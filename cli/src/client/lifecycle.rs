@@ -63,6 +63,8 @@ pub struct Placement {
     pub target: Option<Selector>,
     pub split: SplitDirection,
     pub ratio: f64,
+    /// No place in the split tree (`spawn --detached`): `insert-pane` places it.
+    pub unplaced: bool,
 }
 
 /// `spawn`: a new pane next to the target pane, or in the named session. The ratio is checked
@@ -88,6 +90,7 @@ pub fn spawn(
         cols: None,
         rows: None,
         detached: false,
+        unplaced: placement.unplaced,
     }))?;
     Ok(SpawnJson::local(ok.pane))
 }
@@ -115,6 +118,7 @@ pub fn spawn_beside(
         cols: size.map(|s| s.cols),
         rows: size.map(|s| s.rows),
         detached: true,
+        unplaced: false,
     }))
 }
 
@@ -289,6 +293,7 @@ mod tests {
                 ],
                 attached_clients: 0,
                 window_size: None,
+                unplaced: Vec::new(),
             }],
             focus_order: vec![PaneId(2)],
             unreachable: vec![],

@@ -29,6 +29,7 @@ pub fn session_list(state: &StateView) -> SessionListJson {
     let mut listing = SessionListJson::new(sessions, terminals, state.unreachable.clone());
     listing.exited = state.exited.clone();
     listing.leases = state.leases();
+    listing.unplaced = state.unplaced();
     listing
 }
 
@@ -102,6 +103,7 @@ pub fn running_status(facts: StatusOk, state: &StateView) -> StatusJson {
         exited: state.exited.clone(),
         asks: state.asks.clone(),
         leases: state.leases(),
+        unplaced: state.unplaced(),
     }
 }
 

@@ -208,6 +208,7 @@ mod tests {
                 }],
                 attached_clients: 0,
                 window_size: None,
+                unplaced: Vec::new(),
             }],
             focus_order: vec![PaneId(4)],
             unreachable: vec![],

@@ -147,6 +147,7 @@ fn start(client: &mut Client, args: &Args, prepared: &Prepared) -> Result<PaneId
         target: args.target.as_deref().map(target::parse).transpose()?,
         split: args.split.into(),
         ratio: args.ratio,
+        unplaced: false,
     };
     Ok(spawn(client, placement, spec)?.terminal_id)
 }

@@ -40,6 +40,10 @@ pub struct Args {
     /// Print a SpawnJson document instead of the pane id
     #[arg(long)]
     pub json: bool,
+    /// Give the pane no place in the window's split tree yet (it runs, is listed as unplaced
+    /// and can be read and typed into); `phux insert-pane TARGET NEW_PANE` places it
+    #[arg(long)]
+    pub detached: bool,
     /// The command to run instead of the default shell
     #[arg(last = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -58,6 +62,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         target,
         split: args.split.into(),
         ratio: args.ratio,
+        unplaced: args.detached,
     };
     let spec = ProcessSpec {
         cwd: args.cwd,

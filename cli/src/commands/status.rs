@@ -80,6 +80,13 @@ pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
         let line = format!("{} asks: {}{suggestions}", ask.pane, ask.question);
         lines.push(phux_core::limits::for_display(&line).into_owned());
     }
+    if !doc.unplaced.is_empty() {
+        let names: Vec<String> = doc.unplaced.iter().map(ToString::to_string).collect();
+        lines.push(format!(
+            "unplaced: {} (place with `phux insert-pane`)",
+            names.join(" ")
+        ));
+    }
     for lease in &doc.leases {
         let line = format!("{} taken by {}", lease.terminal, lease.lease.holder);
         lines.push(phux_core::limits::for_display(&line).into_owned());

@@ -239,6 +239,7 @@ impl App {
             cols: None,
             rows: None,
             detached: false,
+            unplaced: false,
         }))?;
         self.model.zoomed = None;
         self.refresh()?;

@@ -182,6 +182,7 @@ fn split(
         cols: Some(pane.cols),
         rows: Some(pane.rows),
         detached: true,
+        unplaced: false,
     }))?;
     restart.declare(client, ok.pane)?;
     Ok(ok.pane)

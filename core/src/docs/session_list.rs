@@ -47,6 +47,10 @@ pub struct SessionListJson {
     /// Panes whose input someone has taken (`phux take`); absent when none is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leases: Vec<crate::state_view::PaneLease>,
+    /// Panes with no place in a window yet (`spawn --detached`; `insert-pane` places them);
+    /// absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<crate::ids::TerminalAddr>,
 }
 
 impl SessionListJson {
@@ -64,6 +68,7 @@ impl SessionListJson {
             unreachable,
             exited: Vec::new(),
             leases: Vec::new(),
+            unplaced: Vec::new(),
         }
     }
 }

@@ -50,6 +50,10 @@ pub struct StatusJson {
     /// Panes whose input someone has taken (`phux take`); absent when none is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub leases: Vec<crate::state_view::PaneLease>,
+    /// Panes with no place in a window yet (`spawn --detached`; `insert-pane` places them);
+    /// absent when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<crate::ids::TerminalAddr>,
 }
 
 impl StatusJson {
@@ -70,6 +74,7 @@ impl StatusJson {
             exited: Vec::new(),
             asks: Vec::new(),
             leases: Vec::new(),
+            unplaced: Vec::new(),
         }
     }
 }

@@ -224,6 +224,9 @@ pub struct Spawn {
     /// (`play`'s playback pane).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub detached: bool,
+    /// Give the new pane no place in the split tree (`insert-pane` places it later).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unplaced: bool,
 }
 
 /// Kills the panes as one group, under one lock.

@@ -17,6 +17,7 @@ fn state() -> StateView {
             name: "work".into(),
             attached_clients: 0,
             window_size: None,
+            unplaced: Vec::new(),
             windows: vec![WindowView {
                 id: WindowId(1),
                 index: 0,
@@ -123,6 +124,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 cols: None,
                 rows: None,
                 detached: false,
+                unplaced: false,
             }),
         ),
         (
@@ -138,6 +140,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 cols: Some(80),
                 rows: Some(24),
                 detached: true,
+                unplaced: false,
             }),
         ),
         (

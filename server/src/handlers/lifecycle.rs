@@ -290,8 +290,14 @@ fn spawn_pane(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Req
         request.split,
         ratio,
     );
-    if request.detached {
+    if request.detached || request.unplaced {
         registry.demote(id);
+    }
+    if request.unplaced {
+        // Kept in its session, with no place in a window's split tree until insert-pane.
+        if let Some((session, window)) = registry.panes.get(&id).map(|e| (e.session, e.window)) {
+            registry.detach_from_layout(id, session, window);
+        }
     }
     let session = registry
         .panes

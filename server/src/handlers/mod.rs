@@ -32,10 +32,9 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
 fn local_state(shared: &Shared) -> phux_core::state_view::StateView {
     let mut state = shared.registry().state_view();
     for session in &mut state.sessions {
-        for window in &mut session.windows {
-            for pane in &mut window.panes {
-                pane.lease = shared.leases.view(pane.id);
-            }
+        let placed = session.windows.iter_mut().flat_map(|w| w.panes.iter_mut());
+        for pane in placed.chain(session.unplaced.iter_mut()) {
+            pane.lease = shared.leases.view(pane.id);
         }
     }
     state.exited = shared.exited().views();

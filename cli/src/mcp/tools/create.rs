@@ -174,6 +174,7 @@ fn spawn_tool(call: &Call) -> Result<Document, Failure> {
         target: args.target.as_deref().map(target::parse).transpose()?,
         split: split(args.split.as_deref()),
         ratio,
+        unplaced: false,
     };
     let spec = process(args.command, args.cwd, args.env)?;
     let mut client = connect(&call.context)?;
