@@ -428,7 +428,8 @@ fn watch_since_over_a_session_counts_the_job_that_ended_before_the_watch() {
         "jobs",
     ]);
     assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
-    // Without --since an ended session is what it always was: no such target.
+    // Without --since an ended session has nothing live to watch: its name reaches the kept
+    // pane, which has exited (exit 1).
     let plain = server.run(&["watch", "--json", "--timeout", "1", "jobs"]);
     assert_eq!(plain.status.code(), Some(1), "{}", stderr(&plain));
 }

@@ -34,6 +34,7 @@ pub mod send_keys;
 pub mod server;
 pub mod server_defaults;
 pub mod signal;
+pub mod skill;
 pub mod snapshot;
 pub mod spawn;
 pub mod status;
@@ -46,6 +47,7 @@ pub mod wait;
 pub mod wait_json;
 pub mod watch;
 pub mod workspace;
+pub mod worktree;
 
 use std::path::PathBuf;
 
@@ -95,13 +97,17 @@ pub enum Command {
     Config(config::Args),
     Plugin(plugin::Args),
     Workspace(workspace::Args),
+    Worktree(worktree::Args),
     Launch(launch::Args),
     Doctor(doctor::Args),
     Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
+    // Upstream folded `remote` and `satellite` into `host --role`; the old names still work.
+    #[command(alias = "remote", alias = "satellite")]
     Host(host::Args),
     Proxy(proxy::Args),
+    Skill(skill::Args),
     #[command(name = "__pane-exec", hide = true)]
     PaneExec(pane_exec::Args),
     #[command(name = "__play-cast", hide = true)]
@@ -150,13 +156,19 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "config" => ("config", config::Args::augment_args),
         "plugin" => ("plugin", plugin::Args::augment_args),
         "workspace" => ("workspace", workspace::Args::augment_args),
+        "worktree" => ("worktree", worktree::Args::augment_args),
         "launch" => ("launch", launch::Args::augment_args),
         "doctor" => ("doctor", doctor::Args::augment_args),
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
-        "host" => ("host", host::Args::augment_args),
+        "host" | "remote" | "satellite" => {
+            return Some(host::Args::augment_args(
+                clap::Command::new("host").alias("remote").alias("satellite"),
+            ))
+        }
         "proxy" => ("proxy", proxy::Args::augment_args),
+        "skill" => ("skill", skill::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
         "__play-cast" => ("__play-cast", play_cast::Args::augment_args),
         _ => return None,
@@ -197,6 +209,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Config(args) => config::run(args, context),
         Command::Plugin(args) => plugin::run(args),
         Command::Workspace(args) => workspace::run(args, context),
+        Command::Worktree(args) => worktree::run(args, context),
         Command::Launch(args) => launch::run(args, context),
         Command::Doctor(args) => doctor::run(args, context),
         Command::Completion(args) => completion::run(args),
@@ -204,6 +217,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Server(args) => server::run(args, context),
         Command::Host(args) => host::run(args, context),
         Command::Proxy(args) => proxy::run(args, context),
+        Command::Skill(args) => skill::run(args),
         Command::PaneExec(args) => pane_exec::run(args),
         Command::Play(args) => play::run(args, context),
         Command::PlayCast(args) => play_cast::run(args, context),

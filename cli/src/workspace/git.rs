@@ -93,11 +93,11 @@ pub fn parse_porcelain(text: &str, top: &str) -> Result<Vec<WorktreeInfo>, Works
     Ok(out)
 }
 
-fn canonical(path: &str) -> String {
+pub(crate) fn canonical(path: &str) -> String {
     std::fs::canonicalize(path).map_or_else(|_| path.to_string(), |p| p.display().to_string())
 }
 
-fn git(dir: &Path, args: &[&str]) -> Result<String, WorkspaceError> {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> Result<String, WorkspaceError> {
     let output = Command::new("git")
         .arg("-C")
         .arg(dir)

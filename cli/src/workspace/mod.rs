@@ -5,5 +5,6 @@ pub mod archive;
 mod error;
 pub mod git;
 pub mod restore;
+pub mod worktree;
 
 pub use error::WorkspaceError;

@@ -135,7 +135,12 @@ fn read(path: &str) -> Result<Vec<u8>, Failure> {
     result.map_err(|e| {
         Failure::new(
             ErrorCode::CaptureUnreadable,
-            format!("cannot read the capture: {e}"),
+            // "cannot read the capture FILE: why", whatever the read's own wording.
+            format!(
+                "cannot read the capture {path}: {}",
+                e.to_string()
+                    .trim_start_matches(&format!("cannot read {path}: "))
+            ),
             "pass a readable file (or - for stdin), e.g. from `phux snapshot --json @N > screen.json`",
         )
     })

@@ -35,6 +35,7 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Action {
+    #[command(visible_alias = "list")]
     Ls(ls::Args),
     Add(add::Args),
     Rm(rm::Args),

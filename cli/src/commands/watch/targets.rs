@@ -60,6 +60,21 @@ pub fn watched_panes(
         match target::resolve_target(resolver, selector) {
             Ok(resolved) => {
                 warn_if_partial(resolved.partial_warning());
+                // A session whose last pane ended names that kept pane: it has nothing live
+                // to watch (its past, with --since).
+                if let Some(gone) = resolved
+                    .panes()
+                    .iter()
+                    .find_map(|p| exited.iter().find(|e| e.id == *p))
+                {
+                    if since_ms.is_none() {
+                        return Err(Failure::new(
+                            ErrorCode::PaneExited,
+                            format!("{} {}", gone.id, gone.ending()),
+                            format!("replay its end with `phux watch --since 10m {}`", gone.id),
+                        ));
+                    }
+                }
                 resolved.panes().iter().copied().for_each(&mut add);
             }
             // Every pane of the session or tag already ended: their past is still watched.

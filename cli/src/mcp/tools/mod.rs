@@ -254,7 +254,15 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 18] = [
+    const NO_TOOL: [(&str, &str); 20] = [
+        (
+            "worktree",
+            "a person's repository chores (git worktrees and their sessions); phux_workspace inspects them",
+        ),
+        (
+            "skill",
+            "the guide is text a host loads once (phux skill), and the tools carry their own descriptions",
+        ),
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
