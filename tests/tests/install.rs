@@ -13,7 +13,12 @@ use phux_tests::{phux_bin, run_with_deadline, stderr, stdout};
 fn install(prefix: &Path, path: &str) -> String {
     let bin = phux_bin();
     let profile_dir = bin.parent().unwrap();
-    let profile = profile_dir.file_name().unwrap().to_str().unwrap().to_owned();
+    let profile = profile_dir
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
     let target_dir = profile_dir.parent().and_then(Path::parent).unwrap();
     let script = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/install"));
     let output = run_with_deadline(

@@ -25,9 +25,12 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
     }
     let mut pen = Pen::unknown();
     for y in 0..new.rows {
-        // The cell after a cluster the outer terminal may measure otherwise is drawn again:
-        // the cluster may have covered it there.
+        // The cell after a cluster the outer terminal may measure otherwise is drawn again
+        // (the cluster may have covered it there), and such a cluster is drawn again before
+        // its changed neighbour (whose new text may have erased part of it there). Only
+        // changed cells look at their text: an unchanged screen costs no text reads.
         let mut after_unsure = false;
+        let mut previous: Option<(u16, bool)> = None;
         for x in 0..new.cols {
             let Some(cell) = new.get(x, y) else { continue };
             if cell.width == CellWidth::SpacerTail {
@@ -35,16 +38,22 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
             }
             let changed = match old {
                 Some(old) => {
-                    !old.same_cell(new, x, y)
+                    after_unsure
+                        || !old.same_cell(new, x, y)
                         || wide_tail_changed(Some(old), new, x, y)
-                        || after_unsure
-                        || (width_unsure(&cell.text) && next_changed(old, new, x, y, cell))
                 }
                 None => true,
             };
             after_unsure = false;
+            let undrawn_before = previous.filter(|(_, drawn)| !drawn).map(|(px, _)| px);
+            previous = Some((x, changed));
             if !changed {
                 continue;
+            }
+            if let Some(px) = undrawn_before {
+                if let Some(head) = new.get(px, y).filter(|c| width_unsure(&c.text)) {
+                    draw_cell(&mut out, &mut pen, head, px, y, new.cols);
+                }
             }
             draw_cell(&mut out, &mut pen, cell, x, y, new.cols);
             after_unsure = width_unsure(&cell.text);
@@ -160,13 +169,6 @@ fn rows_written(
     place_cursor(&mut bytes, cursor);
     bytes.push_str(SYNC_END);
     bytes.into_bytes()
-}
-
-/// Whether the cell after `cell` (at x, y) changed: an unsure cluster is drawn again then, as
-/// the outer terminal may have let that cell's new text erase part of it.
-fn next_changed(old: &Grid, new: &Grid, x: u16, y: u16, cell: &CellData) -> bool {
-    let next = x + if cell.width == CellWidth::Wide { 2 } else { 1 };
-    next < new.cols && !old.same_cell(new, next, y)
 }
 
 /// Whether an outer terminal may give this grapheme cluster another width than the engine
