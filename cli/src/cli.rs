@@ -44,12 +44,19 @@ impl Cli {
             let at = args.len().min(1);
             args.insert(at, OsString::from("attach"));
         }
-        let args = json_after_verb(args);
-        let command = match verb_of(&args).and_then(commands::describe) {
+        let args = bare_loop_after_file(json_after_verb(args));
+        let mut command = match verb_of(&args).and_then(commands::describe) {
             Some(verb) => top_level().subcommand(verb),
             None => <Cli as clap::CommandFactory>::command(),
         };
-        let matches = command.try_get_matches_from(args)?;
+        let matches = command.clone().try_get_matches_from(args)?;
+        if matches.get_one::<String>("rec").is_some() {
+            // Listed in `phux --help` for `phux --rec FILE`, which becomes `phux attach`.
+            return Err(command.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                "--rec before a verb records only with no verb (`phux --rec FILE` attaches); give it to the verb instead",
+            ));
+        }
         Cli::from_arg_matches(&matches)
     }
 }
@@ -64,6 +71,20 @@ fn top_level() -> clap::Command {
         .after_help(EXIT_CODE_TABLE_HELP)
         .propagate_version(true)
         .subcommand_required(true)
+        // Both are rewritten before parsing (`phux --rec FILE` is `phux attach --rec FILE`;
+        // `--json` moves after the verb); they are here so `phux --help` lists them.
+        .arg(
+            clap::Arg::new("rec")
+                .long("rec")
+                .value_name("FILE")
+                .help("With no verb: attach and record what you see to FILE (.cast, .gif, .png), as `phux attach --rec FILE`"),
+        )
+        .arg(
+            clap::Arg::new("json")
+                .long("json")
+                .action(clap::ArgAction::SetTrue)
+                .help("Before the verb: the same as the verb's own --json (a JSON document on stdout)"),
+        )
 }
 
 /// No verb and nothing but `--socket PATH` and `--rec FILE`: `phux` means `phux attach`.
@@ -125,6 +146,37 @@ fn json_after_verb(args: Vec<OsString>) -> Vec<OsString> {
     moved
 }
 
+/// `phux play --loop demo.cast`: an optional value must not swallow the next argument. A bare
+/// `--loop` followed by a word that is not a count moves to the end, where clap reads it bare
+/// (`--loop`, `--loop=N` and `--loop N` with N a number are left as they are).
+fn bare_loop_after_file(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some(verb) = verb_at(&args) else {
+        return args;
+    };
+    if !matches!(args[verb].to_str(), Some("play" | "__play-cast"))
+        || args.iter().any(|w| w == "--")
+    {
+        return args;
+    }
+    let Some(at) = args
+        .iter()
+        .skip(verb)
+        .position(|w| w == "--loop")
+        .map(|i| i + verb)
+    else {
+        return args;
+    };
+    let swallowed = args
+        .get(at + 1)
+        .and_then(|w| w.to_str())
+        .is_some_and(|w| !w.starts_with('-') && w.parse::<u32>().is_err());
+    if swallowed {
+        let flag = args.remove(at);
+        args.push(flag);
+    }
+    args
+}
+
 impl clap::CommandFactory for Cli {
     fn command() -> clap::Command {
         Command::augment_subcommands(top_level())
@@ -177,6 +229,53 @@ mod tests {
             words(&["phux", "--socket", "/s", "ls", "--json", "x"])
         );
         assert_eq!(verb_of(&words(&["phux"])), None);
+    }
+
+    /// `phux play --loop demo.cast default` failed: `--loop` took the FILE as its count.
+    #[test]
+    fn a_bare_loop_does_not_swallow_the_file() {
+        let play = |args: &[&str]| {
+            let mut argv = vec!["phux", "play"];
+            argv.extend_from_slice(args);
+            match Cli::try_from_args(words(&argv)) {
+                Ok(Cli {
+                    command: Command::Play(a),
+                    ..
+                }) => (a.file.display().to_string(), a.target, a.playback.repeat),
+                Ok(_) => panic!("not play"),
+                Err(e) => panic!("{args:?}: {e}"),
+            }
+        };
+        assert_eq!(
+            play(&["--loop", "demo.cast", "default"]),
+            ("demo.cast".into(), "default".into(), Some(None))
+        );
+        assert_eq!(
+            play(&["--loop", "demo.cast"]),
+            ("demo.cast".into(), ".".into(), Some(None))
+        );
+        assert_eq!(
+            play(&["--loop", "3", "demo.cast"]),
+            ("demo.cast".into(), ".".into(), Some(Some(3)))
+        );
+        assert_eq!(
+            play(&["--loop=2", "demo.cast"]),
+            ("demo.cast".into(), ".".into(), Some(Some(2)))
+        );
+        assert_eq!(
+            play(&["demo.cast", "--loop"]),
+            ("demo.cast".into(), ".".into(), Some(None))
+        );
+    }
+
+    #[test]
+    fn top_level_help_lists_rec_and_json() {
+        let help = top_level().render_help().to_string();
+        assert!(
+            help.contains("--rec <FILE>") && help.contains("--json"),
+            "{help}"
+        );
+        assert!(Cli::try_from_args(words(&["phux", "--rec", "x.cast", "ls"])).is_err());
     }
 
     #[test]

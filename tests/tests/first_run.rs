@@ -22,6 +22,11 @@ fn engine_wheel() -> PathBuf {
                 .find(|p| p.extension().is_some_and(|x| x == "whl"))
         })
     };
+    // Tests of this file run at once: one downloads, the others wait for its wheel.
+    static DOWNLOAD: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = DOWNLOAD
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(wheel) = find(&dir) {
         return wheel;
     }

@@ -128,7 +128,7 @@ fn past_the_cap_of_active_clients_only_control_requests_are_served() {
             .write_all(&frame(br#"{"type":"subscribe","id":1}"#))
             .unwrap();
         let answer = read_frame(&mut stream);
-        assert!(answer.contains("\"ok\":{}"), "{answer}");
+        assert!(answer.contains("\"ok\":{"), "{answer}");
         active.push(stream);
     }
     let mut newcomer = welcomed(&server);

@@ -151,7 +151,7 @@ fn launch_declares_the_record_and_config_agents_merges_it() {
     let saved = server.run(&["workspace", "save", "-o", &archive_text]);
     assert!(saved.status.success(), "{}", stderr(&saved));
     let other = TestServer::start_with_config(Some(&plugins_table(&[(&dir, true)])), &[]);
-    let restored = other.json(&["workspace", "restore", &archive_text]);
+    let restored = other.json(&["workspace", "restore", "--json", &archive_text]);
     assert_eq!(
         restored["restored"],
         serde_json::json!(["base"]),

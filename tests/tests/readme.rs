@@ -1,5 +1,6 @@
-//! The README's examples run as written: every line of its "A short tour" block, in order, with
-//! `phux` on the PATH and a private server.
+//! The README's examples run as written: every line of its "A short tour" block, in order, and
+//! the quickstart's first GIF and agent loop, with `phux` on the PATH and a private server; its
+//! first step is `scripts/install`, and every file it links exists.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
@@ -95,28 +96,37 @@ fn every_file_the_readme_links_is_in_the_repository() {
     }
 }
 
-// The first command wrote demo.gif without --overwrite, so running it again failed.
-#[test]
-fn the_first_command_can_be_run_twice() {
+/// The `sh` blocks of the README section titled `title`, each as its non-empty lines.
+fn blocks_of(title: &str) -> Vec<Vec<String>> {
     let readme = readme();
-    let first = readme
-        .split("## The two commands")
+    let section = readme
+        .split(&format!("## {title}\n"))
         .nth(1)
-        .and_then(|s| s.split("```sh\n").nth(1))
-        .and_then(|s| s.lines().next())
-        .unwrap();
-    let phux_line = first
-        .split_once("--bin phux -- ")
-        .map(|(_, rest)| format!("phux {rest}"))
-        .unwrap_or_else(|| panic!("{first}"));
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_else(|| panic!("no section {title}"))
+        .to_string();
+    section
+        .split("```sh\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .map(|b| {
+            b.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs `lines` in order with `phux` on the PATH and a private server, failing on the first
+/// that fails; the server is stopped after.
+fn run_lines(lines: &[String]) {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(
         dir.path(),
         std::os::unix::fs::PermissionsExt::from_mode(0o700),
     )
     .unwrap();
-    // `cargo run` has made target/ by the time the command runs.
-    std::fs::create_dir(dir.path().join("target")).unwrap();
     let bin_dir = phux_bin().parent().unwrap().to_path_buf();
     let path = format!(
         "{}:{}",
@@ -131,17 +141,46 @@ fn the_first_command_can_be_run_twice() {
                 .current_dir(dir.path())
                 .env("PATH", &path)
                 .env("PHUX_SOCKET", &socket)
+                .env("PHUX_CONFIG", dir.path().join("config.toml"))
                 .env("SHELL", phux_tests::PANE_SHELL),
             Duration::from_secs(60),
         )
     };
-    for run in ["first", "second"] {
-        let output = attempt(&phux_line);
+    for line in lines {
+        let output = attempt(line);
         assert!(
             output.status.success(),
-            "{run} run of {phux_line}: {}",
+            "README line failed: {line}\n{}",
             stderr(&output)
         );
     }
     let _ = attempt("phux kill --server");
+}
+
+/// The README never said how to put phux on the PATH the tour needs: its first step is the
+/// install script.
+#[test]
+fn the_install_step_is_the_script_that_puts_phux_on_the_path() {
+    let install = blocks_of("Install");
+    assert_eq!(install[0], ["./scripts/install"]);
+    let script = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/install"));
+    assert!(script.is_file(), "scripts/install is missing");
+}
+
+// The first command wrote demo.gif without --overwrite, so running it again failed.
+#[test]
+fn the_first_gif_can_be_made_twice() {
+    let first = &blocks_of("Quickstart")[0];
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert!(first[0].starts_with("phux rec -o demo.gif"), "{first:?}");
+    run_lines(&[first[0].clone(), first[0].clone()]);
+}
+
+/// The quickstart's agent loop runs as written.
+#[test]
+fn the_quickstart_agent_loop_runs_as_written() {
+    let blocks = blocks_of("Quickstart");
+    let agent_loop = &blocks[1];
+    assert_eq!(agent_loop.len(), 5, "five lines: {agent_loop:?}");
+    run_lines(agent_loop);
 }

@@ -35,12 +35,18 @@ fn attach_draws_the_pane_and_a_status_line_and_ls_counts_the_client() {
     let listing = server.json(&["ls", "--json"]);
     assert_eq!(listing["sessions"][0]["attached_clients"], 1, "{listing}");
     assert_eq!(listing["sessions"][0]["attached"], true, "{listing}");
-    let status = server.run(&["status"]);
+    // `status` said `clients: 8` (its connections) beside `1 attached`: the counts say what
+    // they count.
+    let status = phux_tests::stdout(&server.run(&["status"]));
     assert!(
-        phux_tests::stdout(&status).contains("work: 1 windows, 1 attached"),
-        "{}",
-        phux_tests::stdout(&status)
+        status.contains("work: 1 window, 1 attached client"),
+        "{status}"
     );
+    assert!(
+        status.contains("1 attached client, 1 session, "),
+        "{status}"
+    );
+    assert!(!status.contains("clients:"), "{status}");
 }
 
 #[test]

@@ -173,6 +173,8 @@ fn the_config_file_sets_the_prefix_and_chords() {
     server.new_session("work", &[]);
     let tui = AttachedTui::start(&server, &["attach", "work"], 81, 24);
     tui.wait_for_text("[work] 0:0*");
+    // The hint names the configured prefix.
+    tui.wait_for_text("C-b ? help");
     tui.type_bytes(b"\x02");
     std::thread::sleep(std::time::Duration::from_millis(30));
     tui.type_bytes(b"|");
@@ -180,4 +182,43 @@ fn the_config_file_sets_the_prefix_and_chords() {
         l.last().is_some_and(|s| s.contains("\"@2\""))
     });
     assert!(divider_column(&tui.lines()).is_some());
+}
+
+/// A newcomer could not find the prefix: the status line names it (and `?`) until it is first
+/// typed, and a line before the screen is taken says it too.
+#[test]
+fn the_status_line_shows_the_prefix_until_it_is_first_typed() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    tui.wait_for("the hint in the status line", |l| {
+        l.last().is_some_and(|s| s.contains("C-a ? help"))
+    });
+    let written = String::from_utf8_lossy(&tui.written()).into_owned();
+    assert!(
+        written.contains("the prefix is C-a"),
+        "no prefix line before the screen: {written:?}"
+    );
+    tui.prefix(b"%");
+    tui.wait_for("@2 focused and the hint gone", |l| {
+        l.last()
+            .is_some_and(|s| s.contains("\"@2\"") && !s.contains("? help"))
+    });
+}
+
+/// Zoom had no mark: the active window shows `Z` while a pane is zoomed.
+#[test]
+fn zoom_shows_a_flag_in_the_status_line() {
+    let server = TestServer::start();
+    let tui = attached(&server);
+    tui.prefix(b"%");
+    tui.wait_for_text("─ @2");
+    tui.prefix(b"z");
+    tui.wait_for("the Z flag", |l| {
+        l.last().is_some_and(|s| s.starts_with("[work] 0:0*Z"))
+    });
+    tui.prefix(b"z");
+    tui.wait_for("the flag gone", |l| {
+        l.last()
+            .is_some_and(|s| s.starts_with("[work] 0:0* ") && !s.contains("0:0*Z"))
+    });
 }

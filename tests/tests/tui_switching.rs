@@ -155,7 +155,7 @@ fn q_jumps_to_the_pane_that_asks() {
     tui.wait_for("the asking pane shown", |l| {
         status(l).starts_with("[asker]") && l.iter().any(|s| s.contains("waiting-for-you"))
     });
-    tui.wait_for_text(&format!("{asker} asks: Deploy now?"));
+    tui.wait_for_text(&format!("{asker} asks: Deploy now"));
 }
 
 #[test]

@@ -129,12 +129,17 @@ fn save_kill_restore_brings_back_sessions_layouts_cwds_and_commands() {
     ok(&["new", "-d", "logs", "-c", &path("c"), "--", "sh"]);
 
     let archive_path = dirs.join("ws.json");
-    ok(&[
+    // `save -o` said nothing, and `restore` printed JSON without --json: both say a line.
+    let said = ok(&[
         "workspace",
         "save",
         "-o",
         &archive_path.display().to_string(),
     ]);
+    assert_eq!(
+        said,
+        format!("saved 2 sessions (dev, logs) to {}", archive_path.display())
+    );
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&archive_path).unwrap()).unwrap();
     assert_eq!(saved["schema_version"], 2);
@@ -154,10 +159,19 @@ fn save_kill_restore_brings_back_sessions_layouts_cwds_and_commands() {
     assert_eq!(layout["second"]["split"], "horizontal");
 
     ok(&["kill", "--server"]);
-    let restored = server.json(&["workspace", "restore", &archive_path.display().to_string()]);
+    let restored = server.json(&[
+        "workspace",
+        "restore",
+        "--json",
+        &archive_path.display().to_string(),
+    ]);
     assert_eq!(restored["schema_version"], 2);
     assert_eq!(restored["restored"], serde_json::json!(["dev", "logs"]));
     assert_eq!(restored["skipped_existing"], serde_json::json!([]));
+    assert_eq!(
+        ok(&["workspace", "restore", &archive_path.display().to_string()]),
+        "restored no session; already running, left as they are: dev, logs"
+    );
 
     let again: serde_json::Value = {
         let output = server.run(&["workspace", "save"]);
@@ -176,7 +190,12 @@ fn save_kill_restore_brings_back_sessions_layouts_cwds_and_commands() {
     assert_eq!(again["sessions"][1]["name"], "logs");
 
     // A second restore skips what exists.
-    let twice = server.json(&["workspace", "restore", &archive_path.display().to_string()]);
+    let twice = server.json(&[
+        "workspace",
+        "restore",
+        "--json",
+        &archive_path.display().to_string(),
+    ]);
     assert_eq!(twice["restored"], serde_json::json!([]));
     assert_eq!(
         twice["skipped_existing"],

@@ -71,7 +71,10 @@ fn a_worktree_comes_with_its_session_and_a_dirty_one_stays() {
     assert_eq!(json(&removed)["session_killed"], true);
     assert!(!Path::new(&path).exists());
     let sessions = server.json(&["ls", "--json"])["sessions"].clone();
-    assert!(!sessions.to_string().contains("app-fix-login"), "{sessions}");
+    assert!(
+        !sessions.to_string().contains("app-fix-login"),
+        "{sessions}"
+    );
 }
 
 #[test]

@@ -164,7 +164,9 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "server" => ("server", server::Args::augment_args),
         "host" | "remote" | "satellite" => {
             return Some(host::Args::augment_args(
-                clap::Command::new("host").alias("remote").alias("satellite"),
+                clap::Command::new("host")
+                    .alias("remote")
+                    .alias("satellite"),
             ))
         }
         "proxy" => ("proxy", proxy::Args::augment_args),

@@ -11,8 +11,8 @@ pub struct PlaybackFlags {
     /// Play any pause longer than SECS as SECS [default: the recording's own idle_time_limit]
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
     pub idle_limit: Option<f64>,
-    /// Play N times, with a soft reset between passes; a bare --loop (put it after FILE)
-    /// repeats until the pane is killed
+    /// Play N times, with a soft reset between passes; a bare --loop repeats until the pane
+    /// is killed
     #[arg(long = "loop", value_name = "N", num_args = 0..=1)]
     pub repeat: Option<Option<u32>>,
     /// Begin SECS into the recording (after the idle clamp, at speed 1); what comes before is

@@ -33,6 +33,15 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     Ok(if document.running { SUCCESS } else { FAILURE })
 }
 
+/// `1 window`, `2 windows`.
+fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// The human summary of the document.
 pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
     if !doc.running {
@@ -46,15 +55,21 @@ pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
     if let Some(p) = doc.protocol {
         lines.push(format!("protocol: {}.{}.{}", p.major, p.minor, p.patch));
     }
+    // `clients` counts every connection (verbs, streams, each attached client's several);
+    // what a person means by a client is one attached to a session.
+    let attached: u32 = doc.sessions.iter().map(|s| s.attached_clients).sum();
     lines.push(format!(
-        "clients: {}, sessions: {}",
-        doc.clients,
-        doc.sessions.len()
+        "{}, {}, {}",
+        counted(u64::from(attached), "attached client"),
+        counted(doc.sessions.len() as u64, "session"),
+        counted(u64::from(doc.clients), "open connection"),
     ));
     for s in &doc.sessions {
         lines.push(format!(
-            "  {}: {} windows, {} attached",
-            s.name, s.windows, s.attached_clients
+            "  {}: {}, {}",
+            s.name,
+            counted(u64::from(s.windows), "window"),
+            counted(u64::from(s.attached_clients), "attached client")
         ));
     }
     if let Some(log) = &doc.logs.server {

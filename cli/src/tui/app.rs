@@ -73,6 +73,8 @@ impl App {
         outer: OuterTerminal,
         bindings: crate::tui::bindings::Bindings,
     ) -> App {
+        let mut model = model;
+        model.prefix_hint = Some(prefix_hint(&bindings.prefix_name));
         App {
             model,
             feeds: PaneFeeds::default(),
@@ -325,6 +327,8 @@ impl App {
             }
             if cut < rest.len() && rest[cut] == self.bindings.prefix {
                 self.prefix_pending = true;
+                // The person found the prefix: the hint has done its work.
+                self.model.prefix_hint = None;
                 rest = &rest[cut + 1..];
             } else if cut < rest.len() {
                 rest = &rest[cut..];
@@ -455,6 +459,11 @@ impl App {
             None => until_next_minute(),
         }
     }
+}
+
+/// The status line's pointer to the bindings, in the configured prefix's name.
+pub fn prefix_hint(prefix_name: &str) -> String {
+    format!("{prefix_name} ? help")
 }
 
 /// How long until the status line's clock shows another minute.

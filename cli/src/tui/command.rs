@@ -91,28 +91,60 @@ pub fn run_in_background(app: &mut App, text: &str) {
             .stdin(Stdio::null())
             .output();
         let message = match output {
-            Ok(out) => {
-                let text = if out.status.success() {
-                    out.stdout
-                } else {
-                    out.stderr
-                };
-                let first = String::from_utf8_lossy(&text)
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string();
-                format!("{}: {first}", words[0])
-            }
+            Ok(out) => outcome(
+                &words[0],
+                out.status.success(),
+                &String::from_utf8_lossy(&out.stdout),
+                &String::from_utf8_lossy(&out.stderr),
+            ),
             Err(e) => format!("cannot run phux: {e}"),
         };
         let _ = events.send(Event::CommandDone(message));
     });
 }
 
+/// The status line's account of a verb that ran: its document's first line; else (a verb
+/// such as `rec`, which says what it wrote on stderr) its last line on stderr; else `done`.
+/// A failure shows its error line.
+fn outcome(verb: &str, success: bool, stdout: &str, stderr: &str) -> String {
+    let lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .map(|l| l.trim().trim_start_matches("phux: ").to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    let (out, err) = (lines(stdout), lines(stderr));
+    let said = if success {
+        out.first().or(err.last()).cloned()
+    } else {
+        err.first().or(out.first()).cloned()
+    };
+    let said = said.unwrap_or_else(|| if success { "done" } else { "failed" }.into());
+    format!("{verb}: {said}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `:rec -o demo.gif` left an empty `rec:` message: rec says what it wrote on stderr.
+    #[test]
+    fn a_verb_that_prints_nothing_on_stdout_says_what_it_did() {
+        let wrote = "phux: wrote demo.cast (381 bytes, 1 event, plays 0.0 s, 80x24)\n";
+        assert_eq!(
+            outcome("rec", true, "", wrote),
+            "rec: wrote demo.cast (381 bytes, 1 event, plays 0.0 s, 80x24)"
+        );
+        assert_eq!(
+            outcome("ls", true, "work: 1 window\n", ""),
+            "ls: work: 1 window"
+        );
+        assert_eq!(outcome("send-keys", true, "", ""), "send-keys: done");
+        assert_eq!(
+            outcome("kill", false, "", "phux: no pane @9\n  remedy\n"),
+            "kill: no pane @9"
+        );
+    }
 
     #[test]
     fn the_focused_pane_is_the_target_when_none_is_given() {

@@ -87,6 +87,11 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     };
     // Warnings go out before the screen is taken, where the person can still read them.
     let bindings = configured_bindings();
+    // Said once, on the terminal the person returns to: which key is the prefix.
+    crate::output::stderr_line(&format!(
+        "phux: the prefix is {name}: {name} ? lists the keys, {name} d detaches",
+        name = bindings.prefix_name
+    ));
     let terminal = outer::OuterTerminal::enter().map_err(AttachError::Terminal)?;
     activity::watch(&control, &tx)?;
     let key_path = std::sync::Arc::new(key_path::KeyPath::new(recorder));

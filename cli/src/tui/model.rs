@@ -26,6 +26,9 @@ pub struct Model {
     pub message: Option<(String, Instant)>,
     /// Windows with output since they were last shown (`#`).
     pub activity: Activity,
+    /// How to reach the bindings (`C-a ? help`), shown in the status line until the prefix is
+    /// first typed: nothing else on screen says which key is the prefix.
+    pub prefix_hint: Option<String>,
 }
 
 impl Model {
@@ -41,6 +44,7 @@ impl Model {
             outer,
             message: None,
             activity: Activity::default(),
+            prefix_hint: None,
         };
         model.refresh(state);
         model

@@ -25,19 +25,38 @@ pub fn frame(old: Option<&Grid>, new: &Grid) -> Vec<u8> {
     }
     let mut pen = Pen::unknown();
     for y in 0..new.rows {
+        // The cell after a cluster the outer terminal may measure otherwise is drawn again
+        // (the cluster may have covered it there), and such a cluster is drawn again before
+        // its changed neighbour (whose new text may have erased part of it there). Only
+        // changed cells look at their text: an unchanged screen costs no text reads.
+        let mut after_unsure = false;
+        let mut previous: Option<(u16, bool)> = None;
         for x in 0..new.cols {
             let Some(cell) = new.get(x, y) else { continue };
             if cell.width == CellWidth::SpacerTail {
                 continue;
             }
             let changed = match old {
-                Some(old) => !old.same_cell(new, x, y) || wide_tail_changed(Some(old), new, x, y),
+                Some(old) => {
+                    after_unsure
+                        || !old.same_cell(new, x, y)
+                        || wide_tail_changed(Some(old), new, x, y)
+                }
                 None => true,
             };
+            after_unsure = false;
+            let undrawn_before = previous.filter(|(_, drawn)| !drawn).map(|(px, _)| px);
+            previous = Some((x, changed));
             if !changed {
                 continue;
             }
+            if let Some(px) = undrawn_before {
+                if let Some(head) = new.get(px, y).filter(|c| width_unsure(&c.text)) {
+                    draw_cell(&mut out, &mut pen, head, px, y, new.cols);
+                }
+            }
             draw_cell(&mut out, &mut pen, cell, x, y, new.cols);
+            after_unsure = width_unsure(&cell.text);
         }
     }
     let cursor_changed = old.is_none_or(|o| o.cursor != new.cursor);
@@ -150,6 +169,32 @@ fn rows_written(
     place_cursor(&mut bytes, cursor);
     bytes.push_str(SYNC_END);
     bytes.into_bytes()
+}
+
+/// Whether an outer terminal may give this grapheme cluster another width than the engine
+/// does: anything beyond one narrow character or one ordinary CJK character (ZWJ sequences,
+/// regional-indicator flags, emoji with variation selectors or skin tones, emoji outside the
+/// BMP, combining sequences). tmux, for one, measures 👩‍💻 and 🇯🇵 as 2 columns where the
+/// engine measures 4.
+pub fn width_unsure(text: &str) -> bool {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    if chars.next().is_some() {
+        return true;
+    }
+    let c = u32::from(first);
+    match c {
+        0..=0x7f => false,
+        // Dingbats and miscellaneous symbols: emoji-or-text presentation varies.
+        0x2600..=0x27bf | 0x2b00..=0x2bff => true,
+        0x80..=0xffff => false,
+        // CJK extensions B and later (planes 2 and 3).
+        0x20000..=0x3ffff => false,
+        // Regional indicators, emoji and the rest of the supplementary planes.
+        _ => true,
+    }
 }
 
 /// A wide glyph's spacer changed while its head did not (cannot happen in a consistent grid,
@@ -272,15 +317,36 @@ fn text(s: &str) -> CellData {
 }
 
 /// Moves to (`x`, `y`) and writes `cell` in its style (a blank cell as a space).
+///
+/// The outer terminal never decides where a cell lands: after a cluster whose width it may
+/// judge otherwise (`width_unsure`), the next cell is placed with an explicit move. Such a
+/// wide cluster's second column is blanked first (a terminal that measures it narrower
+/// leaves a blank there, not a stale cell), and a trailing ZWJ is not sent (the engine keeps
+/// it on the first emoji of a sequence it split; sent, it would join the next cell's emoji).
 fn draw_cell(out: &mut String, pen: &mut Pen, cell: &CellData, x: u16, y: u16, cols: u16) {
+    let wide = cell.width == CellWidth::Wide;
+    let unsure = width_unsure(&cell.text);
+    if unsure && wide && x + 1 < cols {
+        pen.move_to(out, x + 1, y);
+        pen.style(out, &cell.style);
+        out.push(' ');
+        pen.at = None;
+    }
     pen.move_to(out, x, y);
     pen.style(out, &cell.style);
-    out.push_str(if cell.text.is_empty() {
+    let text = if cell.text.is_empty() {
         " "
+    } else if unsure {
+        cell.text.trim_end_matches('\u{200d}')
     } else {
         &cell.text
-    });
-    pen.advance(if cell.width == CellWidth::Wide { 2 } else { 1 }, cols);
+    };
+    out.push_str(text);
+    if unsure {
+        pen.at = None;
+    } else {
+        pen.advance(if wide { 2 } else { 1 }, cols);
+    }
 }
 
 #[cfg(test)]
@@ -336,6 +402,34 @@ mod tests {
         assert!(String::from_utf8(bytes).unwrap().contains('y'));
         assert_eq!(grid.row_text(1), "  yb      ");
         assert_eq!(grid.row_text(2), "  cx      ");
+    }
+
+    /// Emoji drift: after 🇯🇵 and 👩‍💻 (split by the engine into two wide cells each, which
+    /// tmux joins into one) every cell is placed explicitly, and no ZWJ is left to join.
+    #[test]
+    fn cells_after_an_unsure_cluster_are_placed_explicitly() {
+        let mut engine = phux_core::engine::Terminal::new(20, 1, 0).unwrap();
+        engine.write("x🇯🇵y👩\u{200d}💻z".as_bytes());
+        let mut grid = Grid::new(20, 1);
+        for (x, cell) in engine.viewport_row_cells(0).into_iter().enumerate() {
+            if cell.width != CellWidth::SpacerTail {
+                grid.set(x as u16, 0, cell);
+            }
+        }
+        let bytes = String::from_utf8(frame(None, &grid)).unwrap();
+        for (col, text) in [(4, "🇵"), (6, "y"), (9, "💻"), (11, "z")] {
+            assert!(
+                bytes.contains(&format!("\x1b[1;{col}H{text}")),
+                "{text} not placed at column {col}: {bytes:?}"
+            );
+        }
+        assert!(!bytes.contains('\u{200d}'), "a ZWJ was sent: {bytes:?}");
+        // Unchanged, the cell after an unsure cluster is drawn again when its neighbour changes.
+        let mut next = grid.clone();
+        next.set(10, 0, text("Z"));
+        let bytes = String::from_utf8(frame(Some(&grid), &next)).unwrap();
+        assert!(bytes.contains("💻"), "{bytes:?}");
+        assert!(!width_unsure("a") && !width_unsure("│") && !width_unsure("漢"));
     }
 
     #[test]

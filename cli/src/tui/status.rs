@@ -1,5 +1,6 @@
 //! The status line: `[session]`, the window list (`*` active, `-` last, `#` output since it
-//! was last shown), and on the right a
+//! was last shown, `Z` after the active one while a pane is zoomed), and on the right the
+//! prefix hint (`C-a ? help`) until the prefix is first typed, a
 //! passing message or the focused pane's title, `●REC` while a pane of the window is recorded,
 //! `ASK @N` while a pane asks, and the time.
 
@@ -47,13 +48,18 @@ pub fn left_text(model: &Model) -> String {
         } else {
             ""
         };
+        let zoom = if Some(window.id) == model.window && model.zoomed.is_some() {
+            "Z"
+        } else {
+            ""
+        };
         let activity = if model.activity.is_marked(window.id) {
             "#"
         } else {
             ""
         };
         text.push_str(&format!(
-            "{}:{}{mark}{activity} ",
+            "{}:{}{mark}{zoom}{activity} ",
             window.index, window.name
         ));
     }
@@ -61,7 +67,7 @@ pub fn left_text(model: &Model) -> String {
 }
 
 fn right_text(model: &Model) -> String {
-    let mut parts = Vec::new();
+    let mut parts: Vec<String> = model.prefix_hint.iter().cloned().collect();
     match &model.message {
         Some((message, at)) if at.elapsed() < MESSAGE_TIME => parts.push(message.clone()),
         _ => {

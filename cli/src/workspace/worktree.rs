@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::client::Client;
 use crate::client::lifecycle::ProcessSpec;
+use crate::client::Client;
 use crate::workspace::git::{canonical, git, inspect};
 use crate::workspace::WorkspaceError;
 
@@ -50,7 +50,10 @@ pub fn session_name(path: &Path) -> String {
 }
 
 /// The worktrees of the repository `path` is in, each with its session.
-pub fn list(path: &Path, client: Option<&mut Client>) -> Result<Vec<BoundWorktree>, WorkspaceError> {
+pub fn list(
+    path: &Path,
+    client: Option<&mut Client>,
+) -> Result<Vec<BoundWorktree>, WorkspaceError> {
     let listing = inspect(path)?;
     let sessions: Vec<String> = match client {
         Some(client) => client
@@ -101,17 +104,30 @@ pub fn create(
             stderr: format!("{branch:?} is no branch name"),
         });
     }
-    let top = PathBuf::from(canonical(git(repo, &["rev-parse", "--show-toplevel"])?.trim()));
+    let top = PathBuf::from(canonical(
+        git(repo, &["rev-parse", "--show-toplevel"])?.trim(),
+    ));
     let path = match path {
         Some(path) => std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
         None => {
-            let repo_name = top.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let repo_name = top
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             let parent = top.parent().unwrap_or(&top);
             parent.join(format!("{repo_name}-{}", branch.replace('/', "-")))
         }
     };
     let path_text = path.display().to_string();
-    let exists = git(&top, &["rev-parse", "--verify", "--quiet", &format!("refs/heads/{branch}")]).is_ok();
+    let exists = git(
+        &top,
+        &[
+            "rev-parse",
+            "--verify",
+            "--quiet",
+            &format!("refs/heads/{branch}"),
+        ],
+    )
+    .is_ok();
     if exists {
         git(&top, &["worktree", "add", "--", &path_text, branch])?;
     } else {
@@ -189,7 +205,10 @@ pub fn remove(
     }
     args.push("--");
     args.push(&found.path);
-    let main = worktrees.first().map(|w| PathBuf::from(&w.path)).unwrap_or_else(|| path.clone());
+    let main = worktrees
+        .first()
+        .map(|w| PathBuf::from(&w.path))
+        .unwrap_or_else(|| path.clone());
     git(&main, &args)?;
     let session = session_name(&path);
     let mut session_killed = false;
@@ -198,12 +217,12 @@ pub fn remove(
             .state()
             .is_ok_and(|s| s.sessions.iter().any(|s| s.name == session));
         if live {
-            let _: phux_core::wire::Done = client.request(phux_core::wire::ClientMessage::KillSession(
-                phux_core::wire::KillSession {
+            let _: phux_core::wire::Done = client.request(
+                phux_core::wire::ClientMessage::KillSession(phux_core::wire::KillSession {
                     id: 0,
                     session: session.clone(),
-                },
-            ))?;
+                }),
+            )?;
             session_killed = true;
         }
     }

@@ -332,29 +332,78 @@ fn document(
 }
 
 /// Prints the document (`--json`) or a line on stderr saying what was written; the status.
-pub fn report(json: bool, doc: &RecJson) -> i32 {
+/// `recorded` is how long a live recording ran.
+pub fn report(json: bool, doc: &RecJson, recorded: Option<std::time::Duration>) -> i32 {
     if json {
         output::print_json(doc);
     } else {
-        let kind = if doc.format == RecFormat::Cast {
-            "events"
-        } else {
-            "frames"
-        };
-        let truncated = if doc.truncated {
-            " (stopped at --max-bytes)"
-        } else {
-            ""
-        };
-        output::stderr_line(&format!(
-            "phux: wrote {} ({} bytes, {} {kind}, {:.1} s, {}x{}){truncated}",
-            doc.path,
-            doc.bytes,
-            doc.frames,
-            doc.duration_ms as f64 / 1000.0,
-            doc.cols,
-            doc.rows
-        ));
+        output::stderr_line(&summary_line(doc, recorded));
     }
     0
+}
+
+/// `phux: wrote demo.cast (381 bytes, 1 event, plays 0.0 s, 80x24; recorded 1.0 s)`: the
+/// playback time is the cast's own timeline after the idle clamp, which a quiet pane leaves
+/// at 0 however long it was recorded, so the time it was recorded is said too.
+fn summary_line(doc: &RecJson, recorded: Option<std::time::Duration>) -> String {
+    let kind = if doc.format == RecFormat::Cast {
+        "event"
+    } else {
+        "frame"
+    };
+    let plural = if doc.frames == 1 { "" } else { "s" };
+    let truncated = if doc.truncated {
+        " (stopped at --max-bytes)"
+    } else {
+        ""
+    };
+    let recorded = recorded.map_or(String::new(), |d| {
+        format!("; recorded {:.1} s", d.as_secs_f64())
+    });
+    format!(
+        "phux: wrote {} ({} bytes, {} {kind}{plural}, plays {:.1} s, {}x{}{recorded}){truncated}",
+        doc.path,
+        doc.bytes,
+        doc.frames,
+        doc.duration_ms as f64 / 1000.0,
+        doc.cols,
+        doc.rows
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `rec work --duration 1` said `1 events, 0.0 s`: a quiet pane's second of recording
+    /// plays in no time, and the line now says which time is which.
+    #[test]
+    fn the_summary_says_how_long_it_plays_and_how_long_it_was_recorded() {
+        let doc = document(
+            Path::new("demo.cast"),
+            RecFormat::Cast,
+            381,
+            0,
+            1,
+            80,
+            24,
+            false,
+        );
+        let line = summary_line(&doc, Some(std::time::Duration::from_millis(1020)));
+        assert_eq!(
+            line,
+            "phux: wrote demo.cast (381 bytes, 1 event, plays 0.0 s, 80x24; recorded 1.0 s)"
+        );
+        let doc = document(
+            Path::new("d.gif"),
+            RecFormat::Gif,
+            9,
+            2500,
+            12,
+            80,
+            24,
+            false,
+        );
+        assert!(summary_line(&doc, None).contains("12 frames, plays 2.5 s, 80x24)"));
+    }
 }

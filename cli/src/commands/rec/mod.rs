@@ -167,9 +167,9 @@ pub fn run(args: Args, context: &Context) -> i32 {
         let _ = signal_hook::flag::register(signal, Arc::clone(&stop));
     }
     // A shared-resolver verb: a partial view keeps exit 1 (§5.2).
-    let result = record_to_file(args, context, stop)
+    let result = record_to_file_timed(args, context, stop)
         .map_err(Failure::partial_view_exits_1)
-        .map(|doc| export::report(json, &doc));
+        .map(|(doc, recorded)| export::report(json, &doc, recorded));
     conclude(json, result)
 }
 
@@ -213,6 +213,16 @@ pub fn record_to_file(
     context: &Context,
     stop: Arc<AtomicBool>,
 ) -> Result<RecJson, Failure> {
+    record_to_file_timed(args, context, stop).map(|(doc, _)| doc)
+}
+
+/// As `record_to_file`, with how long the live recording ran (None for `--from`): a quiet
+/// pane's cast plays 0.0 s however long it was recorded, and the verb says both.
+fn record_to_file_timed(
+    args: Args,
+    context: &Context,
+    stop: Arc<AtomicBool>,
+) -> Result<(RecJson, Option<std::time::Duration>), Failure> {
     let args = with_config_defaults(args);
     let output = resolve_output(&args.out).map_err(|e| {
         Failure::new(
@@ -275,19 +285,22 @@ pub fn record_to_file(
             ))
             .map_err(|f| f.with_exit_code(2));
         }
-        return export::from_file(&args, from, &output.path, output.format);
+        return export::from_file(&args, from, &output.path, output.format).map(|doc| (doc, None));
     }
     let (cast_path, private) = match output.format {
         OutputFormat::Cast => (output.path.clone(), false),
         _ => (export::scratch_cast_path(&output.path)?, true),
     };
+    let started = std::time::Instant::now();
     let captured = capture::capture(&args, context, &cast_path, private, stop);
     if private && captured.is_err() && !cast_path.exists() {
         // Refused before anything was recorded: no cast to keep, so no directory either.
         export::remove_scratch(&cast_path);
     }
     let captured = captured?;
+    let recorded = started.elapsed();
     export::finish(&args, &captured, &cast_path, &output.path, output.format)
+        .map(|doc| (doc, Some(recorded)))
 }
 
 /// The output's directory must exist and take new files: refused before anything is recorded
