@@ -155,6 +155,8 @@ pub struct Plan {
     pub grid: (u16, u16),
     /// The actions in order (and `Set TypingSpeed` between them).
     pub actions: Vec<Step>,
+    /// What the tape asks for that phux skips (`Subtitle`), for notes to the user.
+    pub notes: Vec<String>,
 }
 
 /// Sorts `steps` into a plan; a setting after the first action is an error naming both.
@@ -166,6 +168,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
         settings: Settings::default(),
         grid: (0, 0),
         actions: Vec::new(),
+        notes: Vec::new(),
     };
     let mut first_action: Option<(usize, usize)> = None;
     // The last setting that sized the image: where a size error points.
@@ -175,6 +178,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             Command::Output(path) => plan.outputs.push((path.clone(), step.clone())),
             Command::Require(program) => plan.requires.push((program.clone(), step.clone())),
             Command::Env(key, value) => plan.env.push((key.clone(), value.clone())),
+            Command::Unsupported(note) => plan.notes.push(note.clone()),
             Command::Set(Setting::TypingSpeed(_)) if first_action.is_some() => {
                 plan.actions.push(step)
             }
