@@ -119,6 +119,7 @@ struct GifWriter {
     clock: DelayClock,
     /// Write far-apart changes as separate rectangles.
     split: bool,
+    lzw: gif_lzw::LzwEncoder,
 }
 
 impl GifWriter {
@@ -146,6 +147,7 @@ impl GifWriter {
             body_bytes: 0,
             clock: DelayClock::new(100),
             split,
+            lzw: gif_lzw::LzwEncoder::default(),
         })
     }
 }
@@ -167,7 +169,8 @@ impl GifWriter {
     /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths: of the ways to
     /// write its unchanged pixels, the one that compresses best.
     fn encode(&mut self, patch: &FramePatch, delay: u64) -> gif::Frame<'static> {
-        self.quick_encode(patch, delay).compress_harder()
+        let quick = self.quick_encode(patch, delay);
+        quick.compress_harder(&mut self.lzw)
     }
 
     /// [`GifWriter::encode`]'s choice, made on quickly compressed frames.
@@ -195,10 +198,10 @@ impl GifWriter {
             indexed = self.palette.index_frame(&patch.pixels);
         }
         let compact = self.palette.compact(&indexed);
-        let frame = lzw_frame(patch, delay, indexed);
+        let frame = lzw_frame(&mut self.lzw, patch, delay, indexed);
         // The narrower codes pay for the local palette on some frames and not others: keep
         // the smaller.
-        match compact.map(|c| lzw_frame(patch, delay, c)) {
+        match compact.map(|c| lzw_frame(&mut self.lzw, patch, delay, c)) {
             Some(local) if local.bytes() < frame.bytes() => local,
             _ => frame,
         }
@@ -230,7 +233,12 @@ fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
 /// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths:
 /// its rows in order or interlaced, whichever compresses better (rows eight apart are often
 /// more alike than neighbours in text: the same line of a glyph row further down).
-fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> QuickFrame {
+fn lzw_frame(
+    lzw: &mut gif_lzw::LzwEncoder,
+    patch: &FramePatch,
+    delay: u64,
+    indexed: IndexedFrame,
+) -> QuickFrame {
     let frame = gif::Frame {
         delay: u16::try_from(delay).unwrap_or(u16::MAX),
         dispose: gif::DisposalMethod::Keep,
@@ -248,8 +256,8 @@ fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> QuickFram
         buffer: Cow::Owned(interlace(&frame.buffer, patch.rect.width as usize)),
         ..frame.clone()
     });
-    let frame = QuickFrame::compress(frame);
-    match interlaced.map(QuickFrame::compress) {
+    let frame = QuickFrame::compress(lzw, frame);
+    match interlaced.map(|other| QuickFrame::compress(lzw, other)) {
         Some(other) if other.frame.buffer.len() < frame.frame.buffer.len() => other,
         _ => frame,
     }
@@ -265,10 +273,11 @@ struct QuickFrame {
 }
 
 impl QuickFrame {
-    /// `frame` (holding indices) with its buffer replaced by [`gif_lzw::compress_quick`]'s codes.
-    fn compress(mut frame: gif::Frame<'static>) -> QuickFrame {
+    /// `frame` (holding indices) with its buffer replaced by greedy codes
+    /// ([`gif_lzw::LzwEncoder::compress_quick`]).
+    fn compress(lzw: &mut gif_lzw::LzwEncoder, mut frame: gif::Frame<'static>) -> QuickFrame {
         let indices = std::mem::take(&mut frame.buffer).into_owned();
-        let mut quick = gif_lzw::compress_quick(&indices);
+        let mut quick = lzw.compress_quick(&indices);
         frame.buffer = Cow::Owned(std::mem::take(&mut quick.bytes));
         QuickFrame {
             frame,
@@ -282,14 +291,14 @@ impl QuickFrame {
     }
 
     /// The frame with the shortest codes [`gif_lzw`] finds.
-    fn compress_harder(self) -> gif::Frame<'static> {
+    fn compress_harder(self, lzw: &mut gif_lzw::LzwEncoder) -> gif::Frame<'static> {
         let QuickFrame {
             mut frame,
             indices,
             mut quick,
         } = self;
         quick.bytes = std::mem::take(&mut frame.buffer).into_owned();
-        frame.buffer = Cow::Owned(gif_lzw::compress_harder(&indices, quick));
+        frame.buffer = Cow::Owned(lzw.compress_harder(&indices, quick));
         frame
     }
 }
