@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::{
     compress, compress_quick, compress_smallest, min_code_size, FullTable, Lookahead, LzwEncoder,
-    Parsing, LOOKAHEADS, SEARCH_ALL_UP_TO, TRIAL_LEN,
+    Parsing, LOOKAHEADS, SEARCH_ALL_UP_TO, TRIAL_LEN, TRIAL_LOOKAHEADS,
 };
 
 const FLEXIBLE: Parsing = Parsing::Flexible(Lookahead {
@@ -321,7 +321,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
     let bytes = encoder.compress_harder(&busy, quick.clone());
     assert_eq!(
         encoder.flexible_symbols - before,
-        3 * TRIAL_LEN,
+        TRIAL_LOOKAHEADS.len() * TRIAL_LEN,
         "only the trial"
     );
     assert_eq!(bytes, quick.bytes, "greedy kept");
