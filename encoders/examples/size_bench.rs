@@ -45,16 +45,10 @@ struct Figures {
     cpu: f64,
 }
 
-/// CPU seconds this process has used so far, user and system, all threads.
+/// CPU seconds this process has used so far, all threads (ended ones included).
 fn cpu_secs() -> f64 {
-    // SAFETY: getrusage only writes the struct it is given.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut usage);
-        usage
-    };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    secs(usage.ru_utime) + secs(usage.ru_stime)
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
+    t.tv_sec as f64 + t.tv_nsec as f64 / 1e9
 }
 
 fn env(name: &str) -> Option<String> {
