@@ -98,14 +98,14 @@ pub fn min_code_size(indices: &[u8]) -> u8 {
 /// `indices` compressed greedily, clearing a full table or keeping it, whichever is shorter.
 #[cfg(test)]
 pub fn compress_quick(indices: &[u8]) -> Compressed {
-    LzwEncoder::default().compress_quick(indices)
+    LzwEncoder::default().compress_quick(indices, usize::MAX)
 }
 
 /// `indices` compressed every way this module knows, whatever its size, keeping the shortest.
 #[cfg(test)]
 pub fn compress_smallest(indices: &[u8]) -> Vec<u8> {
     let mut encoder = LzwEncoder::default();
-    let quick = encoder.compress_quick(indices);
+    let quick = encoder.compress_quick(indices, usize::MAX);
     encoder.compress_with(indices, quick, &LOOKAHEADS)
 }
 
@@ -135,12 +135,18 @@ impl LzwEncoder {
     /// shorter: quick enough to compare the ways a frame can be written. (Comparing them
     /// clearing only and trying to keep the table for the winner alone takes a fifth less
     /// time on a log flood, for 1.5% more bytes.)
-    pub fn compress_quick(&mut self, indices: &[u8]) -> Compressed {
-        let cleared = self.compress_greedy(indices, FullTable::Clear);
+    ///
+    /// Codes that grow past `limit` bytes are left unfinished ([`Compressed::finished`] false,
+    /// their bytes past `limit`): a caller comparing ways of writing a frame needs no more of
+    /// one that has lost.
+    pub fn compress_quick(&mut self, indices: &[u8], limit: usize) -> Compressed {
+        let cleared = self.compress_greedy(indices, FullTable::Clear, limit);
+        // Until the table fills, keeping it writes the same codes (and stops where this did).
         if !cleared.filled_table {
             return cleared;
         }
-        let kept = self.compress_greedy(indices, FullTable::Keep);
+        let limit = limit.min(cleared.bytes.len().saturating_sub(1));
+        let kept = self.compress_greedy(indices, FullTable::Keep, limit);
         if kept.bytes.len() < cleared.bytes.len() {
             kept
         } else {
@@ -199,7 +205,7 @@ impl LzwEncoder {
     /// `indices` (a frame's colour indices in the order they are stored) LZW-compressed.
     fn compress(&mut self, indices: &[u8], parsing: Parsing, full: FullTable) -> Compressed {
         match parsing {
-            Parsing::Greedy => self.compress_greedy(indices, full),
+            Parsing::Greedy => self.compress_greedy(indices, full, usize::MAX),
             Parsing::Flexible(lookahead) => self.compress_flexible(indices, lookahead, full),
         }
     }
@@ -207,7 +213,7 @@ impl LzwEncoder {
     /// Classic LZW: always the longest string in the table. A run of one symbol is crossed
     /// through the table's run codes in one step (the same codes as walking it symbol by
     /// symbol: the longest run code that fits, then on from there).
-    fn compress_greedy(&mut self, indices: &[u8], full: FullTable) -> Compressed {
+    fn compress_greedy(&mut self, indices: &[u8], full: FullTable, limit: usize) -> Compressed {
         let min_size = min_code_size(indices);
         let table = &mut self.table;
         table.reset(min_size, indices.len());
@@ -238,6 +244,14 @@ impl LzwEncoder {
                 }
             }
             out.emit(code);
+            if out.bytes.len() > limit {
+                return Compressed {
+                    bytes: out.finish(),
+                    full,
+                    filled_table,
+                    finished: false,
+                };
+            }
             at += len;
             let Some(&next) = indices.get(at) else {
                 break;
@@ -255,6 +269,7 @@ impl LzwEncoder {
             bytes: out.finish(),
             full,
             filled_table,
+            finished: true,
         }
     }
 
@@ -299,6 +314,7 @@ impl LzwEncoder {
             bytes: out.finish(),
             full,
             filled_table,
+            finished: true,
         }
     }
 }
@@ -313,6 +329,8 @@ pub struct Compressed {
     pub full: FullTable,
     /// When false, [`Compressed::full`] made no difference.
     pub filled_table: bool,
+    /// False when the codes stopped at a byte limit, before the end of the input.
+    pub finished: bool,
 }
 
 /// Writes into `runs`, for each index, how many equal symbols start there (itself included),

@@ -308,7 +308,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
     let mut noise = Noise(9);
     let mut encoder = LzwEncoder::default();
     let first = text_like(&mut noise, 20, 5);
-    let quick = encoder.compress_quick(&first);
+    let quick = encoder.compress_quick(&first, usize::MAX);
     encoder.compress_harder(&first, quick);
     assert_eq!(
         encoder.flexible_symbols,
@@ -316,7 +316,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
         "the first frame: all three"
     );
     let busy = random(&mut noise, 8 * SEARCH_ALL_UP_TO, 8);
-    let quick = encoder.compress_quick(&busy);
+    let quick = encoder.compress_quick(&busy, usize::MAX);
     let before = encoder.flexible_symbols;
     let bytes = encoder.compress_harder(&busy, quick.clone());
     assert_eq!(
@@ -327,7 +327,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
     assert_eq!(bytes, quick.bytes, "greedy kept");
     let small = text_like(&mut noise, 16, 4);
     assert!(small.len() <= SEARCH_ALL_UP_TO);
-    let quick = encoder.compress_quick(&small);
+    let quick = encoder.compress_quick(&small, usize::MAX);
     let before = encoder.flexible_symbols;
     encoder.compress_harder(&small, quick);
     assert_eq!(
@@ -348,8 +348,11 @@ fn an_encoder_reused_across_frames_writes_what_a_fresh_one_writes() {
     ];
     let mut reused = LzwEncoder::default();
     for frame in &frames {
-        let quick = reused.compress_quick(frame);
-        assert_eq!(quick, LzwEncoder::default().compress_quick(frame));
+        let quick = reused.compress_quick(frame, usize::MAX);
+        assert_eq!(
+            quick,
+            LzwEncoder::default().compress_quick(frame, usize::MAX)
+        );
         let harder = reused.compress_harder(frame, quick.clone());
         assert_eq!(harder, LzwEncoder::default().compress_harder(frame, quick));
     }
