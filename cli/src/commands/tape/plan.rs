@@ -189,6 +189,15 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
                          TypingSpeed may change once the tape acts; move this Set to the top"
                     )));
                 }
+                if *setting == Setting::CursorBlink(true) {
+                    // A VHS setting phux reads but does not honour: said, never refused.
+                    plan.notes.push(format!(
+                        "{}:{}:{}: Set CursorBlink true is not applied: phux draws a steady cursor",
+                        step.file.display(),
+                        step.line,
+                        step.col
+                    ));
+                }
                 apply(&mut plan.settings, setting, &step)?;
                 if matches!(
                     setting,
@@ -452,6 +461,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("dracula"));
+    }
+
+    #[test]
+    fn a_vhs_setting_phux_does_not_honour_is_noted_not_refused() {
+        let p = plan_of("Set CursorBlink true\nSet CursorBlink false").unwrap();
+        assert_eq!(
+            p.notes,
+            vec!["t.tape:1:1: Set CursorBlink true is not applied: phux draws a steady cursor"]
+        );
     }
 
     #[test]
