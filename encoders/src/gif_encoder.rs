@@ -119,6 +119,7 @@ struct GifWriter {
     clock: DelayClock,
     /// Write far-apart changes as separate rectangles.
     split: bool,
+    lzw: gif_lzw::LzwEncoder,
 }
 
 impl GifWriter {
@@ -146,6 +147,7 @@ impl GifWriter {
             body_bytes: 0,
             clock: DelayClock::new(100),
             split,
+            lzw: gif_lzw::LzwEncoder::default(),
         })
     }
 }
@@ -167,19 +169,25 @@ impl GifWriter {
     /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths: of the ways to
     /// write its unchanged pixels, the one that compresses best.
     fn encode(&mut self, patch: &FramePatch, delay: u64) -> gif::Frame<'static> {
-        self.quick_encode(patch, delay).compress_harder()
+        let quick = self.quick_encode(patch, delay);
+        quick.compress_harder(&mut self.lzw)
     }
 
-    /// [`GifWriter::encode`]'s choice, made on quickly compressed frames.
+    /// [`GifWriter::encode`]'s choice, made on quickly compressed frames. Each way after the
+    /// first is given the bytes of the best so far to beat, and is left unfinished as soon as
+    /// it cannot: the same choice, without finishing the losers (an unfinished frame is never
+    /// smaller than the one it had to beat).
     fn quick_encode(&mut self, patch: &FramePatch, delay: u64) -> QuickFrame {
         let Some(changed) = &patch.changed else {
-            return self.encode_pixels(patch, delay, &patch.pixels);
+            return self.encode_pixels(patch, delay, &patch.pixels, None);
         };
-        let transparent = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::Transparent));
+        let transparent = keyed(patch, Unchanged::Transparent);
+        let transparent = self.encode_pixels(patch, delay, &transparent, None);
         if !changed.contains(&false) {
             return transparent;
         }
-        let runs = self.encode_pixels(patch, delay, &keyed(patch, Unchanged::ContinueRuns));
+        let runs = keyed(patch, Unchanged::ContinueRuns);
+        let runs = self.encode_pixels(patch, delay, &runs, Some(transparent.bytes()));
         if runs.bytes() < transparent.bytes() {
             runs
         } else {
@@ -187,18 +195,26 @@ impl GifWriter {
         }
     }
 
-    /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) as a GIF frame.
-    fn encode_pixels(&mut self, patch: &FramePatch, delay: u64, pixels: &[u32]) -> QuickFrame {
+    /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) as a GIF frame, left unfinished
+    /// once it cannot take fewer than `beat` bytes.
+    fn encode_pixels(
+        &mut self,
+        patch: &FramePatch,
+        delay: u64,
+        pixels: &[u32],
+        beat: Option<u64>,
+    ) -> QuickFrame {
         let mut indexed = self.palette.index_frame(pixels);
         if !indexed.exact {
             // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
             indexed = self.palette.index_frame(&patch.pixels);
         }
         let compact = self.palette.compact(&indexed);
-        let frame = lzw_frame(patch, delay, indexed);
+        let frame = lzw_frame(&mut self.lzw, patch, delay, indexed, beat);
         // The narrower codes pay for the local palette on some frames and not others: keep
         // the smaller.
-        match compact.map(|c| lzw_frame(patch, delay, c)) {
+        let beat = Some(beat.map_or(frame.bytes(), |b| b.min(frame.bytes())));
+        match compact.map(|c| lzw_frame(&mut self.lzw, patch, delay, c, beat)) {
             Some(local) if local.bytes() < frame.bytes() => local,
             _ => frame,
         }
@@ -230,7 +246,13 @@ fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
 /// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths:
 /// its rows in order or interlaced, whichever compresses better (rows eight apart are often
 /// more alike than neighbours in text: the same line of a glyph row further down).
-fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> QuickFrame {
+fn lzw_frame(
+    lzw: &mut gif_lzw::LzwEncoder,
+    patch: &FramePatch,
+    delay: u64,
+    indexed: IndexedFrame,
+    beat: Option<u64>,
+) -> QuickFrame {
     let frame = gif::Frame {
         delay: u16::try_from(delay).unwrap_or(u16::MAX),
         dispose: gif::DisposalMethod::Keep,
@@ -248,8 +270,9 @@ fn lzw_frame(patch: &FramePatch, delay: u64, indexed: IndexedFrame) -> QuickFram
         buffer: Cow::Owned(interlace(&frame.buffer, patch.rect.width as usize)),
         ..frame.clone()
     });
-    let frame = QuickFrame::compress(frame);
-    match interlaced.map(QuickFrame::compress) {
+    let frame = QuickFrame::compress(lzw, frame, beat);
+    let beat = Some(beat.map_or(frame.bytes(), |b| b.min(frame.bytes())));
+    match interlaced.map(|other| QuickFrame::compress(lzw, other, beat)) {
         Some(other) if other.frame.buffer.len() < frame.frame.buffer.len() => other,
         _ => frame,
     }
@@ -265,10 +288,17 @@ struct QuickFrame {
 }
 
 impl QuickFrame {
-    /// `frame` (holding indices) with its buffer replaced by [`gif_lzw::compress_quick`]'s codes.
-    fn compress(mut frame: gif::Frame<'static>) -> QuickFrame {
+    /// `frame` (holding indices) with its buffer replaced by greedy codes
+    /// ([`gif_lzw::LzwEncoder::compress_quick`]).
+    /// They are left unfinished once the frame cannot take fewer than `beat` bytes.
+    fn compress(
+        lzw: &mut gif_lzw::LzwEncoder,
+        mut frame: gif::Frame<'static>,
+        beat: Option<u64>,
+    ) -> QuickFrame {
         let indices = std::mem::take(&mut frame.buffer).into_owned();
-        let mut quick = gif_lzw::compress_quick(&indices);
+        let limit = beat.map_or(usize::MAX, |b| longest_smaller_than(&frame, b));
+        let mut quick = lzw.compress_quick(&indices, limit);
         frame.buffer = Cow::Owned(std::mem::take(&mut quick.bytes));
         QuickFrame {
             frame,
@@ -282,14 +312,18 @@ impl QuickFrame {
     }
 
     /// The frame with the shortest codes [`gif_lzw`] finds.
-    fn compress_harder(self) -> gif::Frame<'static> {
+    fn compress_harder(self, lzw: &mut gif_lzw::LzwEncoder) -> gif::Frame<'static> {
         let QuickFrame {
             mut frame,
             indices,
             mut quick,
         } = self;
         quick.bytes = std::mem::take(&mut frame.buffer).into_owned();
-        frame.buffer = Cow::Owned(gif_lzw::compress_harder(&indices, quick));
+        if !quick.finished {
+            // Never chosen (it lost to the frame it had to beat); finished here all the same.
+            quick = lzw.compress_quick(&indices, usize::MAX);
+        }
+        frame.buffer = Cow::Owned(lzw.compress_harder(&indices, quick));
         frame
     }
 }
@@ -420,6 +454,29 @@ fn header_bytes(n: usize) -> u64 {
     HEADER_FIXED + 3 * table_entries(n)
 }
 
+/// The longest LZW buffer (minimum code size byte included) with which `frame` (its local
+/// palette counted) takes fewer than `beat` bytes in the file; 0 when none does.
+fn longest_smaller_than(frame: &gif::Frame<'_>, beat: u64) -> usize {
+    let fixed = frame_bytes(&gif::Frame {
+        buffer: Cow::Borrowed(&[0]),
+        palette: frame.palette.clone(),
+        ..gif::Frame::default()
+    });
+    // A buffer of `data + 1` bytes adds `data + ceil(data / 255)` (its sub-blocks) to
+    // `fixed`: the largest `data` keeping the sum under `beat`.
+    let Some(room) = beat.checked_sub(fixed + 1) else {
+        return 0;
+    };
+    let mut data = room * 255 / 256;
+    while data + 1 + (data + 1).div_ceil(255) <= room {
+        data += 1;
+    }
+    while data > 0 && data + data.div_ceil(255) > room {
+        data -= 1;
+    }
+    usize::try_from(data + 1).unwrap_or(usize::MAX)
+}
+
 /// Bytes a pre-encoded frame takes in the file: its blocks, local palette and data sub-blocks.
 fn frame_bytes(frame: &gif::Frame<'_>) -> u64 {
     let local = frame
@@ -428,4 +485,34 @@ fn frame_bytes(frame: &gif::Frame<'_>) -> u64 {
         .map_or(0, |p| 3 * table_entries(p.len() / 3));
     let data = frame.buffer.len().saturating_sub(1) as u64;
     FRAME_FIXED + local + 1 + data + data.div_ceil(255) + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_longest_buffer_that_still_beats_a_size_is_exact() {
+        // Ways of writing a frame stop once they cannot beat the best so far; one byte off
+        // here and a winner would be cut short (or a loser finished for nothing).
+        for palette in [None, Some(vec![0u8; 3 * 5])] {
+            let frame = |len: usize| gif::Frame {
+                buffer: Cow::Owned(vec![0; len]),
+                palette: palette.clone(),
+                ..gif::Frame::default()
+            };
+            for beat in [0, 10, 30, 31, 300, 540, 541, 542, 100_000] {
+                let longest = longest_smaller_than(&frame(1), beat);
+                if longest == 0 {
+                    assert!(frame_bytes(&frame(1)) >= beat, "{beat}");
+                    continue;
+                }
+                assert!(frame_bytes(&frame(longest)) < beat, "{beat}: {longest}");
+                assert!(
+                    frame_bytes(&frame(longest + 1)) >= beat,
+                    "{beat}: {longest}"
+                );
+            }
+        }
+    }
 }

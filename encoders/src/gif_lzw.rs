@@ -1,5 +1,7 @@
-//! GIF's LZW compression, written for size rather than taken from the `gif` crate: flexible
-//! parsing (one step of lookahead) and a choice of what to do when the code table fills up.
+//! GIF's LZW compression, written for size and speed rather than taken from the `gif` crate:
+//! greedy parsing that crosses a run of one colour in one step, flexible parsing (one step of
+//! lookahead) where a bounded trial shows it pays, and a choice of what to do when the code
+//! table fills up. One [`LzwEncoder`] is kept per output, so its tables are allocated once.
 //!
 //! A GIF decoder only sees codes. After each code it adds one entry to its table, the string it
 //! just decoded plus the first symbol of the next one, whatever string that was. So the encoder
@@ -8,15 +10,33 @@
 //! the encoder adds too. This module mirrors the decoder's table exactly (including when the code
 //! width grows) so every stream it writes decodes to the same pixels.
 //!
-//! Lookahead would be slow over the long runs of background in a terminal screen (a match there
-//! is hundreds of symbols long, and so is the match after each of its prefixes), so the table
-//! also keeps each symbol's run codes and crosses a run in one step.
+//! Parsing would be slow over the long runs of background in a terminal screen (a match there
+//! is hundreds of symbols long, and lookahead walks the match after each of its prefixes too),
+//! so the table also keeps each symbol's run codes and crosses a run in one step.
 
 /// Codes are at most 12 bits wide, so a table never holds more than 4096 entries.
 const MAX_CODE_BITS: u32 = 12;
 const MAX_ENTRIES: u16 = 1 << MAX_CODE_BITS;
 
-/// The lookaheads [`compress_harder`] tries. Which split wins is chaotic (each shorter code
+/// Frames of at most this many indices, and the first frame of an output (what a still image
+/// and every thumbnail show), are compressed with each of [`LOOKAHEADS`]: a frame this small
+/// costs little however it is searched.
+const SEARCH_ALL_UP_TO: usize = 1 << 16;
+/// A larger frame is first tried on this many of its indices, with greedy parsing and the
+/// [`TRIAL_LOOKAHEADS`] ...
+const TRIAL_LEN: usize = 1 << 14;
+/// ... and compressed whole with the best lookahead only when that saved at least this share
+/// of the trial's greedy bytes. On large busy frames (a scrolling log, a redrawn dashboard)
+/// flexible parsing saves well under 1% and takes several times greedy's time; on text with
+/// few colours it can save more. Measured with
+/// `cargo run --release -p phux-encoders --example size_bench`.
+const TRIAL_MIN_GAIN: f64 = 0.01;
+
+/// The lookaheads a large frame's trial tries: the cheapest (a few candidates each weighed
+/// with one more match) of [`LOOKAHEADS`]; the others cost several times more on long matches.
+const TRIAL_LOOKAHEADS: [Lookahead; 1] = [LOOKAHEADS[1]];
+
+/// The lookaheads [`LzwEncoder::compress_harder`] tries. Which split wins is chaotic (each shorter code
 /// also spends a table entry on a string the table already has, and changes every later
 /// entry), so a few settings each win on some frames: measured on the sample casts with
 /// `cargo run --release -p phux-encoders --example size_bench`.
@@ -75,40 +95,228 @@ pub fn min_code_size(indices: &[u8]) -> u8 {
     bits.max(2) as u8
 }
 
-/// `indices` compressed greedily, clearing a full table or keeping it, whichever is shorter:
-/// quick enough to compare the ways a frame can be written.
+/// `indices` compressed greedily, clearing a full table or keeping it, whichever is shorter.
+#[cfg(test)]
 pub fn compress_quick(indices: &[u8]) -> Compressed {
-    let cleared = compress_runs(indices, Parsing::Greedy, FullTable::Clear, &[]);
-    if !cleared.filled_table {
-        return cleared;
-    }
-    let kept = compress_runs(indices, Parsing::Greedy, FullTable::Keep, &[]);
-    if kept.bytes.len() < cleared.bytes.len() {
-        kept
-    } else {
-        cleared
-    }
+    LzwEncoder::default().compress_quick(indices, usize::MAX)
 }
 
-/// `indices` compressed every way this module knows, keeping the shortest.
+/// `indices` compressed every way this module knows, whatever its size, keeping the shortest.
 #[cfg(test)]
 pub fn compress_smallest(indices: &[u8]) -> Vec<u8> {
-    compress_harder(indices, compress_quick(indices))
+    let mut encoder = LzwEncoder::default();
+    let quick = encoder.compress_quick(indices, usize::MAX);
+    encoder.compress_with(indices, quick, &LOOKAHEADS)
 }
 
-/// The shortest of `quick` (what [`compress_quick`] made of `indices`) and `indices` parsed
-/// with each of [`LOOKAHEADS`], doing with a full table what did better in `quick` (lookahead
-/// rarely changes which does better, and trying both would double the time).
-pub fn compress_harder(indices: &[u8], quick: Compressed) -> Vec<u8> {
-    let runs = run_lengths(indices);
-    let mut best = quick.bytes;
-    for lookahead in LOOKAHEADS {
-        let flexible = compress_runs(indices, Parsing::Flexible(lookahead), quick.full, &runs);
-        if flexible.bytes.len() < best.len() {
-            best = flexible.bytes;
+/// `indices` (a frame's colour indices in the order they are stored) LZW-compressed for GIF.
+#[cfg(test)]
+pub fn compress(indices: &[u8], parsing: Parsing, full: FullTable) -> Compressed {
+    LzwEncoder::default().compress(indices, parsing, full)
+}
+
+/// Compresses frames, keeping its tables from one to the next.
+#[derive(Default)]
+pub struct LzwEncoder {
+    table: CodeTable,
+    /// Run lengths of the frame being parsed flexibly.
+    runs: Vec<u32>,
+    /// The codes of the current match's prefixes.
+    prefixes: Vec<u16>,
+    /// Frames compressed so far (the first gets the full search).
+    frames: u64,
+    /// Symbols parsed with lookahead so far: the work the effort rules bound.
+    #[cfg(test)]
+    flexible_symbols: usize,
+}
+
+impl LzwEncoder {
+    /// `indices` compressed greedily, clearing a full table or keeping it, whichever is
+    /// shorter: quick enough to compare the ways a frame can be written. (Comparing them
+    /// clearing only and trying to keep the table for the winner alone takes a fifth less
+    /// time on a log flood, for 1.5% more bytes.)
+    ///
+    /// Codes that grow past `limit` bytes are left unfinished ([`Compressed::finished`] false,
+    /// their bytes past `limit`): a caller comparing ways of writing a frame needs no more of
+    /// one that has lost.
+    pub fn compress_quick(&mut self, indices: &[u8], limit: usize) -> Compressed {
+        let cleared = self.compress_greedy(indices, FullTable::Clear, limit);
+        // Until the table fills, keeping it writes the same codes (and stops where this did).
+        if !cleared.filled_table {
+            return cleared;
+        }
+        let limit = limit.min(cleared.bytes.len().saturating_sub(1));
+        let kept = self.compress_greedy(indices, FullTable::Keep, limit);
+        if kept.bytes.len() < cleared.bytes.len() {
+            kept
+        } else {
+            cleared
         }
     }
-    best
+
+    /// The shortest of `quick` (what [`LzwEncoder::compress_quick`] made of `indices`) and
+    /// `indices` parsed with lookahead where that pays, doing with a full table what did
+    /// better in `quick`: each of [`LOOKAHEADS`] on the first frame and on small ones; on a
+    /// larger frame, the [`TRIAL_LOOKAHEADS`] when they saved [`TRIAL_MIN_GAIN`] on its first
+    /// [`TRIAL_LEN`] indices, none otherwise.
+    pub fn compress_harder(&mut self, indices: &[u8], quick: Compressed) -> Vec<u8> {
+        self.frames += 1;
+        if self.frames == 1 || indices.len() <= SEARCH_ALL_UP_TO {
+            return self.compress_with(indices, quick, &LOOKAHEADS);
+        }
+        match self.trial(&indices[..TRIAL_LEN], quick.full) {
+            Some(lookahead) => self.compress_with(indices, quick, &[lookahead]),
+            None => quick.bytes,
+        }
+    }
+
+    /// The lookahead that compressed `sample` smallest, if it saved [`TRIAL_MIN_GAIN`] of
+    /// greedy's bytes.
+    fn trial(&mut self, sample: &[u8], full: FullTable) -> Option<Lookahead> {
+        let greedy = self.compress(sample, Parsing::Greedy, full).bytes.len();
+        let (best, len) = (TRIAL_LOOKAHEADS.iter())
+            .map(|&l| {
+                let flexible = self.compress(sample, Parsing::Flexible(l), full);
+                (l, flexible.bytes.len())
+            })
+            .min_by_key(|&(_, len)| len)?;
+        (len as f64 <= greedy as f64 * (1.0 - TRIAL_MIN_GAIN)).then_some(best)
+    }
+
+    /// The shortest of `quick` and `indices` parsed with each of `lookaheads`, doing with a
+    /// full table what did better in `quick` (lookahead rarely changes which does better, and
+    /// trying both would double the time).
+    fn compress_with(
+        &mut self,
+        indices: &[u8],
+        quick: Compressed,
+        lookaheads: &[Lookahead],
+    ) -> Vec<u8> {
+        let mut best = quick.bytes;
+        for &lookahead in lookaheads {
+            let flexible = self.compress(indices, Parsing::Flexible(lookahead), quick.full);
+            if flexible.bytes.len() < best.len() {
+                best = flexible.bytes;
+            }
+        }
+        best
+    }
+
+    /// `indices` (a frame's colour indices in the order they are stored) LZW-compressed.
+    fn compress(&mut self, indices: &[u8], parsing: Parsing, full: FullTable) -> Compressed {
+        match parsing {
+            Parsing::Greedy => self.compress_greedy(indices, full, usize::MAX),
+            Parsing::Flexible(lookahead) => self.compress_flexible(indices, lookahead, full),
+        }
+    }
+
+    /// Classic LZW: always the longest string in the table. A run of one symbol is crossed
+    /// through the table's run codes in one step (the same codes as walking it symbol by
+    /// symbol: the longest run code that fits, then on from there).
+    fn compress_greedy(&mut self, indices: &[u8], full: FullTable, limit: usize) -> Compressed {
+        let min_size = min_code_size(indices);
+        let table = &mut self.table;
+        table.reset(min_size, indices.len());
+        let mut out = CodeWriter::new(min_size, indices.len());
+        out.emit_clear(table.clear_code());
+        let mut filled_table = false;
+        let (mut at, mut run_end) = (0, 0);
+        while at < indices.len() {
+            let symbol = indices[at];
+            if run_end <= at {
+                run_end = at + 1;
+                while indices.get(run_end) == Some(&symbol) {
+                    run_end += 1;
+                }
+            }
+            let run = run_end - at;
+            let known = &table.runs[usize::from(symbol)];
+            let (mut code, mut len) = match known.get(run - 1) {
+                Some(&code) => (code, run),
+                // The table has no longer run of `symbol`: its longest is the match.
+                None => (known[known.len() - 1], known.len()),
+            };
+            if len == run {
+                while let Some(longer) = (indices.get(at + len)).and_then(|&s| table.child(code, s))
+                {
+                    code = longer;
+                    len += 1;
+                }
+            }
+            out.emit(code);
+            if out.bytes.len() > limit {
+                return Compressed {
+                    bytes: out.finish(),
+                    full,
+                    filled_table,
+                    finished: false,
+                };
+            }
+            at += len;
+            let Some(&next) = indices.get(at) else {
+                break;
+            };
+            if !table.add(code, next) {
+                filled_table = true;
+                if full == FullTable::Clear {
+                    out.emit_clear(table.clear_code());
+                    table.clear();
+                }
+            }
+        }
+        out.emit(table.clear_code() + 1);
+        Compressed {
+            bytes: out.finish(),
+            full,
+            filled_table,
+            finished: true,
+        }
+    }
+
+    /// `indices` parsed with one step of `lookahead`.
+    fn compress_flexible(
+        &mut self,
+        indices: &[u8],
+        lookahead: Lookahead,
+        full: FullTable,
+    ) -> Compressed {
+        #[cfg(test)]
+        {
+            self.flexible_symbols += indices.len();
+        }
+        run_lengths(indices, &mut self.runs);
+        let (table, runs, prefixes) = (&mut self.table, &self.runs, &mut self.prefixes);
+        let min_size = min_code_size(indices);
+        table.reset(min_size, indices.len());
+        let mut out = CodeWriter::new(min_size, indices.len());
+        out.emit_clear(table.clear_code());
+        let mut filled_table = false;
+        let mut at = 0;
+        while at < indices.len() {
+            let rest = &indices[at..];
+            table.prefix_codes(rest, prefixes);
+            let taken = table.best_split(rest, &runs[at..], prefixes.len(), lookahead);
+            out.emit(prefixes[taken - 1]);
+            at += taken;
+            let Some(&next) = indices.get(at) else {
+                break;
+            };
+            if !table.add(prefixes[taken - 1], next) {
+                filled_table = true;
+                if full == FullTable::Clear {
+                    out.emit_clear(table.clear_code());
+                    table.clear();
+                }
+            }
+        }
+        out.emit(table.clear_code() + 1);
+        Compressed {
+            bytes: out.finish(),
+            full,
+            filled_table,
+            finished: true,
+        }
+    }
 }
 
 /// A compressed frame, what was done when its table was full, and whether it ever was.
@@ -121,67 +329,20 @@ pub struct Compressed {
     pub full: FullTable,
     /// When false, [`Compressed::full`] made no difference.
     pub filled_table: bool,
+    /// False when the codes stopped at a byte limit, before the end of the input.
+    pub finished: bool,
 }
 
-/// `indices` (a frame's colour indices in the order they are stored) LZW-compressed for GIF.
-#[cfg(test)]
-pub fn compress(indices: &[u8], parsing: Parsing, full: FullTable) -> Compressed {
-    let runs = match parsing {
-        Parsing::Greedy => Vec::new(),
-        Parsing::Flexible(_) => run_lengths(indices),
-    };
-    compress_runs(indices, parsing, full, &runs)
-}
-
-/// `indices` (a frame's colour indices in the order they are stored) LZW-compressed for GIF,
-/// given their [`run_lengths`] (unused, so may be empty, for greedy parsing).
-fn compress_runs(indices: &[u8], parsing: Parsing, full: FullTable, runs: &[u32]) -> Compressed {
-    let min_size = min_code_size(indices);
-    let mut table = CodeTable::new(min_size, indices.len());
-    let mut out = CodeWriter::new(min_size, indices.len());
-    out.emit_clear(table.clear_code());
-    let mut prefixes = Vec::new();
-    let mut filled_table = false;
-    let mut at = 0;
-    while at < indices.len() {
-        let rest = &indices[at..];
-        table.prefix_codes(rest, &mut prefixes);
-        let taken = match parsing {
-            Parsing::Greedy => prefixes.len(),
-            Parsing::Flexible(lookahead) => {
-                table.best_split(rest, &runs[at..], prefixes.len(), lookahead)
-            }
-        };
-        out.emit(prefixes[taken - 1]);
-        at += taken;
-        let Some(&next) = indices.get(at) else {
-            break;
-        };
-        if !table.add(prefixes[taken - 1], next) {
-            filled_table = true;
-            if full == FullTable::Clear {
-                out.emit_clear(table.clear_code());
-                table.clear();
-            }
-        }
-    }
-    out.emit(table.clear_code() + 1);
-    Compressed {
-        bytes: out.finish(),
-        full,
-        filled_table,
-    }
-}
-
-/// For each index, how many equal symbols start there (itself included), at most `u32::MAX`.
-fn run_lengths(indices: &[u8]) -> Vec<u32> {
-    let mut runs = vec![1u32; indices.len()];
+/// Writes into `runs`, for each index, how many equal symbols start there (itself included),
+/// at most `u32::MAX`.
+fn run_lengths(indices: &[u8], runs: &mut Vec<u32>) {
+    runs.clear();
+    runs.resize(indices.len(), 1);
     for i in (0..indices.len().saturating_sub(1)).rev() {
         if indices[i] == indices[i + 1] {
             runs[i] = runs[i + 1].saturating_add(1);
         }
     }
-    runs
 }
 
 /// The encoder's string table: each code past the clear and end codes is an earlier code plus
@@ -200,19 +361,40 @@ struct CodeTable {
     runs: Vec<Vec<u16>>,
 }
 
+impl Default for CodeTable {
+    fn default() -> Self {
+        let mut table = CodeTable {
+            clear_code: 0,
+            next_code: 0,
+            keys: Vec::new(),
+            codes: Vec::new(),
+            mask: 0,
+            shift: 0,
+            runs: Vec::new(),
+        };
+        table.reset(2, 0);
+        table
+    }
+}
+
 impl CodeTable {
-    fn new(min_size: u8, input_len: usize) -> Self {
+    /// An empty table for codes of at least `min_size` bits, with slots for `input_len`
+    /// symbols' worth of entries, in the memory of the last one.
+    fn reset(&mut self, min_size: u8, input_len: usize) {
         let entries = (input_len + 1).min(usize::from(MAX_ENTRIES));
         let slots = (2 * entries).next_power_of_two();
-        let clear_code = 1 << min_size;
-        CodeTable {
-            clear_code,
-            next_code: clear_code + 2,
-            keys: vec![0; slots],
-            codes: vec![0; slots],
-            mask: slots - 1,
-            shift: 32 - slots.trailing_zeros(),
-            runs: (0..clear_code).map(|s| vec![s]).collect(),
+        self.clear_code = 1 << min_size;
+        self.next_code = self.clear_code + 2;
+        self.keys.clear();
+        self.keys.resize(slots, 0);
+        self.codes.resize(slots, 0);
+        self.mask = slots - 1;
+        self.shift = 32 - slots.trailing_zeros();
+        let symbols = usize::from(self.clear_code);
+        self.runs.resize_with(symbols, Vec::new);
+        for (symbol, run) in (0..self.clear_code).zip(&mut self.runs) {
+            run.clear();
+            run.push(symbol);
         }
     }
 

@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 
 use super::{
-    compress, compress_quick, compress_smallest, min_code_size, FullTable, Lookahead, Parsing,
-    LOOKAHEADS,
+    compress, compress_quick, compress_smallest, min_code_size, FullTable, Lookahead, LzwEncoder,
+    Parsing, LOOKAHEADS, SEARCH_ALL_UP_TO, TRIAL_LEN, TRIAL_LOOKAHEADS,
 };
 
 const FLEXIBLE: Parsing = Parsing::Flexible(Lookahead {
@@ -233,4 +233,127 @@ fn flexible_parsing_is_never_larger_than_the_gif_crate_on_text_like_images() {
 fn empty_input_is_a_clear_and_an_end_code() {
     // Two 3-bit codes (4 and 5) in one byte, after the minimum code size.
     assert_eq!(compress_smallest(&[]), vec![2, 0b0010_1100]);
+}
+
+#[test]
+fn greedy_crossing_runs_in_one_step_writes_the_symbol_by_symbol_parse() {
+    // Past 16 colours weezl is no reference: compare with a plain LZW written here.
+    let mut noise = Noise(8);
+    for indices in [runs(&mut noise, 80_000, 8), text_like(&mut noise, 40, 10)] {
+        let ours = compress(&indices, Parsing::Greedy, FullTable::Clear).bytes;
+        assert_eq!(ours, plain_greedy_lzw(&indices));
+    }
+}
+
+/// Textbook greedy LZW with a clear when the table fills, one symbol at a time, through a
+/// `HashMap`, packed as GIF packs codes.
+fn plain_greedy_lzw(indices: &[u8]) -> Vec<u8> {
+    let min_size = min_code_size(indices);
+    let clear = 1u16 << min_size;
+    let mut table = std::collections::HashMap::new();
+    let mut next = clear + 2;
+    let mut codes = vec![clear];
+    let mut code = u16::from(indices[0]);
+    for &symbol in &indices[1..] {
+        if let Some(&longer) = table.get(&(code, symbol)) {
+            code = longer;
+            continue;
+        }
+        codes.push(code);
+        if next == 4096 {
+            codes.push(clear);
+            table.clear();
+            next = clear + 2;
+        } else {
+            table.insert((code, symbol), next);
+            next += 1;
+        }
+        code = u16::from(symbol);
+    }
+    codes.push(code);
+    codes.push(clear + 1);
+    // Widths as the decoder reads them: it adds an entry for every code but the first after a
+    // clear, and reads one bit more once its table reaches the current width.
+    let mut out = vec![min_size];
+    let (mut bits, mut count, mut size, mut adds) = (0u64, 0u32, clear + 2, false);
+    for &c in &codes {
+        let width = (16 - size.leading_zeros()).min(12);
+        bits |= u64::from(c) << count;
+        count += width;
+        while count >= 8 {
+            out.push(bits as u8);
+            bits >>= 8;
+            count -= 8;
+        }
+        if c == clear {
+            size = clear + 2;
+            adds = false;
+        } else {
+            if adds && size < 4096 {
+                size += 1;
+            }
+            adds = true;
+        }
+    }
+    if count > 0 {
+        out.push(bits as u8);
+    }
+    out
+}
+
+#[test]
+fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
+    // The log-flood regression: every frame, however large, was parsed with lookahead three
+    // times over (10x the encode time), for well under 1% on busy screens.
+    let mut noise = Noise(9);
+    let mut encoder = LzwEncoder::default();
+    let first = text_like(&mut noise, 20, 5);
+    let quick = encoder.compress_quick(&first, usize::MAX);
+    encoder.compress_harder(&first, quick);
+    assert_eq!(
+        encoder.flexible_symbols,
+        3 * first.len(),
+        "the first frame: all three"
+    );
+    let busy = random(&mut noise, 8 * SEARCH_ALL_UP_TO, 8);
+    let quick = encoder.compress_quick(&busy, usize::MAX);
+    let before = encoder.flexible_symbols;
+    let bytes = encoder.compress_harder(&busy, quick.clone());
+    assert_eq!(
+        encoder.flexible_symbols - before,
+        TRIAL_LOOKAHEADS.len() * TRIAL_LEN,
+        "only the trial"
+    );
+    assert_eq!(bytes, quick.bytes, "greedy kept");
+    let small = text_like(&mut noise, 16, 4);
+    assert!(small.len() <= SEARCH_ALL_UP_TO);
+    let quick = encoder.compress_quick(&small, usize::MAX);
+    let before = encoder.flexible_symbols;
+    encoder.compress_harder(&small, quick);
+    assert_eq!(
+        encoder.flexible_symbols - before,
+        3 * small.len(),
+        "small: all three"
+    );
+}
+
+#[test]
+fn an_encoder_reused_across_frames_writes_what_a_fresh_one_writes() {
+    let mut noise = Noise(10);
+    let frames = [
+        runs(&mut noise, 50_000, 8),
+        random(&mut noise, 3_000, 2),
+        text_like(&mut noise, 30, 6),
+        runs(&mut noise, 20_000, 3),
+    ];
+    let mut reused = LzwEncoder::default();
+    for frame in &frames {
+        let quick = reused.compress_quick(frame, usize::MAX);
+        assert_eq!(
+            quick,
+            LzwEncoder::default().compress_quick(frame, usize::MAX)
+        );
+        let harder = reused.compress_harder(frame, quick.clone());
+        assert_eq!(harder, LzwEncoder::default().compress_harder(frame, quick));
+    }
 }

@@ -387,3 +387,28 @@ fn the_timeline_is_the_real_one() {
         "the sleep is in the cast: {end} vs {typed:?}"
     );
 }
+
+#[test]
+fn tapes_written_as_vhs_examples_are_run_end_to_end() {
+    // Several commands on a line, stacked modifiers, a hidden setup and every Wait form run as
+    // VHS runs them; Subtitle is skipped with a note, not refused.
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    for name in ["vhs_one_line.tape", "vhs_keys.tape"] {
+        let output = tape(&server, &dir, &[name]);
+        assert!(output.status.success(), "{name}: {}", stderr(&output));
+    }
+    assert!(!gif_frames(&dir.join("one-line.gif")).is_empty());
+    assert!(!gif_frames(&dir.join("keys.gif")).is_empty());
+    let output = tape(&server, &dir, &["vhs_hidden_setup.tape", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let notes = doc["notes"].to_string();
+    assert!(
+        notes.contains("vhs_hidden_setup.tape:38:1: Subtitle"),
+        "{notes}"
+    );
+    let cast = std::fs::read_to_string(dir.join("hidden-setup.cast")).unwrap();
+    assert!(cast.contains("hello"), "the shown part is recorded");
+    assert!(!cast.contains("PS1="), "the hidden setup is not");
+}

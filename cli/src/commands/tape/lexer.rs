@@ -128,22 +128,18 @@ impl Lexer<'_> {
         Ok(())
     }
 
-    /// A `/` starts a regex only after a `Wait` word or a `WaitPattern` setting; elsewhere it
-    /// begins a path (`Output /tmp/demo.gif`).
+    /// A `/` starts a regex only right after a `Wait` word or a `Set WaitPattern`; elsewhere
+    /// it begins a path (`Output /tmp/demo.gif`). Only the tokens just before count, since a
+    /// line may hold several commands (`Type "ls" Enter Wait /\$ $/`).
     fn starts_regex(&self) -> bool {
-        let words: Vec<&str> = self
-            .tokens
-            .iter()
-            .rev()
-            .take_while(|t| t.kind != TokenKind::LineEnd)
-            .filter_map(|t| match &t.kind {
-                TokenKind::Word(w) => Some(w.as_str()),
-                _ => None,
-            })
-            .collect();
-        match words.as_slice() {
-            [last] => last.starts_with("Wait"),
-            [last, "Set"] => *last == "WaitPattern",
+        let word = |back: usize| match self.tokens.iter().rev().nth(back).map(|t| &t.kind) {
+            Some(TokenKind::Word(w)) => Some(w.as_str()),
+            _ => None,
+        };
+        match (word(0), word(1)) {
+            (Some(last), _) if last == "Wait" || last.starts_with("Wait+") => true,
+            (Some(last), _) if last.starts_with("Wait@") => true,
+            (Some("WaitPattern"), Some("Set")) => true,
             _ => false,
         }
     }
@@ -256,6 +252,26 @@ mod tests {
                 LineEnd,
             ]
         );
+    }
+
+    #[test]
+    fn a_regex_after_wait_anywhere_on_a_line() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("Type \"ls /\" Enter Wait@5s /\\$ $/ Sleep 1"),
+            vec![
+                Word("Type".into()),
+                Quoted("ls /".into()),
+                Word("Enter".into()),
+                Word("Wait@5s".into()),
+                Regex("\\$ $".into()),
+                Word("Sleep".into()),
+                Word("1".into()),
+                LineEnd,
+            ]
+        );
+        assert_eq!(kinds("Set WaitPattern /ok/")[2], Regex("ok".into()));
+        assert_eq!(kinds("Screenshot /tmp/x.png")[1], Word("/tmp/x.png".into()));
     }
 
     #[test]

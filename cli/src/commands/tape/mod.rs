@@ -10,6 +10,7 @@ mod plan;
 mod progress;
 mod runner;
 mod session;
+mod set_command;
 
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
@@ -110,7 +111,8 @@ fn tape(args: Args, context: &Context) -> VerbResult {
         outputs::screenshots(&recording, &settings.options).map_err(output_failure)?;
     progress.finish();
     let (width_px, height_px) = (plan.settings.width, plan.settings.height);
-    let mut notes = plan.settings.not_applied();
+    let mut notes = std::mem::take(&mut plan.notes);
+    notes.extend(plan.settings.not_applied());
     if outputs.is_empty() && screenshots.is_empty() {
         notes.push("the tape names no Output (and no -o was given): nothing was written".into());
     }

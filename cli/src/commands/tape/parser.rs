@@ -1,13 +1,19 @@
-//! The tape language: one command per line, as VHS reads it. `Source` is followed here, so the
-//! result is the flat list of commands to run, each with the place it was written.
+//! The tape language as VHS reads it: commands one after another, usually one per line but as
+//! many on a line as the writer likes (`Type "make" Sleep 500ms Enter`). `Source` is followed
+//! here, so the result is the flat list of commands to run, each with the place it was written.
 
 use super::error::TapeError;
 use super::lexer::{tokenize, Token, TokenKind};
+pub use super::set_command::{LoopOffset, Setting, ThemeSource};
 use phux_core::bounded_read;
 use std::path::{Path, PathBuf};
 
 /// How deep `Source` may nest (a tape sourcing itself is caught before this).
 const MAX_SOURCE_DEPTH: usize = 16;
+/// The most commands a tape may expand to, `Source` lines and every sourced command counted
+/// each time it is sourced: hand-written demos have a few hundred, while a few tapes that each
+/// source the next ten times reach 10^8 (and the memory to hold them) from 1.4 KB.
+pub const MAX_STEPS: usize = 100_000;
 
 /// One command and where it was written.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,46 +38,6 @@ pub enum WaitScope {
     Line,
     /// The whole screen.
     Screen,
-}
-
-/// `LoopOffset`: where the animation starts, in frames or as a share of its length.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LoopOffset {
-    Frames(u32),
-    Percent(f64),
-}
-
-/// A `Set` command.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Setting {
-    Shell(String),
-    FontFamily(String),
-    FontSize(f64),
-    LineHeight(f64),
-    LetterSpacing(f64),
-    Width(u32),
-    Height(u32),
-    Padding(u32),
-    Margin(u32),
-    MarginFill(String),
-    BorderRadius(u32),
-    WindowBar(String),
-    WindowBarSize(u32),
-    /// A built-in theme's name, or a JSON object of colours.
-    Theme(ThemeSource),
-    TypingSpeed(f64),
-    Framerate(u32),
-    PlaybackSpeed(f64),
-    LoopOffset(LoopOffset),
-    CursorBlink(bool),
-    WaitTimeout(f64),
-    WaitPattern(String),
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ThemeSource {
-    Name(String),
-    Json(String),
 }
 
 /// Every command of the language.
@@ -104,6 +70,9 @@ pub enum Command {
     Screenshot(PathBuf),
     Copy(String),
     Paste,
+    /// A command VHS knows that phux does not carry out (`Subtitle`): skipped, with a note
+    /// saying so.
+    Unsupported(String),
 }
 
 /// Key names a tape may press, with the `send-keys` name each becomes.
@@ -125,28 +94,36 @@ const KEYS: &[(&str, &str)] = &[
     ("End", "End"),
 ];
 
-const MODIFIERS: &[(&str, &str)] = &[("Ctrl", "C-"), ("Alt", "M-"), ("Shift", "S-")];
-
-const WINDOW_BARS: &[&str] = &["Colorful", "ColorfulRight", "Rings", "RingsRight"];
+/// Where the expansion of a tape and the tapes it sources stands.
+#[derive(Debug, Default)]
+struct Expansion {
+    /// The tapes being read, outermost first (canonical paths).
+    stack: Vec<PathBuf>,
+    /// Commands so far, `Source` lines included.
+    steps: usize,
+}
 
 /// Reads and parses the tape at `path`, following `Source`.
 pub fn parse_file(path: &Path) -> Result<Vec<Step>, TapeError> {
-    let mut stack = Vec::new();
-    parse_nested(path, &mut stack, None)
+    parse_nested(path, &mut Expansion::default(), None)
 }
 
 /// Parses `text` as if read from `file`.
 #[cfg(test)]
 pub fn parse_text(file: &Path, text: &str) -> Result<Vec<Step>, TapeError> {
-    let mut stack = vec![file.to_path_buf()];
-    Parser::new(file, tokenize(file, text)?, &mut stack).parse()
+    let mut expansion = Expansion {
+        stack: vec![file.to_path_buf()],
+        steps: 0,
+    };
+    Parser::new(file, tokenize(file, text)?, &mut expansion).parse()
 }
 
 fn parse_nested(
     path: &Path,
-    stack: &mut Vec<PathBuf>,
+    expansion: &mut Expansion,
     from: Option<&Step>,
 ) -> Result<Vec<Step>, TapeError> {
+    let stack = &mut expansion.stack;
     let fail = |message: String| match from {
         Some(step) => step.error(message),
         None => TapeError::at(path, 0, 0, message),
@@ -172,26 +149,42 @@ fn parse_nested(
     }
     stack.push(canonical);
     let tokens = tokenize(path, &text)?;
-    let steps = Parser::new(path, tokens, stack).parse();
-    stack.pop();
+    let steps = Parser::new(path, tokens, expansion).parse();
+    expansion.stack.pop();
     steps
 }
 
-struct Parser<'a> {
+pub(super) struct Parser<'a> {
     file: &'a Path,
     tokens: Vec<Token>,
     at: usize,
-    stack: &'a mut Vec<PathBuf>,
+    expansion: &'a mut Expansion,
 }
 
 impl<'a> Parser<'a> {
-    fn new(file: &'a Path, tokens: Vec<Token>, stack: &'a mut Vec<PathBuf>) -> Self {
+    fn new(file: &'a Path, tokens: Vec<Token>, expansion: &'a mut Expansion) -> Self {
         Parser {
             file,
             tokens,
             at: 0,
-            stack,
+            expansion,
         }
+    }
+
+    /// Counts one more command at `token`, refusing the tape once it expands past
+    /// [`MAX_STEPS`].
+    fn count_step(&mut self, token: &Token) -> Result<(), TapeError> {
+        self.expansion.steps += 1;
+        if self.expansion.steps <= MAX_STEPS {
+            return Ok(());
+        }
+        Err(self.error_at(
+            token,
+            format!(
+                "the tape expands to more than {MAX_STEPS} commands (the cap), counting each \
+                 sourced tape every time it is sourced: source fewer tapes or fewer times"
+            ),
+        ))
     }
 
     fn parse(mut self) -> Result<Vec<Step>, TapeError> {
@@ -217,34 +210,35 @@ impl<'a> Parser<'a> {
                 line: token.line,
                 col: token.col,
             };
+            self.count_step(&token)?;
             if word == "Source" {
                 let source = step(Command::Hide);
                 let name = self.text_arg(&token, "a tape file to source")?;
-                self.line_end()?;
+                self.command_end()?;
                 let path = self.relative(&name);
-                let mut nested = parse_nested(&path, self.stack, Some(&source))?;
+                let mut nested = parse_nested(&path, self.expansion, Some(&source))?;
                 nested.retain(|s| !matches!(s.command, Command::Output(_)));
                 steps.extend(nested);
                 continue;
             }
             let command = self.command(&token, &word)?;
-            self.line_end()?;
+            self.command_end()?;
             steps.push(step(command));
         }
         Ok(steps)
     }
 
-    fn next(&mut self) -> Option<Token> {
+    pub(super) fn next(&mut self) -> Option<Token> {
         let token = self.tokens.get(self.at).cloned();
         self.at += 1;
         token
     }
 
-    fn peek(&self) -> Option<&Token> {
+    pub(super) fn peek(&self) -> Option<&Token> {
         self.tokens.get(self.at)
     }
 
-    fn error_at(&self, token: &Token, message: impl Into<String>) -> TapeError {
+    pub(super) fn error_at(&self, token: &Token, message: impl Into<String>) -> TapeError {
         TapeError::at(self.file, token.line, token.col, message)
     }
 
@@ -257,20 +251,31 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// The rest of the line must be empty.
-    fn line_end(&mut self) -> Result<(), TapeError> {
-        match self.next() {
-            Some(t) if t.kind == TokenKind::LineEnd => Ok(()),
+    /// After a command comes the end of its line or, as VHS allows, the next command on the
+    /// same line (`Type "make" Sleep 500ms Enter`), left for the caller to read.
+    fn command_end(&mut self) -> Result<(), TapeError> {
+        match self.peek() {
+            Some(t) if t.kind == TokenKind::LineEnd => {
+                self.next();
+                Ok(())
+            }
+            Some(Token {
+                kind: TokenKind::Word(w),
+                ..
+            }) if starts_command(w) => Ok(()),
             Some(t) => Err(self.error_at(
-                &t,
-                format!("expected the end of the line, found {}", t.describe()),
+                t,
+                format!(
+                    "expected the end of the line or another command, found {}",
+                    t.describe()
+                ),
             )),
             None => Ok(()),
         }
     }
 
     /// The next token, which must be on this line.
-    fn arg(&mut self, command: &Token, expected: &str) -> Result<Token, TapeError> {
+    pub(super) fn arg(&mut self, command: &Token, expected: &str) -> Result<Token, TapeError> {
         match self.peek() {
             Some(t) if t.kind != TokenKind::LineEnd => {
                 Ok(self.next().unwrap_or_else(|| command.clone()))
@@ -283,7 +288,11 @@ impl<'a> Parser<'a> {
     }
 
     /// A quoted string or a bare word.
-    fn text_arg(&mut self, command: &Token, expected: &str) -> Result<String, TapeError> {
+    pub(super) fn text_arg(
+        &mut self,
+        command: &Token,
+        expected: &str,
+    ) -> Result<String, TapeError> {
         let token = self.arg(command, expected)?;
         match token.kind {
             TokenKind::Word(w) | TokenKind::Quoted(w) => Ok(w),
@@ -308,7 +317,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn number_arg<T: std::str::FromStr>(
+    pub(super) fn number_arg<T: std::str::FromStr>(
         &mut self,
         command: &Token,
         expected: &str,
@@ -326,7 +335,7 @@ impl<'a> Parser<'a> {
         })
     }
 
-    fn time_arg(&mut self, command: &Token) -> Result<f64, TapeError> {
+    pub(super) fn time_arg(&mut self, command: &Token) -> Result<f64, TapeError> {
         let token = self.arg(command, "a time like 500ms, 2s or 1.5")?;
         match &token.kind {
             TokenKind::Word(w) | TokenKind::Quoted(w) => parse_time(w).ok_or_else(|| {
@@ -422,6 +431,16 @@ impl<'a> Parser<'a> {
                 no_time(self)?;
                 Command::Paste
             }
+            "Subtitle" => {
+                // VHS draws it over the frames; phux does not (yet): say so, run the rest.
+                let text = self.text_arg(token, "the subtitle's text")?;
+                Command::Unsupported(format!(
+                    "{}:{}:{}: Subtitle {text:?} is not drawn: phux does not support subtitles",
+                    self.file.display(),
+                    token.line,
+                    token.col
+                ))
+            }
             _ if head == "Wait" || head.starts_with("Wait+") => self.wait(token, head, at)?,
             _ => {
                 let spec = key_spec(head).ok_or_else(|| {
@@ -432,6 +451,8 @@ impl<'a> Parser<'a> {
                     ))
                 })?;
                 let count = match self.peek().map(|t| &t.kind) {
+                    // The next command on the same line, not a count.
+                    Some(TokenKind::Word(w)) if starts_command(w) => 1,
                     Some(TokenKind::Word(w)) => {
                         let n = w.parse::<u32>().ok().filter(|n| *n >= 1).ok_or_else(|| {
                             let t = self.peek().cloned().unwrap_or_else(|| token.clone());
@@ -495,102 +516,31 @@ impl<'a> Parser<'a> {
             pattern,
         })
     }
+}
 
-    fn setting(&mut self, command: &Token) -> Result<Setting, TapeError> {
-        let name_token = self.arg(
-            command,
-            "a setting name (Shell, Width, Height, FontSize, Theme, ...)",
-        )?;
-        let TokenKind::Word(name) = &name_token.kind else {
-            return Err(self.error_at(
-                &name_token,
-                format!("expected a setting name, found {}", name_token.describe()),
-            ));
-        };
-        let t = &name_token;
-        Ok(match name.as_str() {
-            "Shell" => Setting::Shell(self.text_arg(t, "a shell (bash, zsh, fish, sh)")?),
-            "FontFamily" => Setting::FontFamily(self.text_arg(t, "a font family")?),
-            "FontSize" => Setting::FontSize(self.positive(t, "a font size in pixels")?),
-            "LineHeight" => Setting::LineHeight(self.positive(t, "a line height like 1.2")?),
-            "LetterSpacing" => Setting::LetterSpacing(self.number_arg(t, "a letter spacing")?),
-            "Width" => Setting::Width(self.number_arg(t, "a width in pixels")?),
-            "Height" => Setting::Height(self.number_arg(t, "a height in pixels")?),
-            "Padding" => Setting::Padding(self.number_arg(t, "a padding in pixels")?),
-            "Margin" => Setting::Margin(self.number_arg(t, "a margin in pixels")?),
-            "MarginFill" => Setting::MarginFill(self.text_arg(t, "a colour like \"#674EFF\"")?),
-            "BorderRadius" => Setting::BorderRadius(self.number_arg(t, "a radius in pixels")?),
-            "WindowBarSize" => Setting::WindowBarSize(self.number_arg(t, "a height in pixels")?),
-            "Framerate" => Setting::Framerate(self.number_arg(t, "frames per second")?),
-            "PlaybackSpeed" => Setting::PlaybackSpeed(self.positive(t, "a speed like 2 or 0.5")?),
-            "TypingSpeed" => Setting::TypingSpeed(self.time_arg(t)?),
-            "WaitTimeout" => Setting::WaitTimeout(self.time_arg(t)?),
-            "WindowBar" => {
-                let bar = self.text_arg(t, "a window bar style")?;
-                if !WINDOW_BARS.contains(&bar.as_str()) {
-                    return Err(self.error_at(t, format!("unknown WindowBar `{bar}`: expected one of {}", WINDOW_BARS.join(", "))));
-                }
-                Setting::WindowBar(bar)
-            }
-            "Theme" => {
-                let token = self.arg(t, "a theme name or a JSON object of colours")?;
-                match token.kind {
-                    TokenKind::Word(w) | TokenKind::Quoted(w) => Setting::Theme(ThemeSource::Name(w)),
-                    TokenKind::Json(j) => Setting::Theme(ThemeSource::Json(j)),
-                    _ => return Err(self.error_at(&token, format!("expected a theme name or a JSON object, found {}", token.describe()))),
-                }
-            }
-            "WaitPattern" => {
-                let token = self.arg(t, "a /regex/")?;
-                match token.kind.clone() {
-                    TokenKind::Regex(r) | TokenKind::Quoted(r) => {
-                        regex::Regex::new(&r).map_err(|e| self.error_at(&token, format!("this regex does not compile: {e}")))?;
-                        Setting::WaitPattern(r)
-                    }
-                    _ => return Err(self.error_at(&token, format!("expected a /regex/, found {}", token.describe()))),
-                }
-            }
-            "LoopOffset" => {
-                let token = self.arg(t, "a frame count or a percentage like 20%")?;
-                let text = match &token.kind {
-                    TokenKind::Word(w) | TokenKind::Quoted(w) => w.clone(),
-                    _ => String::new(),
-                };
-                let offset = match text.strip_suffix('%') {
-                    Some(p) => p.parse::<f64>().ok().filter(|p| (0.0..=100.0).contains(p)).map(LoopOffset::Percent),
-                    None => text.parse::<u32>().ok().map(LoopOffset::Frames),
-                };
-                Setting::LoopOffset(offset.ok_or_else(|| {
-                    self.error_at(&token, format!("expected a frame count or a percentage like 20%, found {}", token.describe()))
-                })?)
-            }
-            "CursorBlink" => {
-                let value = self.text_arg(t, "true or false")?;
-                Setting::CursorBlink(match value.as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(self.error_at(t, format!("expected true or false after CursorBlink, found `{value}`"))),
-                })
-            }
-            other => {
-                return Err(self.error_at(t, format!(
-                    "unknown setting `{other}`: expected Shell, FontFamily, FontSize, LineHeight, LetterSpacing, \
-                     Width, Height, Padding, Margin, MarginFill, BorderRadius, WindowBar, WindowBarSize, Theme, \
-                     TypingSpeed, Framerate, PlaybackSpeed, LoopOffset, CursorBlink, WaitTimeout or WaitPattern"
-                )))
-            }
-        })
-    }
+/// The commands that are words of their own (keys are found by [`key_spec`]).
+const COMMANDS: &[&str] = &[
+    "Output",
+    "Require",
+    "Source",
+    "Env",
+    "Set",
+    "Type",
+    "Sleep",
+    "Hide",
+    "Show",
+    "Wait",
+    "Screenshot",
+    "Copy",
+    "Paste",
+    "Subtitle",
+];
 
-    fn positive(&mut self, t: &Token, expected: &str) -> Result<f64, TapeError> {
-        let at = self.peek().cloned().unwrap_or_else(|| t.clone());
-        let v: f64 = self.number_arg(t, expected)?;
-        if v.is_finite() && v > 0.0 {
-            Ok(v)
-        } else {
-            Err(self.error_at(&at, format!("expected {expected} above 0, found {v}")))
-        }
-    }
+/// Whether `word` begins a command (`Type@50ms`, `Wait+Screen`, `Enter`, `Ctrl+C`): after a
+/// command's arguments, such a word starts the next command on the same line.
+fn starts_command(word: &str) -> bool {
+    let head = word.split_once('@').map_or(word, |(head, _)| head);
+    COMMANDS.contains(&head) || head.starts_with("Wait+") || key_spec(head).is_some()
 }
 
 /// `500ms`, `2s`, `1m`, `1.5` (seconds), in seconds.
@@ -608,138 +558,60 @@ pub fn parse_time(text: &str) -> Option<f64> {
     (value.is_finite() && value >= 0.0).then_some(value * scale)
 }
 
-/// A key word (`Enter`, `Ctrl+C`, `Alt+Shift+Tab`) as a `send-keys` key spec.
+/// A key word (`Enter`, `Ctrl+C`, `Alt+Shift+Tab`, `Ctrl+Shift+Alt+X`) as a `send-keys` key
+/// spec that can be sent. Modifiers come in any order, as in VHS. Shift on a character is the
+/// character as shifted (`Shift+a` is `A`); with Ctrl it changes nothing, since a terminal
+/// sends the same control byte for Ctrl+Shift+X as for Ctrl+X.
 fn key_spec(word: &str) -> Option<String> {
     let parts: Vec<&str> = word.split('+').collect();
     let (key, mods) = parts.split_last()?;
-    let mut spec = String::new();
+    let (mut ctrl, mut alt, mut shift) = (false, false, false);
     for m in mods {
-        let (_, prefix) = MODIFIERS.iter().find(|(name, _)| name == m)?;
-        if spec.contains(prefix) {
+        let flag = match *m {
+            "Ctrl" => &mut ctrl,
+            "Alt" => &mut alt,
+            "Shift" => &mut shift,
+            _ => return None,
+        };
+        if *flag {
             return None;
         }
-        spec.push_str(prefix);
+        *flag = true;
     }
-    match KEYS.iter().find(|(name, _)| name == key) {
-        Some((_, name)) => spec.push_str(name),
+    let named = KEYS.iter().find(|(name, _)| name == key).map(|k| k.1);
+    let key = match named {
+        Some(name) => name.to_owned(),
         // A single character, only with a modifier (`Ctrl+C`); a bare letter is no command.
-        None if !mods.is_empty() && key.chars().count() == 1 => spec.push_str(key),
-        None if !mods.is_empty() && key.is_empty() && word.ends_with("++") => spec.push('+'),
+        None if !mods.is_empty() && key.chars().count() == 1 => {
+            let shifted = if shift && !ctrl {
+                key.to_uppercase()
+            } else {
+                (*key).to_owned()
+            };
+            shift = false;
+            shifted
+        }
+        None if !mods.is_empty() && key.is_empty() && word.ends_with("++") => {
+            shift = false;
+            "+".to_owned()
+        }
         None => return None,
+    };
+    let mut spec = String::new();
+    for (on, prefix) in [(ctrl, "C-"), (alt, "M-"), (shift, "S-")] {
+        if on {
+            spec.push_str(prefix);
+        }
     }
-    phux_core::keys::KeySpec::parse(&spec).ok()?;
+    spec.push_str(&key);
+    let parsed = phux_core::keys::KeySpec::parse(&spec).ok()?;
+    if named.is_none() {
+        // A character with modifiers must have bytes to send (`Ctrl+1` has none).
+        parsed.encode(phux_core::keys::KeyModes::default()).ok()?;
+    }
     Some(spec)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn commands(text: &str) -> Vec<Command> {
-        parse_text(Path::new("t.tape"), text)
-            .unwrap()
-            .into_iter()
-            .map(|s| s.command)
-            .collect()
-    }
-
-    fn error(text: &str) -> String {
-        parse_text(Path::new("t.tape"), text)
-            .unwrap_err()
-            .to_string()
-    }
-
-    #[test]
-    fn keys_take_a_time_and_a_count() {
-        assert_eq!(
-            commands("Enter\nBackspace@100ms 3\nCtrl+C\nAlt+Shift+Tab\nCtrl+Alt+x"),
-            vec![
-                Command::Key {
-                    spec: "Enter".into(),
-                    speed: None,
-                    count: 1
-                },
-                Command::Key {
-                    spec: "BSpace".into(),
-                    speed: Some(0.1),
-                    count: 3
-                },
-                Command::Key {
-                    spec: "C-C".into(),
-                    speed: None,
-                    count: 1
-                },
-                Command::Key {
-                    spec: "M-S-Tab".into(),
-                    speed: None,
-                    count: 1
-                },
-                Command::Key {
-                    spec: "C-M-x".into(),
-                    speed: None,
-                    count: 1
-                },
-            ]
-        );
-    }
-
-    #[test]
-    fn type_wait_and_settings() {
-        assert_eq!(
-            commands("Type@20ms `echo 'hi'`\nWait+Screen@2s /hi$/\nWait\nSet Theme { \"background\": \"#000000\" }\nSet LoopOffset 20%"),
-            vec![
-                Command::Type { text: "echo 'hi'".into(), speed: Some(0.02) },
-                Command::Wait { scope: WaitScope::Screen, timeout: Some(2.0), pattern: Some("hi$".into()) },
-                Command::Wait { scope: WaitScope::Line, timeout: None, pattern: None },
-                Command::Set(Setting::Theme(ThemeSource::Json("{ \"background\": \"#000000\" }".into()))),
-                Command::Set(Setting::LoopOffset(LoopOffset::Percent(20.0))),
-            ]
-        );
-    }
-
-    #[test]
-    fn errors_name_line_column_and_what_was_expected() {
-        assert_eq!(
-            error("Type \"a\"\nSleep soon"),
-            "t.tape:2:7: expected a time like 500ms, 2s or 1.5, found `soon`"
-        );
-        assert!(error("Enter 0").starts_with("t.tape:1:7: expected a repeat count"));
-        assert!(error("\n  Jump").starts_with("t.tape:2:3: unknown command `Jump`"));
-        assert!(error("Set Colour red").starts_with("t.tape:1:5: unknown setting `Colour`"));
-        assert!(error("Type hello").starts_with("t.tape:1:6: expected the text to type in quotes"));
-        assert!(error("Wait /(/").starts_with("t.tape:1:6: this regex does not compile"));
-        assert_eq!(
-            error("Hide now"),
-            "t.tape:1:6: expected the end of the line, found `now`"
-        );
-        assert!(
-            error("Set WindowBar Square").contains("Colorful, ColorfulRight, Rings, RingsRight")
-        );
-    }
-
-    #[test]
-    fn times() {
-        assert_eq!(parse_time("500ms"), Some(0.5));
-        assert_eq!(parse_time("2s"), Some(2.0));
-        assert_eq!(parse_time("1.5"), Some(1.5));
-        assert_eq!(parse_time("1m"), Some(60.0));
-        assert_eq!(parse_time("-1"), None);
-        assert_eq!(parse_time("x"), None);
-    }
-
-    #[test]
-    fn source_includes_another_tape_and_refuses_a_loop() {
-        let dir = tempfile::tempdir().unwrap();
-        let main = dir.path().join("main.tape");
-        std::fs::write(dir.path().join("part.tape"), "Output x.gif\nType \"a\"\n").unwrap();
-        std::fs::write(&main, "Source part.tape\nEnter\n").unwrap();
-        let steps = parse_file(&main).unwrap();
-        assert_eq!(steps.len(), 2);
-        assert!(steps[0].file.ends_with("part.tape"));
-        std::fs::write(dir.path().join("loop.tape"), "Source loop.tape\n").unwrap();
-        let err = parse_file(&dir.path().join("loop.tape"))
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains("sources itself"), "{err}");
-    }
-}
+#[path = "parser_tests.rs"]
+mod tests;

@@ -155,6 +155,8 @@ pub struct Plan {
     pub grid: (u16, u16),
     /// The actions in order (and `Set TypingSpeed` between them).
     pub actions: Vec<Step>,
+    /// What the tape asks for that phux skips (`Subtitle`), for notes to the user.
+    pub notes: Vec<String>,
 }
 
 /// Sorts `steps` into a plan; a setting after the first action is an error naming both.
@@ -166,6 +168,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
         settings: Settings::default(),
         grid: (0, 0),
         actions: Vec::new(),
+        notes: Vec::new(),
     };
     let mut first_action: Option<(usize, usize)> = None;
     // The last setting that sized the image: where a size error points.
@@ -175,6 +178,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             Command::Output(path) => plan.outputs.push((path.clone(), step.clone())),
             Command::Require(program) => plan.requires.push((program.clone(), step.clone())),
             Command::Env(key, value) => plan.env.push((key.clone(), value.clone())),
+            Command::Unsupported(note) => plan.notes.push(note.clone()),
             Command::Set(Setting::TypingSpeed(_)) if first_action.is_some() => {
                 plan.actions.push(step)
             }
@@ -184,6 +188,15 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
                         "Set comes after the first action (line {line}, column {col}): only \
                          TypingSpeed may change once the tape acts; move this Set to the top"
                     )));
+                }
+                if *setting == Setting::CursorBlink(true) {
+                    // A VHS setting phux reads but does not honour: said, never refused.
+                    plan.notes.push(format!(
+                        "{}:{}:{}: Set CursorBlink true is not applied: phux draws a steady cursor",
+                        step.file.display(),
+                        step.line,
+                        step.col
+                    ));
                 }
                 apply(&mut plan.settings, setting, &step)?;
                 if matches!(
@@ -448,6 +461,15 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("dracula"));
+    }
+
+    #[test]
+    fn a_vhs_setting_phux_does_not_honour_is_noted_not_refused() {
+        let p = plan_of("Set CursorBlink true\nSet CursorBlink false").unwrap();
+        assert_eq!(
+            p.notes,
+            vec!["t.tape:1:1: Set CursorBlink true is not applied: phux draws a steady cursor"]
+        );
     }
 
     #[test]

@@ -128,7 +128,11 @@ pub fn run(
                 let timeout = timeout.unwrap_or(settings.wait_timeout);
                 wait(session, step, *scope, pattern, timeout, stop)?;
             }
-            Command::Output(_) | Command::Require(_) | Command::Env(..) | Command::Set(_) => {}
+            Command::Output(_)
+            | Command::Require(_)
+            | Command::Env(..)
+            | Command::Set(_)
+            | Command::Unsupported(_) => {}
         }
     }
     Ok(Run {
