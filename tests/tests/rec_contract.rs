@@ -191,6 +191,8 @@ fn the_server_dying_mid_rec_is_exit_1_and_the_cast_is_kept_valid() {
 fn the_server_dying_mid_gif_rec_keeps_the_cast_and_says_how_to_render_it() {
     let mut server = TestServer::start();
     let out = server.dir.path().join("cut.gif");
+    // The scratch cast goes in a private directory of its own under TMPDIR.
+    let scratch_root = tempfile::tempdir().unwrap();
     let child = server
         .phux(&[
             "rec",
@@ -202,18 +204,28 @@ fn the_server_dying_mid_gif_rec_keeps_the_cast_and_says_how_to_render_it() {
             "-c",
             "echo started; sleep 30",
         ])
+        .env("TMPDIR", scratch_root.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let pid = child.id();
-    let kept = std::env::temp_dir().join(format!("phux-rec-{pid}-cut.cast"));
-    // The scratch cast an animation is recorded to is named after the recorder's pid.
+    // The scratch cast an animation is recorded to: `phux-rec-*/cut.cast`, only its owner's.
+    let scratch = || {
+        std::fs::read_dir(scratch_root.path())
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path().join("cut.cast"))
+            .find(|p| p.exists())
+    };
     wait_until(
         "the output is in the scratch cast",
         Duration::from_secs(15),
-        || std::fs::read_to_string(&kept).is_ok_and(|t| has_output(&t, "started")),
+        || scratch().is_some_and(|p| std::fs::read_to_string(p).is_ok_and(|t| has_output(&t, "started"))),
     );
+    let kept = scratch().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(kept.parent().unwrap()).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o700, "the scratch directory is private");
     server.crash();
     let output = child.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
