@@ -220,11 +220,18 @@ fn the_server_dying_mid_gif_rec_keeps_the_cast_and_says_how_to_render_it() {
     wait_until(
         "the output is in the scratch cast",
         Duration::from_secs(15),
-        || scratch().is_some_and(|p| std::fs::read_to_string(p).is_ok_and(|t| has_output(&t, "started"))),
+        || {
+            scratch().is_some_and(|p| {
+                std::fs::read_to_string(p).is_ok_and(|t| has_output(&t, "started"))
+            })
+        },
     );
     let kept = scratch().unwrap();
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(kept.parent().unwrap()).unwrap().permissions().mode();
+    let mode = std::fs::metadata(kept.parent().unwrap())
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o700, "the scratch directory is private");
     server.crash();
     let output = child.wait_with_output().unwrap();
