@@ -180,3 +180,19 @@ fn mcp_skips_an_input_line_past_its_limit_and_serves_the_next() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// A plugin manifest is read bounded too: one symlinked to `/dev/zero` is refused at once
+/// (`plugin validate` read it whole), naming what it is.
+#[test]
+fn a_plugin_manifest_that_is_a_device_is_refused() {
+    let server = TestServer::start();
+    let plugin = server.dir.path().join("zero-plugin");
+    std::fs::create_dir(&plugin).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", plugin.join("phux-plugin.toml")).unwrap();
+    let mut command = server.phux(&["plugin", "link", "--json", plugin.to_str().unwrap()]);
+    let output = run_with_deadline(&mut command, Duration::from_secs(60));
+    assert!(!output.status.success(), "accepted: {}", stderr(&output));
+    let line = error_line(&output);
+    let message = line["error"]["message"].as_str().unwrap();
+    assert!(message.contains("not a regular file"), "{line}");
+}

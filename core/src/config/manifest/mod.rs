@@ -73,6 +73,9 @@ pub enum ManifestError {
     },
     #[error("{}", problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Invalid { problems: Vec<Problem> },
+    /// Larger than a manifest may be, or no regular file (a FIFO, a device).
+    #[error(transparent)]
+    Refused(crate::bounded_read::BoundedReadError),
 }
 
 impl ManifestError {
@@ -85,6 +88,9 @@ impl ManifestError {
             ManifestError::Invalid { .. } => {
                 "fix each problem listed, then `phux plugin validate`".into()
             }
+            ManifestError::Refused(_) => format!(
+                "a {MANIFEST_FILE} is a small TOML file: give the plugin's own manifest"
+            ),
         }
     }
 }
@@ -121,11 +127,18 @@ pub fn manifest_path_of(path: &Path) -> PathBuf {
 pub fn load(path: &Path) -> Result<ValidManifest, ManifestError> {
     let manifest_path = manifest_path_of(path);
     let manifest_path = std::fs::canonicalize(&manifest_path).unwrap_or(manifest_path);
-    let text =
-        std::fs::read_to_string(&manifest_path).map_err(|source| ManifestError::Unreadable {
-            path: manifest_path.clone(),
-            source,
-        })?;
+    // Bounded before anything is read: a manifest symlinked to /dev/zero is refused at once.
+    let text = crate::bounded_read::read_text(
+        &manifest_path,
+        crate::bounded_read::MAX_TEXT_FILE_BYTES,
+        "a plugin manifest",
+    )
+    .map_err(|e| match e {
+        crate::bounded_read::BoundedReadError::Io { path, source } => {
+            ManifestError::Unreadable { path, source }
+        }
+        refused => ManifestError::Refused(refused),
+    })?;
     let Checked { manifest, warnings } = check(&manifest_path, &text)?;
     let plugin_root = manifest_path
         .parent()
