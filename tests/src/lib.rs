@@ -33,6 +33,17 @@ pub fn phux_bin() -> PathBuf {
     bin
 }
 
+/// A test cannot run because `what` is missing from this machine. Under CI (`CI` set, as
+/// `.ci/run` sets it after installing every tool the tests use) that fails the test: a test
+/// that skips there and passes would prove nothing. Elsewhere it says so on stderr, and the
+/// caller skips.
+pub fn missing(what: &str) {
+    if std::env::var_os("CI").is_some_and(|v| !v.is_empty()) {
+        panic!("{what} is missing, and under CI every test must run (.ci/run installs it)");
+    }
+    eprintln!("skipping: {what} is missing (.ci/run installs it; under CI this fails)");
+}
+
 /// A `phux` invocation with the caller's environment plus overrides.
 pub fn phux(args: &[&str]) -> Command {
     let mut command = Command::new(phux_bin());

@@ -119,7 +119,7 @@ fn posix_shells_all_run_commands() {
     if std::path::Path::new("/usr/bin/zsh").exists() || std::path::Path::new("/bin/zsh").exists() {
         shells.push("zsh");
     } else {
-        eprintln!("zsh is not installed: skipping it (.ci/run installs it)");
+        phux_tests::missing("zsh");
     }
     for shell in shells {
         let pane = server.plain_shell(shell, shell);

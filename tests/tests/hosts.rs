@@ -617,7 +617,7 @@ fn a_satellite_over_a_real_sshd_on_localhost() {
     let sshd = match phux_tests::sshd::Sshd::start(&satellite.socket) {
         Ok(sshd) => sshd,
         Err(why) => {
-            eprintln!("skipped: no sshd on localhost: {why}");
+            phux_tests::missing(&format!("an sshd on localhost ({why})"));
             return;
         }
     };

@@ -16,7 +16,7 @@ fn the_official_python_sdk_drives_phux_mcp() {
     let python = match sdk_python() {
         Ok(python) => python,
         Err(why) => {
-            eprintln!("skipping the MCP SDK test: {why}");
+            phux_tests::missing(&format!("the MCP Python SDK ({why})"));
             return;
         }
     };

@@ -23,7 +23,7 @@ fn plugin_source(home: &Home, name: &str, id: &str, marker: &str) -> PathBuf {
 fn have(program: &str) -> bool {
     let found = Command::new(program).arg("--version").output().is_ok();
     if !found {
-        eprintln!("skipping: {program} is not installed (.ci/run installs it)");
+        phux_tests::missing(program);
     }
     found
 }

@@ -354,7 +354,7 @@ fn still_of_a_live_pane_is_its_screen_now() {
         .iter()
         .any(|dir| std::path::Path::new(dir).join("less").exists());
     if !less {
-        eprintln!("less is not installed: skipping (.ci/run installs it)");
+        phux_tests::missing("less");
         return;
     }
     let server = TestServer::start();

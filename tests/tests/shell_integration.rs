@@ -17,7 +17,7 @@ fn have(shell: &str) -> bool {
         .iter()
         .any(|dir| Path::new(dir).join(shell).exists());
     if !found {
-        eprintln!("{shell} is not installed: skipping (.ci/run installs it)");
+        phux_tests::missing(shell);
     }
     found
 }

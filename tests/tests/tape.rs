@@ -329,7 +329,7 @@ fn another_decoder_sees_the_transparency_encoded_gif_and_apng_as_the_frames() {
         .output()
         .is_err()
     {
-        eprintln!("ffmpeg is not installed (.ci/run installs it): skipping the third-party decode");
+        phux_tests::missing("ffmpeg (for the third-party decode)");
         return;
     }
     let server = TestServer::start();

@@ -14,7 +14,7 @@ use phux_tests::{error_line, json, phux, run_with_deadline, stderr, TestServer};
 fn have_git() -> bool {
     let found = Command::new("git").arg("--version").output().is_ok();
     if !found {
-        eprintln!("skipping: git is not installed (.ci/run installs it)");
+        phux_tests::missing("git");
     }
     found
 }
