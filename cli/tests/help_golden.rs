@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 34] = [
+const VERBS: [&str; 35] = [
     "attach",
     "detach",
     "new",
@@ -38,6 +38,7 @@ const VERBS: [&str; 34] = [
     "workspace",
     "launch",
     "doctor",
+    "logs",
     "completion",
     "host",
     "proxy",

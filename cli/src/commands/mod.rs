@@ -15,6 +15,7 @@ pub mod host;
 pub mod insert_pane;
 pub mod kill;
 pub mod launch;
+pub mod logs;
 pub mod ls;
 pub mod mcp;
 pub mod move_pane;
@@ -97,6 +98,7 @@ pub enum Command {
     Workspace(workspace::Args),
     Launch(launch::Args),
     Doctor(doctor::Args),
+    Logs(logs::Args),
     Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
@@ -152,6 +154,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "workspace" => ("workspace", workspace::Args::augment_args),
         "launch" => ("launch", launch::Args::augment_args),
         "doctor" => ("doctor", doctor::Args::augment_args),
+        "logs" => ("logs", logs::Args::augment_args),
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
@@ -199,6 +202,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Workspace(args) => workspace::run(args, context),
         Command::Launch(args) => launch::run(args, context),
         Command::Doctor(args) => doctor::run(args, context),
+        Command::Logs(args) => logs::run(args, context),
         Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),

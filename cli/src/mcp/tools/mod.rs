@@ -254,7 +254,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 18] = [
+    const NO_TOOL: [(&str, &str); 19] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
@@ -276,6 +276,10 @@ mod tests {
             "installs and inspects the terminal engine on this machine: operator work",
         ),
         ("mcp", "this adapter itself"),
+        (
+            "logs",
+            "a person reading this machine's log files; phux_doctor and phux_status say where they are",
+        ),
         ("__pane-exec", "internal: the process a pane starts"),
         (
             "__play-cast",
