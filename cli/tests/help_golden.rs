@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 35] = [
+const VERBS: [&str; 36] = [
     "attach",
     "detach",
     "new",
@@ -39,6 +39,7 @@ const VERBS: [&str; 35] = [
     "launch",
     "doctor",
     "logs",
+    "update",
     "completion",
     "host",
     "proxy",

@@ -42,6 +42,7 @@ pub mod swap_pane;
 pub mod tag;
 pub mod take;
 pub mod tape;
+pub mod update;
 pub mod values;
 pub mod wait;
 pub mod wait_json;
@@ -99,6 +100,7 @@ pub enum Command {
     Launch(launch::Args),
     Doctor(doctor::Args),
     Logs(logs::Args),
+    Update(update::Args),
     Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
@@ -155,6 +157,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "launch" => ("launch", launch::Args::augment_args),
         "doctor" => ("doctor", doctor::Args::augment_args),
         "logs" => ("logs", logs::Args::augment_args),
+        "update" => ("update", update::Args::augment_args),
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
@@ -203,6 +206,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Launch(args) => launch::run(args, context),
         Command::Doctor(args) => doctor::run(args, context),
         Command::Logs(args) => logs::run(args, context),
+        Command::Update(args) => update::run(args, context),
         Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),

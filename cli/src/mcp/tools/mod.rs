@@ -254,7 +254,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 19] = [
+    const NO_TOOL: [(&str, &str); 20] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
@@ -279,6 +279,10 @@ mod tests {
         (
             "logs",
             "a person reading this machine's log files; phux_doctor and phux_status say where they are",
+        ),
+        (
+            "update",
+            "replaces the phux binary on this machine: operator work an agent host must not do on its own",
         ),
         ("__pane-exec", "internal: the process a pane starts"),
         (
