@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 36] = [
+const VERBS: [&str; 37] = [
     "attach",
     "detach",
     "new",
@@ -40,6 +40,7 @@ const VERBS: [&str; 36] = [
     "doctor",
     "logs",
     "update",
+    "service",
     "completion",
     "host",
     "proxy",

@@ -34,6 +34,7 @@ pub mod run;
 pub mod send_keys;
 pub mod server;
 pub mod server_defaults;
+pub mod service;
 pub mod signal;
 pub mod snapshot;
 pub mod spawn;
@@ -101,6 +102,7 @@ pub enum Command {
     Doctor(doctor::Args),
     Logs(logs::Args),
     Update(update::Args),
+    Service(service::Args),
     Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
@@ -158,6 +160,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "doctor" => ("doctor", doctor::Args::augment_args),
         "logs" => ("logs", logs::Args::augment_args),
         "update" => ("update", update::Args::augment_args),
+        "service" => ("service", service::Args::augment_args),
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
@@ -207,6 +210,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Doctor(args) => doctor::run(args, context),
         Command::Logs(args) => logs::run(args, context),
         Command::Update(args) => update::run(args, context),
+        Command::Service(args) => service::run(args, context),
         Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
