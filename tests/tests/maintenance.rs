@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use phux_tests::{error_line, json, phux, run, run_with_deadline, stderr, stdout, wait_until};
+use phux_tests::{
+    error_line, golden, json, phux, run, run_with_deadline, stderr, stdout, wait_until,
+};
 
 const PLATFORM: &str = "x86_64-unknown-linux-gnu";
 const OLD: &str = "#!/bin/sh\necho 'phux 0.0.1 (the installed one)'\n";
@@ -242,6 +244,30 @@ fn write_executable(path: &Path, text: &str) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// `doc` as a golden: the temporary directory as `$TMP`, ages as 0.
+fn pinned(doc: &serde_json::Value, dir: &Path) -> String {
+    let mut doc = doc.clone();
+    zero_ages(&mut doc);
+    let text = doc.to_string().replace(&dir.display().to_string(), "$TMP");
+    format!("{text}\n")
+}
+
+fn zero_ages(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                if key == "age_secs" && v.is_number() {
+                    *v = 0.into();
+                } else {
+                    zero_ages(v);
+                }
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(zero_ages),
+        _ => {}
+    }
+}
+
 /// The failure's code and exit status, after `error_line`'s contract checks.
 fn failure(output: &Output) -> (String, i32, String) {
     let line = error_line(output);
@@ -274,6 +300,7 @@ fn update_installs_a_verified_release_keeping_the_previous_and_rolls_back() {
     let doc = json(&out);
     assert_eq!(doc["action"], "installed", "{doc}");
     assert_eq!(doc["version"], "v9.9.9");
+    golden("docs/update_installed.json", &pinned(&doc, m.dir.path()));
     assert_eq!(m.installed_text(), NEW);
     assert_eq!(std::fs::read_to_string(m.previous()).unwrap(), OLD);
     let ran = run(&mut Command::new(m.installed()).arg("--version"));
@@ -560,6 +587,7 @@ fn logs_lists_and_tails_the_server_and_client_logs() {
     std::fs::write(dir.path().join("sock/client-4242.log"), "client says hi\n").unwrap();
 
     let doc = json(&run(&mut phux(&["logs", "--json"])));
+    golden("docs/logs.json", &pinned(&doc, dir.path()));
     assert_eq!(doc["server"]["exists"], true);
     assert_eq!(
         doc["server"]["bytes"],
@@ -678,6 +706,7 @@ fn service_install_writes_an_idempotent_unit_and_status_reports_without_systemd(
         "--restore",
         "--json",
     ])));
+    golden("docs/service_install.json", &pinned(&restore, dir.path()));
     assert_eq!(restore["changed"], true);
     let text = std::fs::read_to_string(&unit).unwrap();
     let archive = restore["restore"].as_str().unwrap();
@@ -704,6 +733,7 @@ fn service_install_writes_an_idempotent_unit_and_status_reports_without_systemd(
         stdout(&status)
     );
     let status = json(&run(&mut phux(&["service", "status", "--json"])));
+    golden("docs/service_status.json", &pinned(&status, dir.path()));
     assert_eq!(status["installed"], true);
     assert_eq!(status["systemctl"], false);
     assert_eq!(status["enabled"], serde_json::Value::Null);
