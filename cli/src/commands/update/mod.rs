@@ -26,18 +26,26 @@ pub const UPDATE_SCHEMA_VERSION: u32 = 1;
 
 /// Update this binary to a published release (checksum-verified; the old one is kept)
 #[derive(Debug, clap::Args)]
-#[command(disable_version_flag = true, after_help = "\
+#[command(
+    disable_version_flag = true,
+    after_help = "\
 The release index is read from PHUX_UPDATE_URL, else `[update] url` in config.toml, else the
 project's releases. Only installs phux made are replaced (a release archive unpacked into
 $PHUX_INSTALL_DIR, ~/.local/bin, ~/bin, /usr/local/bin or /opt/phux/bin); Cargo, Nix, Homebrew
 and distribution packages are refused with their own command. PHUX_UPDATE_TARGET names the binary
-to replace instead of this one (for tests and packaging).")]
+to replace instead of this one (for tests and packaging)."
+)]
 pub struct Args {
     /// Only say whether a newer release exists
     #[arg(long, conflicts_with_all = ["rollback", "dry_run"])]
     pub check: bool,
     /// Install this release (vX.Y.Z) instead of the newest, older ones included
-    #[arg(long = "version", id = "tag", value_name = "TAG", conflicts_with = "rollback")]
+    #[arg(
+        long = "version",
+        id = "tag",
+        value_name = "TAG",
+        conflicts_with = "rollback"
+    )]
     pub tag: Option<String>,
     /// Download, verify and unpack, but install nothing
     #[arg(long)]
@@ -103,11 +111,7 @@ fn prose(doc: &UpdateJson) -> Vec<String> {
 }
 
 fn update(args: &Args, context: &Context) -> Result<UpdateJson, Failure> {
-    let wanted = args
-        .tag
-        .as_deref()
-        .map(Tag::from_argument)
-        .transpose()?;
+    let wanted = args.tag.as_deref().map(Tag::from_argument).transpose()?;
     let current = Tag::current();
     let server_running = std::os::unix::net::UnixStream::connect(&context.socket).is_ok();
     let mut doc = UpdateJson {
