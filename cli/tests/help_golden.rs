@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 37] = [
+const VERBS: [&str; 38] = [
     "attach",
     "detach",
     "new",
@@ -40,6 +40,7 @@ const VERBS: [&str; 37] = [
     "doctor",
     "logs",
     "update",
+    "upgrade",
     "service",
     "completion",
     "host",

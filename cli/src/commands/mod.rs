@@ -44,6 +44,7 @@ pub mod tag;
 pub mod take;
 pub mod tape;
 pub mod update;
+pub mod upgrade;
 pub mod values;
 pub mod wait;
 pub mod wait_json;
@@ -102,6 +103,7 @@ pub enum Command {
     Doctor(doctor::Args),
     Logs(logs::Args),
     Update(update::Args),
+    Upgrade(upgrade::Args),
     Service(service::Args),
     Completion(completion::Args),
     Engine(engine::Args),
@@ -160,6 +162,7 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "doctor" => ("doctor", doctor::Args::augment_args),
         "logs" => ("logs", logs::Args::augment_args),
         "update" => ("update", update::Args::augment_args),
+        "upgrade" => ("upgrade", upgrade::Args::augment_args),
         "service" => ("service", service::Args::augment_args),
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
@@ -210,6 +213,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Doctor(args) => doctor::run(args, context),
         Command::Logs(args) => logs::run(args, context),
         Command::Update(args) => update::run(args, context),
+        Command::Upgrade(args) => upgrade::run(args, context),
         Command::Service(args) => service::run(args, context),
         Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),

@@ -41,6 +41,10 @@ pub struct Args {
     /// beside the socket, and a quiet exit when another server already owns the socket
     #[arg(long, hide = true)]
     detach_stdio: bool,
+    /// Take over from the server process that exec'd this one (`phux upgrade`): its socket,
+    /// its panes and the manifest it wrote here
+    #[arg(long, hide = true, value_name = "MANIFEST")]
+    adopt: Option<PathBuf>,
 }
 
 pub fn run(args: Args, context: &super::Context) -> i32 {
@@ -49,6 +53,7 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let mut config = ServerConfig::new(socket.clone(), shim);
     let file = super::server_defaults::apply(&mut config);
     config.seed_session = !args.no_seed && !args.detach_stdio;
+    config.adopt = args.adopt;
     if let Some(bytes) = args.flight_bytes {
         config.flight_bytes = bytes;
     }

@@ -254,7 +254,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 21] = [
+    const NO_TOOL: [(&str, &str); 22] = [
         (
             "attach",
             "a full-screen terminal UI for a person, not a call",
@@ -283,6 +283,10 @@ mod tests {
         (
             "update",
             "replaces the phux binary on this machine: operator work an agent host must not do on its own",
+        ),
+        (
+            "upgrade",
+            "re-execs the server under every pane: operator work, deliberately no tool",
         ),
         (
             "service",

@@ -1,0 +1,166 @@
+//! The file one server process leaves the next on `phux upgrade`: one JSON line (sessions,
+//! windows, layouts, panes, counters, and which handed-over descriptor is which) followed by
+//! each pane's terminal snapshot, back to back. Written 0600 beside the socket and removed by
+//! the process that reads it.
+
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+
+use phux_core::ids::{PaneId, SessionId, WindowId};
+use phux_core::split::SplitDirection;
+use serde::{Deserialize, Serialize};
+
+use crate::layout::Layout;
+use crate::registry::Counters;
+
+/// The most a manifest may hold: 1 GiB of snapshots (a thousand busy panes).
+const MAX_MANIFEST_BYTES: u64 = 1 << 30;
+/// This format's version; a process that reads another refuses it.
+pub const MANIFEST_VERSION: u32 = 1;
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    pub counters: Counters,
+    pub sessions: Vec<SessionState>,
+    pub panes: Vec<PaneState>,
+    /// Descriptors handed over, in order: the listening socket, its lock, then each pane's PTY
+    /// master in `panes`' order.
+    pub descriptors: usize,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SessionState {
+    pub id: SessionId,
+    pub name: String,
+    pub windows: Vec<WindowState>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct WindowState {
+    pub id: WindowId,
+    pub index: u32,
+    pub name: String,
+    pub layout: LayoutState,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub enum LayoutState {
+    Pane(PaneId),
+    Split {
+        direction: SplitDirection,
+        ratio: f64,
+        first: Box<LayoutState>,
+        second: Box<LayoutState>,
+    },
+}
+
+impl From<&Layout> for LayoutState {
+    fn from(layout: &Layout) -> Self {
+        match layout {
+            Layout::Pane(id) => LayoutState::Pane(*id),
+            Layout::Split {
+                direction,
+                ratio,
+                first,
+                second,
+            } => LayoutState::Split {
+                direction: *direction,
+                ratio: *ratio,
+                first: Box::new(first.as_ref().into()),
+                second: Box::new(second.as_ref().into()),
+            },
+        }
+    }
+}
+
+impl From<LayoutState> for Layout {
+    fn from(state: LayoutState) -> Self {
+        match state {
+            LayoutState::Pane(id) => Layout::Pane(id),
+            LayoutState::Split {
+                direction,
+                ratio,
+                first,
+                second,
+            } => Layout::Split {
+                direction,
+                ratio,
+                first: Box::new((*first).into()),
+                second: Box::new((*second).into()),
+            },
+        }
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct PaneState {
+    pub id: PaneId,
+    pub session: SessionId,
+    pub window: WindowId,
+    pub tags: Vec<String>,
+    pub title: Option<String>,
+    pub cols: u16,
+    pub rows: u16,
+    pub history_limit: usize,
+    pub pid: u32,
+    /// Length of this pane's snapshot in the bytes after the JSON line.
+    pub snapshot_len: usize,
+}
+
+/// Where the manifest of the server on `socket` goes.
+pub fn path_for(socket: &Path) -> PathBuf {
+    socket.with_extension("sock.handoff")
+}
+
+/// Writes `manifest` and the snapshots (in `manifest.panes`' order) to a fresh private file.
+pub fn write(path: &Path, manifest: &Manifest, snapshots: &[Vec<u8>]) -> std::io::Result<()> {
+    let _ = std::fs::remove_file(path);
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(path)?;
+    let mut header = serde_json::to_vec(manifest).map_err(std::io::Error::other)?;
+    header.push(b'\n');
+    let mut out = std::io::BufWriter::new(&mut file);
+    out.write_all(&header)?;
+    for snapshot in snapshots {
+        out.write_all(snapshot)?;
+    }
+    out.flush()?;
+    drop(out);
+    file.sync_all()
+}
+
+/// Reads and removes the manifest: the JSON part and each pane's snapshot.
+pub fn take(path: &Path) -> std::io::Result<(Manifest, Vec<Vec<u8>>)> {
+    let bytes = phux_core::bounded_read::read_file(path, MAX_MANIFEST_BYTES, "a hand-off manifest")
+        .map_err(|e| std::io::Error::other(e.to_string()));
+    let _ = std::fs::remove_file(path);
+    let bytes = bytes?;
+    let invalid =
+        |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| invalid("the hand-off manifest has no header"))?;
+    let manifest: Manifest =
+        serde_json::from_slice(&bytes[..end]).map_err(std::io::Error::other)?;
+    if manifest.version != MANIFEST_VERSION {
+        return Err(invalid("the hand-off manifest is of another version"));
+    }
+    let mut rest = &bytes[end + 1..];
+    let mut snapshots = Vec::with_capacity(manifest.panes.len());
+    for pane in &manifest.panes {
+        if rest.len() < pane.snapshot_len {
+            return Err(invalid("the hand-off manifest is cut short"));
+        }
+        let (snapshot, after) = rest.split_at(pane.snapshot_len);
+        snapshots.push(snapshot.to_vec());
+        rest = after;
+    }
+    Ok((manifest, snapshots))
+}
