@@ -105,6 +105,8 @@ pub struct PaneState {
     pub rows: u16,
     pub history_limit: usize,
     pub pid: u32,
+    /// The output position (`mark`): marks taken before the hand-off stay valid after it.
+    pub output_mark: u64,
     /// Length of this pane's snapshot in the bytes after the JSON line.
     pub snapshot_len: usize,
 }

@@ -154,6 +154,7 @@ fn describe(registry: &Registry) -> Result<Described, RequestError> {
             rows: entry.rows,
             history_limit,
             pid: entry.handle.pid,
+            output_mark: entry.handle.output().mark(),
             snapshot_len: snapshot.len(),
         });
         snapshots.push(snapshot);
@@ -228,7 +229,14 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance) {
             Terminal::with_options(options)
         });
         let handle = match terminal.map_err(|e| std::io::Error::other(e.to_string())) {
-            Ok(terminal) => crate::pane::adopt(pane.id, terminal, master, pane.pid, shared),
+            Ok(terminal) => crate::pane::adopt(
+                pane.id,
+                terminal,
+                pane.output_mark,
+                master,
+                pane.pid,
+                shared,
+            ),
             Err(e) => Err(e),
         };
         match handle {

@@ -21,6 +21,7 @@ use crate::pty::{self, SpawnSpec};
 use crate::shared::Shared;
 use crossbeam_channel::{bounded, unbounded, Sender};
 use input_queue::input_queue;
+use output_log::OutputLog;
 use phux_core::engine::{Terminal, TerminalOptions};
 use phux_core::ids::PaneId;
 use phux_core::wire::SignalName;
@@ -123,8 +124,26 @@ pub fn spawn(
     let process = pty::spawn(spec, &shared.config.shim_exe)?;
     let pid = process.child.id();
     let mut child = process.child;
-    let wait = move || child.wait().ok();
-    start(id, terminal, process.master, pid, wait, shared, observer)
+    let program = Program {
+        master: process.master,
+        pid,
+        wait: move || child.wait().ok(),
+    };
+    start(
+        id,
+        terminal,
+        OutputLog::default(),
+        program,
+        shared,
+        observer,
+    )
+}
+
+/// A pane's program: its PTY master, its PID, and what waits for its end.
+struct Program<W> {
+    master: rustix::fd::OwnedFd,
+    pid: u32,
+    wait: W,
 }
 
 /// Takes over a pane a previous server process ran (`phux upgrade`): its PTY master, its
@@ -133,12 +152,18 @@ pub fn spawn(
 pub fn adopt(
     id: PaneId,
     terminal: Terminal,
+    output_mark: u64,
     master: rustix::fd::OwnedFd,
     pid: u32,
     shared: &Arc<Shared>,
 ) -> std::io::Result<PaneHandle> {
-    let wait = move || wait_for_pid(pid);
-    start(id, terminal, master, pid, wait, shared, None).map(|(handle, _)| handle)
+    let program = Program {
+        master,
+        pid,
+        wait: move || wait_for_pid(pid),
+    };
+    let output = OutputLog::starting_at(output_mark);
+    start(id, terminal, output, program, shared, None).map(|(handle, _)| handle)
 }
 
 /// The exit status of child `pid`, waited for by its number (an adopted pane has no `Child`).
@@ -156,16 +181,16 @@ fn wait_for_pid(pid: u32) -> Option<std::process::ExitStatus> {
     }
 }
 
-/// The pane's threads around a terminal, a PTY master and a program whose end `wait` reports.
+/// The pane's threads around a terminal, its output log and its program.
 fn start(
     id: PaneId,
     terminal: Terminal,
-    master: rustix::fd::OwnedFd,
-    pid: u32,
-    wait: impl FnOnce() -> Option<std::process::ExitStatus> + Send + 'static,
+    output: OutputLog,
+    program: Program<impl FnOnce() -> Option<std::process::ExitStatus> + Send + 'static>,
     shared: &Arc<Shared>,
     observer: Option<Subscriber>,
 ) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
+    let Program { master, pid, wait } = program;
     let read_side = std::fs::File::from(master.try_clone()?);
     let write_side = std::fs::File::from(master.try_clone()?);
     io::make_nonblocking(&read_side)?;
@@ -186,7 +211,7 @@ fn start(
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
     let shell = Arc::new(shell_track::ShellTrack::default());
-    let output = Arc::new(output_log::OutputLog::default());
+    let output = Arc::new(output);
     let process_view = handle::PaneProcess {
         master: Arc::new(master.try_clone()?),
         shell,
