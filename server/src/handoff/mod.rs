@@ -4,7 +4,7 @@
 //! masters and the listening socket to the exec through a socket pair on stdin (see `fds`),
 //! and execs `phux server ... --adopt MANIFEST` in its own PID, so programs stay its children.
 //! The new process (`adopt`) rebuilds each terminal from its snapshot and reads on. A binary
-//! that does not answer `--version`, or an exec that fails, leaves the old process running
+//! that does not run or speaks another protocol, or an exec that fails, leaves the old process running
 //! as it was, with `upgrade_failed`.
 //!
 //! Not carried (the new process starts them empty): the flight recorder's window, agent
@@ -96,23 +96,38 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     )))
 }
 
-/// The new binary must run: `BINARY --version` answers `phux ...`.
+/// The new binary must run and speak this protocol: `BINARY server --print-protocol` answers
+/// `phux-protocol MAJOR.MINOR` with this server's major version.
 fn check_binary(binary: &Path) -> Result<(), RequestError> {
     let output = std::process::Command::new(binary)
-        .arg("--version")
+        .args(["server", "--print-protocol"])
         .stdin(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .output()
         .map_err(|e| failed(format!("cannot run {}: {e}", binary.display())))?;
     let text = String::from_utf8_lossy(&output.stdout);
-    if output.status.success() && text.starts_with("phux ") {
-        return Ok(());
+    let major = text
+        .trim()
+        .strip_prefix("phux-protocol ")
+        .and_then(|v| v.split('.').next())
+        .and_then(|m| m.parse::<u32>().ok());
+    let ours = phux_core::wire::PROTOCOL.major;
+    match major {
+        _ if !output.status.success() => Err(failed(format!(
+            "{} does not run as a phux server ({}): it cannot take over",
+            binary.display(),
+            output.status
+        ))),
+        Some(major) if major == ours => Ok(()),
+        Some(major) => Err(failed(format!(
+            "{} speaks protocol {major}, this server {ours}: it cannot take over its clients",
+            binary.display()
+        ))),
+        None => Err(failed(format!(
+            "{} did not say which protocol it speaks: it cannot take over",
+            binary.display()
+        ))),
     }
-    Err(failed(format!(
-        "{} --version did not answer as phux does ({}): it cannot take over",
-        binary.display(),
-        output.status
-    )))
 }
 
 /// This process's arguments with `--adopt MANIFEST` (replacing an earlier one).
