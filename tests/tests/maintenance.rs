@@ -79,6 +79,8 @@ enum Archive {
     Symlink,
     /// `phux` at the top, not under `phux-vX-TRIPLE/`.
     WrongLayout,
+    /// `phux-vX-TRIPLE/phux` this build's own binary.
+    ThisPhux,
 }
 
 /// Writes a gzipped tar with Python's tarfile (so the entries are exactly these).
@@ -89,7 +91,7 @@ path, stem, kind, new = sys.argv[1:5]
 def add(tar, name, data, mode=0o755):
     info = tarfile.TarInfo(name); info.size = len(data); info.mode = mode
     tar.addfile(info, io.BytesIO(data))
-with tarfile.open(path, "w:gz", format=tarfile.USTAR_FORMAT) as tar:
+with tarfile.open(path, "w:gz", format=tarfile.USTAR_FORMAT, compresslevel=1) as tar:
     if kind == "good":
         add(tar, stem + "/phux", new.encode()); add(tar, stem + "/README.md", b"phux\n", 0o644)
     elif kind == "traversal":
@@ -99,17 +101,24 @@ with tarfile.open(path, "w:gz", format=tarfile.USTAR_FORMAT) as tar:
         tar.addfile(info)
     elif kind == "layout":
         add(tar, "phux", new.encode())
+    elif kind == "this":
+        tar.add(new, arcname=stem + "/phux")
 "#;
     let kind = match kind {
         Archive::Good => "good",
         Archive::Traversal => "traversal",
         Archive::Symlink => "symlink",
         Archive::WrongLayout => "layout",
+        Archive::ThisPhux => "this",
+    };
+    let content = match kind {
+        "this" => phux_tests::phux_bin().display().to_string(),
+        _ => NEW.to_owned(),
     };
     let out = run(Command::new("python3")
         .args(["-c", script])
         .arg(path)
-        .args([stem, kind, NEW]));
+        .args([stem, kind, &content]));
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
@@ -745,4 +754,103 @@ fn service_install_writes_an_idempotent_unit_and_status_reports_without_systemd(
     assert_eq!(again["removed"], false);
     let status = json(&run(&mut phux(&["service", "status", "--json"])));
     assert_eq!(status["installed"], false);
+}
+
+/// A server running from the installed binary, on the machine's socket, with one `sh` pane.
+struct InstalledServer {
+    child: Child,
+}
+
+impl InstalledServer {
+    fn start(m: &Machine) -> InstalledServer {
+        std::fs::copy(phux_tests::phux_bin(), m.installed()).unwrap();
+        let sock = m.dir.path().join("sock");
+        std::fs::set_permissions(&sock, std::os::unix::fs::PermissionsExt::from_mode(0o700))
+            .unwrap();
+        let child = Command::new(m.installed())
+            .args(["server", "--no-seed"])
+            .env("PHUX_SOCKET", sock.join("phux.sock"))
+            .env("PHUX_CONFIG", m.dir.path().join("config.toml"))
+            .env("SHELL", "/bin/sh")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // The user's HOME for these calls: the server loads the engine installed there.
+        let status = || {
+            let mut c = m.phux(&["status", "--json"]);
+            c.env_remove("HOME");
+            if let Some(home) = std::env::var_os("HOME") {
+                c.env("HOME", home);
+            }
+            run(&mut c)
+        };
+        wait_until(
+            "the installed server answers",
+            Duration::from_secs(15),
+            || status().status.success(),
+        );
+        let out = run(&mut m.phux(&["new", "-d", "-s", "keep", "--", "sh"]));
+        assert!(out.status.success(), "{}", stderr(&out));
+        InstalledServer { child }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for InstalledServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn snapshot_of(m: &Machine) -> serde_json::Value {
+    json(&run(&mut m.phux(&[
+        "snapshot",
+        "--json",
+        "--scrollback",
+        "keep",
+    ])))
+}
+
+#[test]
+fn update_moves_a_running_server_to_the_new_binary_keeping_its_panes() {
+    let m = Machine::new();
+    let server = InstalledServer::start(&m);
+    let before = snapshot_of(&m);
+    m.publish("v9.9.9", PLATFORM, Archive::ThisPhux, Checksum::Right);
+    let out = run_with_deadline(&mut m.phux(&["update", "--json"]), Duration::from_secs(120));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["action"], "installed", "{doc}");
+    assert_eq!(doc["server_running"], true);
+    assert_eq!(doc["server_upgraded"], true);
+    let status = json(&run(&mut m.phux(&["status", "--json"])));
+    assert_eq!(status["pid"], server.pid(), "the same process, re-exec'd");
+    assert_eq!(snapshot_of(&m), before, "the pane as it was");
+}
+
+#[test]
+fn update_leaves_the_server_running_when_the_new_binary_cannot_take_over() {
+    let m = Machine::new();
+    let server = InstalledServer::start(&m);
+    let before = snapshot_of(&m);
+    // The release's "phux" answers --version but is no server.
+    m.publish("v9.9.9", PLATFORM, Archive::Good, Checksum::Right);
+    let out = m.update(&[]);
+    let (code, exit, remedy) = failure(&out);
+    assert_eq!((code.as_str(), exit), ("upgrade_failed", 1));
+    assert!(remedy.contains("--rollback"), "{remedy}");
+    assert_eq!(
+        m.installed_text(),
+        NEW,
+        "the binary is installed all the same"
+    );
+    let status = json(&run(&mut m.phux(&["status", "--json"])));
+    assert_eq!(status["pid"], server.pid());
+    assert_eq!(snapshot_of(&m), before);
 }

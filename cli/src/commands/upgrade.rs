@@ -11,8 +11,8 @@ use phux_core::exit_code::SUCCESS;
 use phux_core::wire::{ClientMessage, Done, IdOnly};
 use serde::Serialize;
 
-use crate::client::ClientError;
 use crate::client::listing::status;
+use crate::client::ClientError;
 use crate::commands::values::connect;
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
@@ -47,6 +47,21 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
+    let doc = upgrade_server(context)?;
+    if args.json {
+        output::print_json(&doc);
+    } else {
+        output::print_line(&format!(
+            "server {} upgraded in place: {} panes kept ({} ms)",
+            doc.pid, doc.panes, doc.handoff_ms
+        ));
+    }
+    Ok(SUCCESS)
+}
+
+/// Asks the server on the socket to hand over to the binary on disk and waits for the new
+/// process (`phux update` calls this after installing).
+pub fn upgrade_server(context: &Context) -> Result<UpgradeJson, Failure> {
     let mut client = connect(context)?;
     let before = status(&context.socket)?;
     let pid = before.pid.unwrap_or_default();
@@ -81,20 +96,12 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
             "the panes of the old server are gone; see `phux logs --server`",
         ));
     }
-    let doc = UpgradeJson {
+    Ok(UpgradeJson {
         schema_version: 1,
         pid,
         panes,
         handoff_ms,
-    };
-    if args.json {
-        output::print_json(&doc);
-    } else {
-        output::print_line(&format!(
-            "server {pid} upgraded in place: {panes} panes kept ({handoff_ms} ms)"
-        ));
-    }
-    Ok(SUCCESS)
+    })
 }
 
 /// The status of the server that answers next on the socket.

@@ -53,6 +53,10 @@ pub struct Args {
     /// Swap the binary the last update replaced (`phux.previous`) back in
     #[arg(long)]
     pub rollback: bool,
+    /// Leave a running server on the old binary (without it, the server is upgraded in
+    /// place: `phux upgrade`)
+    #[arg(long)]
+    pub no_restart: bool,
     /// Print the outcome as JSON; a failure is one JSON line on stderr
     #[arg(long)]
     pub json: bool,
@@ -70,28 +74,56 @@ pub struct UpdateJson {
     pub version: Option<String>,
     pub binary: Option<String>,
     pub previous: Option<String>,
-    /// A server is running on the socket with the binary that was replaced.
+    /// A server was running on the socket.
     pub server_running: bool,
+    /// It was upgraded in place to the new binary (`phux upgrade`), its panes kept.
+    pub server_upgraded: bool,
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
-    match update(&args, context) {
+    match update(&args, context).and_then(|doc| restart(&args, context, doc)) {
         Ok(doc) => {
             if args.json {
                 output::print_json(&doc);
             } else {
                 output::print_lines(&prose(&doc));
             }
-            if doc.server_running && matches!(doc.action, "installed" | "rolled_back") {
+            if doc.server_running && !doc.server_upgraded && doc.action != "verified" {
                 output::stderr_line(&format!(
-                    "phux: the server on {} still runs the old binary; restart it to use the new \
-                     one (`phux kill --server`, then any verb starts it)",
+                    "phux: the server on {} still runs the old binary; `phux upgrade` moves it \
+                     to the new one, keeping its panes",
                     context.socket.display()
                 ));
             }
             SUCCESS
         }
         Err(failure) => failure.report(args.json),
+    }
+}
+
+/// After a new binary is in place, a running server moves to it (`phux upgrade`) unless
+/// `--no-restart`.
+fn restart(args: &Args, context: &Context, mut doc: UpdateJson) -> Result<UpdateJson, Failure> {
+    let changed = matches!(doc.action, "installed" | "rolled_back");
+    if !changed || !doc.server_running || args.no_restart {
+        return Ok(doc);
+    }
+    match super::upgrade::upgrade_server(context) {
+        Ok(_) => {
+            doc.server_upgraded = true;
+            Ok(doc)
+        }
+        Err(failure) => Err(Failure {
+            message: format!(
+                "{} is installed, but the server could not move to it: {}",
+                doc.binary.as_deref().unwrap_or("the new binary"),
+                failure.message
+            ),
+            remedy: "the server runs on the old binary, its panes kept; `phux update --rollback` \
+                     restores the previous binary"
+                .into(),
+            ..failure
+        }),
     }
 }
 
@@ -122,6 +154,7 @@ fn update(args: &Args, context: &Context) -> Result<UpdateJson, Failure> {
         binary: None,
         previous: None,
         server_running,
+        server_upgraded: false,
     };
     if args.rollback {
         let binary = install::target()?;
