@@ -25,6 +25,9 @@ pub struct Manifest {
     pub counters: Counters,
     pub sessions: Vec<SessionState>,
     pub panes: Vec<PaneState>,
+    /// When the old process stopped reading the PTYs (Unix time, ns): the new one reports how
+    /// long output went unread.
+    pub frozen_at_unix_ns: u64,
     /// Descriptors handed over, in order: the listening socket, its lock, then each pane's PTY
     /// master in `panes`' order.
     pub descriptors: usize,
@@ -165,4 +168,12 @@ pub fn take(path: &Path) -> std::io::Result<(Manifest, Vec<Vec<u8>>)> {
         rest = after;
     }
     Ok((manifest, snapshots))
+}
+
+/// Now, as Unix time in nanoseconds.
+pub fn unix_ns() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
 }

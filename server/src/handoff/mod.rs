@@ -62,8 +62,10 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     let gate = crate::pane::io::READ_GATE
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let frozen_at = manifest::unix_ns();
     let registry = shared.registry();
-    let (manifest, snapshots, masters) = describe(&registry)?;
+    let (mut manifest, snapshots, masters) = describe(&registry)?;
+    manifest.frozen_at_unix_ns = frozen_at;
     let path = manifest::path_for(&shared.config.socket);
     manifest::write(&path, &manifest, &snapshots)
         .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
@@ -196,6 +198,7 @@ fn describe(registry: &Registry) -> Result<Described, RequestError> {
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
         counters: registry.counters(),
+        frozen_at_unix_ns: 0,
         sessions,
         descriptors: 2 + panes.len(),
         panes,
@@ -285,6 +288,10 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance) {
                 .collect(),
         })
         .collect();
-    crate::log::line(&format!("upgrade: adopted {} panes", entries.len()));
+    let adopted = entries.len();
     *shared.registry() = Registry::restore(sessions, entries, manifest.counters);
+    let unread_ms = manifest::unix_ns().saturating_sub(manifest.frozen_at_unix_ns) / 1_000_000;
+    crate::log::line(&format!(
+        "upgrade: adopted {adopted} panes; their output went unread for {unread_ms} ms"
+    ));
 }
