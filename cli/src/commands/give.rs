@@ -43,7 +43,7 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
             "note": answer.note,
         }));
     } else if let Some(note) = &answer.note {
-        output::warn(&&phux_core::limits::for_display(note));
+        output::warn(&phux_core::limits::for_display(note));
     } else {
         output::print_line(&format!(
             "{pane} given back: anyone's input reaches it again"
