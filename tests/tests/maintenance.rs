@@ -312,7 +312,7 @@ fn update_installs_a_verified_release_keeping_the_previous_and_rolls_back() {
     golden("docs/update_installed.json", &pinned(&doc, m.dir.path()));
     assert_eq!(m.installed_text(), NEW);
     assert_eq!(std::fs::read_to_string(m.previous()).unwrap(), OLD);
-    let ran = run(&mut Command::new(m.installed()).arg("--version"));
+    let ran = run(Command::new(m.installed()).arg("--version"));
     assert_eq!(stdout(&ran).trim(), "phux 9.9.9");
 
     let back = m.update(&["--rollback"]);
