@@ -235,3 +235,22 @@ fn replace(path: &Path, script: &str) {
     std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::rename(&new, path).unwrap();
 }
+
+#[test]
+fn vim_mid_edit_carries_on_after_an_upgrade() {
+    let server = TestServer::start();
+    let file = server.dir.path().join("notes.txt");
+    let file_arg = file.display().to_string();
+    let vim = server.new_session("edit", &["vim", "-u", "NONE", "-N", "-n", &file_arg]);
+    server.send_keys(&vim, &["ifirst half"]);
+    server.wait_for_text(&vim, "first half");
+    let before = picture(&server, &[&vim]);
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(picture(&server, &[&vim]), before, "vim's screen as it was");
+    // Still in insert mode, in the same vim: the edit goes on and is saved.
+    server.send_keys(&vim, &[", second half", "Escape", ":wq", "Enter"]);
+    wait_until("vim saved the file", Duration::from_secs(10), || {
+        std::fs::read_to_string(&file).is_ok_and(|t| t == "first half, second half\n")
+    });
+}
