@@ -254,3 +254,14 @@ fn vim_mid_edit_carries_on_after_an_upgrade() {
         std::fs::read_to_string(&file).is_ok_and(|t| t == "first half, second half\n")
     });
 }
+
+#[test]
+fn upgrade_without_a_server_is_no_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_with_deadline(
+        phux_tests::phux(&["upgrade", "--json"]).env("PHUX_SOCKET", dir.path().join("none.sock")),
+        Duration::from_secs(30),
+    );
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "no_server", "{line}");
+}

@@ -177,3 +177,82 @@ pub fn unix_ns() -> u64 {
         .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn manifest(snapshot_lens: &[usize]) -> Manifest {
+        Manifest {
+            version: MANIFEST_VERSION,
+            counters: Counters::default(),
+            sessions: vec![SessionState {
+                id: SessionId(1),
+                name: "work".into(),
+                windows: vec![WindowState {
+                    id: WindowId(1),
+                    index: 0,
+                    name: "0".into(),
+                    layout: LayoutState::from(&Layout::Split {
+                        direction: SplitDirection::default(),
+                        ratio: 0.25,
+                        first: Box::new(Layout::Pane(PaneId(1))),
+                        second: Box::new(Layout::Pane(PaneId(2))),
+                    }),
+                }],
+            }],
+            panes: snapshot_lens
+                .iter()
+                .enumerate()
+                .map(|(i, &len)| PaneState {
+                    id: PaneId(i as u32 + 1),
+                    session: SessionId(1),
+                    window: WindowId(1),
+                    tags: vec!["t".into()],
+                    title: None,
+                    cols: 80,
+                    rows: 24,
+                    history_limit: 10_000,
+                    pid: 100 + i as u32,
+                    output_mark: 7,
+                    snapshot_len: len,
+                })
+                .collect(),
+            frozen_at_unix_ns: 1,
+            descriptors: 2 + snapshot_lens.len(),
+        }
+    }
+
+    #[test]
+    fn a_manifest_reads_back_as_written_and_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.handoff");
+        let snapshots = vec![b"first\n\0binary".to_vec(), Vec::new(), vec![7u8; 3000]];
+        let lens: Vec<usize> = snapshots.iter().map(Vec::len).collect();
+        write(&path, &manifest(&lens), &snapshots).unwrap();
+        let (read, got) = take(&path).unwrap();
+        assert_eq!(got, snapshots);
+        assert_eq!(read.panes[2].pid, 102);
+        let layout: Layout = read
+            .sessions
+            .into_iter()
+            .next()
+            .unwrap()
+            .windows
+            .remove(0)
+            .layout
+            .into();
+        assert_eq!(layout.panes(), vec![PaneId(1), PaneId(2)]);
+        assert!(!path.exists(), "taken means removed");
+    }
+
+    #[test]
+    fn a_manifest_cut_short_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.handoff");
+        write(&path, &manifest(&[10]), &[b"short".to_vec()]).unwrap();
+        assert!(take(&path).is_err());
+    }
+}
