@@ -265,3 +265,25 @@ fn upgrade_without_a_server_is_no_server() {
     let line = error_line(&out);
     assert_eq!(line["error"]["code"], "no_server", "{line}");
 }
+
+#[test]
+fn an_attached_client_reattaches_by_itself_after_an_upgrade() {
+    let server = TestServer::start();
+    server.new_session("work", &[]);
+    let tui = phux_tests::outer_screen::AttachedTui::start(&server, &["attach", "work"], 80, 24);
+    tui.wait_for("the status line names the session", |lines| {
+        lines.last().is_some_and(|l| l.starts_with("[work] 0:0*"))
+    });
+    tui.type_bytes(b"echo before-$((6*7))\r");
+    tui.wait_for_text("before-42");
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same client types into the same shell, and the server counts it attached.
+    tui.type_bytes(b"echo after-$((6*7))\r");
+    tui.wait_for_text("after-42");
+    wait_until(
+        "the server counts the client",
+        Duration::from_secs(10),
+        || server.json(&["ls", "--json"])["sessions"][0]["attached_clients"] == 1,
+    );
+}
