@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-const VERBS: [&str; 34] = [
+const VERBS: [&str; 38] = [
     "attach",
     "detach",
     "new",
@@ -38,6 +38,10 @@ const VERBS: [&str; 34] = [
     "workspace",
     "launch",
     "doctor",
+    "logs",
+    "update",
+    "upgrade",
+    "service",
     "completion",
     "host",
     "proxy",

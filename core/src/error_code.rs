@@ -84,6 +84,8 @@ error_codes! {
     UpdateArchiveRejected => "update_archive_rejected", FAILURE;
     UpdateInstallFailed => "update_install_failed", FAILURE;
     UpdateNoBackup => "update_no_backup", FAILURE;
+    // upgrade: the new binary could not take over; the old server runs on, nothing lost
+    UpgradeFailed => "upgrade_failed", FAILURE;
     // offline explain
     CaptureUnreadable => "capture_unreadable", FAILURE;
     CaptureInvalid => "capture_invalid", FAILURE;

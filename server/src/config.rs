@@ -38,6 +38,9 @@ pub struct ServerConfig {
     pub hooks: crate::hooks::HookTable,
     /// The config file whose `[[satellites]]` this server dials as a hub.
     pub config_file: Option<PathBuf>,
+    /// The manifest a previous server process left on `phux upgrade`: take over its socket and
+    /// panes instead of binding anew.
+    pub adopt: Option<PathBuf>,
 }
 
 /// Rows of history a pane keeps by default (`$PHUX_HISTORY_LIMIT`, `phux server
@@ -72,6 +75,7 @@ impl ServerConfig {
             seed_session_name: "default".into(),
             hooks: crate::hooks::HookTable::default(),
             config_file: Some(phux_core::config::paths::config_path()),
+            adopt: None,
         }
     }
 }

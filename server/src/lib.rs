@@ -19,6 +19,7 @@ mod event_ring;
 pub mod exited;
 pub mod flight;
 mod handlers;
+mod handoff;
 pub mod hooks;
 pub mod hub;
 pub mod layout;
@@ -59,6 +60,8 @@ pub enum ServerError {
     Seed(String),
     #[error("the terminal engine is unavailable: {0}")]
     Engine(#[from] phux_core::engine::EngineError),
+    #[error("cannot take over from the previous server process: {0}")]
+    Adopt(std::io::Error),
 }
 
 /// Runs a server until `kill --server`, its last pane exiting, or its idle limit.
@@ -69,11 +72,27 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     // Take the socket's lock first: a server that lost a start-up race exits before loading
     // anything. Then load (or install) the engine before binding, so a broken engine is
     // reported to whoever started us instead of surfacing as failed panes.
-    let claim = socket::claim(&config.socket)?;
-    phux_core::engine::engine()?;
-    let bound = claim.bind()?;
+    // A server started by `phux upgrade` inherits its socket (and the lock) instead.
+    let (bound, inheritance) = match config.adopt.clone() {
+        Some(manifest) => {
+            phux_core::engine::engine()?;
+            let (bound, inheritance) =
+                handoff::receive(&manifest, config.socket.clone()).map_err(ServerError::Adopt)?;
+            (bound, Some(inheritance))
+        }
+        None => {
+            let claim = socket::claim(&config.socket)?;
+            phux_core::engine::engine()?;
+            (claim.bind()?, None)
+        }
+    };
+    handoff::remember_socket(&bound);
     let (shutdown_tx, shutdown_rx) = bounded(1);
     let shared = Arc::new(Shared::new(config, shutdown_tx));
+    let adopted = inheritance.is_some();
+    if let Some(inheritance) = inheritance {
+        handoff::adopt(&shared, inheritance);
+    }
     log::line(&format!("listening on {}", bound.path().display()));
     let listener = bound.listener.try_clone().map_err(|e| SocketError::Io {
         path: bound.path().into(),
@@ -83,7 +102,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         path: shared.config.socket.clone(),
         source: e,
     })?;
-    if shared.config.seed_session {
+    if shared.config.seed_session && !adopted {
         seed(&shared)?;
     }
     wait_for_shutdown(&shared, &shutdown_rx);

@@ -44,7 +44,43 @@ pub struct Registry {
     pub recorders: BTreeMap<PaneId, u32>,
 }
 
+/// What `phux upgrade` carries of a registry besides its panes: the id counters and the
+/// focus order.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct Counters {
+    pub next_pane: u32,
+    pub next_session: u32,
+    pub next_window: u32,
+    pub focus_order: Vec<PaneId>,
+}
+
 impl Registry {
+    /// The counters and focus order, for the next server process.
+    pub fn counters(&self) -> Counters {
+        Counters {
+            next_pane: self.next_pane,
+            next_session: self.next_session,
+            next_window: self.next_window,
+            focus_order: self.focus_order.clone(),
+        }
+    }
+
+    /// The registry the previous server process had (`phux upgrade`): its sessions, windows and
+    /// layouts, its panes (adopted), and its counters, so ids stay stable for the server's life.
+    pub fn restore(sessions: Vec<Session>, panes: Vec<PaneEntry>, counters: Counters) -> Registry {
+        let ever_had_panes = !panes.is_empty();
+        Registry {
+            sessions,
+            panes: panes.into_iter().map(|p| (p.handle.id, p)).collect(),
+            focus_order: counters.focus_order,
+            next_pane: counters.next_pane,
+            next_session: counters.next_session,
+            next_window: counters.next_window,
+            ever_had_panes,
+            recorders: BTreeMap::new(),
+        }
+    }
+
     pub fn allocate_pane_id(&mut self) -> PaneId {
         self.next_pane += 1;
         PaneId(self.next_pane)

@@ -50,6 +50,32 @@ impl BoundSocket {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Copies of the listening socket and of the lock file (the lock goes with the open file,
+    /// so a copy holds it too), for `phux upgrade` to hand to the next process.
+    pub fn handoff_fds(&self) -> std::io::Result<(rustix::fd::OwnedFd, rustix::fd::OwnedFd)> {
+        use std::os::fd::AsFd;
+        Ok((
+            self.listener.as_fd().try_clone_to_owned()?,
+            self._lock.as_fd().try_clone_to_owned()?,
+        ))
+    }
+
+    /// The socket and lock a previous server process bound and handed over (`phux upgrade`).
+    pub fn adopt(
+        path: PathBuf,
+        listener: rustix::fd::OwnedFd,
+        lock: rustix::fd::OwnedFd,
+    ) -> std::io::Result<BoundSocket> {
+        let listener = UnixListener::from(listener);
+        let inode = std::fs::symlink_metadata(&path)?.ino();
+        Ok(BoundSocket {
+            listener,
+            path,
+            inode,
+            _lock: File::from(lock),
+        })
+    }
 }
 
 impl Drop for BoundSocket {

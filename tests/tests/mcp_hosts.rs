@@ -85,10 +85,11 @@ fn a_background_run_is_typed_before_its_answer_and_collected_with_its_exit_code(
     );
     assert_eq!(started["state"], "running", "{started}");
     let job = started["job"].as_str().unwrap().to_owned();
-    // Typed already: the pane shows the command, and a second run is refused meanwhile.
-    assert!(server.lines(&pane).concat().contains("JOB-$((6*7))"));
+    // The run holds the pane when the answer comes: a second run is refused at once, and the
+    // typed line (in the PTY already) is echoed.
     let busy = mcp.err("phux_run", json!({"target": pane, "command": "true"}));
     assert_eq!(busy["error"]["code"], "target_busy", "{busy}");
+    server.wait_for_text(&pane, "JOB-$((6*7))");
     let done = mcp.ok("phux_job", json!({"job": job, "wait_secs": 60}));
     assert_eq!(done["state"], "done", "{done}");
     assert_eq!(done["result"]["exit_code"], 3, "{done}");

@@ -343,7 +343,7 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
     use ClientMessage::*;
     let slot = match &mut message {
         Hello(_) | Unknown => return None,
-        GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => &mut m.id,
+        GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => &mut m.id,
         Tunnel(m) => &mut m.id,
         ClaimRun(m) => &mut m.id,
         ReleaseRun(m) => &mut m.id,

@@ -64,18 +64,47 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         args.font.check(1)?;
     }
     // A `[[remote]]` name shadows a local session: attach to that host's session over ssh.
-    let (control, session) = match args.session.as_deref().and_then(remote_entry) {
-        Some(entry) => connect_remote(&entry)?,
+    let remote = args.session.as_deref().and_then(remote_entry);
+    let (mut control, session) = match &remote {
+        Some(entry) => connect_remote(entry)?,
         None => (
             connect(context, args.session.as_deref())?,
             args.session.clone(),
         ),
     };
-    let request = AttachRequest {
+    let server_pid = server_pid(context);
+    let mut request = AttachRequest {
         session,
         rec: args.rec.clone(),
     };
-    let attached = tui::attach(control, request).map_err(|e| attach_failure(e, &args))?;
+    let rejoins = remote.is_none() && args.rec.is_none();
+    let attached = loop {
+        let asked = request.session.clone();
+        let result = tui::attach(control, request);
+        // A local server that upgraded itself (`phux upgrade`) closed our connections; when
+        // the same process answers again with the session still there, attach again. (Not
+        // with --rec: the recording ended with the connection.)
+        let (ended_by_server, session) = match &result {
+            Ok(attached) => (
+                matches!(attached.ended, Ended::SessionEnded),
+                Some(attached.session.clone()),
+            ),
+            Err(AttachError::Client(
+                ClientError::ServerDisconnected { .. } | ClientError::Transport { .. },
+            )) => (true, asked),
+            Err(_) => (false, None),
+        };
+        let again = (rejoins && ended_by_server)
+            .then(|| upgraded_server(context, server_pid, session.as_deref()))
+            .flatten();
+        match again {
+            Some(client) => {
+                control = client;
+                request = AttachRequest { session, rec: None };
+            }
+            None => break result.map_err(|e| attach_failure(e, &args))?,
+        }
+    };
     match attached.ended {
         Ended::Detached => {
             output::stderr_line(&format!("[detached (from session {})]", attached.session))
@@ -90,6 +119,43 @@ fn execute(args: Args, context: &Context) -> VerbResult {
 }
 
 /// Whether this process runs in a phux pane (`$PHUX`, or `$PHUX_PANE` from older servers).
+/// The PID of the server on the socket, if one answers.
+fn server_pid(context: &Context) -> Option<u32> {
+    crate::client::listing::status(&context.socket)
+        .ok()
+        .and_then(|s| s.pid)
+}
+
+/// How long a client whose connection closed waits for its server to come back from an upgrade.
+const UPGRADE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A connection to the server that was `pid` before, if it answers again (it re-exec'd in
+/// place: `phux upgrade`) and still has `session` (any session when None). A server that is gone, another server, or
+/// a session that ended mean the attach has ended.
+fn upgraded_server(context: &Context, pid: Option<u32>, session: Option<&str>) -> Option<Client> {
+    let pid = pid?;
+    let start = std::time::Instant::now();
+    while start.elapsed() < UPGRADE_WAIT {
+        match Client::connect(&context.socket) {
+            Ok(mut client) => {
+                if server_pid(context) != Some(pid) {
+                    return None;
+                }
+                let state = client.state().ok()?;
+                let present = match session {
+                    Some(name) => state.session(name).is_some(),
+                    None => !state.sessions.is_empty(),
+                };
+                return present.then_some(client);
+            }
+            // The socket is gone: the server stopped.
+            Err(ClientError::NoServer { .. }) => return None,
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    }
+    None
+}
+
 pub fn inside_a_pane() -> bool {
     ["PHUX", "PHUX_PANE"]
         .iter()

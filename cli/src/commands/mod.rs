@@ -15,6 +15,7 @@ pub mod host;
 pub mod insert_pane;
 pub mod kill;
 pub mod launch;
+pub mod logs;
 pub mod ls;
 pub mod mcp;
 pub mod move_pane;
@@ -33,6 +34,7 @@ pub mod run;
 pub mod send_keys;
 pub mod server;
 pub mod server_defaults;
+pub mod service;
 pub mod signal;
 pub mod skill;
 pub mod snapshot;
@@ -42,6 +44,8 @@ pub mod swap_pane;
 pub mod tag;
 pub mod take;
 pub mod tape;
+pub mod update;
+pub mod upgrade;
 pub mod values;
 pub mod wait;
 pub mod wait_json;
@@ -100,6 +104,10 @@ pub enum Command {
     Worktree(worktree::Args),
     Launch(launch::Args),
     Doctor(doctor::Args),
+    Logs(logs::Args),
+    Update(update::Args),
+    Upgrade(upgrade::Args),
+    Service(service::Args),
     Completion(completion::Args),
     Engine(engine::Args),
     Server(server::Args),
@@ -159,6 +167,10 @@ pub fn describe(name: &str) -> Option<clap::Command> {
         "worktree" => ("worktree", worktree::Args::augment_args),
         "launch" => ("launch", launch::Args::augment_args),
         "doctor" => ("doctor", doctor::Args::augment_args),
+        "logs" => ("logs", logs::Args::augment_args),
+        "update" => ("update", update::Args::augment_args),
+        "upgrade" => ("upgrade", upgrade::Args::augment_args),
+        "service" => ("service", service::Args::augment_args),
         "completion" => ("completion", completion::Args::augment_args),
         "engine" => ("engine", engine::Args::augment_args),
         "server" => ("server", server::Args::augment_args),
@@ -214,6 +226,10 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Worktree(args) => worktree::run(args, context),
         Command::Launch(args) => launch::run(args, context),
         Command::Doctor(args) => doctor::run(args, context),
+        Command::Logs(args) => logs::run(args, context),
+        Command::Update(args) => update::run(args, context),
+        Command::Upgrade(args) => upgrade::run(args, context),
+        Command::Service(args) => service::run(args, context),
         Command::Completion(args) => completion::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),

@@ -41,14 +41,31 @@ pub struct Args {
     /// beside the socket, and a quiet exit when another server already owns the socket
     #[arg(long, hide = true)]
     detach_stdio: bool,
+    /// Take over from the server process that exec'd this one (`phux upgrade`): its socket,
+    /// its panes and the manifest it wrote here
+    #[arg(long, hide = true, value_name = "MANIFEST")]
+    adopt: Option<PathBuf>,
+    /// Print `phux-protocol MAJOR.MINOR` and exit: what a server about to hand over to this
+    /// binary (`phux upgrade`) checks first
+    #[arg(long, hide = true)]
+    print_protocol: bool,
 }
 
 pub fn run(args: Args, context: &super::Context) -> i32 {
+    if args.print_protocol {
+        let protocol = phux_core::wire::PROTOCOL;
+        crate::output::print_line(&format!(
+            "phux-protocol {}.{}",
+            protocol.major, protocol.minor
+        ));
+        return 0;
+    }
     let socket = context.socket.clone();
     let shim = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
     let mut config = ServerConfig::new(socket.clone(), shim);
     let file = super::server_defaults::apply(&mut config);
     config.seed_session = !args.no_seed && !args.detach_stdio;
+    config.adopt = args.adopt;
     if let Some(bytes) = args.flight_bytes {
         config.flight_bytes = bytes;
     }

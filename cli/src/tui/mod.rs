@@ -95,10 +95,12 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     let terminal = outer::OuterTerminal::enter().map_err(AttachError::Terminal)?;
     activity::watch(&control, &tx)?;
     let key_path = std::sync::Arc::new(key_path::KeyPath::new(recorder));
+    let stdin_done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     spawn_stdin_reader(
         tx.clone(),
         control.sibling()?,
         std::sync::Arc::clone(&key_path),
+        std::sync::Arc::clone(&stdin_done),
     );
     spawn_signal_watchers(&tx).map_err(AttachError::Terminal)?;
     let model = model::Model::new(session_id, state, outer_size);
@@ -109,6 +111,9 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
     };
     let mut app = app::App::new(model, control, ok.client, channels, terminal, bindings);
     let ended = app.run(&rx, &frames_rx);
+    // The reader leaves stdin alone from now on: keys typed next belong to whoever reads it
+    // next (`attach` again, after a server upgrade).
+    stdin_done.store(true, std::sync::atomic::Ordering::Release);
     let session = app.model.session_name();
     let recorder = app.key_path.screen().recorder.take();
     drop(app);
@@ -166,15 +171,35 @@ fn attach_stream(
     Ok((ok, session_id))
 }
 
+/// How often a stdin reader with nothing to read checks whether its attach has ended.
+const STDIN_DONE_CHECK: rustix::event::Timespec = rustix::event::Timespec {
+    tv_sec: 0,
+    tv_nsec: 100_000_000,
+};
+
 fn spawn_stdin_reader(
     tx: Sender<Event>,
     mut client: Client,
     key_path: std::sync::Arc<key_path::KeyPath>,
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
 ) {
     std::thread::spawn(move || {
         let stdin = rustix::stdio::stdin();
         let mut buffer = [0u8; 4096];
         loop {
+            // Waits for input without taking it, so a reader whose attach ended reads nothing
+            // more.
+            let mut fds = [rustix::event::PollFd::new(
+                &stdin,
+                rustix::event::PollFlags::IN,
+            )];
+            let ready = rustix::event::poll(&mut fds, Some(&STDIN_DONE_CHECK));
+            if done.load(std::sync::atomic::Ordering::Acquire) {
+                return;
+            }
+            if matches!(ready, Ok(0)) {
+                continue;
+            }
             match rustix::io::read(stdin, &mut buffer) {
                 Ok(0) => break,
                 Ok(n) => {

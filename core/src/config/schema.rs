@@ -25,6 +25,8 @@ pub const TABLES: &[(&str, Shape)] = &[
     ("plugins", Shape::ArrayOfTables(PluginEntry::KEYS)),
     ("satellites", Shape::Preserved),
     ("remote", Shape::Preserved),
+    // `phux update`'s release index; read by the CLI alone.
+    ("update", Shape::Table(&["url"])),
 ];
 
 /// The shape of top-level table `name`, if the file knows it.

@@ -63,6 +63,10 @@ pub enum ClientMessage {
     ReleaseRun(ReleaseRun),
     /// Take or give back a pane's input lease.
     Lease(Lease),
+    /// Re-exec the server's binary on disk, handing every pane's PTY and the listening socket
+    /// to the new process (`phux upgrade`). Answered only by a refusal: on success the
+    /// connection closes as the process is replaced.
+    Upgrade(IdOnly),
     #[serde(other)]
     Unknown,
 }
@@ -97,7 +101,7 @@ impl ClientMessage {
         use ClientMessage::*;
         Some(match self {
             Hello(_) | Unknown => return None,
-            GetState(m) | Status(m) | KillServer(m) | GetFleet(m) => m.id,
+            GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => m.id,
             Tunnel(m) => m.id,
             ClaimRun(m) => m.id,
             ReleaseRun(m) => m.id,

@@ -165,6 +165,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
             }),
         ),
         ("kill_server", C::KillServer(IdOnly { id: 10 })),
+        ("upgrade", C::Upgrade(IdOnly { id: 10 })),
         (
             "rename_session",
             C::RenameSession(RenameSession {

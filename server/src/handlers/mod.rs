@@ -63,6 +63,11 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
         M::Kill(m) => json(lifecycle::kill_panes(shared, &m.panes)),
         M::KillWindow(m) => json(lifecycle::kill_window(shared, m.window)),
         M::KillSession(m) => json(lifecycle::kill_session(shared, &m.session)),
+        M::Upgrade(_) => {
+            // Returns only when the hand-off failed; otherwise this process is the new server.
+            crate::handoff::upgrade(shared)?;
+            json(Ok(Done {}))
+        }
         M::KillServer(_) => {
             shared.shut_down();
             json(Ok(Done {}))

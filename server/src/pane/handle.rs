@@ -79,6 +79,17 @@ impl PaneHandle {
     }
 
     /// The grid size, read under the terminal's lock.
+    /// The PTY master, for `phux upgrade` to hand to the next process.
+    pub fn master(&self) -> &Arc<OwnedFd> {
+        &self.process.master
+    }
+
+    /// The whole terminal in the engine's snapshot format, and the rows of history it keeps.
+    pub fn snapshot(&self) -> Result<(Vec<u8>, usize), phux_core::engine::EngineError> {
+        let terminal = lock(&self.terminal);
+        Ok((terminal.snapshot()?, terminal.options().scrollback_rows))
+    }
+
     pub fn size(&self) -> (u16, u16) {
         lock(&self.terminal).size()
     }

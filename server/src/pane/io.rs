@@ -58,6 +58,12 @@ fn wait_ready(master: &File, flags: PollFlags, timeout: Option<Duration>) -> Res
 
 /// Reads until EOF or EIO (the last holder of the terminal closed it), handing each read to
 /// `take` on this thread; then drops `done`.
+/// Held for reading by every PTY reader around each read and the handling of what it read;
+/// `phux upgrade` takes it for writing, so once it has it no reader is between a read and its
+/// handling and none reads again: whatever programs write from then on waits in their PTYs
+/// for the next process.
+pub static READ_GATE: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
 pub fn spawn_reader(
     master: File,
     mut take: impl FnMut(Chunk) + Send + 'static,
@@ -72,6 +78,9 @@ pub fn spawn_reader(
             // A flood stops reading for a moment after input and keeps to the typing pace
             // (its program stops with it).
             flood.stand_aside();
+            let gate = READ_GATE
+                .read()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             match rustix::io::read(&master, &mut buffer) {
                 Ok(0) => break,
                 Ok(n) => {
@@ -83,6 +92,7 @@ pub fn spawn_reader(
                     });
                 }
                 Err(Errno::AGAIN | Errno::INTR) => {
+                    drop(gate);
                     // Readable data, or the hang-up that makes the next read fail, wakes us.
                     if wait_ready(&master, PollFlags::IN, None).is_err() {
                         // POLLHUP can come with data still buffered: read it before leaving.

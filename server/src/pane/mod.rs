@@ -7,7 +7,7 @@ mod command_loop;
 mod flood_yield;
 mod handle;
 pub mod input_queue;
-mod io;
+pub(crate) mod io;
 pub mod new_output;
 pub mod osc_scan;
 pub mod output_log;
@@ -21,6 +21,7 @@ use crate::pty::{self, SpawnSpec};
 use crate::shared::Shared;
 use crossbeam_channel::{bounded, unbounded, Sender};
 use input_queue::input_queue;
+use output_log::OutputLog;
 use phux_core::engine::{Terminal, TerminalOptions};
 use phux_core::ids::PaneId;
 use phux_core::wire::SignalName;
@@ -122,8 +123,76 @@ pub fn spawn(
         Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
     let process = pty::spawn(spec, &shared.config.shim_exe)?;
     let pid = process.child.id();
-    let read_side = std::fs::File::from(process.master.try_clone()?);
-    let write_side = std::fs::File::from(process.master.try_clone()?);
+    let mut child = process.child;
+    let program = Program {
+        master: process.master,
+        pid,
+        wait: move || child.wait().ok(),
+    };
+    start(
+        id,
+        terminal,
+        OutputLog::default(),
+        program,
+        shared,
+        observer,
+    )
+}
+
+/// A pane's program: its PTY master, its PID, and what waits for its end.
+struct Program<W> {
+    master: rustix::fd::OwnedFd,
+    pid: u32,
+    wait: W,
+}
+
+/// Takes over a pane a previous server process ran (`phux upgrade`): its PTY master, its
+/// program (still this process's child: the exec kept the PID), and its terminal rebuilt from
+/// the snapshot. Output the program wrote meanwhile waited in the PTY and is read now.
+pub fn adopt(
+    id: PaneId,
+    terminal: Terminal,
+    output_mark: u64,
+    master: rustix::fd::OwnedFd,
+    pid: u32,
+    shared: &Arc<Shared>,
+) -> std::io::Result<PaneHandle> {
+    let program = Program {
+        master,
+        pid,
+        wait: move || wait_for_pid(pid),
+    };
+    let output = OutputLog::starting_at(output_mark);
+    start(id, terminal, output, program, shared, None).map(|(handle, _)| handle)
+}
+
+/// The exit status of child `pid`, waited for by its number (an adopted pane has no `Child`).
+fn wait_for_pid(pid: u32) -> Option<std::process::ExitStatus> {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+    loop {
+        match rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty()) {
+            Ok(Some((_, status))) => {
+                return Some(std::process::ExitStatus::from_raw(status.as_raw()))
+            }
+            Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return None,
+        }
+    }
+}
+
+/// The pane's threads around a terminal, its output log and its program.
+fn start(
+    id: PaneId,
+    terminal: Terminal,
+    output: OutputLog,
+    program: Program<impl FnOnce() -> Option<std::process::ExitStatus> + Send + 'static>,
+    shared: &Arc<Shared>,
+    observer: Option<Subscriber>,
+) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
+    let Program { master, pid, wait } = program;
+    let read_side = std::fs::File::from(master.try_clone()?);
+    let write_side = std::fs::File::from(master.try_clone()?);
     io::make_nonblocking(&read_side)?;
     let (input, input_source) = input_queue();
     let (cmd_tx, cmd_rx) = unbounded();
@@ -135,26 +204,23 @@ pub fn spawn(
         Arc::clone(&closed),
         format!("pane-{}-writer", id.0),
     );
-    let mut child = process.child;
     std::thread::Builder::new()
         .name(format!("pane-{}-waiter", id.0))
         .spawn(move || {
-            let status = child.wait().ok();
-            let _ = exit_tx.send(status);
+            let _ = exit_tx.send(wait());
         })?;
     let terminal = Arc::new(Mutex::new(terminal));
     let shell = Arc::new(shell_track::ShellTrack::default());
-    let output = Arc::new(output_log::OutputLog::default());
-    let master = Arc::new(process.master.try_clone()?);
+    let output = Arc::new(output);
     let process_view = handle::PaneProcess {
-        master,
+        master: Arc::new(master.try_clone()?),
         shell,
         output,
     };
     let mut actor = actor::PaneActor::new(
         id,
         Arc::clone(&terminal),
-        process.master,
+        master,
         pid,
         input.clone(),
         &process_view,

@@ -56,6 +56,14 @@ impl OutputLog {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// A log whose position is already `total` (a pane adopted by `phux upgrade`, whose marks
+    /// stay valid), with no recent output kept.
+    pub fn starting_at(total: u64) -> OutputLog {
+        let log = OutputLog::default();
+        log.lock().total = total;
+        log
+    }
+
     pub fn append(&self, bytes: &[u8]) {
         let mut inner = self.lock();
         inner.total += bytes.len() as u64;

@@ -254,7 +254,7 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 20] = [
+    const NO_TOOL: [(&str, &str); 24] = [
         (
             "worktree",
             "a person's repository chores (git worktrees and their sessions); phux_workspace inspects them",
@@ -284,6 +284,22 @@ mod tests {
             "installs and inspects the terminal engine on this machine: operator work",
         ),
         ("mcp", "this adapter itself"),
+        (
+            "logs",
+            "a person reading this machine's log files; phux_doctor and phux_status say where they are",
+        ),
+        (
+            "update",
+            "replaces the phux binary on this machine: operator work an agent host must not do on its own",
+        ),
+        (
+            "upgrade",
+            "re-execs the server under every pane: operator work, deliberately no tool",
+        ),
+        (
+            "service",
+            "installs a systemd unit on this machine: operator work",
+        ),
         ("__pane-exec", "internal: the process a pane starts"),
         (
             "__play-cast",

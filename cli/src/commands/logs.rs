@@ -1,0 +1,343 @@
+//! `phux logs [--server|--client [--pid PID]] [-f] [-n N] [--json]`: where phux writes its logs
+//! and what they hold. Bare, the inventory (the server's log beside its socket, the client logs
+//! in the same directory, the state directory; sizes and ages, or "not created yet"); with
+//! `--server` or `--client`, the last lines of that log, and with `-f` what is appended after.
+//! Every read is bounded: a log is only ever read from its last few megabytes.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use serde::Serialize;
+
+use crate::commands::Context;
+use crate::failure::Failure;
+use crate::output;
+
+/// The most of a log's end that a tail reads.
+const MAX_TAIL_BYTES: u64 = 4 << 20;
+/// How often `-f` looks for new lines.
+const FOLLOW_POLL: Duration = Duration::from_millis(200);
+/// Schema of `phux logs --json`.
+pub const LOGS_SCHEMA_VERSION: u32 = 1;
+
+/// Show where phux's logs are (bare), or print the server's or a client's log
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the server's log (`<socket>.log`)
+    #[arg(long, conflicts_with = "client")]
+    pub server: bool,
+    /// Print a client's log (`client-PID.log` beside the socket; the newest without --pid)
+    #[arg(long)]
+    pub client: bool,
+    /// With --client: the client whose log to print
+    #[arg(long, requires = "client")]
+    pub pid: Option<u32>,
+    /// Keep printing what is appended, until interrupted
+    #[arg(short = 'f', long, conflicts_with = "json")]
+    pub follow: bool,
+    /// How many of the last lines to print
+    #[arg(short = 'n', long, default_value_t = 200)]
+    pub lines: usize,
+    /// Print the inventory (or the lines) as one JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One file or directory of the inventory.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LogEntry {
+    pub path: String,
+    pub exists: bool,
+    /// Size in bytes (a directory: the files directly in it).
+    pub bytes: Option<u64>,
+    /// Seconds since it was last written.
+    pub age_secs: Option<u64>,
+}
+
+/// A client's log.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct ClientLog {
+    pub pid: u32,
+    #[serde(flatten)]
+    pub entry: LogEntry,
+}
+
+/// `phux logs --json`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LogsJson {
+    pub schema_version: u32,
+    pub socket: String,
+    pub server: LogEntry,
+    pub server_rotated: LogEntry,
+    pub client_dir: String,
+    pub clients: Vec<ClientLog>,
+    pub state_dir: LogEntry,
+}
+
+/// `phux logs --server --json`: the last lines of one log.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LogLinesJson {
+    pub schema_version: u32,
+    pub path: String,
+    pub lines: Vec<String>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    let result = if args.server || args.client {
+        tail(&args, context)
+    } else {
+        inventory(&args, context)
+    };
+    match result {
+        Ok(()) => SUCCESS,
+        Err(failure) => failure.report(args.json),
+    }
+}
+
+/// The server's log: `<socket>.log` (the server writes it when started in the background).
+pub fn server_log(socket: &Path) -> PathBuf {
+    socket.with_extension("log")
+}
+
+/// Where client logs are: the socket's directory.
+fn client_dir(socket: &Path) -> PathBuf {
+    socket
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The inventory document.
+pub fn document(socket: &Path) -> LogsJson {
+    let server = server_log(socket);
+    let dir = client_dir(socket);
+    LogsJson {
+        schema_version: LOGS_SCHEMA_VERSION,
+        socket: socket.display().to_string(),
+        server: entry(&server),
+        server_rotated: entry(&PathBuf::from(format!("{}.1", server.display()))),
+        client_dir: dir.display().to_string(),
+        clients: client_logs(&dir),
+        state_dir: entry(&phux_core::config::paths::data_dir()),
+    }
+}
+
+fn inventory(args: &Args, context: &Context) -> Result<(), Failure> {
+    let doc = document(&context.socket);
+    if args.json {
+        output::print_json(&doc);
+        return Ok(());
+    }
+    let mut lines = vec![
+        describe("server log", &doc.server),
+        describe("rotated", &doc.server_rotated),
+    ];
+    if doc.clients.is_empty() {
+        lines.push(format!(
+            "{:<12}{}/client-PID.log: not created yet",
+            "client logs", doc.client_dir
+        ));
+    }
+    for client in &doc.clients {
+        lines.push(describe(&format!("client {}", client.pid), &client.entry));
+    }
+    lines.push(describe("state dir", &doc.state_dir));
+    output::print_lines(&lines);
+    Ok(())
+}
+
+fn describe(name: &str, entry: &LogEntry) -> String {
+    match (entry.exists, entry.bytes, entry.age_secs) {
+        (false, _, _) => format!("{name:<12}{}: not created yet", entry.path),
+        (true, bytes, age) => format!(
+            "{name:<12}{}: {}, written {}",
+            entry.path,
+            phux_core::bounded_read::human(bytes.unwrap_or(0)),
+            age.map(ago).unwrap_or_else(|| "at an unknown time".into())
+        ),
+    }
+}
+
+fn ago(secs: u64) -> String {
+    match secs {
+        0..=59 => format!("{secs}s ago"),
+        60..=3599 => format!("{}m ago", secs / 60),
+        3600..=86_399 => format!("{}h ago", secs / 3600),
+        _ => format!("{}d ago", secs / 86_400),
+    }
+}
+
+fn entry(path: &Path) -> LogEntry {
+    let meta = std::fs::symlink_metadata(path).ok();
+    let bytes = meta
+        .as_ref()
+        .map(|m| if m.is_dir() { dir_bytes(path) } else { m.len() });
+    let age_secs = meta
+        .as_ref()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .map(|d| d.as_secs());
+    LogEntry {
+        path: path.display().to_string(),
+        exists: meta.is_some(),
+        bytes,
+        age_secs,
+    }
+}
+
+/// The size of the files directly in `dir` (not recursive: an inventory, not `du`).
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .take(10_000)
+                .filter_map(|e| e.metadata().ok())
+                .filter(|m| m.is_file())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// `client-PID.log` files in `dir`, newest first.
+fn client_logs(dir: &Path) -> Vec<ClientLog> {
+    let mut logs: Vec<ClientLog> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .take(10_000)
+                .filter_map(|e| {
+                    let name = e.file_name().into_string().ok()?;
+                    let pid = name.strip_prefix("client-")?.strip_suffix(".log")?;
+                    Some(ClientLog {
+                        pid: pid.parse().ok()?,
+                        entry: entry(&e.path()),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    logs.sort_by_key(|c| (c.entry.age_secs, c.pid));
+    logs
+}
+
+/// The log `--server`/`--client [--pid]` names.
+fn chosen_log(args: &Args, socket: &Path) -> Result<PathBuf, Failure> {
+    if args.server {
+        return Ok(server_log(socket));
+    }
+    let dir = client_dir(socket);
+    if let Some(pid) = args.pid {
+        return Ok(dir.join(format!("client-{pid}.log")));
+    }
+    client_logs(&dir)
+        .into_iter()
+        .next()
+        .map(|c| PathBuf::from(c.entry.path))
+        .ok_or_else(|| {
+            Failure::new(
+                ErrorCode::NoSuchTarget,
+                format!("no client log in {}: not created yet", dir.display()),
+                "run `phux logs` to see which logs exist",
+            )
+        })
+}
+
+fn tail(args: &Args, context: &Context) -> Result<(), Failure> {
+    let path = chosen_log(args, &context.socket)?;
+    let not_yet = || {
+        Failure::new(
+            ErrorCode::NoSuchTarget,
+            format!("{}: not created yet", path.display()),
+            "a server started in the background writes its log beside its socket; \
+             run `phux logs` for the inventory",
+        )
+    };
+    let mut file = match File::open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_yet()),
+        Err(e) => return Err(io_failure(&path, &e)),
+    };
+    let meta = file.metadata().map_err(|e| io_failure(&path, &e))?;
+    if !meta.is_file() {
+        return Err(Failure::new(
+            ErrorCode::InvalidSelector,
+            format!("{} is not a regular file", path.display()),
+            "remove it; phux writes its logs as regular files",
+        ));
+    }
+    let lines = last_lines(&mut file, meta.len(), args.lines).map_err(|e| io_failure(&path, &e))?;
+    if args.json {
+        output::print_json(&LogLinesJson {
+            schema_version: LOGS_SCHEMA_VERSION,
+            path: path.display().to_string(),
+            lines,
+        });
+        return Ok(());
+    }
+    output::print_lines(&lines);
+    if args.follow {
+        follow(&path, meta.len());
+    }
+    Ok(())
+}
+
+fn io_failure(path: &Path, e: &std::io::Error) -> Failure {
+    Failure::new(
+        ErrorCode::Transport,
+        format!("cannot read {}: {e}", path.display()),
+        "check the file's permissions",
+    )
+}
+
+/// The last `n` lines of the file, reading at most [`MAX_TAIL_BYTES`] of its end.
+fn last_lines(file: &mut File, len: u64, n: usize) -> std::io::Result<Vec<String>> {
+    let start = len.saturating_sub(MAX_TAIL_BYTES);
+    file.seek(SeekFrom::Start(start))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_TAIL_BYTES).read_to_end(&mut bytes)?;
+    let text = String::from_utf8_lossy(&bytes);
+    let mut lines: Vec<&str> = text.lines().collect();
+    // A window that starts mid-file starts mid-line: that first piece is not a line.
+    if start > 0 && !lines.is_empty() {
+        lines.remove(0);
+    }
+    let skip = lines.len().saturating_sub(n);
+    Ok(lines[skip..].iter().map(|l| (*l).to_owned()).collect())
+}
+
+/// Prints what is appended to `path` from `offset` on, forever; a log that was rotated (it
+/// shrank) is read again from its start.
+fn follow(path: &Path, mut offset: u64) {
+    let mut stdout = std::io::stdout();
+    loop {
+        std::thread::sleep(FOLLOW_POLL);
+        let Ok(mut file) = File::open(path) else {
+            continue;
+        };
+        let len = file.metadata().map(|m| m.len()).unwrap_or(offset);
+        if len < offset {
+            offset = 0;
+        }
+        if len == offset || file.seek(SeekFrom::Start(offset)).is_err() {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        if file.take(MAX_TAIL_BYTES).read_to_end(&mut bytes).is_err() {
+            continue;
+        }
+        offset += bytes.len() as u64;
+        if stdout
+            .write_all(&bytes)
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
+            return; // nobody reads any more
+        }
+    }
+}

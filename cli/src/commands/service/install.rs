@@ -1,0 +1,123 @@
+//! `phux service install [--restore [--archive PATH]] [--print] [--json]`: writes the user unit
+//! (again only when its text changed, so installing twice is a no-op) and, where systemd runs,
+//! enables and starts it.
+
+use std::path::PathBuf;
+
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use serde::Serialize;
+
+use super::{unit, SERVICE_SCHEMA_VERSION};
+use crate::commands::Context;
+use crate::failure::Failure;
+use crate::output;
+
+/// Write (and, where systemd runs, enable and start) the phux user unit
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Save the workspace when the service stops and restore it when it starts
+    #[arg(long)]
+    pub restore: bool,
+    /// With --restore: the archive to save to and restore from
+    /// [default: <data dir>/service-workspace.json]
+    #[arg(long, value_name = "PATH", requires = "restore")]
+    pub archive: Option<PathBuf>,
+    /// Print the unit instead of writing it
+    #[arg(long)]
+    pub print: bool,
+    /// Print the outcome as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `phux service install --json`.
+#[derive(Debug, Serialize)]
+pub struct InstallJson {
+    pub schema_version: u32,
+    pub unit: String,
+    /// False when the unit already had this text.
+    pub changed: bool,
+    pub restore: Option<String>,
+    pub systemctl: bool,
+    /// Whether `systemctl --user enable --now` succeeded (null without systemctl).
+    pub enabled: Option<bool>,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    match install(&args, context) {
+        Ok(()) => SUCCESS,
+        Err(failure) => failure.report(args.json),
+    }
+}
+
+fn install(args: &Args, context: &Context) -> Result<(), Failure> {
+    let binary = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
+    let archive = args
+        .restore
+        .then(|| args.archive.clone().unwrap_or_else(unit::default_archive));
+    let text = unit::text(&binary, &context.socket, archive.as_deref());
+    if args.print {
+        output::print_lines(&[text.trim_end().to_owned()]);
+        return Ok(());
+    }
+    let path = unit::unit_path();
+    let changed = std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str());
+    if changed {
+        write(&path, &text)?;
+    }
+    if let Some(dir) = archive.as_ref().and_then(|a| a.parent()) {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let systemctl = unit::systemctl_available();
+    let enabled = systemctl.then(|| {
+        unit::systemctl(&["daemon-reload"]);
+        unit::systemctl(&["enable", "--now", unit::UNIT]).0
+    });
+    let doc = InstallJson {
+        schema_version: SERVICE_SCHEMA_VERSION,
+        unit: path.display().to_string(),
+        changed,
+        restore: archive.map(|a| a.display().to_string()),
+        systemctl,
+        enabled,
+    };
+    if args.json {
+        output::print_json(&doc);
+        return Ok(());
+    }
+    let mut lines = vec![if changed {
+        format!("wrote {}", doc.unit)
+    } else {
+        format!("{} is already installed (unchanged)", doc.unit)
+    }];
+    lines.push(match enabled {
+        Some(true) => format!("enabled and started {}", unit::UNIT),
+        Some(false) => format!(
+            "systemctl --user enable --now {} failed; see `phux service status`",
+            unit::UNIT
+        ),
+        None => format!(
+            "systemctl not available: start it where systemd runs with \
+             `systemctl --user enable --now {}`",
+            unit::UNIT
+        ),
+    });
+    output::print_lines(&lines);
+    Ok(())
+}
+
+fn write(path: &std::path::Path, text: &str) -> Result<(), Failure> {
+    let failed = |e: String| {
+        Failure::new(
+            ErrorCode::Registry,
+            format!("cannot write {}: {e}", path.display()),
+            "check that the directory is yours and writable",
+        )
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| failed(e.to_string()))?;
+    }
+    phux_core::config::edit::write_atomically(path, text.as_bytes())
+        .map_err(|e| failed(e.to_string()))
+}

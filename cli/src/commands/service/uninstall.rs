@@ -1,0 +1,64 @@
+//! `phux service uninstall [--json]`: stops and disables the unit where systemd runs, and
+//! removes its file. Uninstalling what is not installed succeeds and says so.
+
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use serde::Serialize;
+
+use super::{unit, SERVICE_SCHEMA_VERSION};
+use crate::failure::Failure;
+use crate::output;
+
+/// Stop, disable and remove the phux user unit
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Print the outcome as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `phux service uninstall --json`.
+#[derive(Debug, Serialize)]
+pub struct UninstallJson {
+    pub schema_version: u32,
+    pub unit: String,
+    pub removed: bool,
+}
+
+pub fn run(args: Args) -> i32 {
+    let path = unit::unit_path();
+    if !path.exists() {
+        return report(&args, &path, false);
+    }
+    if unit::systemctl_available() {
+        unit::systemctl(&["disable", "--now", unit::UNIT]);
+    }
+    if let Err(e) = std::fs::remove_file(&path) {
+        return Failure::new(
+            ErrorCode::Registry,
+            format!("cannot remove {}: {e}", path.display()),
+            "check that the file is yours",
+        )
+        .report(args.json);
+    }
+    if unit::systemctl_available() {
+        unit::systemctl(&["daemon-reload"]);
+    }
+    report(&args, &path, true)
+}
+
+fn report(args: &Args, path: &std::path::Path, removed: bool) -> i32 {
+    let unit = path.display().to_string();
+    if args.json {
+        output::print_json(&UninstallJson {
+            schema_version: SERVICE_SCHEMA_VERSION,
+            unit,
+            removed,
+        });
+    } else if removed {
+        output::print_line(&format!("removed {unit}"));
+    } else {
+        output::print_line(&format!("{unit} is not installed"));
+    }
+    SUCCESS
+}

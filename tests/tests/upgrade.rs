@@ -1,0 +1,289 @@
+//! `phux upgrade` end to end on real PTYs: the server re-execs its binary and keeps every pane
+//! (same server PID, same pane programs and PIDs, same screens and histories, the split layout,
+//! titles and tags), output written during the hand-off is read once, and a binary that
+//! cannot start leaves the server as it was.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use phux_tests::{error_line, json, phux_bin, run_with_deadline, stderr, wait_until, TestServer};
+
+/// The server's children (the panes' programs), sorted.
+fn children(server: u32) -> Vec<u32> {
+    let mut text = String::new();
+    for task in std::fs::read_dir(format!("/proc/{server}/task")).unwrap() {
+        let path = task.unwrap().path().join("children");
+        text.push_str(&std::fs::read_to_string(path).unwrap_or_default());
+        text.push(' ');
+    }
+    let mut pids: Vec<u32> = text
+        .split_whitespace()
+        .map(|p| p.parse().unwrap())
+        .collect();
+    pids.sort_unstable();
+    pids
+}
+
+/// Everything `snapshot --json --scrollback` says of each pane, and the state (sessions,
+/// windows, layouts, titles, tags).
+fn picture(server: &TestServer, panes: &[&str]) -> Vec<serde_json::Value> {
+    let mut all: Vec<serde_json::Value> = panes
+        .iter()
+        .map(|p| server.json(&["snapshot", "--json", "--scrollback", p]))
+        .collect();
+    let state = phux_cli::client::Client::connect(&server.socket)
+        .unwrap()
+        .state()
+        .unwrap();
+    all.push(serde_json::to_value(state).unwrap());
+    all
+}
+
+fn upgrade(server: &TestServer) -> std::process::Output {
+    run_with_deadline(
+        &mut server.phux(&["upgrade", "--json"]),
+        Duration::from_secs(60),
+    )
+}
+
+#[test]
+fn upgrade_keeps_pids_screens_histories_and_layout() {
+    let server = TestServer::start();
+    let bash = server.marked_bash("work");
+    server.send_keys(
+        &bash,
+        &["for i in $(seq 1 300); do echo history $i; done", "Enter"],
+    );
+    server.wait_for_text(&bash, "history 300");
+    let spawned = server.json(&["spawn", "--json", "--target", &bash, "--", "sh"]);
+    let sh = format!("@{}", spawned["terminal_id"]);
+    server.send_keys(
+        &sh,
+        &["printf '\\033]2;a title\\007'; echo in the split", "Enter"],
+    );
+    server.wait_for_text(&sh, "in the split");
+    let out = server.run(&["tag", "add", &sh, "keep"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let other = server.new_session("other", &["sh"]);
+    let panes = [bash.as_str(), sh.as_str(), other.as_str()];
+
+    let pid = server.server_pid();
+    let kids = children(pid);
+    assert_eq!(kids.len(), 3, "{kids:?}");
+    let before = picture(&server, &panes);
+
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["pid"], pid);
+    assert_eq!(doc["panes"], 3);
+
+    assert_eq!(
+        children(pid),
+        kids,
+        "the same programs, still children of the server"
+    );
+    assert_eq!(
+        picture(&server, &panes),
+        before,
+        "screens, histories and layout unchanged"
+    );
+
+    // The shells are still there and answer.
+    server.send_keys(&bash, &["echo after the upgrade", "Enter"]);
+    server.wait_for_text(&bash, "after the upgrade");
+    // A second upgrade (of the upgraded process) works the same.
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(children(pid), kids);
+    // New panes get fresh ids after the adopted ones.
+    let next = server.new_session("third", &["sh"]);
+    assert_eq!(next, "@4");
+}
+
+#[test]
+fn output_written_during_the_hand_off_is_read_once() {
+    let server = TestServer::start_with(&["--history-limit", "200000"]);
+    let pane = server.new_session("flood", &["bash", "--norc", "--noprofile"]);
+    let stop = server.dir.path().join("stop");
+    // Counts until told to stop, a line at a time (a fork per line keeps the pace humane).
+    let script = format!(
+        "i=0; while [ ! -e {} ]; do i=$((i+1)); echo $i; sleep 0.001; done; echo done-$i",
+        stop.display()
+    );
+    server.send_keys(&pane, &[&script, "Enter"]);
+    let counted_past = |n: u64| {
+        server
+            .lines(&pane)
+            .iter()
+            .any(|l| l.trim().parse::<u64>().is_ok_and(|i| i >= n))
+    };
+    wait_until("the counter passed 50", Duration::from_secs(20), || {
+        counted_past(50)
+    });
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    wait_until("the counter passed 200", Duration::from_secs(20), || {
+        counted_past(200)
+    });
+    std::fs::write(&stop, "").unwrap();
+    server.wait_for_text(&pane, "done-");
+    let doc = server.json(&["snapshot", "--json", "--scrollback", "--unwrap", &pane]);
+    let lines: Vec<&str> = doc["scrollback"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(doc["lines"].as_array().into_iter().flatten())
+        .filter_map(|l| l.as_str())
+        .collect();
+    let last: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("done-"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the counter's last line");
+    let numbers: Vec<u64> = lines.iter().filter_map(|l| l.trim().parse().ok()).collect();
+    let expected: Vec<u64> = (1..=last).collect();
+    assert_eq!(numbers, expected, "every line once, in order");
+}
+
+#[test]
+fn a_binary_that_cannot_start_leaves_the_server_as_it_was() {
+    // The server runs from its own copy of phux, which is then replaced (as `phux update`
+    // would) by a binary that does not run.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let binary = dir.path().join("phux");
+    std::fs::copy(phux_bin(), &binary).unwrap();
+    let socket = dir.path().join("phux.sock");
+    // The CLI is the real binary; only the server runs from the copy.
+    let phux = |args: &[&str]| {
+        let mut command = Command::new(phux_bin());
+        command
+            .args(args)
+            .env("PHUX_SOCKET", &socket)
+            .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .env("SHELL", "/bin/sh")
+            .stdin(Stdio::null());
+        command
+    };
+    let mut server = Command::new(&binary)
+        .args(["server", "--no-seed"])
+        .env("PHUX_SOCKET", &socket)
+        .env("PHUX_CONFIG", dir.path().join("config.toml"))
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_until("the server answers", Duration::from_secs(10), || {
+        run_with_deadline(&mut phux(&["status"]), Duration::from_secs(10))
+            .status
+            .success()
+    });
+    let run = |args: &[&str]| run_with_deadline(&mut phux(args), Duration::from_secs(30));
+    let out = run(&["new", "-d", "-s", "keep", "--json", "--", "sh"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&["send-keys", "keep", "echo before", "Enter"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shows = |text: &str| {
+        let out = run(&["snapshot", "--json", "keep"]);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok_and(|doc| {
+            doc["lines"]
+                .as_array()
+                .is_some_and(|lines| lines.iter().any(|l| l.as_str() == Some(text)))
+        })
+    };
+    wait_until("the pane printed", Duration::from_secs(10), || {
+        shows("before")
+    });
+    let kids = children(server.id());
+    let before = run(&["snapshot", "--json", "--scrollback", "keep"]).stdout;
+
+    replace(&binary, "#!/bin/sh\nexit 3\n");
+    let out = run(&["upgrade", "--json"]);
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "upgrade_failed", "{line}");
+    assert_eq!(out.status.code(), Some(1));
+
+    assert_eq!(children(server.id()), kids);
+    let after = run(&["snapshot", "--json", "--scrollback", "keep"]).stdout;
+    assert_eq!(after, before, "nothing changed");
+    let out = run(&["send-keys", "keep", "echo still here", "Enter"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    wait_until("the pane answered", Duration::from_secs(10), || {
+        shows("still here")
+    });
+
+    let _ = run(&["kill", "--server"]);
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// Puts `script` at `path` the way an installer does: a new file renamed over the old one.
+fn replace(path: &Path, script: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let new = path.with_extension("new");
+    std::fs::write(&new, script).unwrap();
+    std::fs::set_permissions(&new, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::rename(&new, path).unwrap();
+}
+
+#[test]
+fn vim_mid_edit_carries_on_after_an_upgrade() {
+    let server = TestServer::start();
+    let file = server.dir.path().join("notes.txt");
+    let file_arg = file.display().to_string();
+    let vim = server.new_session("edit", &["vim", "-u", "NONE", "-N", "-n", &file_arg]);
+    server.send_keys(&vim, &["ifirst half"]);
+    server.wait_for_text(&vim, "first half");
+    let before = picture(&server, &[&vim]);
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(picture(&server, &[&vim]), before, "vim's screen as it was");
+    // Still in insert mode, in the same vim: the edit goes on and is saved.
+    server.send_keys(&vim, &[", second half", "Escape", ":wq", "Enter"]);
+    wait_until("vim saved the file", Duration::from_secs(10), || {
+        std::fs::read_to_string(&file).is_ok_and(|t| t == "first half, second half\n")
+    });
+}
+
+#[test]
+fn upgrade_without_a_server_is_no_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_with_deadline(
+        phux_tests::phux(&["upgrade", "--json"]).env("PHUX_SOCKET", dir.path().join("none.sock")),
+        Duration::from_secs(30),
+    );
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "no_server", "{line}");
+}
+
+#[test]
+fn an_attached_client_reattaches_by_itself_after_an_upgrade() {
+    let server = TestServer::start();
+    server.new_session("work", &[]);
+    let tui = phux_tests::outer_screen::AttachedTui::start(&server, &["attach", "work"], 80, 24);
+    tui.wait_for("the status line names the session", |lines| {
+        lines.last().is_some_and(|l| l.starts_with("[work] 0:0*"))
+    });
+    tui.type_bytes(b"echo before-$((6*7))\r");
+    tui.wait_for_text("before-42");
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The same client types into the same shell, and the server counts it attached.
+    tui.type_bytes(b"echo after-$((6*7))\r");
+    tui.wait_for_text("after-42");
+    wait_until(
+        "the server counts the client",
+        Duration::from_secs(10),
+        || server.json(&["ls", "--json"])["sessions"][0]["attached_clients"] == 1,
+    );
+}
