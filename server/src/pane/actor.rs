@@ -167,7 +167,7 @@ impl PaneActor {
             let mut terminal = self.terminal();
             terminal.write(&chunk.bytes);
             // Under the terminal's lock: a capture and the mark it reports agree.
-            self.output.append(&chunk.bytes);
+            self.output.append(Arc::clone(&chunk.bytes));
             terminal.take_replies()
         };
         if !replies.is_empty() {
