@@ -270,6 +270,11 @@ impl PaneActor {
             self.check_cwd();
             // History the program is done writing shrinks about tenfold.
             let _ = self.terminal().compress_history(true);
+            // So does the output kept for `rec --since` and `wait --after` (issue 41).
+            self.flight.pack();
+            self.output.pack();
+            // What they freed lies in holes malloc keeps resident until trimmed.
+            phux_core::engine::release_free_heap();
             self.since_compression = 0;
         }
     }

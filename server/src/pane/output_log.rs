@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::new_output::{AfterMark, Region};
 use super::osc_scan::Mark;
+use crate::packed::KeptBytes;
 
 /// Output kept for `since`; a mark older than this reads from the oldest byte kept.
 const KEEP: usize = 1024 * 1024;
@@ -28,7 +29,7 @@ struct Inner {
     total: u64,
     /// The last reads, ending at `total`; the first `front_skip` bytes of the first are no
     /// longer kept (so exactly `KEEP` bytes are, whatever the size of the reads).
-    chunks: VecDeque<Arc<[u8]>>,
+    chunks: VecDeque<KeptBytes>,
     front_skip: usize,
     /// Bytes kept: the chunks' lengths less `front_skip`.
     kept: usize,
@@ -92,7 +93,7 @@ impl Inner {
                 skip -= chunk.len();
                 continue;
             }
-            bytes.extend_from_slice(&chunk[skip..]);
+            bytes.extend_from_slice(&chunk.bytes()[skip..]);
             skip = 0;
         }
         bytes
@@ -109,8 +110,19 @@ impl OutputLog {
         let mut inner = self.lock();
         inner.total += chunk.len() as u64;
         inner.kept += chunk.len();
-        inner.chunks.push_back(chunk);
+        inner.chunks.push_back(KeptBytes::Read(chunk));
         inner.trim();
+    }
+
+    /// The pane went quiet: the reads kept are packed (about tenfold smaller) and the
+    /// bookkeeping shrunk to what it holds. The window is unchanged: reads unpack what they
+    /// need. The packed copy is this log's own; the reads it held go with the flight
+    /// recorder's, which packs too.
+    pub fn pack(&self) {
+        let mut inner = self.lock();
+        KeptBytes::pack_reads(&mut inner.chunks);
+        inner.regions.shrink_to_fit();
+        inner.typed.shrink_to_fit();
     }
 
     /// The shell's marks found in the chunk that ended at the position now, each with the
@@ -199,7 +211,15 @@ impl OutputLog {
     /// shares with the flight recorder (for `server_bench`'s memory breakdown).
     pub fn own_bytes(&self) -> usize {
         let inner = self.lock();
-        inner.chunks.capacity() * std::mem::size_of::<Arc<[u8]>>()
+        inner.chunks.capacity() * std::mem::size_of::<KeptBytes>()
+            + inner
+                .chunks
+                .iter()
+                .map(|c| match c {
+                    KeptBytes::Packed(packed) => packed.held(),
+                    KeptBytes::Read(_) => 0,
+                })
+                .sum::<usize>()
             + inner.regions.capacity() * std::mem::size_of::<(u64, Region)>()
             + inner.typed.capacity() * std::mem::size_of::<(u64, Vec<u8>)>()
             + inner.typed_bytes
@@ -290,5 +310,11 @@ mod tests {
         assert!(since.lost);
         assert!(since.bytes.ends_with(b"aabcde"));
         assert_eq!(log.since(KEEP as u64).bytes, b"de");
+        log.pack();
+        assert_eq!(log.since(KEEP as u64).bytes, b"de");
+        assert_eq!(log.since(0).bytes.len(), KEEP);
+        log.append(Arc::from(&b"fg"[..]));
+        assert!(log.since(KEEP as u64).bytes.ends_with(b"defg"));
+        assert_eq!(log.since(0).bytes.len(), KEEP);
     }
 }
