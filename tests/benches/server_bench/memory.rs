@@ -3,7 +3,7 @@
 //! the same output, threads counted in the server); and the check against the figures recorded
 //! in `docs/benchmarks.md`: more than 10% above one of them exits non-zero.
 
-use phux_core::engine::Terminal;
+use phux_core::engine::{release_free_heap, Terminal};
 use phux_server::flight::{FlightRecorder, DEFAULT_FLIGHT_BYTES};
 use phux_server::pane::output_log::OutputLog;
 use phux_tests::{rss_of, threads_of, wait_until, TestServer};
@@ -93,6 +93,7 @@ fn pane_parts() -> PaneParts {
     // The engine allocates outside Rust's heap: weigh it by this process's RSS over several
     // terminals, compressed as the pane compresses history when it goes idle.
     const TERMINALS: u64 = 8;
+    release_free_heap();
     let before = rss_of(std::process::id());
     let mut terminals = Vec::new();
     for _ in 0..TERMINALS {
@@ -103,6 +104,7 @@ fn pane_parts() -> PaneParts {
         let _ = terminal.compress_history(true);
         terminals.push(terminal);
     }
+    release_free_heap();
     let engine = rss_of(std::process::id()).saturating_sub(before) / TERMINALS;
     let mut flight = FlightRecorder::new(DEFAULT_FLIGHT_BYTES);
     let log = OutputLog::default();
@@ -110,6 +112,9 @@ fn pane_parts() -> PaneParts {
         flight.output(seq as u64, seq as u64, Arc::clone(read));
         log.append(Arc::clone(read));
     }
+    // As a pane packs them when it goes quiet.
+    flight.pack();
+    log.pack();
     PaneParts {
         engine,
         flight: flight.used_bytes() as u64,
@@ -166,18 +171,20 @@ pub fn memory_row() -> bool {
     let parts = pane_parts();
     let last = per_pane.last().map_or(0.0, |(_, m)| *m);
     let held = mb(parts.engine + parts.flight + parts.output_log);
-    println!("  what holds a pane's memory (one pane rebuilt in process from the same output):");
+    println!(
+        "  what holds a quiet pane's memory (one pane rebuilt in process from the same output):"
+    );
     println!(
         "    engine screen + history (compressed):  {:>6.2} MB",
         mb(parts.engine)
     );
     println!(
-        "    flight recorder ring:                  {:>6.2} MB (cap {:.1} MiB)",
+        "    flight recorder ring (packed):         {:>6.2} MB (cap {:.1} MiB)",
         mb(parts.flight),
         mb(DEFAULT_FLIGHT_BYTES as u64)
     );
     println!(
-        "    output log (own, reads shared):        {:>6.2} MB",
+        "    output log window (packed):            {:>6.2} MB",
         mb(parts.output_log)
     );
     println!(
