@@ -30,6 +30,8 @@ use phux_core::docs::watch_event::IDLE_SETTLE;
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Output between incremental compression steps during a burst.
 const COMPRESS_EVERY_BYTES: usize = 8 * 1024 * 1024;
+/// Stack of the thread that packs a quiet pane's kept output (deflate's needs, with room).
+const PACK_STACK: usize = 512 * 1024;
 
 /// How long the server outlives its last pane's end.
 const LAST_PANE_GRACE: Duration = Duration::from_millis(200);
@@ -271,11 +273,33 @@ impl PaneActor {
             // History the program is done writing shrinks about tenfold.
             let _ = self.terminal().compress_history(true);
             // So does the output kept for `rec --since` and `wait --after` (issue 41).
-            self.flight.pack();
-            self.output.pack();
+            self.pack_kept_output();
             // What they freed lies in holes malloc keeps resident until trimmed.
             phux_core::engine::release_free_heap();
             self.since_compression = 0;
+        }
+    }
+
+    /// Packs the flight recorder's ring and the output log on a short-lived thread: deflating
+    /// touches some 100 KB of stack, which would stay resident on this long-lived thread
+    /// (an exiting thread's stack is given back).
+    fn pack_kept_output(&mut self) {
+        let (flight, output) = (&mut self.flight, &self.output);
+        let packed = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name(format!("pane-{}-pack", self.id.0))
+                .stack_size(PACK_STACK)
+                .spawn_scoped(scope, || {
+                    flight.pack();
+                    output.pack();
+                })
+                // A packer that panicked left both as they were: nothing to redo.
+                .map(|packer| drop(packer.join()))
+                .is_ok()
+        });
+        if !packed {
+            self.flight.pack();
+            self.output.pack();
         }
     }
 
