@@ -6,6 +6,8 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use crate::packed::PackedBytes;
+
 /// Default memory per pane.
 pub const DEFAULT_FLIGHT_BYTES: usize = 4 * 1024 * 1024;
 /// At most this long between keyframes while output flows.
@@ -52,10 +54,60 @@ impl FlightEntry {
     }
 }
 
+/// An entry as the ring holds it: as recorded, or a run of outputs packed once the pane went
+/// quiet (each read's sequence number, time and length kept, so replay is unchanged).
+#[derive(Debug)]
+enum Stored {
+    Entry(FlightEntry),
+    Outputs {
+        reads: Box<[(u64, u64, usize)]>,
+        bytes: PackedBytes,
+    },
+}
+
+impl Stored {
+    fn cost(&self) -> usize {
+        match self {
+            Stored::Entry(entry) => entry.cost(),
+            Stored::Outputs { reads, bytes } => {
+                48 + bytes.held() + reads.len() * std::mem::size_of::<(u64, u64, usize)>()
+            }
+        }
+    }
+
+    fn is_keyframe(&self) -> bool {
+        matches!(self, Stored::Entry(FlightEntry::Keyframe { .. }))
+    }
+
+    fn keyframe_at_or_before(&self, from_ns: u64) -> bool {
+        matches!(self, Stored::Entry(FlightEntry::Keyframe { t_ns, .. }) if *t_ns <= from_ns)
+    }
+
+    /// The entries as recorded.
+    fn unpack_into(&self, out: &mut Vec<FlightEntry>) {
+        match self {
+            Stored::Entry(entry) => out.push(entry.clone()),
+            Stored::Outputs { reads, bytes } => {
+                let all = bytes.unpack();
+                let mut at = 0;
+                for &(seq, t_ns, len) in reads.iter() {
+                    let end = (at + len).min(all.len());
+                    out.push(FlightEntry::Output {
+                        seq,
+                        t_ns,
+                        bytes: Arc::from(&all[at..end]),
+                    });
+                    at = end;
+                }
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 pub struct FlightRecorder {
     cap_bytes: usize,
-    entries: VecDeque<FlightEntry>,
+    entries: VecDeque<Stored>,
     used: usize,
     keyframes: usize,
     last_keyframe_ns: Option<u64>,
@@ -120,8 +172,42 @@ impl FlightRecorder {
         self.used += entry.cost();
         self.since_keyframe += entry.cost();
         self.keyframes += usize::from(matches!(entry, FlightEntry::Keyframe { .. }));
-        self.entries.push_back(entry);
+        self.entries.push_back(Stored::Entry(entry));
         self.evict();
+    }
+
+    /// The pane went quiet: each run of outputs is packed into one entry (terminal output
+    /// deflates about tenfold), so a quiet pane's ring is sized by what it holds, packed. The
+    /// reads it let go of are freed once the output log (which packs too) lets go of them.
+    pub fn pack(&mut self) {
+        let mut packed = VecDeque::with_capacity(self.entries.len());
+        let mut reads = Vec::new();
+        let mut run = Vec::new();
+        let flush = |packed: &mut VecDeque<Stored>, reads: &mut Vec<_>, run: &mut Vec<u8>| {
+            if !reads.is_empty() {
+                packed.push_back(Stored::Outputs {
+                    reads: std::mem::take(reads).into_boxed_slice(),
+                    bytes: PackedBytes::pack(run),
+                });
+                run.clear();
+            }
+        };
+        for stored in self.entries.drain(..) {
+            match stored {
+                Stored::Entry(FlightEntry::Output { seq, t_ns, bytes }) => {
+                    reads.push((seq, t_ns, bytes.len()));
+                    run.extend_from_slice(&bytes);
+                }
+                other => {
+                    flush(&mut packed, &mut reads, &mut run);
+                    packed.push_back(other);
+                }
+            }
+        }
+        flush(&mut packed, &mut reads, &mut run);
+        packed.shrink_to_fit();
+        self.used = packed.iter().map(Stored::cost).sum();
+        self.entries = packed;
     }
 
     /// Drops the oldest entries past the cap, then whatever precedes the oldest keyframe left,
@@ -129,10 +215,7 @@ impl FlightRecorder {
     fn evict(&mut self) {
         while self.used > self.cap_bytes && self.keyframes > 1 {
             self.pop_front();
-            while !matches!(
-                self.entries.front(),
-                Some(FlightEntry::Keyframe { .. }) | None
-            ) {
+            while self.entries.front().is_some_and(|e| !e.is_keyframe()) {
                 self.pop_front();
             }
         }
@@ -141,7 +224,7 @@ impl FlightRecorder {
     fn pop_front(&mut self) {
         if let Some(entry) = self.entries.pop_front() {
             self.used -= entry.cost();
-            self.keyframes -= usize::from(matches!(entry, FlightEntry::Keyframe { .. }));
+            self.keyframes -= usize::from(entry.is_keyframe());
         }
     }
 
@@ -151,15 +234,17 @@ impl FlightRecorder {
         let start = self
             .entries
             .iter()
-            .rposition(|e| matches!(e, FlightEntry::Keyframe { t_ns, .. } if *t_ns <= from_ns))
-            .or_else(|| {
-                self.entries
-                    .iter()
-                    .position(|e| matches!(e, FlightEntry::Keyframe { .. }))
-            });
-        start
-            .map(|i| self.entries.iter().skip(i).cloned().collect())
-            .unwrap_or_default()
+            .rposition(|e| e.keyframe_at_or_before(from_ns))
+            .or_else(|| self.entries.iter().position(Stored::is_keyframe));
+        let mut out = Vec::new();
+        for stored in self
+            .entries
+            .iter()
+            .skip(start.unwrap_or(self.entries.len()))
+        {
+            stored.unpack_into(&mut out);
+        }
+        out
     }
 }
 
@@ -279,5 +364,46 @@ mod tests {
         assert!(matches!(&from[1], FlightEntry::Output { seq: 2, .. }));
         // A keyframe at or after the time is kept as it is.
         assert_eq!(start_at(ring.since(0), 0).len(), 3);
+    }
+
+    #[test]
+    fn a_packed_ring_replays_the_same_entries_in_less_memory() {
+        let mut ring = FlightRecorder::new(1 << 20);
+        ring.keyframe(0, 0, 80, 24, b"k0".to_vec());
+        for i in 1..=200u64 {
+            ring.output(
+                i,
+                i * 1_000,
+                Arc::from(format!("line {i} of output\r\n").as_bytes()),
+            );
+        }
+        ring.resize(300_000, 100, 30);
+        ring.output(201, 400_000, Arc::from(&b"after"[..]));
+        let before = ring.since(0);
+        let used = ring.used_bytes();
+        ring.pack();
+        assert!(
+            ring.used_bytes() < used / 2,
+            "{} of {used}",
+            ring.used_bytes()
+        );
+        let after = ring.since(0);
+        assert_eq!(after.len(), before.len());
+        for (a, b) in before.iter().zip(&after) {
+            assert_eq!(a.t_ns(), b.t_ns());
+            if let (
+                FlightEntry::Output {
+                    seq: s1, bytes: b1, ..
+                },
+                FlightEntry::Output {
+                    seq: s2, bytes: b2, ..
+                },
+            ) = (a, b)
+            {
+                assert_eq!((s1, b1), (s2, b2));
+            }
+        }
+        ring.output(202, 500_000, Arc::from(&b"more"[..]));
+        assert_eq!(ring.since(0).len(), before.len() + 1);
     }
 }

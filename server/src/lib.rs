@@ -25,6 +25,7 @@ pub mod hub;
 pub mod layout;
 pub mod leases;
 pub mod log;
+mod packed;
 pub mod pane;
 pub mod plugin_exec;
 mod program;

@@ -1,18 +1,22 @@
 //! Server figures side by side with tmux and a bare PTY, run on this machine in one go. A
-//! benchmark, not a test: it prints figures and ratios and never fails on them.
+//! benchmark, not a test: it prints figures and ratios, and fails (exit 1) only when per-pane
+//! memory grew more than 10% past the figures recorded in `docs/benchmarks.md`.
 //!
 //! Run: `cargo bench -p phux-tests --bench server_bench` (release build of `phux` first:
 //! `cargo build --release -p phux-cli`; `PHUX_BENCH_MB` sets the file size, default 200;
 //! `PHUX_BENCH_RUNS` the runs of the recording-overhead row, default 5, and `PHUX_BENCH_TRIALS`
 //! the trials each side of a run takes the fastest of, default 3;
-//! `PHUX_BENCH_ONLY=recording` runs that row alone).
+//! `PHUX_BENCH_ONLY=recording` or `=memory` runs that row alone).
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
+
+#[path = "server_bench/memory.rs"]
+mod memory;
 
 use phux_cli::client::Client;
 use phux_core::docs::WatchEventKind;
 use phux_core::wire::{ClientMessage, Frame, NewSession, NewSessionOk, ServerMessage, Subscribe};
-use phux_tests::{rss_of, wait_until, TestServer};
+use phux_tests::TestServer;
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
@@ -126,49 +130,6 @@ fn phux_cat(file: &Path) -> (Duration, Duration) {
             }
         }
     }
-}
-
-const SCROLLBACK_SCRIPT: &str = "seq -f 'line %g of the ten thousand lines of scrollback kept by this pane' 1 10000; exec sleep 600";
-
-fn phux_memory(panes: usize) -> u64 {
-    let server = TestServer::start();
-    for i in 0..panes {
-        server.json(&[
-            "new",
-            "-s",
-            &format!("m{i}"),
-            "--json",
-            "--",
-            "sh",
-            "-c",
-            SCROLLBACK_SCRIPT,
-        ]);
-    }
-    wait_until("output settles", Duration::from_secs(120), || {
-        std::thread::sleep(Duration::from_millis(500));
-        let a = rss_of(server.server_pid());
-        std::thread::sleep(Duration::from_millis(500));
-        rss_of(server.server_pid()) == a
-    });
-    rss_of(server.server_pid())
-}
-
-fn tmux_memory(panes: usize) -> u64 {
-    let _ = tmux(&["kill-server"]);
-    tmux(&["new-session", "-d", "-x", "80", "-y", "24", "sleep 600"]);
-    tmux(&["set-option", "-g", "history-limit", "10000"]);
-    for _ in 0..panes {
-        tmux(&[
-            "new-window",
-            "-d",
-            &format!("sh -c \"{SCROLLBACK_SCRIPT}\""),
-        ]);
-    }
-    std::thread::sleep(Duration::from_secs(2));
-    let pid = String::from_utf8(tmux(&["display-message", "-p", "#{pid}"]).stdout).unwrap();
-    let rss = rss_of(pid.trim().parse().unwrap_or(0));
-    let _ = tmux(&["kill-server"]);
-    rss
 }
 
 /// `phux rec -o CAST -- cat FILE`: the same work with a recorder attached from the first byte,
@@ -305,18 +266,19 @@ fn recording_overhead(file: &Path, dir: &Path) {
     println!("  CPU (server + recorder): median {median:.2}x of unrecorded, spread {low:.2}x to {high:.2}x");
 }
 
-fn mb(bytes: u64) -> f64 {
-    bytes as f64 / 1024.0 / 1024.0
-}
-
 fn main() {
     let megabytes: usize = std::env::var("PHUX_BENCH_MB")
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(200);
+    let only = std::env::var("PHUX_BENCH_ONLY").unwrap_or_default();
+    if only == "memory" {
+        memory_or_exit();
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = big_file(dir.path(), megabytes);
-    if std::env::var("PHUX_BENCH_ONLY").is_ok_and(|v| v == "recording") {
+    if only == "recording" {
         recording_overhead(&file, dir.path());
         return;
     }
@@ -351,21 +313,15 @@ fn main() {
         phux_server::flight::DEFAULT_FLIGHT_BYTES as f64 / 1024.0 / 1024.0
     );
     println!();
-    println!("memory: server RSS with N panes each holding 10,000 lines of scrollback");
-    println!(
-        "{:<6} {:>12} {:>12} {:>16} {:>16}",
-        "panes", "phux MB", "tmux MB", "phux MB/pane", "tmux MB/pane"
-    );
-    let (phux_base, tmux_base) = (phux_memory(0), tmux_memory(0));
-    for panes in [1usize, 10, 50] {
-        let (p, t) = (phux_memory(panes), tmux_memory(panes));
-        println!(
-            "{panes:<6} {:>12.1} {:>12.1} {:>16.2} {:>16.2}",
-            mb(p),
-            mb(t),
-            mb(p.saturating_sub(phux_base)) / panes as f64,
-            mb(t.saturating_sub(tmux_base)) / panes as f64
+    memory_or_exit();
+}
+
+/// The memory row; a regression past the recorded figures ends the bench with exit 1.
+fn memory_or_exit() {
+    if !memory::memory_row() {
+        eprintln!(
+            "server_bench: per-pane memory regressed more than 10% against docs/benchmarks.md"
         );
+        std::process::exit(1);
     }
-    println!("  goal: phux no more per pane than tmux");
 }

@@ -6,6 +6,7 @@ mod abi;
 mod callbacks;
 mod cells;
 mod error;
+mod heap;
 mod install;
 mod key_encoder;
 mod layout;
@@ -19,6 +20,7 @@ mod wheel;
 
 pub use cells::{CellColor, CellData, CellStyle, CellWidth, Semantic};
 pub use error::{Attempt, EngineError, InstallError, INSTALL_COMMAND};
+pub use heap::release_free_heap;
 pub use install::{install, InstallReport, WHEEL_REQUIREMENT, WHEEL_SHA256};
 pub use key_encoder::KITTY_REPORT_ALL_KEYS;
 pub use layout::{verify as verify_layout, LayoutMismatch};

@@ -30,6 +30,10 @@ use phux_core::docs::watch_event::IDLE_SETTLE;
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Output between incremental compression steps during a burst.
 const COMPRESS_EVERY_BYTES: usize = 8 * 1024 * 1024;
+/// Output printed before a quiet pane packs what it keeps and trims the heap.
+const PACK_AFTER_BYTES: usize = 64 * 1024;
+/// Stack of the thread that packs a quiet pane's kept output (deflate's needs, with room).
+const PACK_STACK: usize = 512 * 1024;
 
 /// How long the server outlives its last pane's end.
 const LAST_PANE_GRACE: Duration = Duration::from_millis(200);
@@ -51,6 +55,8 @@ pub struct PaneActor {
     last_cwd: Option<String>,
     flight: FlightRecorder,
     since_compression: usize,
+    /// Output kept unpacked since the last time the pane went quiet and packed it.
+    unpacked: usize,
     shared: Arc<Shared>,
 }
 
@@ -82,6 +88,7 @@ impl PaneActor {
             last_cwd,
             flight: FlightRecorder::new(shared.config.flight_bytes),
             since_compression: 0,
+            unpacked: 0,
             shared,
         }
     }
@@ -167,7 +174,7 @@ impl PaneActor {
             let mut terminal = self.terminal();
             terminal.write(&chunk.bytes);
             // Under the terminal's lock: a capture and the mark it reports agree.
-            self.output.append(&chunk.bytes);
+            self.output.append(Arc::clone(&chunk.bytes));
             terminal.take_replies()
         };
         if !replies.is_empty() {
@@ -207,6 +214,7 @@ impl PaneActor {
     /// During long bursts, compress a step at a time so a flooding pane's memory stays small.
     fn compress_during_output(&mut self, len: usize) {
         self.since_compression += len;
+        self.unpacked += len;
         if self.since_compression >= COMPRESS_EVERY_BYTES {
             self.since_compression = 0;
             let _ = self.terminal().compress_history(false);
@@ -270,7 +278,38 @@ impl PaneActor {
             self.check_cwd();
             // History the program is done writing shrinks about tenfold.
             let _ = self.terminal().compress_history(true);
+            // So does the output kept for `rec --since` and `wait --after` (issue 41), and
+            // what they free lies in holes malloc keeps resident until trimmed. Not after
+            // every echo of a keystroke: packing and trimming cost a thread and a heap walk.
+            if self.unpacked >= PACK_AFTER_BYTES {
+                self.unpacked = 0;
+                self.pack_kept_output();
+                phux_core::engine::release_free_heap();
+            }
             self.since_compression = 0;
+        }
+    }
+
+    /// Packs the flight recorder's ring and the output log on a short-lived thread: deflating
+    /// touches some 100 KB of stack, which would stay resident on this long-lived thread
+    /// (an exiting thread's stack is given back).
+    fn pack_kept_output(&mut self) {
+        let (flight, output) = (&mut self.flight, &self.output);
+        let packed = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name(format!("pane-{}-pack", self.id.0))
+                .stack_size(PACK_STACK)
+                .spawn_scoped(scope, || {
+                    flight.pack();
+                    output.pack();
+                })
+                // A packer that panicked left both as they were: nothing to redo.
+                .map(|packer| drop(packer.join()))
+                .is_ok()
+        });
+        if !packed {
+            self.flight.pack();
+            self.output.pack();
         }
     }
 
