@@ -204,10 +204,10 @@ fn text_match(
     let Some(text) = spec.text.as_ref() else {
         return Ok(None);
     };
-    let shown = searchable_lines(&to_cursor(screen), spec.output_only);
     // Reported as every row is, right-trimmed; matched with the blanks before the cursor.
     let reported = |line: String| line.trim_end().to_owned();
     let Some(mark) = after else {
+        let shown = searchable_lines(&to_cursor(screen), spec.output_only);
         return Ok(shown.into_iter().find(|l| text.matches(l)).map(reported));
     };
     let new = output_since(client, pane, mark)?;
@@ -215,23 +215,19 @@ fn text_match(
     if found.is_empty() {
         return Ok(None);
     }
-    if let Some(line) = confirmed(&found, &shown) {
-        return Ok(Some(reported(line)));
-    }
-    // The new output may have scrolled into history: read as much of it as was written.
+    // Confirmed on a screen read after the output was (the one read before may not show it
+    // yet), deep enough to hold every line of it.
     let rows = u32::try_from(new.len())
         .unwrap_or(u32::MAX)
         .saturating_add(u32::from(screen.rows));
-    let deeper = get_screen(
+    let fresh = get_screen(
         client,
         pane,
         Some(rows.min(MAX_CONFIRM_ROWS)),
         spec.output_only,
     )?;
-    Ok(confirmed(
-        &found,
-        &searchable_lines(&to_cursor(&deeper), spec.output_only),
-    ))
+    let shown = searchable_lines(&to_cursor(&fresh), spec.output_only);
+    Ok(confirmed(&found, &shown).map(reported))
 }
 
 /// History rows read at most to find a matched line on the screen.
