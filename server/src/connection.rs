@@ -241,17 +241,14 @@ fn converse(
                 let started = streams::subscribe(shared, &request);
                 // Where a watcher that sees nothing resumes (`after_ns`).
                 let now_ns = crate::bus::now_ns(shared.epoch);
-                let started = fleet_aware(
-                    shared,
-                    started.map(|s| (serde_json::json!({ "now_ns": now_ns }), s)),
-                );
-                return stream_after(&mut writer, stream, id, started);
+                let started = started.map(|s| (serde_json::json!({ "now_ns": now_ns }), s));
+                return stream_after(&mut writer, stream, shared, id, started);
             }
             ClientMessage::Observe(request) => {
                 let _recording = (!request.viewer)
                     .then(|| crate::clients::RecordingMark::new(shared, request.pane));
-                let started = fleet_aware(shared, streams::observe(shared, &request));
-                return stream_after(&mut writer, stream, id, started);
+                let started = streams::observe(shared, &request);
+                return stream_after(&mut writer, stream, shared, id, started);
             }
             ClientMessage::AttachClient(request) => {
                 return crate::attached::serve(&mut writer, stream, shared, id, &request);
@@ -261,37 +258,13 @@ fn converse(
             }
             ClientMessage::NewSession(request) if request.observe => {
                 let started = streams::observe_new_session(shared, request);
-                return stream_after(&mut writer, stream, id, started);
+                return stream_after(&mut writer, stream, shared, id, started);
             }
             other => {
                 // Sessions are this server's own: a miss of one is a confident answer, whatever
                 // satellites are unreachable.
                 let hub_local = matches!(other, ClientMessage::RenameSession(_));
-                let answer = match other {
-                    // What this connection holds while it lasts.
-                    ClientMessage::ClaimRun(m) => {
-                        crate::handlers::pane_ops::handle_for_read(shared, m.pane)
-                            .and_then(|_| shared.run_slots.claim(m.pane, connection, &m.command))
-                            .map(|()| serde_json::json!({}))
-                    }
-                    ClientMessage::ReleaseRun(m) => {
-                        shared.run_slots.release(m.pane, connection);
-                        Ok(serde_json::json!({}))
-                    }
-                    ClientMessage::Lease(m) => {
-                        crate::handlers::lease::lease(shared, &m, connection).and_then(|ok| {
-                            serde_json::to_value(ok).map_err(|e| {
-                                RequestError::refused(
-                                    phux_core::error_code::ErrorCode::JsonSerialize,
-                                    e.to_string(),
-                                    "report this bug",
-                                )
-                            })
-                        })
-                    }
-                    other => handlers::dispatch(shared, other),
-                };
-                let response = match answer {
+                let response = match handlers::dispatch_on(shared, other, connection) {
                     Ok(value) => Response {
                         id,
                         outcome: wire::Outcome::Ok(value),
@@ -333,40 +306,21 @@ fn send(writer: &mut Writer, message: &ServerMessage) -> Result<(), WireError> {
     writer.send(message)
 }
 
+/// Answers the streaming request, then forwards its events until the stream or the client ends.
 /// A stream refused for a pane this server does not know, while a satellite is unreachable,
 /// is `partial_view` (the pane may be the satellite's), as every other request's refusal is.
-fn fleet_aware<T>(
-    shared: &Shared,
-    started: Result<T, RequestError>,
-) -> Result<T, crate::request_error::RequestError> {
-    started.map_err(|error| {
-        let body = shared.hub.fleet_aware(error.body());
-        if body.code == phux_core::error_code::ErrorCode::PartialView.as_str() {
-            RequestError::refused(
-                phux_core::error_code::ErrorCode::PartialView,
-                body.message,
-                body.remedy,
-            )
-        } else {
-            error
-        }
-    })
-}
-
-/// Answers the streaming request, then forwards its events until the stream or the client ends.
 fn stream_after<T: serde::Serialize>(
     writer: &mut Writer,
     socket: &UnixStream,
+    shared: &Shared,
     id: u64,
     started: Result<(T, Stream), RequestError>,
 ) -> Result<(), WireError> {
     let (payload, stream) = match started {
         Ok(started) => started,
         Err(error) => {
-            return send(
-                writer,
-                &ServerMessage::Response(Response::error(id, error.body())),
-            )
+            let body = shared.hub.fleet_aware(error.body());
+            return send(writer, &ServerMessage::Response(Response::error(id, body)));
         }
     };
     send(

@@ -43,6 +43,29 @@ fn local_state(shared: &Shared) -> phux_core::state_view::StateView {
     state
 }
 
+/// Like [`dispatch`], for a request on `connection`: what a connection holds while it lasts
+/// (a pane's `run` slot, an attached client's input lease) is answered here.
+pub fn dispatch_on(
+    shared: &Arc<Shared>,
+    message: ClientMessage,
+    connection: u64,
+) -> Result<Value, RequestError> {
+    use ClientMessage as M;
+    match message {
+        M::ClaimRun(m) => json(
+            pane_ops::handle_for_read(shared, m.pane)
+                .and_then(|_| shared.run_slots.claim(m.pane, connection, &m.command))
+                .map(|()| Done {}),
+        ),
+        M::ReleaseRun(m) => {
+            shared.run_slots.release(m.pane, connection);
+            json(Ok(Done {}))
+        }
+        M::Lease(m) => json(lease::lease(shared, &m, connection)),
+        other => dispatch(shared, other),
+    }
+}
+
 /// The `ok` payload for `message`, or why not.
 pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
     use ClientMessage as M;
