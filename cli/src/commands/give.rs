@@ -3,9 +3,8 @@
 
 use phux_core::exit_code::SUCCESS;
 
-use crate::client::{lease, target};
-use crate::commands::take::refuse_satellite;
-use crate::commands::values::{connect, resolve_single_pane};
+use crate::client::lease;
+use crate::commands::take::leased_pane;
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -29,11 +28,8 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    let selector = target::parse(&args.target)?;
-    refuse_satellite(&selector)?;
+    let (mut client, pane) = leased_pane(&args.target, context)?;
     let holder = args.holder.clone().unwrap_or_else(lease::default_holder);
-    let mut client = connect(context)?;
-    let pane = resolve_single_pane(&mut client, &selector)?;
     let answer = lease::give(&mut client, pane, &holder)?;
     if args.json {
         output::print_json(&serde_json::json!({

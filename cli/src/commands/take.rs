@@ -39,12 +39,9 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    let selector = target::parse(&args.target)?;
-    refuse_satellite(&selector)?;
+    let (mut client, pane) = leased_pane(&args.target, context)?;
     let holder = args.holder.clone().unwrap_or_else(lease::default_holder);
     let ttl = args.ttl.map(std::time::Duration::from_millis);
-    let mut client = connect(context)?;
-    let pane = resolve_single_pane(&mut client, &selector)?;
     let answer = lease::take(&mut client, pane, &holder, args.seize, ttl, false)?;
     if args.json {
         output::print_json(&serde_json::json!({
@@ -63,8 +60,20 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
     Ok(SUCCESS)
 }
 
+/// The one pane TARGET names, on a connection to its server (`take` and `give`).
+pub fn leased_pane(
+    target: &str,
+    context: &Context,
+) -> Result<(crate::client::Client, phux_core::ids::PaneId), Failure> {
+    let selector = target::parse(target)?;
+    refuse_satellite(&selector)?;
+    let mut client = connect(context)?;
+    let pane = resolve_single_pane(&mut client, &selector)?;
+    Ok((client, pane))
+}
+
 /// A satellite's pane is leased on the satellite's own server.
-pub fn refuse_satellite(selector: &phux_core::selector::Selector) -> Result<(), Failure> {
+fn refuse_satellite(selector: &phux_core::selector::Selector) -> Result<(), Failure> {
     if let phux_core::selector::Selector::Remote { .. } = selector {
         return Err(Failure::new(
             ErrorCode::SatelliteTarget,
