@@ -223,6 +223,19 @@ impl TestServer {
         json(&output)
     }
 
+    /// Like [`json`](Self::json), with a deadline long enough for a loaded machine (90 s): for
+    /// verbs that wait (`wait`, `run`).
+    pub fn json_slow(&self, args: &[&str]) -> serde_json::Value {
+        let output = run_with_deadline(&mut self.phux(args), Duration::from_secs(90));
+        assert!(
+            output.status.success(),
+            "phux {args:?}: {:?} {}",
+            output.status,
+            stderr(&output)
+        );
+        json(&output)
+    }
+
     /// Creates a session running `command` (bash when empty) and returns its pane, `@N`.
     pub fn new_session(&self, name: &str, command: &[&str]) -> String {
         let mut args = vec!["new", "-s", name, "--json"];
@@ -393,6 +406,16 @@ pub fn golden(rel: &str, actual: &str) {
         "{} drifted; if the change is intended, re-bless with PHUX_BLESS=1",
         path.display()
     );
+}
+
+/// The viewport rows of a screen document (`snapshot --json`, `wait --json`).
+pub fn screen_lines(doc: &serde_json::Value) -> Vec<String> {
+    doc["lines"]
+        .as_array()
+        .expect("a screen document has lines")
+        .iter()
+        .map(|l| l.as_str().unwrap_or_default().to_owned())
+        .collect()
 }
 
 /// The one JSON error line a `--json` failure leaves as the last line of stderr, after checking

@@ -14,17 +14,6 @@ use serde_json::Value;
 /// echo, though `ECHO-TEST` is.
 const SLEEPY_LINE: &str = "sleep 2; echo ECHO-TEST-$((40+2))";
 
-fn phux_ok(server: &TestServer, args: &[&str]) -> Value {
-    let output = run_with_deadline(&mut server.phux(args), Duration::from_secs(90));
-    assert!(
-        output.status.success(),
-        "phux {args:?}: {:?} {}",
-        output.status,
-        stderr(&output)
-    );
-    json(&output)
-}
-
 /// `phux run ARGS`: its document, whatever status the command mirrored.
 fn run_json(server: &TestServer, args: &[&str]) -> Value {
     let mut all = vec!["run", "--json", "--timeout", "60"];
@@ -33,19 +22,10 @@ fn run_json(server: &TestServer, args: &[&str]) -> Value {
     json(&output)
 }
 
-fn lines(doc: &Value) -> Vec<String> {
-    doc["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap().to_owned())
-        .collect()
-}
-
 /// `send-keys --json` the sleepy line, then `wait --after MARK --until ECHO-TEST` (and any
 /// `extra` flags): the wait must end on the command's output, never on the echo.
 fn wait_after_send_keys_sees_only_output(server: &TestServer, pane: &str, extra: &[&str]) {
-    let sent = phux_ok(server, &["send-keys", "--json", pane, SLEEPY_LINE, "Enter"]);
+    let sent = server.json_slow(&["send-keys", "--json", pane, SLEEPY_LINE, "Enter"]);
     let mark = sent["mark"].as_u64().unwrap().to_string();
     let mut args = vec![
         "wait",
@@ -59,14 +39,14 @@ fn wait_after_send_keys_sees_only_output(server: &TestServer, pane: &str, extra:
     ];
     args.extend_from_slice(extra);
     args.push(pane);
-    let doc = phux_ok(server, &args);
+    let doc = server.json_slow(&args);
     assert_eq!(doc["met"], true, "{doc}");
     assert_eq!(
         doc["match"]["text"], "ECHO-TEST-42",
         "the wait matched the echo of the typed line, not the output: {doc}"
     );
     let row = doc["match"]["row"].as_u64().expect("a real row") as usize;
-    assert_eq!(lines(&doc)[row], "ECHO-TEST-42", "{doc}");
+    assert_eq!(phux_tests::screen_lines(&doc)[row], "ECHO-TEST-42", "{doc}");
 }
 
 #[test]
@@ -98,7 +78,7 @@ fn wait_after_never_reports_a_row_composed_from_a_pagers_screen() {
     let less = format!("less {}", file.display());
     server.send_keys(&pane, &[&less, "Enter"]);
     server.wait_for_text(&pane, "ALT-ROW-3");
-    let mark = phux_ok(&server, &["snapshot", "--json", &pane])["mark"]
+    let mark = server.json_slow(&["snapshot", "--json", &pane])["mark"]
         .as_u64()
         .unwrap()
         .to_string();
@@ -107,27 +87,24 @@ fn wait_after_never_reports_a_row_composed_from_a_pagers_screen() {
     server.send_keys(&pane, &["Space"]);
     server.wait_for_text(&pane, "ALT-ROW-40");
     server.send_keys(&pane, &["q"]);
-    let prompt = phux_ok(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--after",
-            &mark,
-            "--until",
-            "$",
-            "--timeout",
-            "30",
-            &pane,
-        ],
-    );
+    let prompt = server.json_slow(&[
+        "wait",
+        "--json",
+        "--after",
+        &mark,
+        "--until",
+        "$",
+        "--timeout",
+        "30",
+        &pane,
+    ]);
     let text = prompt["match"]["text"].as_str().unwrap();
     assert!(
         !text.contains("ALT-ROW") && !text.contains("fspd"),
         "a row composed from less's screen and the prompt: {prompt}"
     );
     let row = prompt["match"]["row"].as_u64().expect("a real row") as usize;
-    assert_eq!(lines(&prompt)[row], text, "{prompt}");
+    assert_eq!(phux_tests::screen_lines(&prompt)[row], text, "{prompt}");
     // Less's rows are not on the screen as it stands: a wait for them times out.
     let output = run_with_deadline(
         &mut server.phux(&[
@@ -150,44 +127,35 @@ fn wait_after_never_reports_a_row_composed_from_a_pagers_screen() {
 fn a_pattern_may_end_in_the_blank_before_the_cursor() {
     let server = TestServer::start();
     let pane = server.new_session("repl", &["python3", "-q"]);
-    let doc = phux_ok(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--until",
-            ">>> ",
-            "--timeout",
-            "30",
-            &pane,
-        ],
-    );
+    let doc = server.json_slow(&[
+        "wait",
+        "--json",
+        "--until",
+        ">>> ",
+        "--timeout",
+        "30",
+        &pane,
+    ]);
     assert_eq!(doc["match"]["text"], ">>>", "{doc}");
-    let sent = phux_ok(
-        &server,
-        &[
-            "send-keys",
-            "--json",
-            &pane,
-            "import time; time.sleep(1)",
-            "Enter",
-        ],
-    );
+    let sent = server.json_slow(&[
+        "send-keys",
+        "--json",
+        &pane,
+        "import time; time.sleep(1)",
+        "Enter",
+    ]);
     let mark = sent["mark"].as_u64().unwrap().to_string();
-    let doc = phux_ok(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--after",
-            &mark,
-            "--until",
-            ">>> ",
-            "--timeout",
-            "30",
-            &pane,
-        ],
-    );
+    let doc = server.json_slow(&[
+        "wait",
+        "--json",
+        "--after",
+        &mark,
+        "--until",
+        ">>> ",
+        "--timeout",
+        "30",
+        &pane,
+    ]);
     assert_eq!(doc["match"]["text"], ">>>", "{doc}");
 }
 
@@ -201,7 +169,7 @@ fn paste_refuses_a_line_longer_than_a_program_reading_lines_keeps() {
     let line = error_line(&output);
     assert_eq!(line["error"]["code"], "canonical_limit_exceeded", "{line}");
     // Nothing was written: a short paste after it is all the terminal holds.
-    let doc = phux_ok(&server, &["paste", "--json", &pane, "short"]);
+    let doc = server.json_slow(&["paste", "--json", &pane, "short"]);
     assert_eq!(doc["bracketed"], false, "{doc}");
     server.wait_for_text(&pane, "short");
     assert!(!server.lines(&pane).concat().contains("yyy"));
@@ -212,7 +180,7 @@ fn paste_json_says_whether_the_text_was_bracketed() {
     let server = TestServer::start();
     let pane = server.plain_shell("rl", "bash");
     // Readline turns bracketed paste on at its prompt.
-    let doc = phux_ok(&server, &["paste", "--json", &pane, "echo pasted"]);
+    let doc = server.json_slow(&["paste", "--json", &pane, "echo pasted"]);
     assert_eq!(doc["bracketed"], true, "{doc}");
 }
 
@@ -255,10 +223,7 @@ fn a_second_run_on_a_pane_is_refused_while_the_first_is_in_flight() {
         assert_eq!(doc["exit_code"], 3, "{name}: {doc}");
         assert_eq!(doc["output"], "", "{name}: {doc}");
         // The slot is free again once the first run returned.
-        let third = phux_ok(
-            &server,
-            &["run", "--json", "--timeout", "60", &pane, "echo again"],
-        );
+        let third = server.json_slow(&["run", "--json", "--timeout", "60", &pane, "echo again"]);
         assert_eq!(third["output"], "again", "{name}: {third}");
     }
 }
@@ -271,10 +236,7 @@ fn a_multi_line_command_runs_as_one_unit() {
     assert_eq!(doc["output"], "a\nb", "{doc}");
     assert_eq!(doc["exit_code"], 4, "{doc}");
     // Nothing of it runs afterwards, unreported.
-    let after = phux_ok(
-        &server,
-        &["run", "--json", "--timeout", "60", &pane, "echo next"],
-    );
+    let after = server.json_slow(&["run", "--json", "--timeout", "60", &pane, "echo next"]);
     assert_eq!(after["output"], "next", "{after}");
 }
 
@@ -282,17 +244,14 @@ fn a_multi_line_command_runs_as_one_unit() {
 fn run_output_is_what_the_program_printed_not_the_wrapped_rows() {
     let server = TestServer::start();
     let pane = server.marked_bash("wide");
-    let doc = phux_ok(
-        &server,
-        &[
-            "run",
-            "--json",
-            "--timeout",
-            "60",
-            &pane,
-            "python3 -c \"print('x'*500)\"",
-        ],
-    );
+    let doc = server.json_slow(&[
+        "run",
+        "--json",
+        "--timeout",
+        "60",
+        &pane,
+        "python3 -c \"print('x'*500)\"",
+    ]);
     assert_eq!(doc["output"], "x".repeat(500), "{doc}");
 }
 
@@ -305,19 +264,16 @@ fn run_tail_and_output_file_keep_a_large_output_and_its_exit_code() {
     assert_eq!(doc["truncated"], true, "{doc}");
     assert_eq!(doc["exit_code"], 5, "{doc}");
     let file = server.dir.path().join("out.txt");
-    let doc = phux_ok(
-        &server,
-        &[
-            "run",
-            "--json",
-            "--output",
-            file.to_str().unwrap(),
-            "--timeout",
-            "60",
-            &pane,
-            "seq 1 20000",
-        ],
-    );
+    let doc = server.json_slow(&[
+        "run",
+        "--json",
+        "--output",
+        file.to_str().unwrap(),
+        "--timeout",
+        "60",
+        &pane,
+        "seq 1 20000",
+    ]);
     assert_eq!(doc["output_file"], file.to_str().unwrap(), "{doc}");
     assert_eq!(doc["output"], "", "{doc}");
     let written = std::fs::read_to_string(&file).unwrap();
@@ -383,7 +339,7 @@ fn a_key_name_with_a_slip_is_refused_and_nothing_is_typed() {
     );
     assert!(!server.lines(&pane).concat().contains("echo hi"));
     // -l types it as text.
-    phux_ok(&server, &["send-keys", "--json", "-l", &pane, "Entr"]);
+    server.json_slow(&["send-keys", "--json", "-l", &pane, "Entr"]);
     server.wait_for_text(&pane, "Entr");
 }
 
@@ -391,10 +347,7 @@ fn a_key_name_with_a_slip_is_refused_and_nothing_is_typed() {
 fn an_ask_says_who_raised_it_and_a_title_ask_drops_its_sentinel() {
     let server = TestServer::start();
     let reported = server.plain_shell("reported", "sh");
-    phux_ok(
-        &server,
-        &["ask", "--json", &reported, "Proceed?", "--suggest", "yes"],
-    );
+    server.json_slow(&["ask", "--json", &reported, "Proceed?", "--suggest", "yes"]);
     let titled = server.plain_shell("titled", "sh");
     server.send_keys(
         &titled,

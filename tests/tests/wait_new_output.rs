@@ -21,31 +21,10 @@ fn python(server: &TestServer) -> String {
     pane
 }
 
-/// `phux ARGS` with a deadline long enough for a loaded machine.
-fn phux_json(server: &TestServer, args: &[&str]) -> Value {
-    let output = run_with_deadline(&mut server.phux(args), Duration::from_secs(90));
-    assert!(
-        output.status.success(),
-        "phux {args:?}: {:?} {}",
-        output.status,
-        stderr(&output)
-    );
-    json(&output)
-}
-
-fn lines(doc: &Value) -> Vec<String> {
-    doc["lines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap().to_owned())
-        .collect()
-}
-
 /// The wait ended on the prompt drawn after the sleep: `done` is on its final screen, the
 /// match is a bare `>>>` below it.
 fn assert_ended_after_the_sleep(doc: &Value) {
-    let rows = lines(doc);
+    let rows = phux_tests::screen_lines(doc);
     let done = rows.iter().position(|l| l == "done");
     assert!(
         done.is_some(),
@@ -67,19 +46,16 @@ fn wait_new_does_not_match_the_prompt_already_on_screen() {
     let server = TestServer::start();
     let pane = python(&server);
     server.send_keys(&pane, &[SLEEP_LINE, "Enter"]);
-    let doc = phux_json(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--new",
-            "--until",
-            ">>>",
-            "--timeout",
-            "60",
-            &pane,
-        ],
-    );
+    let doc = server.json_slow(&[
+        "wait",
+        "--json",
+        "--new",
+        "--until",
+        ">>>",
+        "--timeout",
+        "60",
+        &pane,
+    ]);
     assert_ended_after_the_sleep(&doc);
 }
 
@@ -87,47 +63,38 @@ fn wait_new_does_not_match_the_prompt_already_on_screen() {
 fn wait_after_the_mark_of_send_keys_cannot_race() {
     let server = TestServer::start();
     let pane = python(&server);
-    let sent = phux_json(
-        &server,
-        &["send-keys", "--json", &pane, SLEEP_LINE, "Enter"],
-    );
+    let sent = server.json_slow(&["send-keys", "--json", &pane, SLEEP_LINE, "Enter"]);
     let mark = sent["mark"]
         .as_u64()
         .expect("send-keys --json reports a mark");
-    let doc = phux_json(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--after",
-            &mark.to_string(),
-            "--until",
-            ">>>",
-            "--timeout",
-            "60",
-            &pane,
-        ],
-    );
+    let doc = server.json_slow(&[
+        "wait",
+        "--json",
+        "--after",
+        &mark.to_string(),
+        "--until",
+        ">>>",
+        "--timeout",
+        "60",
+        &pane,
+    ]);
     assert_ended_after_the_sleep(&doc);
     // Started late (the prompt is already drawn), the same wait still matches at once: the
     // mark, not the moment the wait began, says what is new.
-    let again = phux_json(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--after",
-            &mark.to_string(),
-            "--until",
-            ">>>",
-            "--timeout",
-            "10",
-            &pane,
-        ],
-    );
+    let again = server.json_slow(&[
+        "wait",
+        "--json",
+        "--after",
+        &mark.to_string(),
+        "--until",
+        ">>>",
+        "--timeout",
+        "10",
+        &pane,
+    ]);
     assert_eq!(again["match"]["text"], ">>>");
     // After the mark of a snapshot taken now, nothing new has come: the wait times out.
-    let snap = phux_json(&server, &["snapshot", "--json", &pane]);
+    let snap = server.json_slow(&["snapshot", "--json", &pane]);
     let now = snap["mark"]
         .as_u64()
         .expect("snapshot --json reports a mark");
@@ -156,25 +123,22 @@ fn wait_after_the_mark_of_send_keys_cannot_race() {
 fn paste_and_run_report_marks_that_wait_after_accepts() {
     let server = TestServer::start();
     let pane = server.marked_bash("marks");
-    let pasted = phux_json(&server, &["paste", "--json", &pane, "echo pas''ted"]);
+    let pasted = server.json_slow(&["paste", "--json", &pane, "echo pas''ted"]);
     let mark = pasted["mark"].as_u64().unwrap();
     server.send_keys(&pane, &["Enter"]);
-    let doc = phux_json(
-        &server,
-        &[
-            "wait",
-            "--json",
-            "--after",
-            &mark.to_string(),
-            "--until",
-            "pasted",
-            "--timeout",
-            "60",
-            &pane,
-        ],
-    );
+    let doc = server.json_slow(&[
+        "wait",
+        "--json",
+        "--after",
+        &mark.to_string(),
+        "--until",
+        "pasted",
+        "--timeout",
+        "60",
+        &pane,
+    ]);
     assert_eq!(doc["match"]["text"], "pasted");
-    let ran = phux_json(&server, &["run", "--json", &pane, "true"]);
+    let ran = server.json_slow(&["run", "--json", &pane, "true"]);
     let after_run = ran["mark"].as_u64().expect("run --json reports a mark");
     assert!(after_run > mark);
     // Nothing printed "pasted" after the run: only old output holds it.
