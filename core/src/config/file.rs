@@ -22,6 +22,7 @@ pub struct ConfigFile {
     /// The host registry's tables, kept as written (their owner parses them).
     pub satellites: Vec<toml::Table>,
     pub remote: Vec<toml::Table>,
+    pub listener: super::listener::Listener,
 }
 
 /// One `[[plugins]]` entry.
