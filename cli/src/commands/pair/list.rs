@@ -65,7 +65,11 @@ fn execute(args: &Args) -> VerbResult {
                     r["credential_id"].as_str().unwrap_or_default(),
                     r["generation"],
                     r["status"].as_str().unwrap_or_default(),
-                    if r["read_only"] == true { " read-only" } else { "" },
+                    if r["read_only"] == true {
+                        " read-only"
+                    } else {
+                        ""
+                    },
                     r["name"].as_str().unwrap_or("")
                 )
             })

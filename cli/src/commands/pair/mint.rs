@@ -69,8 +69,8 @@ fn execute(args: Flags) -> VerbResult {
     let overlay = phux_server::remote::overlay::addresses();
     // Everything that can fail is checked before a token exists.
     let link_base = link_base(args.host.as_deref(), ws_addr.as_deref(), &overlay)?;
-    let identity = cert::load_or_make(&CertPaths::resolve(&dir, args.cert.as_deref()))
-        .map_err(|e| {
+    let identity =
+        cert::load_or_make(&CertPaths::resolve(&dir, args.cert.as_deref())).map_err(|e| {
             Failure::new(
                 ErrorCode::Registry,
                 e.to_string(),
@@ -80,7 +80,12 @@ fn execute(args: Flags) -> VerbResult {
         })?;
     let mut store = Store::load(&path).map_err(super::store_failure)?;
     let minted = store
-        .mint(&path, args.name.clone(), args.read_only, args.expires_in * 86_400)
+        .mint(
+            &path,
+            args.name.clone(),
+            args.read_only,
+            args.expires_in * 86_400,
+        )
         .map_err(super::store_failure)?;
     store.save(&path).map_err(super::store_failure)?;
     let document = Paired {
@@ -144,16 +149,17 @@ fn link_base(
     ws_addr: Option<&str>,
     overlay: &[String],
 ) -> Result<Option<String>, Failure> {
-    let port = ws_addr.and_then(|a| a.rsplit_once(':')).map(|(_, p)| p.to_owned());
+    let port = ws_addr
+        .and_then(|a| a.rsplit_once(':'))
+        .map(|(_, p)| p.to_owned());
     if let Some(host) = host {
         let bare = host
             .strip_prefix("https://")
             .or_else(|| host.strip_prefix("wss://"))
             .unwrap_or(host)
             .trim_end_matches('/');
-        let valid = !bare.is_empty()
-            && !bare.contains(['/', '?', '#', '@', ' '])
-            && !bare.starts_with('-');
+        let valid =
+            !bare.is_empty() && !bare.contains(['/', '?', '#', '@', ' ']) && !bare.starts_with('-');
         if !valid {
             return Err(Failure::new(
                 ErrorCode::InvalidArgument,

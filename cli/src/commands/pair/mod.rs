@@ -17,11 +17,14 @@ use crate::failure::Failure;
 
 /// Mint a token for a browser or hub to reach this machine's listener (rotate, revoke, list)
 #[derive(Debug, clap::Args)]
-#[command(args_conflicts_with_subcommands = true, after_help = "\
+#[command(
+    args_conflicts_with_subcommands = true,
+    after_help = "\
 The listener is off until an address is configured: `phux server --ws-addr HOST:PORT`,
 PHUX_WS_ADDR, or `[listener] ws_addr` in config.toml. The token is printed once; only its
 hash is kept. Open `connect_link` in a browser to see this machine's sessions, or give the
-token to a hub: `phux host add NAME wss://HOST:PORT --token-file F --cert-fingerprint FP`.")]
+token to a hub: `phux host add NAME wss://HOST:PORT --token-file F --cert-fingerprint FP`."
+)]
 pub struct Args {
     #[command(subcommand)]
     pub action: Option<Action>,
@@ -54,7 +57,10 @@ fn store_path(flag: Option<PathBuf>) -> PathBuf {
 fn store_failure(error: StoreError) -> Failure {
     let remedy = match &error {
         StoreError::Read { path, .. } | StoreError::Invalid { path, .. } => {
-            format!("fix or move {} (it is the listener's token store)", path.display())
+            format!(
+                "fix or move {} (it is the listener's token store)",
+                path.display()
+            )
         }
         StoreError::Write { path, .. } => {
             format!("make {} writable by you", path.display())

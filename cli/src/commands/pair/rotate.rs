@@ -16,7 +16,12 @@ pub struct Args {
     #[arg(value_name = "CREDENTIAL_ID")]
     pub id: String,
     /// Seconds the older tokens stay valid
-    #[arg(long, alias = "overlap-seconds", value_name = "SECS", default_value_t = 300)]
+    #[arg(
+        long,
+        alias = "overlap-seconds",
+        value_name = "SECS",
+        default_value_t = 300
+    )]
     pub overlap: u64,
     /// The token store [default: $PHUX_WS_TOKENS, else ~/.local/state/phux/remote-tokens]
     #[arg(long, value_name = "PATH")]
