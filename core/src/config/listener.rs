@@ -13,4 +13,9 @@ pub struct Listener {
 
 impl Listener {
     pub const KEYS: &'static [&'static str] = &["ws_addr"];
+
+    /// No address: the listener stays off.
+    pub fn is_off(&self) -> bool {
+        self.ws_addr.is_none()
+    }
 }
