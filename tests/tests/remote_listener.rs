@@ -391,3 +391,24 @@ fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
             .unwrap_or(false)
     });
 }
+
+#[test]
+fn doctor_warns_when_the_listener_binds_beyond_loopback() {
+    let status = |addr: &str| {
+        let output = run_with_deadline(
+            phux(&["doctor", "--json"]).env("PHUX_WS_ADDR", addr),
+            Duration::from_secs(30),
+        );
+        let doc = json(&output);
+        let remote = doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "remote")
+            .cloned()
+            .expect("a remote check");
+        remote["status"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(status("0.0.0.0:8787"), "warn");
+    assert_eq!(status("127.0.0.1:8787"), "pass");
+}
