@@ -4,6 +4,7 @@
 //! engine library.
 
 pub mod agents;
+pub mod base64;
 pub mod bounded_read;
 pub mod config;
 pub mod docs;

@@ -107,22 +107,99 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
     assert_eq!(open["state"], "connected");
     assert!(open["fleet"].as_str().unwrap().contains(&pane), "{open}");
     assert!(open["shown"].as_str().unwrap().contains("WEB-MARK-21"));
-    assert_eq!(open["token_in_requests"], false, "the token never travels in a URL");
+    assert_eq!(
+        open["token_in_requests"], false,
+        "the token never travels in a URL"
+    );
     assert!(
         !open["url"].as_str().unwrap().contains("token"),
         "the token leaves the address bar"
     );
-    assert!(step("typed")["shown"].as_str().unwrap().contains("typed-42"));
-    assert!(step("read_only")["badge"].as_str().unwrap().contains("typing refused"));
+    assert!(step("typed")["shown"]
+        .as_str()
+        .unwrap()
+        .contains("typed-42"));
+    assert!(step("read_only")["badge"]
+        .as_str()
+        .unwrap()
+        .contains("typing refused"));
     let revoked = step("revoked");
     assert_eq!(revoked["state"], "refused");
     assert!(revoked["notice"].as_str().unwrap().contains("revoked"));
     assert!(step("kept")["shown"].as_str().unwrap().contains("kept-25"));
     // What the pane really got: the full credential's typing, never the read-only one's.
     let lines = server.lines(&pane).join("\n");
-    assert!(lines.contains("typed-42") && lines.contains("kept-25"), "{lines}");
+    assert!(
+        lines.contains("typed-42") && lines.contains("kept-25"),
+        "{lines}"
+    );
     assert!(!lines.contains("READONLY"), "{lines}");
     assert!(shots.join("fleet-and-pane.png").exists());
     let log = std::fs::read_to_string(&log).unwrap();
-    assert!(!log.contains(full["token"].as_str().unwrap()), "no token in the log");
+    assert!(
+        !log.contains(full["token"].as_str().unwrap()),
+        "no token in the log"
+    );
+}
+
+/// A tape writes the same recording as a page and as the engine's last screen in text: the
+/// page, opened from a file with the network off, plays to its end and shows those rows.
+#[test]
+fn a_recording_page_plays_offline_to_the_screen_the_engine_ends_on() {
+    if let Err(what) = ready() {
+        missing(&what);
+        return;
+    }
+    let server = TestServer::start();
+    let dir = server.dir.path().join("page");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("demo.tape"),
+        "Output demo.html\nOutput demo.txt\n\
+         Type \"printf '\\033[1;31mRED\\033[0m and \\033[42m green \\033[0m\\n'; seq 3\"\n\
+         Enter\nSleep 500ms\nType \"echo page-$((6*7))\"\nEnter\nSleep 500ms\n",
+    )
+    .unwrap();
+    let mut tape = server.phux(&["tape", "demo.tape"]);
+    tape.current_dir(&dir);
+    let output = run_with_deadline(&mut tape, Duration::from_secs(90));
+    assert!(output.status.success(), "{}", phux_tests::stderr(&output));
+    let page = dir.join("demo.html");
+    let size = std::fs::metadata(&page).unwrap().len();
+    assert!(size < 400_000, "a page the README can embed: {size} bytes");
+    let expected = std::fs::read_to_string(dir.join("demo.txt")).unwrap();
+    for seek_to_end in [false, true] {
+        let plan = serde_json::json!({
+            "page": page,
+            "shot": dir.join("page.png"),
+            "seek_to_end": seek_to_end,
+        });
+        let mut node = Command::new("node");
+        node.arg(browser_dir().join("player.mjs"))
+            .current_dir(browser_dir())
+            .env("PHUX_BROWSER_PLAN", plan.to_string());
+        let output = run_with_deadline(&mut node, Duration::from_secs(120));
+        let printed = stdout(&output);
+        assert!(
+            output.status.success(),
+            "{printed}{}",
+            phux_tests::stderr(&output)
+        );
+        let seen: serde_json::Value = serde_json::from_str(printed.trim()).unwrap();
+        assert_eq!(seen["errors"], serde_json::json!([]), "{seen}");
+        assert_eq!(
+            seen["again_same"], true,
+            "seeking back and forth lands on the same frame"
+        );
+        let rows: Vec<String> = seen["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap().trim_end().to_owned())
+            .collect();
+        let mut shown = rows.join("\n").trim_end().to_owned();
+        shown.push('\n');
+        assert_eq!(shown, expected, "the page ends on the engine's last screen");
+        assert!(shown.contains("page-42"));
+    }
 }

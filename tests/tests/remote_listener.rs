@@ -26,16 +26,20 @@ impl Listening {
         );
         let log = server.dir.path().join("server.log");
         let mut port = 0;
-        wait_until("the listener says where it listens", Duration::from_secs(10), || {
-            let text = std::fs::read_to_string(&log).unwrap_or_default();
-            port = text
-                .lines()
-                .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
-                .and_then(|rest| rest.split_whitespace().next())
-                .and_then(|p| p.parse().ok())
-                .unwrap_or(0);
-            port != 0
-        });
+        wait_until(
+            "the listener says where it listens",
+            Duration::from_secs(10),
+            || {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                port = text
+                    .lines()
+                    .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .and_then(|p| p.parse().ok())
+                    .unwrap_or(0);
+                port != 0
+            },
+        );
         Listening {
             server,
             tokens,
@@ -142,10 +146,17 @@ fn pair_prints_the_contract_document_and_keeps_only_a_hash() {
     let dir = tempfile::tempdir().unwrap();
     let tokens = dir.path().join("state").join("remote-tokens");
     let output = run_with_deadline(
-        phux(&["pair", "--json", "--host", "100.64.0.2:8787", "--name", "phone"])
-            .env("PHUX_WS_TOKENS", &tokens)
-            .env("PHUX_WS_ADDR", "0.0.0.0:8787")
-            .env("PHUX_CONFIG", dir.path().join("config.toml")),
+        phux(&[
+            "pair",
+            "--json",
+            "--host",
+            "100.64.0.2:8787",
+            "--name",
+            "phone",
+        ])
+        .env("PHUX_WS_TOKENS", &tokens)
+        .env("PHUX_WS_ADDR", "0.0.0.0:8787")
+        .env("PHUX_CONFIG", dir.path().join("config.toml")),
         Duration::from_secs(15),
     );
     assert!(output.status.success(), "{}", phux_tests::stderr(&output));
@@ -154,17 +165,17 @@ fn pair_prints_the_contract_document_and_keeps_only_a_hash() {
     let printed = stdout(&output);
     let at = |key: &str| printed.find(&format!("\"{key}\":")).expect(key);
     let order = [
-            "schema_version",
-            "credential_id",
-            "generation",
-            "token",
-            "cert_fingerprint",
-            "overlay_addresses",
-            "ws_addr",
-            "quic_addr",
-            "connect_link",
-            "tokens_path"
-        ];
+        "schema_version",
+        "credential_id",
+        "generation",
+        "token",
+        "cert_fingerprint",
+        "overlay_addresses",
+        "ws_addr",
+        "quic_addr",
+        "connect_link",
+        "tokens_path",
+    ];
     assert!(order.windows(2).all(|w| at(w[0]) < at(w[1])), "{printed}");
     assert_eq!(doc.as_object().unwrap().len(), order.len(), "{printed}");
     let token = doc["token"].as_str().unwrap();
@@ -181,11 +192,17 @@ fn pair_prints_the_contract_document_and_keeps_only_a_hash() {
         doc["connect_link"].as_str().unwrap(),
         format!("https://100.64.0.2:8787/#token={token}")
     );
-    assert_eq!(doc["tokens_path"].as_str().unwrap(), tokens.display().to_string());
+    assert_eq!(
+        doc["tokens_path"].as_str().unwrap(),
+        tokens.display().to_string()
+    );
     // The store keeps a hash, is private, and the certificate sits beside it.
     let store = std::fs::read_to_string(&tokens).unwrap();
     assert!(!store.contains(token), "the token itself is not stored");
-    let mode = |p: &Path| std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions()) & 0o777;
+    let mode = |p: &Path| {
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions())
+            & 0o777
+    };
     assert_eq!(mode(&tokens), 0o600);
     assert_eq!(mode(&tokens.with_file_name("remote-key.pem")), 0o600);
     // Without a listener configured and no address given there is no link: null, not absent.
@@ -233,7 +250,12 @@ fn rotate_and_revoke_emit_operation_documents_and_an_expired_credential_mints_no
     keys.sort();
     assert_eq!(
         keys,
-        ["credential_id", "operation", "schema_version", "tokens_path"]
+        [
+            "credential_id",
+            "operation",
+            "schema_version",
+            "tokens_path"
+        ]
     );
     assert!(!revoked.to_string().contains("token\""), "no bearer token");
     // An expired credential: refused before a token exists, nothing on stdout.
@@ -252,8 +274,18 @@ fn rotate_and_revoke_emit_operation_documents_and_an_expired_credential_mints_no
     assert_eq!(refused.status.code(), Some(2));
     assert!(stdout(&refused).is_empty(), "no document, no secret");
     let error = phux_tests::error_line(&refused);
-    assert!(error["error"]["message"].as_str().unwrap().contains("expired"), "{error}");
-    assert_eq!(std::fs::read_to_string(&tokens).unwrap(), before, "nothing minted");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("expired"),
+        "{error}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&tokens).unwrap(),
+        before,
+        "nothing minted"
+    );
     let unknown = pair(&["revoke", "0123", "--json"]);
     assert_eq!(unknown.status.code(), Some(2));
 }
@@ -285,9 +317,18 @@ print(json.dumps({"wrong_header": wrong_header, "wrong_message": wrong_message,
     assert_eq!(seen["wrong_header"], "HTTP/1.1 401 Unauthorized", "{seen}");
     assert_eq!(seen["wrong_message"]["opcode"], 8, "a close frame: {seen}");
     assert_eq!(seen["wrong_message"]["code"], 1008);
-    assert!(seen["wrong_message"]["reason"].as_str().unwrap().contains("unknown token"));
-    assert!(seen["garbage_closed"].is_number(), "plain text instead of TLS is dropped: {seen}");
-    assert!(seen["huge_closed"].is_number(), "a 64 MiB frame ends the connection: {seen}");
+    assert!(seen["wrong_message"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("unknown token"));
+    assert!(
+        seen["garbage_closed"].is_number(),
+        "plain text instead of TLS is dropped: {seen}"
+    );
+    assert!(
+        seen["huge_closed"].is_number(),
+        "a 64 MiB frame ends the connection: {seen}"
+    );
     let log = std::fs::read_to_string(listening.server.dir.path().join("server.log")).unwrap();
     assert!(log.contains("refused: a token no credential has"), "{log}");
     assert!(!log.contains(token), "the log never holds a token");
@@ -297,7 +338,9 @@ print(json.dumps({"wrong_header": wrong_header, "wrong_message": wrong_message,
 fn a_read_only_credential_watches_but_its_writes_and_tunnels_are_refused() {
     let listening = Listening::start();
     let pane = listening.server.marked_bash("watched");
-    listening.server.run(&["send-keys", &pane, "echo RO-MARK-$((3*3))", "Enter"]);
+    listening
+        .server
+        .run(&["send-keys", &pane, "echo RO-MARK-$((3*3))", "Enter"]);
     listening.server.wait_for_text(&pane, "RO-MARK-9");
     let read_only = listening.pair(&["--read-only"]);
     let full = listening.pair(&[]);
@@ -329,26 +372,46 @@ print(json.dumps({"welcome": welcome, "screen": screen, "typed": typed, "tunnel"
         ],
     );
     assert_eq!(seen["welcome"]["type"], "welcome", "{seen}");
-    assert!(seen["screen"].to_string().contains("RO-MARK-9"), "it reads: {seen}");
-    assert_eq!(seen["typed"]["error"]["code"], "permission_denied", "{seen}");
-    assert_eq!(seen["tunnel"]["error"]["code"], "permission_denied", "{seen}");
-    assert!(seen["full"]["ok"].is_object() || seen["full"]["ok"].is_null(), "{seen}");
+    assert!(
+        seen["screen"].to_string().contains("RO-MARK-9"),
+        "it reads: {seen}"
+    );
+    assert_eq!(
+        seen["typed"]["error"]["code"], "permission_denied",
+        "{seen}"
+    );
+    assert_eq!(
+        seen["tunnel"]["error"]["code"], "permission_denied",
+        "{seen}"
+    );
+    assert!(
+        seen["full"]["ok"].is_object() || seen["full"]["ok"].is_null(),
+        "{seen}"
+    );
     listening.server.wait_for_text(&pane, "FULL-16");
     let lines = listening.server.lines(&pane).join("\n");
-    assert!(!lines.contains("RO-TYPED"), "nothing the read-only credential typed arrived");
+    assert!(
+        !lines.contains("RO-TYPED"),
+        "nothing the read-only credential typed arrived"
+    );
 }
 
 #[test]
 fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
     let satellite = Listening::start();
     let pane = satellite.server.marked_bash("far");
-    satellite.server.run(&["send-keys", &pane, "echo FAR-$((6*7))", "Enter"]);
+    satellite
+        .server
+        .run(&["send-keys", &pane, "echo FAR-$((6*7))", "Enter"]);
     satellite.server.wait_for_text(&pane, "FAR-42");
     let paired = satellite.pair(&[]);
     let token_file = satellite.tokens.with_file_name("hub.token");
     std::fs::write(&token_file, paired["token"].as_str().unwrap()).unwrap();
-    std::fs::set_permissions(&token_file, std::os::unix::fs::PermissionsExt::from_mode(0o600))
-        .unwrap();
+    std::fs::set_permissions(
+        &token_file,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
     let hub = TestServer::start();
     let add = hub.run(&[
         "host",
@@ -364,9 +427,11 @@ fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
     ]);
     assert!(add.status.success(), "{}", phux_tests::stderr(&add));
     let target = format!("far/{pane}");
-    wait_until("the hub lists the satellite's pane", Duration::from_secs(20), || {
-        stdout(&hub.run(&["ls"])).contains(&target)
-    });
+    wait_until(
+        "the hub lists the satellite's pane",
+        Duration::from_secs(20),
+        || stdout(&hub.run(&["ls"])).contains(&target),
+    );
     let snapshot = hub.json(&["snapshot", &target, "--json"]);
     assert!(snapshot.to_string().contains("FAR-42"), "{snapshot}");
     // A wrong fingerprint is a link that never comes up, with the reason.
@@ -384,12 +449,16 @@ fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
         &wrong,
     ]);
     assert!(add.status.success());
-    wait_until("the impostor link is reported unreachable", Duration::from_secs(20), || {
-        let listed = hub.run(&["ls", "--json"]);
-        serde_json::from_str::<serde_json::Value>(&stdout(&listed))
-            .map(|doc| doc.to_string().contains("not the pinned one"))
-            .unwrap_or(false)
-    });
+    wait_until(
+        "the impostor link is reported unreachable",
+        Duration::from_secs(20),
+        || {
+            let listed = hub.run(&["ls", "--json"]);
+            serde_json::from_str::<serde_json::Value>(&stdout(&listed))
+                .map(|doc| doc.to_string().contains("not the pinned one"))
+                .unwrap_or(false)
+        },
+    );
 }
 
 #[test]

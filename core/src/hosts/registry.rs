@@ -233,7 +233,11 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
                     .into(),
             ));
         };
-        let digits = auth.fingerprint.chars().filter(char::is_ascii_hexdigit).count();
+        let digits = auth
+            .fingerprint
+            .chars()
+            .filter(char::is_ascii_hexdigit)
+            .count();
         let only_hex = auth
             .fingerprint
             .chars()

@@ -41,6 +41,18 @@ pub async fn serve<S: AsyncWrite + Unpin>(
             )
             .await
         }
+        // The bundler's stand-in for Node's `fs`, which ghostty-web imports before falling back
+        // to its inline WebAssembly: an empty module, as the package ships it.
+        "/__vite-browser-external-2447137e.js" => {
+            http::respond(
+                stream,
+                "200 OK",
+                "text/javascript; charset=utf-8",
+                b"const e = {};\nexport { e as default };\n",
+                &[],
+            )
+            .await
+        }
         "/ghostty-web.js" => match bundle().await {
             Ok(script) => {
                 http::respond(

@@ -245,11 +245,19 @@ async function showPane(id) {
   const b = document.createElement('b');
   b.textContent = `@${id}`;
   $('where').append('Pane ', b);
+  // The pane's repaint can arrive in the same message as the answer to `observe`, before the
+  // terminal exists: it is kept until then.
+  let early = [];
+  let term = null;
   const viewer = new Conn(app.token, {
-    onOutput: (pane, bytes) => { if (pane === id && app.term) app.term.write(bytes); },
+    onOutput: (pane, bytes) => {
+      if (pane !== id) return;
+      if (term) term.write(bytes);
+      else early.push(bytes);
+    },
     onMessage: (message) => {
-      if (message.type === 'resized' && message.pane === id && app.term) {
-        app.term.resize(message.cols, message.rows);
+      if (message.type === 'resized' && message.pane === id && term) {
+        term.resize(message.cols, message.rows);
       }
     },
     onClose: (reason) => { if (app.viewer === viewer) ui.notice(`The pane's stream ended: ${reason}`, true); },
@@ -262,11 +270,14 @@ async function showPane(id) {
     $('terminal').replaceChildren();
     $('terminal').hidden = false;
     ui.notice('');
-    const term = new Terminal({ cols: start.cols, rows: start.rows, fontSize: 14, cursorBlink: false,
+    const made = new Terminal({ cols: start.cols, rows: start.rows, fontSize: 14, cursorBlink: false,
                                 theme: { background: '#16181d', foreground: '#d7dae0' } });
     const fit = new FitAddon();
-    term.loadAddon(fit);
-    term.open($('terminal'));
+    made.loadAddon(fit);
+    made.open($('terminal'));
+    for (const bytes of early) made.write(bytes);
+    early = [];
+    term = made;
     term.onData(sendInput);
     app.term = term;
     app.fit = fit;
