@@ -196,7 +196,10 @@ fn wss_fleet() -> (Fleet, String, TestServer) {
         if let Some(port) = port {
             break port;
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "no listener: {text}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no listener: {text}"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     let mut pair = satellite.phux(&["pair", "--json"]);
@@ -205,8 +208,11 @@ fn wss_fleet() -> (Fleet, String, TestServer) {
     let paired: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let token_file = dir.join("hub.token");
     std::fs::write(&token_file, paired["token"].as_str().unwrap()).unwrap();
-    std::fs::set_permissions(&token_file, std::os::unix::fs::PermissionsExt::from_mode(0o600))
-        .unwrap();
+    std::fs::set_permissions(
+        &token_file,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
     let fleet = Fleet::start();
     let output = fleet.run(&[
         "host",
