@@ -375,7 +375,7 @@ pub fn write(
                 cast,
                 path,
                 &crate::commands::rec::html::PageSettings {
-                    theme: settings.options.theme.clone(),
+                    theme: settings.options.theme,
                     prefer_cast_theme: settings.prefer_cast_theme,
                     idle_limit: settings.idle_limit,
                     speed: settings.speed,
