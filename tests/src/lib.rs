@@ -44,6 +44,17 @@ pub fn missing(what: &str) {
     eprintln!("skipping: {what} is missing (.ci/run installs it; under CI this fails)");
 }
 
+/// Held by the few end-to-end tests that must not overlap one another (each says why where it
+/// takes it). All of them share one test process and run concurrently, so a test that floods
+/// the machine or measures how fast something answers takes this first: two such tests then
+/// never run at once. Every other test runs beside them as before.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A `phux` invocation with the caller's environment plus overrides.
 pub fn phux(args: &[&str]) -> Command {
     let mut command = Command::new(phux_bin());
