@@ -6,6 +6,7 @@
 pub mod fleet;
 pub mod mcp;
 pub mod outer_screen;
+pub mod play;
 pub mod plugins;
 pub mod sshd;
 
