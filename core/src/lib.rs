@@ -6,7 +6,7 @@
 pub mod agents;
 pub mod bounded_read;
 pub mod config;
-pub mod docs;
+pub mod documents;
 pub mod engine;
 pub mod error_code;
 pub mod error_doc;
@@ -24,3 +24,8 @@ pub mod socket_path;
 pub mod split;
 pub mod state_view;
 pub mod wire;
+
+/// The old name of [`documents`], which read as the repository's `docs/` folder. Kept while the
+/// `cli/` crates still import it by that name.
+#[doc(hidden)]
+pub use documents as docs;

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use phux_core::docs::*;
+use phux_core::documents::*;
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ErrorDoc;
 use phux_core::exit_code::EXIT_CODE_TABLE_HELP;
@@ -528,7 +528,7 @@ fn watch_events() -> Vec<(&'static str, WatchEvent)> {
 
 /// §4.10: `host ls/add/enroll/rm --json`.
 fn host_documents() {
-    use phux_core::docs::host::{HostJson, HostListJson, HostRemovedJson};
+    use phux_core::documents::host::{HostJson, HostListJson, HostRemovedJson};
     use phux_core::hosts::{HostEntry, HostRole};
     let satellite = HostEntry {
         name: "devbox".into(),

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::ids::PaneId;
 use serde_json::json;
 

@@ -9,7 +9,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
 use phux_core::screen_capture::{capture, CaptureRequest};

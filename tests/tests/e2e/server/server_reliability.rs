@@ -196,7 +196,7 @@ fn panes_flooding_at_once_while_being_read_keep_the_server_whole() {
                     for pane in &panes {
                         let id: u32 = pane.trim_start_matches('@').parse().unwrap();
                         let mut client = phux_cli::client::Client::connect(&socket).unwrap();
-                        let state: phux_core::docs::ScreenState = client
+                        let state: phux_core::documents::ScreenState = client
                             .request(phux_core::wire::ClientMessage::GetScreen(
                                 phux_core::wire::GetScreen {
                                     id: 0,
