@@ -397,27 +397,12 @@ PROMPT_COMMAND='printf "\e]133;D;%s\a" $?'
 
 /// The golden file `tests/golden/REL`: compares `actual` with it, or rewrites it when
 /// `PHUX_BLESS=1`.
+#[track_caller]
 pub fn golden(rel: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("golden")
         .join(rel);
-    if std::env::var_os("PHUX_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("golden dir")).expect("create golden dir");
-        std::fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run with PHUX_BLESS=1 to create it",
-            path.display()
-        )
-    });
-    assert_eq!(
-        expected,
-        actual,
-        "{} drifted; if the change is intended, re-bless with PHUX_BLESS=1",
-        path.display()
-    );
+    phux_golden::check(&path, actual);
 }
 
 /// The viewport rows of a screen document (`snapshot --json`, `wait --json`).
