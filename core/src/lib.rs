@@ -3,6 +3,8 @@
 //! `core` depends on nothing of ours and does no I/O beyond finding, installing and loading the
 //! engine library.
 
+#![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
+
 pub mod agents;
 pub mod bounded_read;
 pub mod config;

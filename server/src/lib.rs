@@ -6,6 +6,8 @@
 //! lock, so calls are serialized as the engine requires; the pane core makes all but the reads,
 //! which a connection thread makes itself (see `pane::PaneHandle`).
 
+#![forbid(unsafe_code)]
+
 mod acceptors;
 mod admission;
 pub mod agents;

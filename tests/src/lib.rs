@@ -1,6 +1,7 @@
 //! The testkit: the real `phux` binary run as a user would, with a private environment and a
 //! deadline on every wait, so a hung test fails instead of hanging CI.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
 pub mod fleet;
