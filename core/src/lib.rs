@@ -3,11 +3,13 @@
 //! `core` depends on nothing of ours and does no I/O beyond finding, installing and loading the
 //! engine library.
 
+#![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
+
 pub mod agents;
 pub mod base64;
 pub mod bounded_read;
 pub mod config;
-pub mod docs;
+pub mod documents;
 pub mod engine;
 pub mod error_code;
 pub mod error_doc;
@@ -25,3 +27,8 @@ pub mod socket_path;
 pub mod split;
 pub mod state_view;
 pub mod wire;
+
+/// The old name of [`documents`], which read as the repository's `docs/` folder. Kept while the
+/// `cli/` crates still import it by that name.
+#[doc(hidden)]
+pub use documents as docs;
