@@ -227,6 +227,9 @@ mod tests {
                     pid: 100 + i as u32,
                     output_mark: 7,
                     snapshot_len: len,
+                    metadata: Default::default(),
+                    ask: None,
+                    lease: None,
                 })
                 .collect(),
             frozen_at_unix_ns: 1,
