@@ -2,6 +2,7 @@
 //! reporting the exact bounding box of the pixels that changed.
 
 use crate::error::EncodeError;
+use crate::font::color_emoji::ColorEmoji;
 use crate::font::options::{FontMode, FontOptions};
 use crate::font::smooth::{SmoothFont, TileStyle};
 use crate::font::{Glyph, GlyphCache, GlyphKind, CELL_WIDTH, GLYPH_HEIGHT};
@@ -126,6 +127,8 @@ pub struct Rasterizer {
     canvas: Canvas,
     drawn: Vec<Option<CellLook>>,
     drawing: CellDrawing,
+    /// Wide emoji in colour, in either drawing, when a colour font is installed.
+    emoji: ColorEmoji,
     row_buf: Vec<u32>,
 }
 
@@ -192,6 +195,7 @@ impl Rasterizer {
             },
             drawn: vec![None; usize::from(cols) * usize::from(rows)],
             drawing,
+            emoji: ColorEmoji::new(2 * cell.0, cell.1),
             row_buf: Vec::new(),
         })
     }
@@ -281,6 +285,17 @@ impl Rasterizer {
     fn paint(&mut self, look: CellLook, x: u16, y: u16, dirty: &mut DirtyBox) {
         let px0 = u32::from(x) * self.cell.0;
         let py0 = u32::from(y) * self.cell.1;
+        // Only wide cells: a narrow one holds the text form (a digit, `©`, a `❤` without
+        // VS16), which emoji fonts carry too. fg == bg is invisible text, drawn as such.
+        if look.wide && look.fg != look.bg {
+            if let Some(tile) = self.emoji.tile(look.text, look.bg) {
+                let width = 2 * self.cell.0 as usize;
+                for (ty, row) in tile.chunks(width).enumerate() {
+                    self.write_row(px0, py0 + ty as u32, row, dirty);
+                }
+                return;
+            }
+        }
         let glyph = match &mut self.drawing {
             CellDrawing::Bitmap(glyphs) => styled_glyph(glyphs, look),
             CellDrawing::Smooth(font) => {
