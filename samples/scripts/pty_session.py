@@ -116,7 +116,7 @@ def idle(out):
         s.wait(180.0)
         s.type("seq 1 5 | paste -sd+ | bc")
         s.wait(140.0)
-        s.type("clear")
+        s.type("echo back in ten")
         s.wait(8.0)
         s.save(out, "bash (samples/scripts/pty_session.py idle)")
 
