@@ -155,3 +155,64 @@ fn emoji_in_gif_frames_are_drawn_in_colour_and_leave_the_palette_room() {
         assert_eq!(local_palettes(&out), 0, "{name}");
     }
 }
+
+/// A cast whose program turned on grapheme clustering (mode 2027), so each of these is one
+/// two-column cell: a flag, ZWJ sequences, skin tones, a keycap.
+fn clustered_cast() -> phux_recorder::Cast {
+    let text = "\x1b[?2027h🇯🇵 👩\u{200d}💻 👍🏽 1\u{fe0f}\u{20e3}";
+    phux_recorder::Cast {
+        header: phux_recorder::Header::new(phux_recorder::CastVersion::V2, 20, 2),
+        events: vec![phux_recorder::Event::new(
+            0.1,
+            phux_recorder::EventKind::Output(text.to_string()),
+        )],
+    }
+}
+
+#[test]
+fn a_flag_a_zwj_sequence_a_skin_tone_and_a_keycap_are_each_the_fonts_one_glyph() {
+    if !color_font() {
+        return;
+    }
+    // Each drawn by a fresh source: emoji share colours, so a tile depends on those before it.
+    let fresh = || ColorEmoji::new(16, 16);
+    for (whole, first) in [
+        ("🇯🇵", '🇯'),
+        ("👩\u{200d}💻", '👩'),
+        ("👍🏽", '👍'),
+        ("1\u{fe0f}\u{20e3}", '1'),
+    ] {
+        let tile = fresh().sequence_tile(whole, 0).expect(whole);
+        assert_ne!(
+            Some(tile),
+            fresh().tile(first, 0),
+            "{whole} is not its first character"
+        );
+    }
+    // End to end: the flag's cell shows Japan's flag, a red disc on white.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("flag.png");
+    let font = FontOptions::smooth();
+    render_still(
+        &clustered_cast(),
+        &out,
+        &options(font.clone()),
+        true,
+        StillFrame::Last,
+    )
+    .unwrap();
+    let (width, image) = read_png(&out);
+    let raster = Rasterizer::with_font(20, 2, Theme::default(), 1, &font).unwrap();
+    let (cw, ch) = raster.cell_size();
+    let image = &image;
+    let cell = (0..ch).flat_map(|y| (0..2 * cw).map(move |x| image[(y * width + x) as usize]));
+    let (red, white) = cell.fold((0, 0), |(r, w), p| {
+        let red = p.0 > 180 && p.1 < 100 && p.2 < 100;
+        let white = p.0 > 220 && p.1 > 220 && p.2 > 220;
+        (r + usize::from(red), w + usize::from(white))
+    });
+    assert!(
+        red >= 4 && white >= 20,
+        "{red} red and {white} white pixels"
+    );
+}

@@ -23,6 +23,9 @@ pub const SHARED_EMOJI_COLORS: usize = 64;
 /// Two colours this close (squared distance in RGB) are one for an emoji.
 const SAME_COLOR: u32 = 3 * 16 * 16;
 
+/// An emoji's pixels over one background, `width * height`, row-major.
+pub type Tile = Rc<[u32]>;
+
 /// A colour font's bytes. It is parsed again for each new glyph: parsing reads only the table
 /// directory, and the tiles are cached.
 struct EmojiFont {
@@ -38,7 +41,8 @@ pub struct ColorEmoji {
     dirs: Option<Vec<PathBuf>>,
     /// `None` until looked for; `Some(None)` when there is no colour font.
     font: Option<Option<EmojiFont>>,
-    tiles: HashMap<(char, u32), Option<Rc<[u32]>>>,
+    /// Per background, per grapheme.
+    tiles: HashMap<u32, HashMap<String, Option<Tile>>>,
     /// The colours emoji drawn so far use, in order of first use.
     shared: Vec<u32>,
 }
@@ -81,22 +85,31 @@ impl ColorEmoji {
 
     /// `ch` in colour over `bg` (`0x00RRGGBB`) as `width * height` pixels, row-major, or `None`
     /// when there is no colour font or it has no bitmap for `ch`.
-    pub fn tile(&mut self, ch: char, bg: u32) -> Option<Rc<[u32]>> {
-        if !might_be_emoji(ch) {
+    pub fn tile(&mut self, ch: char, bg: u32) -> Option<Tile> {
+        self.sequence_tile(ch.encode_utf8(&mut [0; 4]), bg)
+    }
+
+    /// A whole grapheme in colour, as [`ColorEmoji::tile`]: the font's one glyph for the
+    /// sequence (a flag from its two letters, a ZWJ sequence, a skin tone) when it has one,
+    /// else the glyph of its first character.
+    pub fn sequence_tile(&mut self, grapheme: &str, bg: u32) -> Option<Tile> {
+        let keycap = grapheme.ends_with(KEYCAP);
+        if !(keycap || grapheme.chars().next().is_some_and(might_be_emoji)) {
             return None;
         }
-        if let Some(t) = self.tiles.get(&(ch, bg)) {
+        if let Some(t) = self.tiles.get(&bg).and_then(|m| m.get(grapheme)) {
             return t.clone();
         }
         let (width, height) = (self.width, self.height);
-        let image = self.font().and_then(|font| bitmap(font, ch, height));
+        let image = self.font().and_then(|font| bitmap(font, grapheme, height));
         let tile = image.map(|image| {
             let mut pixels = composite(&image.fit(width, height), bg);
             reduce_colors(&mut pixels, bg, EMOJI_COLORS);
             self.share_colors(&mut pixels, bg);
             Rc::from(pixels)
         });
-        self.tiles.insert((ch, bg), tile.clone());
+        let for_bg = self.tiles.entry(bg).or_default();
+        for_bg.insert(grapheme.to_string(), tile.clone());
         tile
     }
 
@@ -181,16 +194,82 @@ struct Premultiplied {
     pixels: Vec<[f32; 4]>,
 }
 
-/// `ch`'s PNG bitmap at the strike closest to `ppem`, decoded.
-fn bitmap(font: &EmojiFont, ch: char, ppem: u32) -> Option<Premultiplied> {
+/// The PNG bitmap of `grapheme`'s glyph at the strike closest to `ppem`, decoded.
+fn bitmap(font: &EmojiFont, grapheme: &str, ppem: u32) -> Option<Premultiplied> {
     let face = ttf_parser::Face::parse(&font.data, font.index).ok()?;
-    let id = face.glyph_index(ch)?;
+    let id = glyph_of(&face, grapheme)?;
     let ppem = u16::try_from(ppem).unwrap_or(u16::MAX);
     let raster = face.glyph_raster_image(id, ppem)?;
     if raster.format != ttf_parser::RasterImageFormat::PNG {
         return None;
     }
     decode_png(raster.data)
+}
+
+/// The glyph of a grapheme: the ligature of all its characters, or of all but its variation
+/// selectors (emoji fonts tend to list sequences without VS16), else its first character's.
+fn glyph_of(face: &ttf_parser::Face<'_>, grapheme: &str) -> Option<ttf_parser::GlyphId> {
+    let first = grapheme.chars().next()?;
+    if grapheme.len() > first.len_utf8() {
+        let every: Vec<char> = grapheme.chars().collect();
+        let bare: Vec<char> = every.iter().copied().filter(|c| *c != VS16).collect();
+        let tries = if bare == every {
+            vec![every]
+        } else {
+            vec![every, bare]
+        };
+        for chars in tries {
+            let ids: Option<Vec<_>> = chars.iter().map(|c| face.glyph_index(*c)).collect();
+            match ids.as_deref() {
+                Some([one]) => return Some(*one),
+                Some(ids) if ids.len() > 1 => {
+                    if let Some(g) = ligature(face, ids) {
+                        return Some(g);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    face.glyph_index(first)
+}
+
+/// The combining enclosing keycap that makes `1`, `#` or `*` (and VS16) the emoji `1️⃣`.
+const KEYCAP: char = '\u{20E3}';
+
+/// Variation selector 16: "draw the preceding character as an emoji".
+const VS16: char = '\u{FE0F}';
+
+/// The glyph a ligature substitution of the font's GSUB makes of exactly `ids`, if any.
+fn ligature(
+    face: &ttf_parser::Face<'_>,
+    ids: &[ttf_parser::GlyphId],
+) -> Option<ttf_parser::GlyphId> {
+    use ttf_parser::gsub::SubstitutionSubtable;
+    let (first, rest) = ids.split_first()?;
+    let gsub = face.tables().gsub?;
+    for lookup in gsub.lookups {
+        for subtable in lookup.subtables.into_iter::<SubstitutionSubtable>() {
+            let SubstitutionSubtable::Ligature(table) = subtable else {
+                continue;
+            };
+            let Some(set) = table
+                .coverage
+                .get(*first)
+                .and_then(|i| table.ligature_sets.get(i))
+            else {
+                continue;
+            };
+            let found = set.into_iter().find(|l| {
+                usize::from(l.components.len()) == rest.len()
+                    && l.components.into_iter().eq(rest.iter().copied())
+            });
+            if let Some(l) = found {
+                return Some(l.glyph);
+            }
+        }
+    }
+    None
 }
 
 fn decode_png(data: &[u8]) -> Option<Premultiplied> {
