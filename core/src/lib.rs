@@ -6,6 +6,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
 
 pub mod agents;
+pub mod base64;
 pub mod bounded_read;
 pub mod config;
 pub mod documents;

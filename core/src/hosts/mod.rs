@@ -1,5 +1,5 @@
 //! The host list: the `[[satellites]]` a hub dials and the `[[remote]]` hosts `attach`
-//! reaches, kept in the user's `config.toml`; the strict `ssh://` endpoint grammar; and the
+//! reaches, kept in the user's `config.toml`; the strict `ssh://` and `wss://` endpoint grammar; and the
 //! framing of the hub ↔ `phux proxy` link.
 
 pub mod endpoint;
@@ -7,8 +7,8 @@ pub mod host_list;
 pub mod link_frame;
 pub mod ssh;
 
-pub use endpoint::{Endpoint, EndpointError};
-pub use host_list::{HostEntry, HostListError, HostRole};
+pub use endpoint::{Endpoint, EndpointError, Scheme};
+pub use host_list::{HostEntry, HostListError, HostRole, WssAuth};
 
 /// The old names of [`host_list`] and [`HostListError`] ("registry" also named the server's
 /// session tree and the plugin registry). Kept while `cli/` and the hub still use them.

@@ -1,10 +1,11 @@
 //! `phux rec`: record a pane (live, or its past up to now with `--since`, then live with
 //! `--follow`), a command in a new headless pane (`-- COMMAND`), or re-render an existing
-//! recording (`--from`), to `.cast`, `.gif` or `.png`/`.apng`, or one still `.png` of a screen
-//! (`--still`, `--frame`).
+//! recording (`--from`), to `.cast`, `.gif`, `.png`/`.apng` or a `.html` page that plays it, or
+//! one still `.png` of a screen (`--still`, `--frame`).
 
 mod capture;
 pub(crate) mod export;
+pub(crate) mod html;
 mod progress;
 
 use crate::commands::values::STOP_SIGNALS;
@@ -272,7 +273,7 @@ fn record_to_file_timed(
             )
         })?;
     }
-    if output.format != OutputFormat::Cast {
+    if !matches!(output.format, OutputFormat::Cast | OutputFormat::Html) {
         // Checked again when rendering; here so a missing font costs no recording.
         args.font.check(args.scale.unwrap_or(1))?;
     }

@@ -20,6 +20,7 @@ pub enum OutputKind {
     Text,
     Frames,
     Video(&'static str),
+    Html,
 }
 
 impl OutputKind {
@@ -39,10 +40,11 @@ impl OutputKind {
             "txt" | "ascii" => OutputKind::Text,
             "mp4" => OutputKind::Video("mp4"),
             "webm" => OutputKind::Video("webm"),
+            "html" | "htm" => OutputKind::Html,
             other => {
                 return Err(format!(
                     "unknown output type .{other}: expected .gif, .png, .apng, .cast, .txt, .mp4, \
-                     .webm or a directory/"
+                     .webm, .html or a directory/"
                 ))
             }
         })
@@ -56,6 +58,7 @@ impl OutputKind {
             OutputKind::Text => "txt",
             OutputKind::Frames => "frames",
             OutputKind::Video(ext) => ext,
+            OutputKind::Html => "html",
         }
     }
 }
@@ -366,6 +369,24 @@ pub fn write(
             let text = screen_text(&screen);
             let bytes = write_atomically(path, text.as_bytes()).map_err(io)?;
             Ok(written(path, kind.name(), None, bytes, secs))
+        }
+        OutputKind::Html => {
+            let page = crate::commands::rec::html::write(
+                cast,
+                path,
+                &crate::commands::rec::html::PageSettings {
+                    theme: settings.options.theme,
+                    prefer_cast_theme: settings.prefer_cast_theme,
+                    idle_limit: settings.idle_limit,
+                    speed: settings.speed,
+                    overwrite: true,
+                },
+            )
+            .map_err(|e| OutputError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::other(format!("{e}; {}", e.remedy())),
+            })?;
+            Ok(written(path, kind.name(), None, page.bytes, secs))
         }
         OutputKind::Video(ext) => video(cast, path, ext, settings).map(|(bytes, frames)| Written {
             frames: Some(frames),

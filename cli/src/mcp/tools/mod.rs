@@ -254,7 +254,15 @@ mod tests {
     /// The verbs an MCP host gets no tool for, each with why. Everything else the command line
     /// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
     /// test until it gets one or a reason here.
-    const NO_TOOL: [(&str, &str); 24] = [
+    const NO_TOOL: [(&str, &str); 27] = [
+        (
+            "pair",
+            "minting a bearer token is a person's decision about who may reach this machine; a token printed to an agent would be a secret in its transcript",
+        ),
+        (
+            "web",
+            "installs the browser page's terminal once, an operator's chore",
+        ),
         (
             "worktree",
             "a person's repository chores (git worktrees and their sessions); phux_workspace inspects them",
@@ -301,6 +309,7 @@ mod tests {
             "installs a systemd unit on this machine: operator work",
         ),
         ("__pane-exec", "internal: the process a pane starts"),
+        ("__remote-link", "internal: the far end of a hub's wss link, run by the hub"),
         (
             "__play-cast",
             "internal: the player `play` starts in a pane",
