@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo bench -p phux-core --bench engine_throughput`
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use phux_core::engine::Terminal;

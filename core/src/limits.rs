@@ -58,7 +58,7 @@ pub fn clamp_grid(cols: u16, rows: u16) -> (u16, u16) {
 /// rows at that width (10 GB) are cut to this.
 pub const MAX_HISTORY_BYTES: usize = 256 << 20;
 
-/// The most tags a pane may carry. 100,000 tags in one request held the registry lock for
+/// The most tags a pane may carry. 100,000 tags in one request held the session tree's lock for
 /// 27 s, and ~750,000 made every `ls` and `status` fail `reply_too_large` until a restart.
 pub const MAX_TAGS_PER_PANE: usize = 64;
 /// The most tags one request may name.

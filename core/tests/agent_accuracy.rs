@@ -10,6 +10,7 @@
 //! freeze rule must hold STATE. A rule change that flips any screen fails. Prints the accuracy
 //! table (agent × state).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use std::collections::BTreeMap;

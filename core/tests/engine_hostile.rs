@@ -1,6 +1,7 @@
 //! Hostile input against the real engine: no crash, no hang, bounded memory, and the same
 //! screen whichever byte a stream is split at.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use phux_core::engine::{Terminal, REPLY_BUFFER_CAP};

@@ -1,6 +1,7 @@
 //! The engine's key encoder through `Terminal::encode_key`: legacy keys match tmux's, the
 //! program's modes (application cursor keys, the Kitty keyboard protocol) change what a key sends.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use phux_core::engine::Terminal;

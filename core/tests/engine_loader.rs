@@ -1,6 +1,7 @@
 //! The loader and installer: every path tried is named, a wrong hash is refused with both
 //! hashes, a corrupted layout or enum value is refused, and an install is atomic.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use phux_core::engine::{

@@ -1,6 +1,7 @@
 //! The safe `Terminal` against the real libghostty-vt: text, wraps, scrollback, cells, styles,
 //! semantic marks, modes, replies, repaints and snapshots.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use phux_core::engine::{CellColor, CellWidth, Cursor, Mode, Semantic, Terminal, TerminalOptions};

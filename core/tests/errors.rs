@@ -1,5 +1,6 @@
 //! The closed error vocabulary, the exit-code table and the error document.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use std::collections::HashSet;

@@ -1,6 +1,7 @@
 //! Pins every JSON document, every wire message's encoding, the error vocabulary and the
 //! exit-code help text under `tests/golden/`. `PHUX_BLESS=1` rewrites them; any drift fails.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use std::fmt::Write as _;

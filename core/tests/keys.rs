@@ -1,5 +1,6 @@
 //! Key specs to bytes, the literal-before-Enter paste rule, and bracketed paste.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use phux_core::error_code::ErrorCode;

@@ -1,5 +1,6 @@
 //! ScreenState's shape rules and its client-side projections (tail, unwrap, logical lines).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use phux_core::documents::{Cursor, ScreenState, SoftWrap, TAIL_ALL_CAP};

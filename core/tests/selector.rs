@@ -1,5 +1,6 @@
 //! Selector grammar, resolution against a state view, and narrowing to one pane.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use phux_core::error_code::ErrorCode;

@@ -1,5 +1,6 @@
 //! Frame reading and writing, tolerance of unknown messages and fields, and the handshake.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
 use phux_core::error_code::ErrorCode;

@@ -3,6 +3,7 @@
 //! An expected file holds either the error's `Display` line and its remedy, or, for a cast that
 //! reads fine, `ok: N events` and one `TIME CODE DATA` line per event.
 
+#![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
 #![allow(clippy::unwrap_used)]
 

@@ -2,6 +2,7 @@
 //! 0.5 ms (the rounding bound itself) of its true time however many small intervals there are.
 //! Rounding each interval on its own would random-walk to tens of milliseconds here.
 
+#![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
 #![allow(clippy::unwrap_used)]
 

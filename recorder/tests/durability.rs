@@ -1,6 +1,7 @@
 //! A cast on disk is always readable: every line is on disk as soon as `write_event` returns,
 //! and a recorder killed with SIGKILL leaves a prefix in which every line parses.
 
+#![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
 #![allow(clippy::unwrap_used)]
 

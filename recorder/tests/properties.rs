@@ -1,6 +1,7 @@
 //! Property tests: the reader never panics on any bytes, and writing then reading any events
 //! gives them back.
 
+#![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
 #![allow(clippy::unwrap_used)]
 

@@ -1,5 +1,6 @@
 //! Casts shaped like those asciinema 2 and asciinema 3 write read correctly.
 
+#![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
 #![allow(clippy::unwrap_used)]
 

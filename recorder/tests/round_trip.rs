@@ -1,5 +1,6 @@
 //! Writing casts to real files and reading them back, in both versions and across them.
 
+#![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
 #![allow(clippy::unwrap_used)]
 

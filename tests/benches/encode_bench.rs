@@ -6,6 +6,7 @@
 //!
 //! Run: `cargo build --release -p phux-cli && cargo bench -p phux-tests --bench encode_bench`
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::path::{Path, PathBuf};

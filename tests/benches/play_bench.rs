@@ -7,6 +7,7 @@
 //! Run: `cargo build --release -p phux-cli && cargo bench -p phux-tests --bench play_bench`
 //! (`cargo test -p phux-tests --bench play_bench` runs it once against the debug build).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::io::Write;

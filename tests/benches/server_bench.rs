@@ -8,6 +8,7 @@
 //! the trials each side of a run takes the fastest of, default 3;
 //! `PHUX_BENCH_ONLY=recording` or `=memory` runs that row alone).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 #[path = "server_bench/memory.rs"]

@@ -8,6 +8,7 @@
 //! Run: `cargo build --release -p phux-cli && cargo run --release -p phux-tests --example
 //! agent_bench` (scripts/bench does both). Uses the release `phux` next to this example.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::path::{Path, PathBuf};

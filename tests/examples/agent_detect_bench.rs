@@ -6,6 +6,7 @@
 //! Run: `cargo build -p phux-cli && cargo run -p phux-tests --example agent_detect_bench`
 //! (`--release` for both for release figures). `PHUX_BENCH_RUNS` sets the transitions (40).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::io::{BufRead, BufReader};

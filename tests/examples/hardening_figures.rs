@@ -10,6 +10,7 @@
 //! `cargo run -p phux-tests --example hardening_figures [--release] -- [--events N]
 //! [--before PATH] [--skip-rec]`. Needs `/usr/bin/time` for figure 2. Figures, not a test.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use std::io::Write;

@@ -10,6 +10,7 @@
 //! `cargo run -p phux-tests --example hosts_bench [--release] -- [--mb N] [--runs N]`.
 //! Figures, not a test: nothing here asserts a time.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use std::time::{Duration, Instant};

@@ -9,6 +9,7 @@
 //! Run: `cargo build --release -p phux-cli && PHUX_BIN=target/x86_64-unknown-linux-gnu/release/phux
 //! cargo run --release -p phux-tests --example mcp_bench` (scripts/bench does both).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::process::Command;

@@ -4,6 +4,7 @@
 //!
 //! Run: `cargo run -p phux-tests --example replay_text -- FILE.cast`
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a tool fails loudly by design
 
 use phux_core::engine::Terminal;

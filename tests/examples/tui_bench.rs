@@ -9,6 +9,7 @@
 //! keystrokes.
 //! Run: `cargo run --release -p phux-tests --example tui_bench` (needs tmux).
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::io::Write;

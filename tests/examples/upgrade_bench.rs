@@ -8,6 +8,7 @@
 //! Run: `cargo build -p phux-cli && cargo run -p phux-tests --example upgrade_bench`.
 //! `PHUX_BENCH_PANES` (20), `PHUX_BENCH_LINES` (10000) and `PHUX_BENCH_RUNS` (5) change it.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
 
 use std::time::{Duration, Instant};

@@ -348,6 +348,23 @@ impl TestServer {
         );
     }
 
+    /// How many client connections the server holds (`status --json`), this one included.
+    pub fn clients(&self) -> u64 {
+        self.json(&["status", "--json"])["clients"]
+            .as_u64()
+            .expect("status --json counts its clients")
+    }
+
+    /// Waits (up to 10 s) until the server holds at least `count` client connections (this
+    /// look included): a command started in the background (a `wait`, a `watch`) is connected.
+    pub fn wait_for_clients(&self, count: u64) {
+        wait_until(
+            &format!("the server holds {count} client connections"),
+            Duration::from_secs(10),
+            || self.clients() >= count,
+        );
+    }
+
     /// Waits (up to 10 s, by reading the screen) until the pane shows `text`.
     pub fn wait_for_text(&self, pane: &str, text: &str) {
         wait_for_text(&self.socket, pane, text);
@@ -459,6 +476,23 @@ pub fn wait_until(description: &str, limit: Duration, mut predicate: impl FnMut(
             start.elapsed() < limit,
             "timed out after {limit:?} waiting until {description}"
         );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Asserts that `happened` stays false for the whole of `window`, looking every 10 ms and once
+/// more at its end: for a test whose point is that something does *not* happen (a refused
+/// command never runs, a pane holds, a paste is not submitted). No event says that nothing
+/// happened, so this wait is bounded and named instead; `window` is how long the test watches.
+#[track_caller]
+pub fn assert_quiet_for(what: &str, window: Duration, mut happened: impl FnMut() -> bool) {
+    let start = Instant::now();
+    loop {
+        let last = start.elapsed() >= window;
+        assert!(!happened(), "{what}, within {window:?}");
+        if last {
+            return;
+        }
         std::thread::sleep(Duration::from_millis(10));
     }
 }

@@ -19,7 +19,7 @@ pub struct ConfigFile {
     pub defaults: Defaults,
     pub keybindings: Keybindings,
     pub plugins: Vec<PluginEntry>,
-    /// The host registry's tables, kept as written (their owner parses them).
+    /// The host list's tables (`hosts::host_list`), kept as written (their owner parses them).
     pub satellites: Vec<toml::Table>,
     pub remote: Vec<toml::Table>,
     /// Shown only when set: a file without `[listener]` reads as it always did.

@@ -14,7 +14,7 @@ pub enum Shape {
     FreeTable,
     /// `[[name]]` entries with a closed set of keys.
     ArrayOfTables(&'static [&'static str]),
-    /// `[[name]]` entries owned by another part of phux (the host registry): read and
+    /// `[[name]]` entries owned by another part of phux (the host list): read and
     /// preserved, never warned about.
     Preserved,
 }

@@ -1,4 +1,4 @@
-//! `phux host … --json`: the host registry documents (§4.10).
+//! `phux host … --json`: the host list documents (§4.10).
 
 use serde::{Deserialize, Serialize};
 

@@ -10,7 +10,7 @@ pub const SPAWN_SCHEMA_VERSION: u32 = 1;
 pub struct SpawnJson {
     pub schema_version: u32,
     pub terminal_id: PaneId,
-    /// The satellite's registry name for a routed spawn; `null` for a local one.
+    /// The satellite's name in the host list, for a routed spawn; `null` for a local one.
     pub satellite: Option<String>,
 }
 

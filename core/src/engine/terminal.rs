@@ -1,5 +1,5 @@
 //! `Terminal`: one libghostty-vt terminal, safe to use from one thread at a time (`Send`, not
-//! `Sync`: every call on a terminal is serialized by its owner, the pane actor).
+//! `Sync`: every call on a terminal is serialized by its owner, the pane core).
 
 use super::abi::{self, ColorRgb, GString, ModeConfig, TerminalPtr};
 use super::callbacks::{self, CallbackState};

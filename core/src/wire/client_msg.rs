@@ -143,7 +143,7 @@ impl ClientMessage {
     }
 }
 
-/// Open a pipe to the satellite named `satellite` in the hub's registry.
+/// Open a pipe to the satellite named `satellite` in the hub's host list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tunnel {
     pub id: u64,

@@ -12,6 +12,7 @@
 //! Run one area or one file with a filter: `cargo test -p phux-tests --test e2e agent::`,
 //! `cargo test -p phux-tests --test e2e agent_wait`.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 mod agent;

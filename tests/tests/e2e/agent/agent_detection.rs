@@ -87,6 +87,7 @@ impl Agent {
         wait_until("agent wait is subscribed", Duration::from_secs(10), || {
             clients() >= before + 2
         });
+        // Connected; its baseline read follows at once, and nothing reports it: a bounded wait.
         std::thread::sleep(Duration::from_millis(300));
         child
     }

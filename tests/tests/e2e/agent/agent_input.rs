@@ -88,11 +88,16 @@ fn a_mismatched_occupant_is_refused_and_nothing_is_written() {
             format!("{pane} hosts rev (claude), {says}; nothing was written"),
         );
     }
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!server
-        .lines(&pane)
-        .iter()
-        .any(|l| l.contains("never-typed")));
+    phux_tests::assert_quiet_for(
+        "a refused write was typed",
+        Duration::from_millis(300),
+        || {
+            server
+                .lines(&pane)
+                .iter()
+                .any(|l| l.contains("never-typed"))
+        },
+    );
 }
 
 #[test]

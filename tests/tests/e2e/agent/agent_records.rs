@@ -260,6 +260,8 @@ fn each_write_raises_a_metadata_event_and_each_state_change_an_agent_state_event
         let _ = std::io::BufReader::new(out).read_to_string(&mut text);
         text
     });
+    // The watch must be subscribed before the state changes: a bounded wait (its connection
+    // count would show it connected, not subscribed).
     std::thread::sleep(Duration::from_millis(300));
     let mut state = "working";
     wait_until(

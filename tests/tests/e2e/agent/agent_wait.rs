@@ -51,6 +51,7 @@ fn until_matches_text_that_straddles_a_soft_wrap() {
 fn a_wait_started_before_the_output_sees_it() {
     let server = TestServer::start();
     let pane = server.marked_bash("late");
+    let before = server.clients();
     let waiter = server
         .phux(&[
             "wait",
@@ -65,7 +66,8 @@ fn a_wait_started_before_the_output_sees_it() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(200));
+    // Under way before the output: its request connection and its subscription are open.
+    server.wait_for_clients(before + 2);
     server.send_keys(
         &pane,
         &["sleep 0.3; echo LATE-$((6*7))ARRIVAL | tr -d 0-9", "Enter"],

@@ -94,6 +94,7 @@ fn the_hub_lists_satellite_panes_and_routes_the_target_verbs() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // The recording must be under way (through the hub and the link) before the line is typed.
     std::thread::sleep(Duration::from_millis(500));
     let output = fleet.run(&["send-keys", &remote, "echo recorded-far-away", "Enter"]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -419,6 +420,7 @@ fn a_satellite_killed_mid_wait_and_rec_ends_them_and_the_link_comes_back() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // The recording must be under way (through the hub and the link) before the line is typed.
     std::thread::sleep(Duration::from_millis(500));
     let output = fleet.run(&["send-keys", &remote, "echo before-the-cut", "Enter"]);
     assert!(output.status.success(), "{}", stderr(&output));

@@ -85,6 +85,7 @@ fn a_file_that_appears_while_recording_is_not_replaced() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // The file is written while the recording runs (it lasts 2 s): a bounded wait into it.
     std::thread::sleep(Duration::from_millis(800));
     std::fs::write(&out, b"mine\n").unwrap();
     let output = recording.wait_with_output().unwrap();

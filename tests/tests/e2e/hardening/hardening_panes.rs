@@ -34,6 +34,7 @@ fn settled_baseline(pid: u32) -> (Vec<String>, usize) {
         Duration::from_secs(10),
         || pane_threads(pid).len() == 5,
     );
+    // A baseline: descriptors the creating connection held close on their own time.
     std::thread::sleep(Duration::from_millis(500));
     (pane_threads(pid), open_fds(pid))
 }
@@ -144,8 +145,11 @@ fn a_killed_pane_with_input_queued_leaves_no_thread_or_descriptor() {
     let pastes: Vec<_> = (0..3)
         .map(|_| start_paste(&server, &pane, &chunk))
         .collect();
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(pane_threads(pid).len() > threads.len());
+    wait_until(
+        "the blocked pastes hold writers beside the pane's threads",
+        Duration::from_secs(10),
+        || pane_threads(pid).len() > threads.len(),
+    );
     assert!(server.run(&["kill", &pane]).status.success());
     // The writes the pane never took end as unknown (in part) or not written, never as done.
     for paste in pastes {

@@ -363,6 +363,8 @@ fn closing_stdin_ends_the_adapter_after_answering_what_is_in_flight() {
         "tools/call",
         json!({"name": "phux_wait", "arguments": {"target": pane, "until": "never-shown", "timeout_secs": 600}}),
     );
+    // The call must be in flight when stdin closes: a bounded wait (no answer comes until it
+    // ends).
     std::thread::sleep(Duration::from_millis(300));
     mcp.close();
     let reply = mcp.reply(id, Duration::from_secs(10));

@@ -97,6 +97,7 @@ fn the_pane_session_and_agent_tools_do_what_their_verbs_do() {
         "tools/call",
         json!({"name": "phux_watch", "arguments": {"target": second, "until": ["asked"], "timeout_secs": 10}}),
     );
+    // The watch tool must be subscribed before the ask: the adapter answers only at the end.
     std::thread::sleep(Duration::from_millis(300));
     let asked = mcp.ok(
         "phux_ask",

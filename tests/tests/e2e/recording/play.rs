@@ -198,11 +198,9 @@ fn without_close_the_pane_holds_the_last_frame() {
     let (pane, _) = play(&server, &[cast.to_str().unwrap(), &beside]);
     let mut wire = WireClient::connect(&server);
     wait_for_text(&mut wire, pane, "HELD");
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(
-        wire.panes().iter().any(|p| p.id == pane),
-        "the pane went away"
-    );
+    phux_tests::assert_quiet_for("the pane went away", Duration::from_millis(500), || {
+        !wire.panes().iter().any(|p| p.id == pane)
+    });
     assert!(text(&wire.screen(pane)).contains("HELD"));
 }
 
@@ -384,8 +382,9 @@ fn at_top_speed_no_event_is_dropped_and_bare_loop_repeats_forever() {
         ],
     );
     assert_eq!(doc["passes"], serde_json::Value::Null);
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(wire.panes().iter().any(|p| p.id == looping));
+    phux_tests::assert_quiet_for("a bare --loop ended", Duration::from_millis(500), || {
+        !wire.panes().iter().any(|p| p.id == looping)
+    });
 }
 
 #[test]

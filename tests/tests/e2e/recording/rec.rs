@@ -188,6 +188,8 @@ fn a_live_pane_is_recorded_until_ctrl_c_and_replays_to_its_screen() {
         &["printf '%s\\n' during-$((6*7)) '日本語 ┌──┐'", "Enter"],
     );
     wait_for_text(&server.socket, &pane, "during-42");
+    // The prompt drawn after the output must reach the cast too (the replay is compared with
+    // the whole screen), and nothing says when the shell has drawn it: a bounded wait.
     std::thread::sleep(Duration::from_millis(300));
     interrupt(&rec);
     let output = finish(rec);
@@ -215,6 +217,7 @@ fn duration_ends_a_recording_and_input_is_never_recorded() {
     let server = TestServer::start();
     let pane = server.new_session("quiet", &["bash", "--norc", "--noprofile"]);
     server.send_keys(&pane, &["stty -echo; read secret; echo got-it", "Enter"]);
+    // `read` must be waiting (with echo off) before the secret is typed; it shows nothing.
     std::thread::sleep(Duration::from_millis(300));
     let out = server.dir.path().join("quiet.cast");
     let rec = start_rec(

@@ -257,6 +257,7 @@ fn ctrl_c_mid_tape_removes_the_pane_and_writes_nothing() {
     phux_tests::wait_until("the tape's pane is up", Duration::from_secs(20), || {
         server.json(&["ls", "--json"]).to_string().contains("tape-")
     });
+    // Interrupted while it runs, not while it starts: a bounded wait.
     std::thread::sleep(Duration::from_millis(300));
     std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])

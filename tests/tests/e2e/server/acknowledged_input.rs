@@ -72,6 +72,8 @@ fn a_write_still_queued_when_the_pane_ends_is_input_not_written() {
     let pane = deaf_pane(&server);
     // The first paste fills the terminal and blocks the writer; the second waits behind it.
     let blocking = paste_in_background(&server, &pane, &"x".repeat(200_000));
+    // The order of the two pastes is the test: each gets time to reach the server, which
+    // reports no queued write (a bounded wait, not an event).
     std::thread::sleep(Duration::from_millis(500));
     let queued = paste_in_background(&server, &pane, "never typed");
     std::thread::sleep(Duration::from_millis(500));

@@ -63,7 +63,12 @@ impl Logger {
             Duration::from_secs(10),
             || std::fs::metadata(&self.log).unwrap().len() >= want.len() as u64,
         );
-        std::thread::sleep(Duration::from_millis(100));
+        // Nothing more may follow what was wanted (an extra byte would be typed too).
+        phux_tests::assert_quiet_for(
+            &format!("more than {} bytes logged for {args:?}", want.len()),
+            Duration::from_millis(100),
+            || std::fs::metadata(&self.log).unwrap().len() > want.len() as u64,
+        );
         let bytes = std::fs::read(&self.log).unwrap();
         std::fs::write(&self.log, b"").unwrap();
         assert_eq!(

@@ -156,6 +156,7 @@ fn a_crashing_or_flooding_pane_does_not_disturb_the_others() {
         "-c",
         "sleep 0.2; kill -SEGV $$",
     ]);
+    // Let the crash (0.2 s in) and the flood happen before the calm pane is used.
     std::thread::sleep(Duration::from_millis(500));
     server.send_keys(&calm, &["echo still-$((40+2))", "Enter"]);
     wait_for_text(&server.socket, &calm, "still-42");
@@ -307,6 +308,7 @@ fn a_subscriber_that_never_reads_does_not_grow_the_server() {
         ],
     );
     let pid = server.server_pid();
+    // A measurement window, not a wait: the flood runs a second before the baseline is taken.
     std::thread::sleep(Duration::from_secs(1));
     let before = rss_of(pid);
     // An observer that never reads its socket, and a watcher that never reads either.
@@ -330,6 +332,7 @@ fn a_subscriber_that_never_reads_does_not_grow_the_server() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
+    // The flood's length is the test (PHUX_FLOOD_SECS), not a wait for something.
     std::thread::sleep(Duration::from_secs(seconds));
     let after = rss_of(pid);
     eprintln!(

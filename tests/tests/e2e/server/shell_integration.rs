@@ -305,6 +305,8 @@ fn the_marks_feed_cells_output_only_waits_and_watch_events() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // The watch must be subscribed before the command runs; its connection count would show it
+    // connected, not subscribed, so a bounded wait.
     std::thread::sleep(Duration::from_millis(300));
     server.send_keys(&pane, &["echo marked-$((6*7)); (exit 3)", "Enter"]);
     let waited = server.run(&[

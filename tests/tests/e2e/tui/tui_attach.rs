@@ -219,9 +219,12 @@ fn attach_to_an_unknown_session_fails_with_1_and_says_how_to_create_it() {
     server.new_session("work", &[]);
     let mut tui = AttachedTui::start(&server, &["attach", "nope"], 80, 24);
     assert_eq!(tui.wait_exit(EXIT_WAIT), Some(1));
-    std::thread::sleep(Duration::from_millis(100));
-    let text = String::from_utf8_lossy(&tui.written()).into_owned();
-    assert!(text.contains("phux new -s nope"), "{text}");
+    // What the client wrote last may still be on its way through the outer PTY.
+    phux_tests::wait_until(
+        "the client said how to create the session",
+        Duration::from_secs(10),
+        || String::from_utf8_lossy(&tui.written()).contains("phux new -s nope"),
+    );
 }
 
 /// What the outer terminal showed last before the client left its alternate screen.
@@ -248,6 +251,7 @@ fn attach_rec_records_the_screen_the_client_drew() {
     tui.wait_for_text("recorded-42");
     tui.prefix(b"%");
     tui.wait_for_text("─ @2");
+    // The split's frame reaches the recording on the client's next flush (a bounded wait).
     std::thread::sleep(Duration::from_millis(300));
     tui.prefix(b"d");
     assert_eq!(tui.wait_exit(EXIT_WAIT), Some(0));

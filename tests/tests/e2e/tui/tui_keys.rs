@@ -121,6 +121,8 @@ fn prefix_twice_sends_a_literal_ctrl_a() {
     let tui = attached(&server);
     // `cat -v` shows a C-a it receives as ^A.
     tui.type_bytes(b"cat -v\r");
+    // `cat` must be reading before C-a comes (the shell would take it); it shows nothing when
+    // it starts, so a bounded wait.
     std::thread::sleep(std::time::Duration::from_millis(300));
     tui.prefix(b"\x01");
     tui.type_bytes(b"\r");
@@ -176,6 +178,7 @@ fn the_config_file_sets_the_prefix_and_chords() {
     // The hint names the configured prefix.
     tui.wait_for_text("C-b ? help");
     tui.type_bytes(b"\x02");
+    // The prefix and the key as two separate reads, as a person types them.
     std::thread::sleep(std::time::Duration::from_millis(30));
     tui.type_bytes(b"|");
     tui.wait_for("a pane to the right", |l| {

@@ -246,11 +246,10 @@ fn a_client_that_switched_stays_when_its_first_session_ends() {
     });
     let output = server.run(&["kill", "work"]);
     assert!(output.status.success(), "{}", phux_tests::stderr(&output));
-    std::thread::sleep(Duration::from_millis(1500));
-    assert_eq!(
-        tui.wait_exit(Duration::from_millis(10)),
-        None,
-        "the client left"
+    phux_tests::assert_quiet_for(
+        "the client left when its first session ended",
+        Duration::from_millis(1500),
+        || tui.wait_exit(Duration::from_millis(10)).is_some(),
     );
     // It still follows its session's changes, made by someone else.
     let output = server.run(&["rename", "second", "renamed"]);
@@ -271,6 +270,8 @@ fn a_window_with_output_since_it_was_shown_is_marked_until_selected() {
     tui.wait_for("window 0 shown, no mark yet", |l| {
         status(l).contains("0:0* 1:1- ")
     });
+    // Nothing is due to mark window 1 yet: a named wait, and the status line read at its end
+    // (a look while a frame is being drawn could catch it half drawn).
     std::thread::sleep(Duration::from_millis(600));
     assert!(
         status(&tui.lines()).contains("0:0* 1:1- "),
@@ -283,6 +284,8 @@ fn a_window_with_output_since_it_was_shown_is_marked_until_selected() {
     // Output in the window on screen marks nothing.
     tui.type_bytes(b"echo seen-output\r");
     tui.wait_for_text("seen-output");
+    // A mark would come with the output's frame: give it that long, then read the status line
+    // (at the end only: a look while a frame is being drawn could catch it half drawn).
     std::thread::sleep(Duration::from_millis(400));
     assert!(status(&tui.lines()).contains("0:0* "), "{}", tui.screen());
     // Selecting window 1 clears its mark, and it stays cleared once left again.
