@@ -86,3 +86,66 @@ pub fn run(args: Args, context: &Context) -> i32 {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use phux_mcp::tools::{all, find, tool_name, NO_TOOL, RENAMED};
+
+    fn verbs() -> Vec<String> {
+        let cli = <crate::cli::Cli as clap::CommandFactory>::command();
+        let mut verbs = Vec::new();
+        for verb in cli.get_subcommands() {
+            let name = verb.get_name();
+            // Verbs whose sub-verbs each get a tool (or a reason) of their own.
+            if name == "agent" || name == "config" {
+                verbs.extend(
+                    verb.get_subcommands()
+                        .map(|sub| format!("{name} {}", sub.get_name())),
+                );
+            } else {
+                verbs.push(name.to_owned());
+            }
+        }
+        verbs
+    }
+
+    #[test]
+    fn every_verb_has_a_tool_or_a_reason() {
+        let tools: Vec<&str> = all().iter().map(|t| t.name).collect();
+        let mut missing = Vec::new();
+        for verb in verbs() {
+            let excluded = NO_TOOL.iter().any(|(name, _)| *name == verb);
+            let has_tool = tools.contains(&tool_name(&verb).as_str());
+            assert!(
+                !(excluded && has_tool),
+                "{verb} has a tool and an exclusion: drop the exclusion"
+            );
+            if !excluded && !has_tool {
+                missing.push(verb);
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "verbs with no MCP tool: {missing:?}; add a tool in cli/mcp/src/tools/ or a reason to NO_TOOL"
+        );
+    }
+
+    #[test]
+    fn every_exclusion_names_a_verb_and_says_why() {
+        let verbs = verbs();
+        for (name, why) in NO_TOOL {
+            assert!(
+                verbs.iter().any(|v| v == name),
+                "{name} is no verb any more"
+            );
+            assert!(why.len() > 10);
+        }
+        for (name, tool) in RENAMED {
+            assert!(
+                verbs.iter().any(|v| v == name),
+                "{name} is no verb any more"
+            );
+            assert!(find(tool).is_some(), "{tool} is no tool");
+        }
+    }
+}

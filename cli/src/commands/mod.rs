@@ -1,5 +1,6 @@
 //! One module per verb; each holds its clap `Args` and its `run()`, which returns the exit
-//! status. The work itself is in `crate::client`; a verb parses, calls it, and prints.
+//! status. The work itself is in `phux_client` (`phux_client::verbs` for the operations that are
+//! more than one call); a verb parses, calls it, and prints.
 
 pub mod agent;
 pub mod ask;
@@ -48,21 +49,14 @@ pub mod update;
 pub mod upgrade;
 pub mod values;
 pub mod wait;
-pub mod wait_json;
+
 pub mod watch;
 pub mod workspace;
 pub mod worktree;
 
-use std::path::PathBuf;
-
 use clap::Subcommand;
 
-/// What every verb needs beyond its own arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Context {
-    /// The server's socket, already resolved (`--socket` > `$PHUX_SOCKET` > ...).
-    pub socket: PathBuf,
-}
+pub use phux_client::Context;
 
 // Every verb. Its one-line description is the doc comment of its `Args`, so `describe` gives
 // clap the same verb alone. (A doc comment here would become `phux --help`'s description.) Not

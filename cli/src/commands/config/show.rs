@@ -89,7 +89,7 @@ pub fn effective(file: &Defaults) -> Defaults {
         ),
         idle_limit: Some(
             file.idle_limit
-                .unwrap_or(crate::commands::rec::DEFAULT_IDLE_LIMIT),
+                .unwrap_or(phux_client::verbs::rec::DEFAULT_IDLE_LIMIT),
         ),
         fps: Some(file.fps.unwrap_or(30)),
         theme: file.theme.clone(),
