@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use phux_core::docs::{ActionOutcome, PluginActionOutput, PLUGIN_ACTION_SCHEMA_VERSION};
-use phux_server::plugin_exec::{self, PluginCommand};
+use phux_core::plugin_exec::{self, PluginCommand};
 
 use super::{Plugin, RegistryError};
 

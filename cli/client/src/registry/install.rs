@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use phux_core::config::manifest::{self, ValidManifest};
 use phux_core::config::paths::installed_plugins_dir;
-use phux_server::plugin_exec::{self, PluginCommand};
+use phux_core::plugin_exec::{self, PluginCommand};
 use serde::{Deserialize, Serialize};
 
 use super::{action::plugin_env, edit, Plugin, RegistryError};

@@ -6,7 +6,6 @@
 pub mod action;
 pub mod edit;
 mod error;
-pub mod hooks;
 pub mod install;
 pub mod integrations;
 

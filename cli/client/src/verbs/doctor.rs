@@ -199,7 +199,7 @@ fn plugins() -> DoctorCheck {
     }
 }
 fn shell_integration() -> DoctorCheck {
-    let shell = phux_server::config::default_shell();
+    let shell = phux_core::config::defaults::default_shell();
     let name = Path::new(&shell)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

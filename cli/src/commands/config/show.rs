@@ -72,7 +72,7 @@ pub fn effective(file: &Defaults) -> Defaults {
     let shell = file
         .shell
         .clone()
-        .unwrap_or_else(phux_server::config::default_shell);
+        .unwrap_or_else(phux_core::config::defaults::default_shell);
     Defaults {
         shell: Some(shell),
         term: Some(file.term_or_default().to_string()),

@@ -33,7 +33,7 @@ pub enum CaptureFormat {
 
 /// Explains a captured screen (a file, or `-` for stdin) with `--kind`'s manifest; no server.
 pub fn offline_document(args: &ExplainOptions, path: &str) -> Result<AgentExplainJson, Failure> {
-    let (set, errors) = phux_server::agents::rules_dir::load();
+    let (set, errors) = phux_core::agents::rules_dir::load();
     for error in &errors {
         output::warn(&format!("agent rules not loaded: {error}"));
     }

@@ -81,7 +81,7 @@ pub fn document(args: AgentStartOptions, context: &Context) -> Result<AgentStart
             "pass arguments without control characters (put a multi-line prompt in a file the agent reads)",
         ));
     }
-    let (set, _) = phux_server::agents::rules_dir::load();
+    let (set, _) = phux_core::agents::rules_dir::load();
     let manifest = set
         .get(&args.kind)
         .ok_or_else(|| unsupported(&args.kind, &set))?;

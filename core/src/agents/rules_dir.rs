@@ -1,10 +1,10 @@
 //! The rules directory: `*.toml` manifests that replace a built-in of the same kind or add a
 //! kind (`$PHUX_AGENT_RULES_DIR`, default `$XDG_CONFIG_HOME/phux/agent-rules`). Shared by the
-//! server's detector and `agent explain --file`.
+//! server's detector and the client's `agent explain --file` and `agent start`.
 
 use std::path::PathBuf;
 
-use phux_core::agents::{Manifest, ManifestError, ManifestSet};
+use crate::agents::{Manifest, ManifestError, ManifestSet};
 
 /// Where override manifests live.
 pub fn dir() -> Option<PathBuf> {
@@ -40,9 +40,9 @@ pub fn load() -> (ManifestSet, Vec<ManifestError>) {
     paths.sort();
     for path in paths {
         let origin = path.display().to_string();
-        let loaded = phux_core::bounded_read::read_text(
+        let loaded = crate::bounded_read::read_text(
             &path,
-            phux_core::bounded_read::MAX_TEXT_FILE_BYTES,
+            crate::bounded_read::MAX_TEXT_FILE_BYTES,
             "an agent-rules file",
         )
         .map_err(|e| ManifestError {
