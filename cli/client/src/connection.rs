@@ -6,13 +6,12 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use serde::de::DeserializeOwned;
-
 use phux_core::state_view::StateView;
 use phux_core::wire::{
     check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel,
     Welcome, WireError, PROTOCOL,
 };
+use serde::de::DeserializeOwned;
 
 use crate::error::ClientError;
 use crate::trust;

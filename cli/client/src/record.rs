@@ -3,16 +3,18 @@
 //! Ends on a stop flag (Ctrl-C), a duration, the pane exiting, or (for the past alone) once
 //! the replayed history is written.
 
-use crate::{Client, ClientError};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
 use crossbeam_channel::{bounded, RecvTimeoutError};
 use phux_core::docs::WatchEventKind;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
 use phux_recorder::{CastVersion, Header, LiveSink, RecorderError, RecordingSummary};
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+
+use crate::{Client, ClientError};
 
 /// The most stream frames the reading thread hands over at once (output frames carry up to a
 /// PTY read each).

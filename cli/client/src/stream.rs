@@ -5,10 +5,9 @@
 use std::os::fd::BorrowedFd;
 use std::time::{Duration, Instant};
 
-use rustix::event::{poll, PollFd, PollFlags, Timespec};
-
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, ServerMessage, Subscribe, WireError};
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
 
 use crate::connection::Client;
 use crate::error::ClientError;

@@ -7,12 +7,11 @@
 
 use std::time::{Duration, Instant};
 
-use regex::Regex;
-
 use phux_core::docs::{ScreenState, Semantic};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};
+use regex::Regex;
 
 use crate::connection::Client;
 use crate::error::ClientError;

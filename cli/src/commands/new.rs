@@ -2,9 +2,9 @@
 //! starting a server if none runs, and prints its first pane (`@N`, or `NewJson` with `--json`).
 //! Create-only: a name already in use is exit 1.
 
-pub use phux_client::verbs::new::create;
 use std::path::PathBuf;
 
+pub use phux_client::verbs::new::create;
 use phux_core::exit_code::SUCCESS;
 
 use crate::cli::Cli;

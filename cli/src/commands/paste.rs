@@ -2,9 +2,9 @@
 //! pane asked for it, and never submits it (follow with `phux send-keys TARGET Enter`). With
 //! `--json` it prints the pane and its output `mark` from just before the paste.
 
-pub use phux_client::verbs::paste::deliver;
 use std::io::Read;
 
+pub use phux_client::verbs::paste::deliver;
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 

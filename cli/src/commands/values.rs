@@ -2,9 +2,8 @@
 //! make the same ones), and the split direction as clap names it.
 
 use clap::ValueEnum;
-use phux_core::split::SplitDirection;
-
 pub use phux_client::values::*;
+use phux_core::split::SplitDirection;
 
 /// `--split`: the divider as the user sees it (`vertical` = side by side).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]

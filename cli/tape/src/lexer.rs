@@ -2,8 +2,9 @@
 //! `` `…` ``), regexes (`/…/`), JSON objects (`{…}`, which may span lines) and line ends.
 //! `#` starts a comment that runs to the end of the line.
 
-use super::error::TapeError;
 use std::path::Path;
+
+use super::error::TapeError;
 
 /// What a token is.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,14 +2,16 @@
 //! `Hide`…`Show` stretches cut out), rendered to each `Output`, and the screen at each
 //! `Screenshot` moment replayed from the same events.
 
-use super::runner::{Moment, Run};
-use super::session::{Observed, Recorded};
+use std::path::{Path, PathBuf};
+
 use phux_encoders::{
     render_cast, render_cast_into, replay_until, screen_of, write_screenshot, EncodeError,
     EncodeOptions, EncodeSummary, PngFrames, RenderSettings,
 };
 use phux_recorder::{Cast, CastVersion, CastWriter, Event, EventKind, Header, Utf8Carry};
-use std::path::{Path, PathBuf};
+
+use super::runner::{Moment, Run};
+use super::session::{Observed, Recorded};
 
 /// What an `Output` path asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

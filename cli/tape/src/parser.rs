@@ -2,11 +2,13 @@
 //! many on a line as the writer likes (`Type "make" Sleep 500ms Enter`). `Source` is followed
 //! here, so the result is the flat list of commands to run, each with the place it was written.
 
+use std::path::{Path, PathBuf};
+
+use phux_core::bounded_read;
+
 use super::error::TapeError;
 use super::lexer::{tokenize, Token, TokenKind};
 pub use super::set_command::{LoopOffset, Setting, ThemeSource};
-use phux_core::bounded_read;
-use std::path::{Path, PathBuf};
 
 /// How deep `Source` may nest (a tape sourcing itself is caught before this).
 const MAX_SOURCE_DEPTH: usize = 16;

@@ -1,12 +1,14 @@
 //! From parsed steps to what runs: the settings (every `Set` before the first action, but
 //! `TypingSpeed`), the outputs, the required programs, the environment, and the actions.
 
-use super::error::TapeError;
-use super::parser::{Command, LoopOffset, Setting, Step, ThemeSource};
+use std::path::PathBuf;
+
 use phux_encoders::{
     FontOptions, FrameChrome, Rasterizer, Rgb, Theme, WindowBar, DEFAULT_WINDOW_BAR_SIZE,
 };
-use std::path::PathBuf;
+
+use super::error::TapeError;
+use super::parser::{Command, LoopOffset, Setting, Step, ThemeSource};
 
 /// Width and height of a glyph cell at scale 1, in pixels.
 const CELL: (u32, u32) = (8, 16);

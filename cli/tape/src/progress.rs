@@ -1,10 +1,12 @@
 //! The progress bar of `phux tape` on stderr (never under `--json`, never when stderr is not a
 //! terminal): the step running, then the output being written.
 
-use super::parser::Step;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::parser::Step;
 
 pub struct TapeProgress {
     bar: Option<ProgressBar>,

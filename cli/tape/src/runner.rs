@@ -2,14 +2,16 @@
 //! the same key specs `send-keys` takes, sleeps as written, waits on the screen, and the
 //! moments that shape the outputs (`Hide`, `Show`, `Screenshot`) noted on our clock.
 
-use super::parser::{Command, Setting, Step, WaitScope};
-use super::plan::Settings;
-use super::session::Session;
-use phux_client::screen::{get_screen, Change, ScreenFeed};
-use phux_client::{pane, ClientError};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+use phux_client::screen::{get_screen, Change, ScreenFeed};
+use phux_client::{pane, ClientError};
+
+use super::parser::{Command, Setting, Step, WaitScope};
+use super::plan::Settings;
+use super::session::Session;
 
 /// How often a sleep or a wait looks at the stop flag.
 const STOP_POLL: Duration = Duration::from_millis(50);

@@ -2,16 +2,17 @@
 //! starts, with every output chunk kept (stamped with the server's read time) while the tape
 //! acts on it through a second connection.
 
-use phux_client::{on_a_server, Client, ClientError};
-use phux_core::ids::PaneId;
-use phux_core::wire::{
-    ClientMessage, Done, Frame, FrameReader, Kill, NewSession, ObserveStart, ServerMessage,
-};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
+
+use phux_client::{on_a_server, Client, ClientError};
+use phux_core::ids::PaneId;
+use phux_core::wire::{
+    ClientMessage, Done, Frame, FrameReader, Kill, NewSession, ObserveStart, ServerMessage,
+};
 
 /// What the observe stream carried, in order, with the server's times.
 #[derive(Debug, Clone)]

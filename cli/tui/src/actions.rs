@@ -2,6 +2,7 @@
 //! to the server as requests; the state is read back after each, so the screen shows what the
 //! server holds, not what the client assumed.
 
+use phux_client::ClientError;
 use phux_core::ids::PaneId;
 use phux_core::pane_layout::Rect;
 use phux_core::split::SplitDirection;
@@ -17,7 +18,6 @@ use crate::modes::{
     copy::base64, CopyMode, CopyOutcome, HelpOverlay, Mode, Prompt, PromptOutcome, PromptPurpose,
 };
 use crate::outer;
-use phux_client::ClientError;
 
 /// Cells a resize binding moves a divider by.
 const RESIZE_STEP: i32 = 5;

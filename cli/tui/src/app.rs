@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
+use phux_client::{Client, ClientError};
 use phux_core::wire::ClientNoticeKind;
 
 use crate::compose::compose_into;
@@ -20,7 +21,6 @@ use crate::outer::{self, OuterTerminal};
 use crate::panes::{Channels, PaneFeeds};
 use crate::render;
 use crate::status;
-use phux_client::{Client, ClientError};
 
 /// The shortest time between two frames: output faster than this is coalesced.
 const FRAME_INTERVAL: Duration = Duration::from_millis(16);

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use phux_client::{Client, ClientError};
 use phux_core::engine::{CellData, Cursor};
 use phux_core::ids::PaneId;
 use phux_core::keys::InputAction;
@@ -26,7 +27,6 @@ use crate::grid::Grid;
 use crate::outer::{self, MirroredModes};
 use crate::recording::ScreenRecorder;
 use crate::render;
-use phux_client::{Client, ClientError};
 
 /// How long after a keystroke the focused pane's output counts as its echo.
 pub const ECHO_WINDOW: Duration = Duration::from_millis(100);

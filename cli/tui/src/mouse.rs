@@ -2,12 +2,12 @@
 //! focuses a pane, dragging a border moves it, the wheel scrolls history (copy mode); a pane
 //! whose program asked for mouse reports gets them instead, in its own coordinates.
 
+use phux_client::ClientError;
 use phux_core::pane_layout::Rect;
 use phux_core::wire::{ClientMessage, Done, SetSplitRatio};
 
 use crate::app::App;
 use crate::modes::Mode;
-use phux_client::ClientError;
 
 /// Modes the outer terminal is put in while attached (button events, SGR encoding).
 pub const ENABLE: &str = "\x1b[?1000h\x1b[?1002h\x1b[?1006h";

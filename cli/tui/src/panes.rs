@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::Sender;
+use phux_client::{Client, ClientError};
 use phux_core::engine::{CellData, Cursor, Mode as TermMode, Terminal};
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
@@ -19,7 +20,6 @@ use crate::cursor_shape::ShapeTracker;
 use crate::event::Event;
 use crate::key_path::{KeyPath, PaneNow};
 use crate::outer::MirroredModes;
-use phux_client::{Client, ClientError};
 
 /// Frames at least this large (a flood's keyframe, a full redraw) have their cells read by
 /// the stream's own thread right away (see `LiveScreen::prepared`).

@@ -8,7 +8,6 @@ use phux_core::engine::{CellColor, CellData, CellStyle, CellWidth};
 use phux_core::pane_layout::Rect;
 
 use super::cursor_shape::CursorShape;
-
 use super::grid::{Grid, GridCursor};
 
 const SYNC_BEGIN: &str = "\x1b[?2026h";

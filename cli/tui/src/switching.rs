@@ -2,6 +2,8 @@
 //! (`C-a C`), the next pane that is asking (`C-a q`), and switching the client to another
 //! session, which the server is told so sizes and `ls` follow.
 
+use phux_client::lifecycle::{new_session, ProcessSpec};
+use phux_client::ClientError;
 use phux_core::agents::AgentState;
 use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::pane_layout::LayoutNode;
@@ -10,8 +12,6 @@ use phux_core::wire::{ClientMessage, ClientResize, Done};
 
 use crate::app::App;
 use crate::modes::{Mode, PickTarget, Picker, PickerItem, PickerOutcome};
-use phux_client::lifecycle::{new_session, ProcessSpec};
-use phux_client::ClientError;
 
 impl App {
     /// `C-a w`: every window of every session, this one selected.

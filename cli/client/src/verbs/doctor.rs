@@ -1,12 +1,14 @@
 //! `doctor`'s operation: checks what phux needs (the engine, the socket directory, the server,
 //! the config file, the plugins, shell integration, git and ssh) as one DoctorJson document.
 
+use std::path::Path;
+use std::process::Command;
+
+use phux_core::docs::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
+
 use crate::listing;
 use crate::registry;
 use crate::Context;
-use phux_core::docs::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
-use std::path::Path;
-use std::process::Command;
 
 /// Every check, as the DoctorJson document (the `phux_doctor` tool's result too).
 pub fn document(context: &Context) -> DoctorJson {
@@ -41,6 +43,7 @@ pub fn document(context: &Context) -> DoctorJson {
         checks,
     }
 }
+
 fn check(name: &str, status: CheckStatus, detail: String, hint: Option<String>) -> DoctorCheck {
     DoctorCheck {
         name: name.into(),
@@ -53,6 +56,7 @@ fn check(name: &str, status: CheckStatus, detail: String, hint: Option<String>) 
         },
     }
 }
+
 fn engine() -> DoctorCheck {
     let config = phux_core::engine::LoaderConfig::from_env();
     match phux_core::engine::load_existing(&config) {
@@ -68,6 +72,7 @@ fn engine() -> DoctorCheck {
         Err(e) => check("engine", CheckStatus::Fail, e.to_string(), Some(e.remedy())),
     }
 }
+
 fn socket_dir(socket: &Path) -> DoctorCheck {
     use std::os::unix::fs::PermissionsExt;
     let Some(dir) = socket.parent() else {
@@ -106,6 +111,7 @@ fn socket_dir(socket: &Path) -> DoctorCheck {
         ),
     }
 }
+
 fn server(socket: &Path) -> DoctorCheck {
     match listing::status(socket) {
         Ok(status) if status.running => check(
@@ -125,6 +131,7 @@ fn server(socket: &Path) -> DoctorCheck {
         ),
     }
 }
+
 fn config() -> DoctorCheck {
     match registry::load_config() {
         Ok(loaded) if !loaded.exists => check(
@@ -156,6 +163,7 @@ fn config() -> DoctorCheck {
         }
     }
 }
+
 fn plugins() -> DoctorCheck {
     use phux_core::error_doc::ContractError;
     let result = registry::load_config().and_then(|c| registry::plugins(&c));
@@ -198,6 +206,7 @@ fn plugins() -> DoctorCheck {
         ),
     }
 }
+
 fn shell_integration() -> DoctorCheck {
     let shell = phux_core::config::defaults::default_shell();
     let name = Path::new(&shell)
@@ -220,6 +229,7 @@ fn shell_integration() -> DoctorCheck {
         )
     }
 }
+
 fn tool(name: &str, args: &[&str], missing: CheckStatus, hint: &str) -> DoctorCheck {
     match Command::new(name).args(args).output() {
         Ok(out) => {

@@ -1,12 +1,13 @@
 //! `new`'s operation: creates a session, starting a server (and installing the engine) when
 //! none runs.
 
+use phux_core::exit_code::FAILURE;
+use phux_core::limits::check_session_name;
+
 use crate::failure::Failure;
 use crate::lifecycle::{new_session, ProcessSpec};
 use crate::Context;
 use crate::{on_a_server, ClientError};
-use phux_core::exit_code::FAILURE;
-use phux_core::limits::check_session_name;
 
 /// Creates a session (starting a server, and installing the engine first, when none runs);
 /// returns what `--json` prints. `quiet` keeps an engine install's progress off the terminal.

@@ -1,6 +1,16 @@
-//! `phux play FILE [TARGET] [flags]`: plays a recording in a new pane beside TARGET. The cast is
-//! read here, in the caller's process, so a malformed one is refused before any pane exists;
-//! the pane runs `phux __play-cast` (see `play_cast`), which writes the cast to its own PTY.
+//! `play`'s operation: plays a recording in a new pane beside TARGET. The cast is read here, in
+//! the caller's process, so a malformed one is refused before any pane exists; the pane runs
+//! `phux __play-cast`, which writes the cast to its own PTY.
+
+use std::path::{Path, PathBuf};
+
+use phux_core::docs::play::PLAY_SCHEMA_VERSION;
+use phux_core::docs::{GridSize, PlayJson};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::split::{check_ratio, SplitDirection};
+use phux_player::{pass_duration, PlayError, PlayOptions as PlayerOptions, StartPoint};
+use phux_recorder::{Cast, CastErrorKind, CastReader};
 
 use crate::failure::Failure;
 use crate::lifecycle::spawn_beside;
@@ -9,14 +19,6 @@ use crate::values::{connect, warn_if_partial};
 use crate::verbs::playback::Playback;
 use crate::Context;
 use crate::{target, Client};
-use phux_core::docs::play::PLAY_SCHEMA_VERSION;
-use phux_core::docs::{GridSize, PlayJson};
-use phux_core::error_code::ErrorCode;
-use phux_core::ids::PaneId;
-use phux_core::split::{check_ratio, SplitDirection};
-use phux_player::{pass_duration, PlayError, PlayOptions as PlayerOptions, StartPoint};
-use phux_recorder::{Cast, CastErrorKind, CastReader};
-use std::path::{Path, PathBuf};
 
 /// Play a recording (.cast) in a new pane beside TARGET
 #[derive(Debug, Clone)]

@@ -1,12 +1,14 @@
-//! `phux run TARGET COMMAND...`: runs COMMAND (its words joined by spaces) in the pane's shell,
-//! prints its output and exits with its exit code (clamped to 0..=255); `--json` prints a
-//! RunResult instead. On `--timeout` (default 600 s, 0 = never) it exits 125 with no document:
-//! a diagnostic on stderr, or under `--json` the error line (`run_timed_out`). Once the line is
-//! typed, every failure exits 125 (`server_disconnected`, ...): any status a child could
-//! produce would lie. The one exception is the pane's own program ending under the command (a
-//! shell's `exit 4`): `run` then exits with that program's status (1 when that status is 0:
-//! there is no result), and under `--json` prints the `pane_exited` error line naming it.
-//! Flags go before TARGET.
+//! `run`'s operation: runs a command line in a pane's shell and returns its RunResult. Giving up
+//! at the time limit is `run_timed_out` (125), and so is every failure once the line was typed:
+//! any status a child could produce would lie. The one exception is the pane's own program
+//! ending under the command (a shell's `exit 4`): the failure then carries that program's
+//! status (1 when it is 0: there is no result).
+
+use std::time::Duration;
+
+use phux_core::docs::RunResult;
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::{mirror_child_exit, FAILURE, RUN_GAVE_UP};
 
 use crate::failure::Failure;
 use crate::run::{run as run_command, RunOutcome};
@@ -15,10 +17,6 @@ use crate::stop::Stop;
 use crate::target;
 use crate::values::{connect, resolve_single_pane};
 use crate::Context;
-use phux_core::docs::RunResult;
-use phux_core::error_code::ErrorCode;
-use phux_core::exit_code::{mirror_child_exit, FAILURE, RUN_GAVE_UP};
-use std::time::Duration;
 
 /// Run a shell command in a pane and mirror its exit code
 #[derive(Debug, Clone)]

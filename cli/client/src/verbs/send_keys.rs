@@ -20,6 +20,7 @@ pub struct MarkJson {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bracketed: Option<bool>,
 }
+
 impl MarkJson {
     /// Input every byte of which reached `pane`'s terminal under `operation`.
     pub fn delivered(pane: phux_core::ids::PaneId, mark: u64, operation: String) -> MarkJson {
@@ -33,6 +34,7 @@ impl MarkJson {
         }
     }
 }
+
 /// Types `keys` into the one pane `target` names (as text when `literal`), acknowledged; the
 /// document `--json` prints (the MCP adapter's `phux_send_keys` too).
 pub fn deliver(

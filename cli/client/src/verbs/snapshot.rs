@@ -1,8 +1,9 @@
 //! `snapshot`'s plan: what to read and how to project it, sorted out of the optional-valued
 //! flags (`--scrollback`, `--tail`) and the TARGET they may have taken.
 
-use crate::values::optional_count;
 use phux_core::docs::TAIL_DEFAULT;
+
+use crate::values::optional_count;
 
 /// What to read and how to project it, with the TARGET the optional values may have taken.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +13,7 @@ pub struct Plan {
     /// `--tail` as rows to keep (0 = all, capped).
     pub tail: Option<usize>,
 }
+
 /// Sorts the optional-valued flags out from the TARGET: `--scrollback` (bare = 0 = all) and
 /// `--tail` (bare = 80). With `--tail` alone, the read asks for as much history as the tail
 /// may keep.

@@ -1,10 +1,12 @@
-//! `phux wait [TARGET]`: until text appears (`--until` / `--regex`, matched against soft-wrap
-//! joined lines) or the screen settles (`--idle`). Exit 0 when met, 124 on `--timeout` (with
-//! `--json` the final ScreenState is still printed), 2 for a usage error or a bad regex.
-//! Driven by the pane's change notices, not by a polling loop. `--new` / `--after MARK` match
-//! text only in output written after the wait began / after a mark another verb reported.
-//! With `--json` the ScreenState carries additive keys: `met`, `matched`, `match {text,row}` and, with
-//! `--tail N`, `tail_lines` (the last N non-blank-trailing rows).
+//! `wait`'s operation: until text appears (a substring or a regex, matched against soft-wrap
+//! joined lines) or the screen settles, driven by the pane's change notices, not by a polling
+//! loop. `new` / `after` match text only in output written after the wait began / after a mark
+//! another verb reported. The outcome carries the final screen for `wait --json`'s document.
+
+use std::time::Duration;
+
+use phux_core::docs::{ScreenState, Semantic};
+use regex::Regex;
 
 use crate::failure::Failure;
 use crate::output;
@@ -15,9 +17,6 @@ use crate::verbs::wait_json::WaitJson;
 use crate::wait::{wait, After, TextCondition, WaitSpec};
 use crate::Context;
 use crate::{screen, target};
-use phux_core::docs::{ScreenState, Semantic};
-use regex::Regex;
-use std::time::Duration;
 
 /// Wait until text appears on a pane or its screen settles
 #[derive(Debug, Clone)]

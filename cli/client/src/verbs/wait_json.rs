@@ -2,9 +2,8 @@
 //! whether the wait matched, the line that matched and the viewport row showing it, and with
 //! `--tail N` exactly the last N rows.
 
-use serde::Serialize;
-
 use phux_core::docs::ScreenState;
+use serde::Serialize;
 
 #[derive(Debug, Serialize)]
 pub struct WaitJson<'a> {

@@ -1,6 +1,10 @@
 //! `workspace restore`'s operation: reads an archive and recreates the sessions it holds that
 //! do not exist, starting a server when none runs.
 
+use std::path::Path;
+
+use phux_core::docs::WorkspaceRestoreJson;
+
 use crate::ensure_server;
 use crate::failure::Failure;
 use crate::output;
@@ -8,8 +12,6 @@ use crate::registry::integrations;
 use crate::registry::registered;
 use crate::workspace::{archive, restore, WorkspaceError};
 use crate::Context;
-use phux_core::docs::WorkspaceRestoreJson;
-use std::path::Path;
 
 /// The archive's text: the file, or stdin for `-`.
 /// At most [`MAX_DOCUMENT_BYTES`](bounded_read::MAX_DOCUMENT_BYTES), from a regular file or
@@ -30,6 +32,7 @@ pub fn read(archive: &Path) -> Result<String, WorkspaceError> {
     .map_err(|e| fail(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| fail(e.to_string()))
 }
+
 /// Restores the archive `text` (read from `name`) and returns what was restored and skipped
 /// (the `phux_workspace` tool's `restore` result too).
 pub fn document(

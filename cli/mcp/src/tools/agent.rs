@@ -3,19 +3,18 @@
 
 use std::str::FromStr;
 
-use serde::Deserialize;
-use serde_json::{json, Value};
-
-use phux_core::agents::{AgentState, Attention};
-
-use crate::schema::{boolean, choice, integer, number, object, string, strings};
-use crate::tools::{invalid_argument, seconds, to_value, Call, Document, Fields, Tool};
 use phux_client::agent_wait::AgentWaitSession;
 use phux_client::agents::{self, Declaration};
 use phux_client::failure::Failure;
 use phux_client::target;
 use phux_client::values::{connect, resolve_pane};
 use phux_client::verbs::agent::{answer, explain, prompt, send_keys, start};
+use phux_core::agents::{AgentState, Attention};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::schema::{boolean, choice, integer, number, object, string, strings};
+use crate::tools::{invalid_argument, seconds, to_value, Call, Document, Fields, Tool};
 
 const STATES: [&str; 5] = ["unknown", "idle", "working", "blocked", "done"];
 

@@ -4,19 +4,18 @@
 
 use std::path::PathBuf;
 
-use serde::Deserialize;
-
-use phux_core::docs::ActionOutcome;
-use phux_core::error_code::ErrorCode;
-use phux_core::split::DEFAULT_RATIO;
-
-use crate::schema::{boolean, choice, number, object, string};
-use crate::tools::{invalid_argument, seconds, to_value, Call, Document, Tool, MAX_OUTPUT_BYTES};
 use phux_client::configured_agents as agents;
 use phux_client::failure::Failure;
 use phux_client::verbs::plugin_action::{self as run, PluginActionOptions};
 use phux_client::verbs::{doctor, launch};
+use phux_core::docs::ActionOutcome;
+use phux_core::error_code::ErrorCode;
 use phux_core::split::SplitDirection;
+use phux_core::split::DEFAULT_RATIO;
+use serde::Deserialize;
+
+use crate::schema::{boolean, choice, number, object, string};
+use crate::tools::{invalid_argument, seconds, to_value, Call, Document, Tool, MAX_OUTPUT_BYTES};
 
 /// How long `phux_plugin_action` lets an action run unless `timeout_secs` says otherwise.
 pub const DEFAULT_ACTION_TIMEOUT_SECS: f64 = 60.0;

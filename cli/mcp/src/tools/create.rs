@@ -3,20 +3,19 @@
 
 use std::path::PathBuf;
 
-use serde::Deserialize;
-use serde_json::json;
-
-use phux_core::split::{check_ratio, SplitDirection, DEFAULT_RATIO};
-use phux_core::wire::{ClientMessage, DetachClients, DetachOk};
-
-use crate::schema::{choice, confirm, number, object, string, strings};
-use crate::tools::{invalid_argument, require_confirm, to_value, Call, Document, Fields, Tool};
 use phux_client::failure::Failure;
 use phux_client::lifecycle::{kill, rename_session, spawn, KillScope, Placement, ProcessSpec};
 use phux_client::pane::{normalize_tag, tags, TagAction};
 use phux_client::values::{connect, parse_env};
 use phux_client::verbs::new;
 use phux_client::{target, ClientError};
+use phux_core::split::{check_ratio, SplitDirection, DEFAULT_RATIO};
+use phux_core::wire::{ClientMessage, DetachClients, DetachOk};
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::schema::{choice, confirm, number, object, string, strings};
+use crate::tools::{invalid_argument, require_confirm, to_value, Call, Document, Fields, Tool};
 
 pub fn tools() -> Vec<Tool> {
     vec![

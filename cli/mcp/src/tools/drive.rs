@@ -1,20 +1,19 @@
 //! Tools that act on a pane: `phux_send_keys`, `phux_paste`, `phux_run`, `phux_ask`,
 //! `phux_signal`, `phux_resize`.
 
-use serde::Deserialize;
-use serde_json::json;
-
-use phux_core::docs::GridSize;
-use phux_core::limits::check_grid;
-use phux_core::wire::SignalName;
-
-use crate::schema::{boolean, choice, confirm, integer, object, string, strings};
-use crate::tools::{require_confirm, to_value, Call, Document, Fields, Tool};
 use phux_client::failure::Failure;
 use phux_client::pane::{self, Ask};
 use phux_client::target;
 use phux_client::values::{connect, resolve_pane};
 use phux_client::verbs::run::{self, RunOptions};
+use phux_core::docs::GridSize;
+use phux_core::limits::check_grid;
+use phux_core::wire::SignalName;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::schema::{boolean, choice, confirm, integer, object, string, strings};
+use crate::tools::{require_confirm, to_value, Call, Document, Fields, Tool};
 
 pub fn tools() -> Vec<Tool> {
     vec![

@@ -7,14 +7,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
+use phux_client::failure::Failure;
+use phux_client::verbs::run::{self, RunOptions};
+use phux_client::Context;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::schema::{number, object, string};
 use crate::tools::{invalid_argument, to_value, Call, Document, Tool};
-use phux_client::failure::Failure;
-use phux_client::verbs::run::{self, RunOptions};
-use phux_client::Context;
 
 /// Finished jobs kept for collection; the oldest go first.
 const KEEP_FINISHED: usize = 64;

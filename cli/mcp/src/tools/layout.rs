@@ -1,17 +1,16 @@
 //! Tools that rearrange panes: `phux_insert_pane`, `phux_move_pane`, `phux_swap_pane`.
 
-use serde::Deserialize;
-use serde_json::Value;
-
-use phux_core::split::DEFAULT_RATIO;
-
-use crate::schema::{choice, number, object, string};
-use crate::tools::create::split;
-use crate::tools::{to_value, Call, Document, Tool};
 use phux_client::failure::Failure;
 use phux_client::layout::{edit, SpatialRequest};
 use phux_client::target;
 use phux_client::values::connect;
+use phux_core::split::DEFAULT_RATIO;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::schema::{choice, number, object, string};
+use crate::tools::create::split;
+use crate::tools::{to_value, Call, Document, Tool};
 
 fn placement(mut properties: Vec<(&'static str, Value)>) -> Vec<(&'static str, Value)> {
     properties.push((

@@ -3,15 +3,15 @@
 
 use std::path::PathBuf;
 
-use serde::Deserialize;
-
-use crate::schema::{boolean, choice, integer, number, object, string, strings};
-use crate::tools::{invalid_argument, to_value, Call, Document, Tool};
 use phux_client::failure::Failure;
 use phux_client::values::{parse_duration_ms, parse_geometry};
 use phux_client::verbs::playback::Playback;
 use phux_client::verbs::{play, rec};
 use phux_core::split::SplitDirection;
+use serde::Deserialize;
+
+use crate::schema::{boolean, choice, integer, number, object, string, strings};
+use crate::tools::{invalid_argument, to_value, Call, Document, Tool};
 
 pub fn tools() -> Vec<Tool> {
     vec![

@@ -1,14 +1,14 @@
 //! Tools that read: `phux_ls`, `phux_status`, `phux_snapshot`, `phux_wait`, `phux_watch`.
 
+use phux_client::failure::Failure;
+use phux_client::values::{connect, exclusive, resolve_single_pane};
+use phux_client::verbs::{wait, watch};
+use phux_client::{listing, screen, target};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::schema::{boolean, integer, number, object, string, strings};
 use crate::tools::{seconds, to_value, Call, Document, Tool};
-use phux_client::failure::Failure;
-use phux_client::values::{connect, exclusive, resolve_single_pane};
-use phux_client::verbs::{wait, watch};
-use phux_client::{listing, screen, target};
 
 pub fn tools() -> Vec<Tool> {
     vec![

@@ -6,16 +6,15 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-use serde_json::json;
-
-use phux_core::error_code::ErrorCode;
-
-use crate::schema::{boolean, choice, object, string};
-use crate::tools::{invalid_argument, to_value, Call, Document, Fields, Tool};
 use phux_client::failure::Failure;
 use phux_client::verbs::{workspace_restore as restore, workspace_save as save};
 use phux_client::workspace::git;
+use phux_core::error_code::ErrorCode;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::schema::{boolean, choice, object, string};
+use crate::tools::{invalid_argument, to_value, Call, Document, Fields, Tool};
 
 pub fn tools() -> Vec<Tool> {
     vec![Tool {

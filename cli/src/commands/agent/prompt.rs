@@ -3,9 +3,9 @@
 //! check, then optionally the `agent wait` edge rule, in one document. With `--wait` the wait
 //! is subscribed before the line is typed, so the agent's first transition cannot be missed.
 
-use phux_client::verbs::agent::prompt::{document, timed_out, PromptOptions};
 use std::time::Duration;
 
+use phux_client::verbs::agent::prompt::{document, timed_out, PromptOptions};
 use phux_core::agents::AgentState;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 

@@ -6,9 +6,9 @@
 //! holds (`agent_name_conflict`), and a wait on a server without detection
 //! (`agent_detection_unavailable`).
 
-use phux_client::verbs::agent::start::{document, AgentStartOptions};
 use std::time::Duration;
 
+use phux_client::verbs::agent::start::{document, AgentStartOptions};
 use phux_core::exit_code::SUCCESS;
 
 use crate::commands::values::parse_seconds;

@@ -3,9 +3,9 @@
 //! restored and which skipped (`--json`: `{schema_version: 2, restored, skipped_existing}`).
 //! Starts a server when none runs.
 
-pub use phux_client::verbs::workspace_restore::{document, read};
 use std::path::PathBuf;
 
+pub use phux_client::verbs::workspace_restore::{document, read};
 use phux_core::docs::WorkspaceRestoreJson;
 use phux_core::exit_code::SUCCESS;
 

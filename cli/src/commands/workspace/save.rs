@@ -2,9 +2,9 @@
 //! stdout, or written atomically to PATH (then a line says what was saved where; `--json`
 //! prints the archive as well).
 
-pub use phux_client::verbs::workspace_save::{document, write};
 use std::path::{Path, PathBuf};
 
+pub use phux_client::verbs::workspace_save::{document, write};
 use phux_core::docs::WorkspaceArchive;
 use phux_core::exit_code::SUCCESS;
 

@@ -2,11 +2,10 @@
 //! keys, searched with `/` and `?`, a selection started with `v` and copied with `y`.
 
 use phux_core::engine::{CellColor, CellStyle};
-
-use crate::cursor_shape::CursorShape;
 use phux_core::ids::PaneId;
 use phux_core::pane_layout::Rect;
 
+use crate::cursor_shape::CursorShape;
 use crate::grid::{Grid, GridCursor};
 use crate::input::Key;
 

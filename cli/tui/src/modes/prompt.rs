@@ -2,10 +2,9 @@
 //! session, and the yes/no question before killing.
 
 use phux_core::engine::{CellColor, CellStyle};
-
-use crate::cursor_shape::CursorShape;
 use phux_core::ids::{PaneId, WindowId};
 
+use crate::cursor_shape::CursorShape;
 use crate::grid::{Grid, GridCursor};
 use crate::input::Key;
 

@@ -1,7 +1,10 @@
-//! `phux agent answer TARGET --id ID (--choice N | --text T) [--allow-unlisted] [--json]`:
-//! answers the ask active on the pane, typing the answer the way the occupant takes it: a
-//! numbered dialog (claude, codex) takes the number, an arrow-driven one (opencode, pi, omp)
-//! takes arrows and Enter, anything else the answer's text and Enter.
+//! `agent answer`'s operation: answers the ask active on a pane, typing the answer the way the
+//! occupant takes it: a numbered dialog (claude, codex) takes the number, an arrow-driven one
+//! (opencode, pi, omp) takes arrows and Enter, anything else the answer's text and Enter.
+
+use phux_core::docs::{AgentAnswerJson, AnsweredAsk};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::TerminalAddr;
 
 use crate::agents::inspect;
 use crate::failure::Failure;
@@ -9,9 +12,6 @@ use crate::pane::{ask_answered, operation_id, send_keys};
 use crate::target;
 use crate::values::{connect, resolve_agent_pane, usage};
 use crate::Context;
-use phux_core::docs::{AgentAnswerJson, AnsweredAsk};
-use phux_core::error_code::ErrorCode;
-use phux_core::ids::TerminalAddr;
 
 /// Answer the question a pane's agent is asking
 #[derive(Debug, Clone)]

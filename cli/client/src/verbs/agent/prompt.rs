@@ -1,7 +1,13 @@
-//! `phux agent prompt TARGET TEXT [--expect-agent N] [--expect-kind K] [--wait [--until S]...
-//! [--timeout SECS]] [--json]`: one line typed and submitted to an agent after the occupant
-//! check, then optionally the `agent wait` edge rule, in one document. With `--wait` the wait
-//! is subscribed before the line is typed, so the agent's first transition cannot be missed.
+//! `agent prompt`'s operation: one line typed and submitted to an agent after the occupant
+//! check, then optionally the `agent wait` edge rule, in one document. With `wait` the wait is
+//! subscribed before the line is typed, so the agent's first transition cannot be missed.
+
+use std::time::{Duration, Instant};
+
+use phux_core::agents::AgentState;
+use phux_core::docs::{AgentPromptJson, PromptAgent};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::TerminalAddr;
 
 use crate::agent_wait::AgentWaitSession;
 use crate::agents::verify_occupant;
@@ -10,11 +16,6 @@ use crate::pane::{operation_id, send_keys};
 use crate::target;
 use crate::values::{connect, resolve_agent_pane};
 use crate::Context;
-use phux_core::agents::AgentState;
-use phux_core::docs::{AgentPromptJson, PromptAgent};
-use phux_core::error_code::ErrorCode;
-use phux_core::ids::TerminalAddr;
-use std::time::{Duration, Instant};
 
 /// Type one line into an agent and submit it, optionally waiting for its answer
 #[derive(Debug, Clone)]

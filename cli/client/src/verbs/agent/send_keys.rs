@@ -1,6 +1,8 @@
-//! `phux agent send-keys TARGET KEYS... [--expect-agent N] [--expect-kind K] [--json]`: keys
-//! for an agent, after the occupant check (`agent_mismatch`, `no_agent_record`: nothing is
-//! written). Silent on success like `send-keys`; `--json` prints the delivery document.
+//! `agent send-keys`' operation: keys for an agent, after the occupant check (`agent_mismatch`,
+//! `no_agent_record`: nothing is written), and the delivery document.
+
+use phux_core::docs::{AgentSendKeysJson, InputAgent};
+use phux_core::ids::TerminalAddr;
 
 use crate::agents::verify_occupant;
 use crate::failure::Failure;
@@ -8,8 +10,6 @@ use crate::pane::{check_keys, operation_id, send_keys};
 use crate::target;
 use crate::values::{connect, resolve_agent_pane};
 use crate::Context;
-use phux_core::docs::{AgentSendKeysJson, InputAgent};
-use phux_core::ids::TerminalAddr;
 
 /// Type keys into an agent's pane after checking who occupies it
 #[derive(Debug, Clone)]

@@ -1,10 +1,16 @@
-//! `phux agent start NAME --kind K --target T [--timeout SECS] [--no-wait] [--json] [-- ARGS]`:
-//! launches a recognised agent in a pane whose foreground is an idle shell (`target_not_shell`
-//! otherwise, a shell running a script included): declares the record, types the launch
-//! command, and waits until the server has identified the agent and derived its first state
-//! (`agent_start_timeout`, 124). Refused before anything is typed: a name another pane's record
-//! holds (`agent_name_conflict`), and a wait on a server without detection
-//! (`agent_detection_unavailable`).
+//! `agent start`'s operation: launches a recognised agent in a pane whose foreground is an idle
+//! shell (`target_not_shell` otherwise, a shell running a script included): declares the
+//! record, types the launch command, and waits until the server has identified the agent and
+//! derived its first state (`agent_start_timeout`, 124). Refused before anything is typed: a
+//! name another pane's record holds (`agent_name_conflict`), and a wait on a server without
+//! detection (`agent_detection_unavailable`).
+
+use std::time::{Duration, Instant};
+
+use phux_core::agents::ManifestSet;
+use phux_core::docs::{AgentStartJson, StartReadiness};
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::{PaneId, TerminalAddr};
 
 use crate::agents::{self, inspect, inspect_server, Declaration};
 use crate::failure::Failure;
@@ -14,11 +20,6 @@ use crate::run_shell::{script_in_foreground, shell_state};
 use crate::target;
 use crate::values::{connect, resolve_agent_pane};
 use crate::Context;
-use phux_core::agents::ManifestSet;
-use phux_core::docs::{AgentStartJson, StartReadiness};
-use phux_core::error_code::ErrorCode;
-use phux_core::ids::{PaneId, TerminalAddr};
-use std::time::{Duration, Instant};
 
 /// Shells a launch command may be typed into.
 const SHELLS: [&str; 6] = ["bash", "zsh", "sh", "dash", "fish", "ksh"];

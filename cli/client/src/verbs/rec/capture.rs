@@ -1,20 +1,22 @@
 //! The recording half of `phux rec`: a live pane (optionally from its flight recorder), or a
 //! command run in a new headless pane that is removed when the recording ends.
 
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use phux_core::error_code::ErrorCode;
+use phux_core::ids::PaneId;
+use phux_core::wire::{ClientMessage, Kill, NewSession, ObserveStart};
+use phux_recorder::{CastVersion, RecordingSummary};
+
 use super::progress::RecordProgress;
 use super::RecOptions;
 use crate::failure::Failure;
 use crate::record::{record, record_stream, RecordError, RecordRequest, StopReason};
 use crate::Context;
 use crate::{on_a_server, target, Client};
-use phux_core::error_code::ErrorCode;
-use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, Kill, NewSession, ObserveStart};
-use phux_recorder::{CastVersion, RecordingSummary};
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
-use std::time::Duration;
 
 /// A recording that was written.
 pub struct Captured {

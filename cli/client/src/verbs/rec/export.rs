@@ -1,12 +1,8 @@
 //! The output half of `phux rec`: a `.cast` as recorded (or transcoded), or an animation
 //! rendered from the cast. A failed render keeps the cast and says how to render it again.
 
-use super::capture::Captured;
-use super::progress::RenderProgress;
-use super::{RecOptions, DEFAULT_IDLE_LIMIT};
-use crate::failure::Failure;
-use crate::output;
-use crate::record::StopReason;
+use std::path::{Path, PathBuf};
+
 use phux_core::docs::rec::REC_SCHEMA_VERSION;
 use phux_core::docs::{RecFormat, RecJson};
 use phux_core::error_code::ErrorCode;
@@ -14,7 +10,13 @@ use phux_encoders::{
     render_cast, render_still, EncodeError, EncodeOptions, OutputFormat, RenderSettings, Theme,
 };
 use phux_recorder::{read_cast, transcode, Cast, CastVersion};
-use std::path::{Path, PathBuf};
+
+use super::capture::Captured;
+use super::progress::RenderProgress;
+use super::{RecOptions, DEFAULT_IDLE_LIMIT};
+use crate::failure::Failure;
+use crate::output;
+use crate::record::StopReason;
 
 /// Where a recording bound for an animation is kept while it is captured and rendered: a
 /// fresh directory only its owner may enter (0700), in the temporary directory. The cast in

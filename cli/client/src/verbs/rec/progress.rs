@@ -1,9 +1,10 @@
 //! The progress lines of `phux rec` on stderr (never under `--json`, never when stderr is not
 //! a terminal): elapsed time, events and bytes while recording; a bar while rendering.
 
+use std::time::Duration;
+
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use phux_core::ids::PaneId;
-use std::time::Duration;
 
 pub struct RecordProgress {
     bar: Option<ProgressBar>,
