@@ -20,6 +20,7 @@ pub mod layout;
 pub mod lease;
 pub mod lifecycle;
 pub mod listing;
+pub mod observe;
 pub mod output;
 pub mod pane;
 pub mod record;

@@ -1,5 +1,6 @@
-//! Recording a pane: an `observe` stream (the screen's repaint, then every output chunk with
-//! the time the server read it, resizes, the pane's exit) written to a `.cast` line by line.
+//! Recording a pane: its observe stream (read by `observe::ObserveReader`: the screen's repaint,
+//! then every output chunk with the time the server read it, resizes, the pane's exit) written
+//! to a `.cast` line by line.
 //! Ends on a stop flag (Ctrl-C), a duration, the pane exiting, or (for the past alone) once
 //! the replayed history is written.
 
@@ -9,11 +10,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, RecvTimeoutError};
-use phux_core::docs::WatchEventKind;
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
+use phux_core::wire::{ClientMessage, Observe, ObserveStart};
 use phux_recorder::{CastVersion, Header, LiveSink, RecorderError, RecordingSummary};
 
+use crate::observe::{ObserveReader, Observed, StreamEnd};
 use crate::{Client, ClientError};
 
 /// The most stream frames the reading thread hands over at once (output frames carry up to a
@@ -106,25 +107,20 @@ pub fn record_stream(
     client.set_read_timeout(None)?;
     // Before the reading thread starts, which inherits it.
     yield_to_the_recorded_terminal();
-    let (tx, batches) = bounded::<Vec<Frame>>(64);
-    let mut reader = FrameReader::new(std::io::BufReader::with_capacity(
-        256 * 1024,
-        client.into_stream(),
-    ));
+    let (tx, batches) = bounded::<Vec<Observed>>(64);
+    let mut stream = ObserveReader::new(client.into_stream(), 256 * 1024);
     std::thread::spawn(move || {
-        // The frames already read from the socket go over as one batch: one wake-up of the
+        // What is already read from the socket goes over as one batch: one wake-up of the
         // writing side per burst, not one per frame.
-        while let Ok(first) = reader.read_frame() {
+        while let Some(first) = stream.next_item() {
+            let mut ended = matches!(first, Observed::Ended(_));
             let mut batch = vec![first];
-            let mut ended = false;
-            while batch.len() < MAX_BATCH && !reader.get_mut().buffer().is_empty() {
-                match reader.read_frame() {
-                    Ok(frame) => batch.push(frame),
-                    Err(_) => {
-                        ended = true;
-                        break;
-                    }
-                }
+            while !ended && batch.len() < MAX_BATCH && stream.has_buffered() {
+                let Some(item) = stream.next_item() else {
+                    break;
+                };
+                ended = matches!(item, Observed::Ended(_));
+                batch.push(item);
             }
             if tx.send(batch).is_err() || ended {
                 break;
@@ -154,12 +150,12 @@ pub fn record_stream(
                 // The past ends the recording at the chunk it was caught up at (`--since`
                 // without `--follow`).
                 let mut ended = None;
-                for frame in batch {
-                    let seq = match &frame {
-                        Frame::Output(chunk) => Some(chunk.seq),
+                for item in batch {
+                    let seq = match &item {
+                        Observed::Output { seq, .. } => Some(*seq),
                         _ => None,
                     };
-                    ended = apply(&mut sink, frame)?;
+                    ended = apply(&mut sink, item)?;
                     if ended.is_none()
                         && seq.is_some_and(|seq| caught_up_at.is_some_and(|last| seq >= last))
                     {
@@ -224,24 +220,19 @@ fn header(request: &RecordRequest<'_>, start: &ObserveStart) -> Header {
     header
 }
 
-/// Writes one frame of the stream; `Some` when it ends the recording.
-fn apply(sink: &mut LiveSink, frame: Frame) -> Result<Option<StopReason>, RecordError> {
-    match frame {
-        Frame::Output(chunk) => sink.output(chunk.t_ns, &chunk.bytes)?,
-        Frame::Json(_) => match frame.decode::<ServerMessage>() {
-            Ok(ServerMessage::Resized(r)) => sink.resize(r.t_ns, r.cols, r.rows)?,
-            Ok(ServerMessage::Event(event)) => {
-                if let WatchEventKind::PaneClosed { exit_status } = event.event {
-                    if let Some(status) = exit_status {
-                        sink.exit(event.t_ns, status)?;
-                    }
-                    return Ok(Some(StopReason::PaneExited(exit_status)));
-                }
+/// Writes one item of the stream; `Some` when it ends the recording.
+fn apply(sink: &mut LiveSink, item: Observed) -> Result<Option<StopReason>, RecordError> {
+    match item {
+        Observed::Output { t_ns, bytes, .. } => sink.output(t_ns, &bytes)?,
+        Observed::Resized { t_ns, cols, rows } => sink.resize(t_ns, cols, rows)?,
+        Observed::Ended(StreamEnd::PaneClosed { t_ns, exit_status }) => {
+            if let Some(status) = exit_status {
+                sink.exit(t_ns, status)?;
             }
-            Ok(ServerMessage::ObserverLagged(_)) => return Ok(Some(StopReason::Lagged)),
-            _ => {}
-        },
-        Frame::Unknown { .. } => {}
+            return Ok(Some(StopReason::PaneExited(exit_status)));
+        }
+        Observed::Ended(StreamEnd::Lagged { .. }) => return Ok(Some(StopReason::Lagged)),
+        Observed::Ended(StreamEnd::Disconnected) => return Ok(Some(StopReason::StreamEnded)),
     }
     Ok(None)
 }

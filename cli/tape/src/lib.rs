@@ -91,6 +91,9 @@ pub fn tape(args: &TapeOptions, context: &Context) -> Result<TapeJson, Failure> 
     );
     let recorded = session.finish();
     progress.finish();
+    if recorded.lagged {
+        phux_client::observe::warn_lagged();
+    }
     let run = result.map_err(run_failure)?;
     let recording = outputs::recording(&recorded, &run);
     let settings = render_settings(&plan.settings, &recording);

@@ -8,11 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
+use phux_client::observe::{ObserveReader, Observed as ObserveItem};
 use phux_client::{on_a_server, Client, ClientError};
 use phux_core::ids::PaneId;
-use phux_core::wire::{
-    ClientMessage, Done, Frame, FrameReader, Kill, NewSession, ObserveStart, ServerMessage,
-};
+use phux_core::wire::{ClientMessage, Done, Kill, NewSession, ObserveStart};
 
 /// What the observe stream carried, in order, with the server's times.
 #[derive(Debug, Clone)]
@@ -35,6 +34,8 @@ struct Log {
     /// The smallest (arrival here − server stamp): the server clock's offset from ours, with
     /// the least delivery delay in it.
     offset_ns: Option<i128>,
+    /// The server dropped the stream for falling behind: the recording ends early.
+    lagged: bool,
 }
 
 /// A running tape pane.
@@ -60,6 +61,8 @@ pub struct Recorded {
     /// When the pane was told to close: what it wrote after that (a shell reacting to being
     /// closed) is not the tape's.
     pub killed: Instant,
+    /// The server dropped the recording's stream for falling behind: it ends early.
+    pub lagged: bool,
 }
 
 impl Recorded {
@@ -131,10 +134,7 @@ impl Session {
         if let Some(reader) = self.reader.take() {
             let _ = reader.join();
         }
-        let mut log = self
-            .log
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut log = lock(&self.log);
         Recorded {
             cols: self.cols,
             rows: self.rows,
@@ -142,6 +142,7 @@ impl Session {
             offset_ns: log.offset_ns.unwrap_or(0),
             base: self.base,
             killed,
+            lagged: log.lagged,
         }
     }
 
@@ -165,37 +166,24 @@ impl Drop for Session {
 }
 
 fn read_stream(stream: UnixStream, log: &Mutex<Log>, base: Instant) {
-    let mut reader = FrameReader::new(std::io::BufReader::with_capacity(256 * 1024, stream));
-    while let Ok(frame) = reader.read_frame() {
+    let mut reader = ObserveReader::new(stream, 256 * 1024);
+    while let Some(item) = reader.next_item() {
         let arrived = base.elapsed().as_nanos() as i128;
-        let observed = match frame {
-            Frame::Output(chunk) => Observed::Output {
-                t_ns: chunk.t_ns,
-                bytes: chunk.bytes.to_vec(),
-            },
-            Frame::Json(_) => match frame.decode::<ServerMessage>() {
-                Ok(ServerMessage::Resized(r)) => Observed::Resize {
-                    t_ns: r.t_ns,
-                    cols: r.cols,
-                    rows: r.rows,
-                },
-                Ok(ServerMessage::Event(event)) => {
-                    if matches!(
-                        event.event,
-                        phux_core::docs::WatchEventKind::PaneClosed { .. }
-                    ) {
-                        return;
-                    }
-                    continue;
-                }
-                Ok(ServerMessage::ObserverLagged(_)) => return,
-                _ => continue,
-            },
-            Frame::Unknown { .. } => continue,
+        let observed = match item {
+            ObserveItem::Output { t_ns, bytes, .. } => Observed::Output { t_ns, bytes },
+            ObserveItem::Resized { t_ns, cols, rows } => Observed::Resize { t_ns, cols, rows },
+            ObserveItem::Ended(end) => {
+                lock(log).lagged = end.lagged();
+                return;
+            }
         };
-        let mut log = log.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut log = lock(log);
         let offset = arrived - i128::from(observed.t_ns());
         log.offset_ns = Some(log.offset_ns.map_or(offset, |o| o.min(offset)));
         log.observed.push(observed);
     }
+}
+
+fn lock(log: &Mutex<Log>) -> std::sync::MutexGuard<'_, Log> {
+    log.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

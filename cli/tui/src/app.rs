@@ -205,7 +205,16 @@ impl App {
             Event::InputClosed | Event::Stop => self.ended = Some(Ended::Stopped),
             Event::Resized => self.outer_resized()?,
             Event::FramesReady => {}
-            Event::PaneEnded { pane, stream_id } => {
+            Event::PaneEnded {
+                pane,
+                stream_id,
+                lagged,
+            } => {
+                if lagged {
+                    self.model.say(format!(
+                        "{pane}: the server ended its stream (this client fell behind); redrawn"
+                    ));
+                }
                 self.feeds.ended(pane, stream_id);
                 self.refresh()?;
             }

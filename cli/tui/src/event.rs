@@ -14,9 +14,12 @@ pub enum Event {
     Stop,
     /// A frame waits in a pane's queue.
     FramesReady,
+    /// A pane's stream ended (the pane closed, or the server dropped a stream that fell
+    /// behind: `lagged`).
     PaneEnded {
         pane: PaneId,
         stream_id: u64,
+        lagged: bool,
     },
     /// From the server, on the attach connection.
     Notice(ClientNoticeKind),

@@ -1,5 +1,6 @@
 //! The client's own engine terminal for each visible pane, fed by the observe stream the
-//! recorder uses: the server's repaint of the screen, then every output chunk and resize.
+//! recorder uses (read by the same `phux_client::observe::ObserveReader`): the server's
+//! repaint of the screen, then every output chunk and resize.
 //! Each stream is read and applied to the pane's terminal on its own thread; the event loop
 //! only reads the cells of the panes that changed when it draws, so a keystroke's echo never
 //! waits behind another pane's flood.
@@ -11,10 +12,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crossbeam_channel::Sender;
+use phux_client::observe::{ObserveReader, Observed, StreamEnd};
 use phux_client::{Client, ClientError};
 use phux_core::engine::{CellData, Cursor, Mode as TermMode, Terminal};
 use phux_core::ids::PaneId;
-use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart, ServerMessage};
+use phux_core::wire::{ClientMessage, Observe, ObserveStart};
 
 use crate::cursor_shape::ShapeTracker;
 use crate::event::Event;
@@ -297,22 +299,19 @@ impl LiveScreen {
         }
     }
 
-    /// Applies one frame of the pane's stream; true when the screen may have changed.
-    fn apply(&mut self, frame: Frame) -> bool {
-        match frame {
-            Frame::Output(chunk) => {
-                self.terminal.write(&chunk.bytes);
-                self.shape.scan(&chunk.bytes);
+    /// Applies one item of the pane's stream; true when the screen may have changed.
+    fn apply(&mut self, item: Observed) -> bool {
+        match item {
+            Observed::Output { bytes, .. } => {
+                self.terminal.write(&bytes);
+                self.shape.scan(&bytes);
                 // The server's terminal answers the program's queries; this copy's answers
                 // would be a second reply.
                 let _ = self.terminal.take_replies();
                 true
             }
-            Frame::Json(_) => match frame.decode::<ServerMessage>() {
-                Ok(ServerMessage::Resized(r)) => self.terminal.resize(r.cols, r.rows).is_ok(),
-                _ => false,
-            },
-            Frame::Unknown { .. } => false,
+            Observed::Resized { cols, rows, .. } => self.terminal.resize(cols, rows).is_ok(),
+            Observed::Ended(_) => false,
         }
     }
 }
@@ -335,11 +334,13 @@ pub fn screen_cells(origin: &Client, pane: PaneId) -> Result<Vec<Vec<CellData>>,
     };
     let mut terminal = Terminal::new(start.cols, start.rows, 0)
         .map_err(|e| transport(format!("the terminal engine is unavailable: {e}")))?;
-    let mut reader = FrameReader::new(client.into_stream());
-    match reader.read_frame() {
-        Ok(Frame::Output(repaint)) => terminal.write(&repaint.bytes),
-        Ok(_) => {}
-        Err(e) => return Err(transport(e.to_string())),
+    let mut reader = ObserveReader::new(client.into_stream(), 64 * 1024);
+    match reader.next_item() {
+        Some(Observed::Output { bytes, .. }) => terminal.write(&bytes),
+        Some(Observed::Ended(StreamEnd::Disconnected)) | None => {
+            return Err(transport("the server ended the stream".into()))
+        }
+        Some(_) => {}
     }
     let (_, rows) = terminal.size();
     Ok((0..rows).map(|y| terminal.viewport_row_cells(y)).collect())
@@ -386,14 +387,20 @@ fn open(
     let thread_live = Arc::clone(&live);
     let (thread_generation, thread_woken) = (Arc::clone(&generation), Arc::clone(&woken));
     std::thread::spawn(move || {
-        let mut reader = FrameReader::new(std::io::BufReader::with_capacity(64 * 1024, stream));
+        let mut reader = ObserveReader::new(stream, 64 * 1024);
         let mut pace = super::feed_pace::FeedPace::default();
-        while let Ok(frame) = reader.read_frame() {
+        let end = loop {
+            let Some(item) = reader.next_item() else {
+                break StreamEnd::Disconnected;
+            };
+            if let Observed::Ended(end) = item {
+                break end;
+            }
             let large =
-                matches!(&frame, Frame::Output(chunk) if chunk.bytes.len() >= PREPARE_AFTER);
+                matches!(&item, Observed::Output { bytes, .. } if bytes.len() >= PREPARE_AFTER);
             pace.frame(large);
             let mut live = lock(&thread_live);
-            if !live.apply(frame) {
+            if !live.apply(item) {
                 continue;
             }
             // Counted under the lock: the prepared cells are exactly this generation's (a
@@ -411,8 +418,12 @@ fn open(
                 let _ = ready.try_send(Event::FramesReady);
             }
             pace.applied();
-        }
-        let _ = events.send(Event::PaneEnded { pane, stream_id });
+        };
+        let _ = events.send(Event::PaneEnded {
+            pane,
+            stream_id,
+            lagged: end.lagged(),
+        });
     });
     Ok(PaneFeed {
         stream_id,

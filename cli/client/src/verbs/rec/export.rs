@@ -116,9 +116,7 @@ pub fn finish(
         captured.reason,
         StopReason::StreamEnded | StopReason::Lagged
     ) {
-        output::warn(
-            "the server ended the stream (the recorder fell behind); the recording ends there",
-        );
+        crate::observe::warn_lagged();
     }
     let exit_status = match captured.reason {
         StopReason::PaneExited(status) if captured.spawned => status,
