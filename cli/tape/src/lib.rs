@@ -134,18 +134,17 @@ pub fn tape(args: &TapeOptions, context: &Context) -> Result<TapeJson, Failure> 
 fn outputs_of(args: &TapeOptions, plan: &Plan) -> Result<Vec<(PathBuf, OutputKind)>, Failure> {
     let mut out = Vec::new();
     for (path, step) in &plan.outputs {
-        let kind = OutputKind::of(path).map_err(|e| invalid(step.error(e)))?;
-        out.push((path.clone(), kind));
+        out.push(OutputKind::of(path).map_err(|e| invalid(step.error(e)))?);
     }
     for path in &args.out {
-        let kind = OutputKind::of(path).map_err(|e| {
+        let resolved = OutputKind::of(path).map_err(|e| {
             Failure::new(
                 ErrorCode::UnsupportedFormat,
                 format!("-o {}: {e}", path.display()),
                 "name the output .gif, .png, .cast, .txt, .mp4, .webm or dir/",
             )
         })?;
-        out.push((path.clone(), kind));
+        out.push(resolved);
     }
     for (path, _) in &out {
         let dir = match path.parent() {

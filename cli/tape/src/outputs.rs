@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use phux_encoders::{
-    render_cast, render_cast_into, replay_until, screen_of, write_screenshot, EncodeError,
-    EncodeOptions, EncodeSummary, PngFrames, RenderSettings,
+    render_cast, render_cast_into, replay_until, resolve_output, screen_of, write_screenshot,
+    EncodeError, EncodeOptions, EncodeSummary, OutputFormat, PngFrames, RenderSettings,
 };
 use phux_recorder::{Cast, CastVersion, CastWriter, Event, EventKind, Header, Utf8Carry};
 
@@ -25,29 +25,42 @@ pub enum OutputKind {
 }
 
 impl OutputKind {
-    /// From the path: `.gif`, `.png`/`.apng`, `.cast`, `.txt`, `.mp4`, `.webm`; a path ending
-    /// in `/` or without an extension is a directory of PNG frames.
-    pub fn of(path: &Path) -> Result<OutputKind, String> {
+    /// The kind `path` asks for, and the path written: a path ending in `/` (or naming a
+    /// directory) is a directory of PNG frames; `.txt`, `.mp4` and `.webm` are the tape's own;
+    /// every other path is classified as `phux rec -o` classifies it
+    /// (`phux_encoders::resolve_output`): `.gif`, `.png`/`.apng`, `.cast`, and a path without an
+    /// extension is a GIF with `.gif` added.
+    pub fn of(path: &Path) -> Result<(PathBuf, OutputKind), String> {
         if path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir() {
-            return Ok(OutputKind::Frames);
+            return Ok((path.to_path_buf(), OutputKind::Frames));
         }
-        let Some(ext) = path.extension() else {
-            return Ok(OutputKind::Frames);
+        let extension = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let own = match extension.as_deref() {
+            Some("txt" | "ascii") => Some(OutputKind::Text),
+            Some("mp4") => Some(OutputKind::Video("mp4")),
+            Some("webm") => Some(OutputKind::Video("webm")),
+            _ => None,
         };
-        Ok(match ext.to_string_lossy().to_ascii_lowercase().as_str() {
-            "gif" => OutputKind::Gif,
-            "png" | "apng" => OutputKind::Apng,
-            "cast" => OutputKind::Cast,
-            "txt" | "ascii" => OutputKind::Text,
-            "mp4" => OutputKind::Video("mp4"),
-            "webm" => OutputKind::Video("webm"),
-            other => {
-                return Err(format!(
-                    "unknown output type .{other}: expected .gif, .png, .apng, .cast, .txt, .mp4, \
-                     .webm or a directory/"
-                ))
-            }
-        })
+        if let Some(kind) = own {
+            return Ok((path.to_path_buf(), kind));
+        }
+        match resolve_output(path) {
+            Ok(resolved) => Ok((
+                resolved.path,
+                match resolved.format {
+                    OutputFormat::Gif => OutputKind::Gif,
+                    OutputFormat::Apng => OutputKind::Apng,
+                    OutputFormat::Cast => OutputKind::Cast,
+                },
+            )),
+            Err(_) => Err(format!(
+                "unknown output type .{}: expected .gif, .png, .apng, .cast, .txt, .mp4, .webm \
+                 or a directory/",
+                extension.unwrap_or_default()
+            )),
+        }
     }
 
     pub fn name(self) -> &'static str {
@@ -583,14 +596,20 @@ mod tests {
 
     #[test]
     fn output_kinds() {
-        assert_eq!(OutputKind::of(Path::new("a.GIF")), Ok(OutputKind::Gif));
-        assert_eq!(OutputKind::of(Path::new("frames/")), Ok(OutputKind::Frames));
+        let kind = |p: &str| OutputKind::of(Path::new(p)).map(|(_, kind)| kind);
+        assert_eq!(kind("a.GIF"), Ok(OutputKind::Gif));
+        assert_eq!(kind("frames/"), Ok(OutputKind::Frames));
+        assert_eq!(kind("a.webm"), Ok(OutputKind::Video("webm")));
+        assert!(kind("a.doc").unwrap_err().contains(".gif"));
+    }
+
+    /// `Output demo` wrote a directory of frames where `phux rec -o demo` writes demo.gif: a
+    /// path without an extension is a GIF for both.
+    #[test]
+    fn a_path_without_an_extension_is_a_gif_as_for_rec() {
         assert_eq!(
-            OutputKind::of(Path::new("a.webm")),
-            Ok(OutputKind::Video("webm"))
+            OutputKind::of(Path::new("out/demo")),
+            Ok((PathBuf::from("out/demo.gif"), OutputKind::Gif))
         );
-        assert!(OutputKind::of(Path::new("a.doc"))
-            .unwrap_err()
-            .contains(".gif"));
     }
 }
