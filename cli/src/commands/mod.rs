@@ -235,3 +235,34 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::PlayCast(args) => play_cast::run(args, context),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use phux_client::verbs::table::{sub_verbs, VERBS};
+
+    /// The command line's verbs are the verb table's, in its order (`phux --help` lists them
+    /// as the table does), and so are the sub-verbs the table lists one by one (`agent wait`):
+    /// a verb added here and not there (with its MCP tool or the reason for none) fails.
+    #[test]
+    fn the_verbs_are_the_verb_table_s() {
+        let whole = <crate::cli::Cli as clap::CommandFactory>::command();
+        let clapped: Vec<&str> = whole.get_subcommands().map(|c| c.get_name()).collect();
+        let tabled: Vec<&str> = VERBS
+            .iter()
+            .filter(|v| v.is_top_level())
+            .map(|v| v.name)
+            .collect();
+        assert_eq!(clapped, tabled);
+        for verb in whole.get_subcommands() {
+            let tabled: Vec<&str> = sub_verbs(verb.get_name()).map(|s| s.name).collect();
+            if tabled.is_empty() {
+                continue;
+            }
+            let clapped: Vec<String> = verb
+                .get_subcommands()
+                .map(|sub| format!("{} {}", verb.get_name(), sub.get_name()))
+                .collect();
+            assert_eq!(clapped, tabled, "{}", verb.get_name());
+        }
+    }
+}

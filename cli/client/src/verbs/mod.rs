@@ -15,6 +15,7 @@ pub mod rename;
 pub mod run;
 pub mod send_keys;
 pub mod snapshot;
+pub mod table;
 pub mod wait;
 pub mod wait_json;
 pub mod watch;

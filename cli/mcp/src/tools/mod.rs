@@ -247,117 +247,29 @@ pub fn seconds(secs: f64) -> std::time::Duration {
     std::time::Duration::from_secs_f64(secs.max(0.0))
 }
 
-/// The verbs an MCP host gets no tool for, each with why. Everything else the command line
-/// offers must have its `phux_VERB` (`phux_agent_SUB`) tool: a verb added later fails this
-/// test until it gets one or a reason here.
-pub const NO_TOOL: [(&str, &str); 24] = [
-    (
-        "worktree",
-        "a person's repository chores (git worktrees and their sessions); phux_workspace inspects them",
-    ),
-    (
-        "skill",
-        "the guide is text a host loads once (phux skill), and the tools carry their own descriptions",
-    ),
-    (
-        "attach",
-        "a full-screen terminal UI for a person, not a call",
-    ),
-    (
-        "take",
-        "a person takes a pane from an agent; an agent host's writes are what the lease refuses",
-    ),
-    (
-        "give",
-        "gives back what `take` took: a person's verb, like take",
-    ),
-    (
-        "server",
-        "runs the server itself in the foreground; tools start one when needed (phux_new)",
-    ),
-    (
-        "engine",
-        "installs and inspects the terminal engine on this machine: operator work",
-    ),
-    ("mcp", "this adapter itself"),
-    (
-        "logs",
-        "a person reading this machine's log files; phux_doctor and phux_status say where they are",
-    ),
-    (
-        "update",
-        "replaces the phux binary on this machine: operator work an agent host must not do on its own",
-    ),
-    (
-        "upgrade",
-        "re-execs the server under every pane: operator work, deliberately no tool",
-    ),
-    (
-        "service",
-        "installs a systemd unit on this machine: operator work",
-    ),
-    ("__pane-exec", "internal: the process a pane starts"),
-    (
-        "__play-cast",
-        "internal: the player `play` starts in a pane",
-    ),
-    (
-        "agent report-state",
-        "the hook ingress an agent's own hooks call, not an agent host",
-    ),
-    (
-        "completion",
-        "prints a shell's completion script for a person's shell, not for an agent",
-    ),
-    (
-        "plugin",
-        "installs, links and enables code on this machine: operator work an agent host \
-         must not do on its own",
-    ),
-    (
-        "proxy",
-        "the far end of an ssh link (a stdio bridge to the socket), not a call",
-    ),
-    (
-        "host",
-        "edits this machine's registry of other machines and dials ssh: operator work",
-    ),
-    (
-        "tape",
-        "runs a demo script in real time and writes its files; phux_rec records a pane",
-    ),
-    (
-        "config init",
-        "writes a config file on this machine: operator work",
-    ),
-    (
-        "config path",
-        "for a person editing the config file; phux_doctor says where it is and whether it loads",
-    ),
-    (
-        "config show",
-        "for a person editing the config file; phux_doctor reports whether it loads",
-    ),
-    (
-        "config check",
-        "for a person editing the config file; phux_doctor reports its problems",
-    ),
-];
-
-/// Sub-verbs whose tool is not named after them.
-pub const RENAMED: [(&str, &str); 1] = [("config run", "phux_plugin_action")];
-
-/// `phux_send_keys` for `send-keys`, `phux_agent_send_keys` for `agent send-keys`.
-pub fn tool_name(verb: &str) -> String {
-    match RENAMED.iter().find(|(name, _)| *name == verb) {
-        Some((_, tool)) => (*tool).to_owned(),
-        None => format!("phux_{}", verb.replace([' ', '-'], "_")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every verb of the command line (`phux_client::verbs::table`, which the binary checks
+    /// against its clap description) has its tool, or a reason it has none.
+    #[test]
+    fn every_verb_has_a_tool_or_a_reason() {
+        use phux_client::verbs::table::{Mcp, VERBS};
+        let mut missing = Vec::new();
+        for verb in VERBS {
+            if let Mcp::Tool(tool) = verb.mcp {
+                if find(tool).is_none() {
+                    missing.push((verb.name, tool));
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "verbs whose tool is missing: {missing:?}; add the tool in cli/mcp/src/tools/ or a \
+             reason (Mcp::NoTool) in cli/client/src/verbs/table.rs"
+        );
+    }
 
     #[test]
     fn docs_mcp_md_lists_every_tool() {
