@@ -6,6 +6,7 @@
 //! actions and builds) and loading the agent rules directory (`agents::rules_dir`).
 
 pub mod agents;
+pub mod base64;
 pub mod bounded_read;
 pub mod config;
 pub mod docs;

@@ -33,7 +33,7 @@ impl AnimationEncoder {
             OutputFormat::Apng => {
                 ApngEncoder::create(&out.path, cols, rows, options).map(Self::Apng)
             }
-            OutputFormat::Cast => Err(EncodeError::NotAnAnimation(out.path)),
+            OutputFormat::Cast | OutputFormat::Html => Err(EncodeError::NotAnAnimation(out.path)),
         }
     }
 }

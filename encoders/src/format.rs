@@ -13,6 +13,8 @@ pub enum OutputFormat {
     Gif,
     /// An animated PNG.
     Apng,
+    /// A self-contained web page that plays the recording.
+    Html,
 }
 
 impl OutputFormat {
@@ -22,6 +24,7 @@ impl OutputFormat {
             OutputFormat::Cast => "cast",
             OutputFormat::Gif => "gif",
             OutputFormat::Apng => "apng",
+            OutputFormat::Html => "html",
         }
     }
 }
@@ -41,7 +44,8 @@ pub struct ResolvedOutput {
     pub format: OutputFormat,
 }
 
-/// Classifies `path`: `.gif` → GIF, `.png`/`.apng` → APNG, `.cast` → cast (case-insensitive);
+/// Classifies `path`: `.gif` → GIF, `.png`/`.apng` → APNG, `.cast` → cast, `.html`/`.htm` →
+/// a page that plays it (case-insensitive);
 /// no extension → `.gif` is appended; anything else is an error naming the supported ones.
 pub fn resolve_output(path: &Path) -> Result<ResolvedOutput, EncodeError> {
     let Some(ext) = path.extension() else {
@@ -56,6 +60,7 @@ pub fn resolve_output(path: &Path) -> Result<ResolvedOutput, EncodeError> {
         "gif" => OutputFormat::Gif,
         "png" | "apng" => OutputFormat::Apng,
         "cast" => OutputFormat::Cast,
+        "html" | "htm" => OutputFormat::Html,
         _ => {
             return Err(EncodeError::UnknownExtension {
                 extension: ext.to_string_lossy().into_owned(),

@@ -31,6 +31,7 @@ mod frame_chrome;
 mod gif_encoder;
 mod gif_lzw;
 mod gif_palette;
+mod html_player;
 mod output_file;
 mod patch_split;
 mod pipeline;
@@ -53,6 +54,7 @@ pub use frame_chrome::{
     Compositor, FrameChrome, Layout, Placed, WindowBar, DEFAULT_PADDING, DEFAULT_WINDOW_BAR_SIZE,
 };
 pub use gif_encoder::GifEncoder;
+pub use html_player::{write_html, HtmlOptions, HtmlSummary};
 pub use png_frames::{write_png, write_screenshot, PngFrames};
 pub use raster::{blend_levels, Canvas, Rasterizer, Rect, MAX_CANVAS_PIXELS, MAX_SCALE};
 pub use replay::{

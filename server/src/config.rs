@@ -41,6 +41,9 @@ pub struct ServerConfig {
     /// The manifest a previous server process left on `phux upgrade`: take over its socket and
     /// panes instead of binding anew.
     pub adopt: Option<PathBuf>,
+    /// The remote listener's address (`--ws-addr`, else `[listener] ws_addr`); the
+    /// environment's `PHUX_WS_ADDR` outranks both. `None`: no listener.
+    pub ws_addr: Option<String>,
 }
 
 /// Rows of history a pane keeps by default (`$PHUX_HISTORY_LIMIT`, `phux server
@@ -76,6 +79,7 @@ impl ServerConfig {
             hooks: crate::hooks::HookTable::default(),
             config_file: Some(phux_core::config::paths::config_path()),
             adopt: None,
+            ws_addr: None,
         }
     }
 }

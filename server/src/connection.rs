@@ -39,6 +39,21 @@ pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
+    serve_as(stream, shared, Grant::Full);
+}
+
+/// What a connection may do whatever its hello says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grant {
+    /// A local client: what its hello asks (`read_only` when `PHUX_READ_ONLY=1`).
+    Full,
+    /// A remote credential that may watch but not type or change anything: read-only, and
+    /// no tunnel to a satellite (whose server would not know it is read-only).
+    ReadOnly,
+}
+
+/// Serves one connection with `grant` (the remote listener's connections come through here).
+pub fn serve_as(stream: UnixStream, shared: Arc<Shared>, grant: Grant) {
     let Some(ticket) = shared.admission.admit(&stream) else {
         crate::log::line("refused a connection: every place is taken by an active client");
         refuse_at_limit(&stream);
@@ -46,7 +61,7 @@ pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
     };
     shared.clients.fetch_add(1, Ordering::Relaxed);
     let connection = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
-    if let Err(e) = converse(&stream, &shared, &ticket, connection) {
+    if let Err(e) = converse(&stream, &shared, &ticket, connection, grant) {
         if !matches!(e, WireError::Closed) {
             crate::log::line(&format!("client dropped: {e}"));
         }
@@ -161,6 +176,7 @@ fn converse(
     shared: &Arc<Shared>,
     ticket: &crate::admission::Ticket<'_>,
     connection: u64,
+    grant: Grant,
 ) -> Result<(), WireError> {
     let mut reader = FrameReader::new(Deadlined {
         socket: stream,
@@ -177,7 +193,8 @@ fn converse(
         return Err(WireError::Unexpected("the first message must be hello"));
     };
     ticket.idle();
-    let read_only = hello.read_only;
+    let granted_read_only = grant == Grant::ReadOnly;
+    let read_only = hello.read_only || granted_read_only;
     let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;
@@ -227,12 +244,23 @@ fn converse(
                 &ServerMessage::Response(Response::error(id, body)),
             );
         }
-        if read_only && message.is_write() {
-            let body = phux_core::wire::WireErrorBody::new(
-                phux_core::error_code::ErrorCode::PermissionDenied,
-                "this connection may read but not write (PHUX_READ_ONLY=1); nothing was changed",
-                "run the write without PHUX_READ_ONLY=1, as someone allowed to write",
-            );
+        let tunnels = matches!(message, ClientMessage::Tunnel(_));
+        if read_only && (message.is_write() || (granted_read_only && tunnels)) {
+            let body = if granted_read_only {
+                phux_core::wire::WireErrorBody::new(
+                    phux_core::error_code::ErrorCode::PermissionDenied,
+                    "this credential may watch but not type or change anything; nothing was \
+                     changed",
+                    "pair a credential without --read-only (`phux pair`) to type",
+                )
+            } else {
+                phux_core::wire::WireErrorBody::new(
+                    phux_core::error_code::ErrorCode::PermissionDenied,
+                    "this connection may read but not write (PHUX_READ_ONLY=1); nothing was \
+                     changed",
+                    "run the write without PHUX_READ_ONLY=1, as someone allowed to write",
+                )
+            };
             writer.write_frame(&answer_frame(id, Response::error(id, body))?)?;
             continue;
         }

@@ -31,6 +31,7 @@ pub use phux_core::plugin_exec;
 mod program;
 pub mod pty;
 pub mod registry;
+pub mod remote;
 mod request_error;
 mod run_slots;
 pub mod shared;
@@ -103,6 +104,12 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         path: shared.config.socket.clone(),
         source: e,
     })?;
+    if let Some(settings) = remote::Settings::configured(shared.config.ws_addr.clone()) {
+        // A listener that cannot start is logged; the local socket serves on.
+        if let Err(why) = remote::start(&shared, &settings) {
+            log::line(&format!("remote: not listening: {why}"));
+        }
+    }
     if shared.config.seed_session && !adopted {
         seed(&shared)?;
     }

@@ -500,7 +500,8 @@ fn doctor_reports_each_check() {
             "plugins",
             "shell integration",
             "git",
-            "ssh"
+            "ssh",
+            "remote"
         ]
     );
     let server = &doc["checks"][2];

@@ -1,5 +1,5 @@
-//! Direct links to `[[remote]]` hosts: this process runs `ssh … HOST phux proxy` itself (once
-//! per host) and each connection to the host's server is a channel of that link, carried to
+//! Direct links to `[[remote]]` hosts: this process runs `ssh … HOST phux proxy` (or, for a
+//! `wss://` host, `phux __remote-link`) itself (once per host) and each connection to the host's server is a channel of that link, carried to
 //! this side over a socket pair, so a `Client` works on it unchanged.
 
 use std::collections::HashMap;
@@ -30,7 +30,12 @@ pub fn connect(name: &str, endpoint: &Endpoint) -> Result<UnixStream, ClientErro
             Some(session) => Arc::clone(session),
             None => {
                 let config = phux_core::config::paths::config_path();
-                let (session, stdout) = dial(endpoint, Some(&config))
+                // A `wss://` host is dialed with its entry's token file and fingerprint.
+                let wss = phux_core::hosts::registry::list(&config)
+                    .ok()
+                    .and_then(|hosts| hosts.into_iter().find(|h| h.name == name))
+                    .and_then(|entry| entry.wss_auth());
+                let (session, stdout) = dial(endpoint, Some(&config), wss.as_ref())
                     .map_err(|e| failed(format!("cannot reach {name}: {e}")))?;
                 let pumping = Arc::clone(&session);
                 std::thread::Builder::new()

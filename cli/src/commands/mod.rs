@@ -21,6 +21,7 @@ pub mod ls;
 pub mod mcp;
 pub mod move_pane;
 pub mod new;
+pub mod pair;
 pub mod pane_exec;
 pub mod paste;
 pub mod play;
@@ -29,6 +30,7 @@ pub mod playback_flags;
 pub mod plugin;
 pub mod proxy;
 pub mod rec;
+pub mod remote_link;
 pub mod rename;
 pub mod resize;
 pub mod run;
@@ -51,6 +53,7 @@ pub mod values;
 pub mod wait;
 
 pub mod watch;
+pub mod web;
 pub mod workspace;
 pub mod worktree;
 
@@ -108,8 +111,12 @@ pub enum Command {
     // Upstream folded `remote` and `satellite` into `host --role`; the old names still work.
     #[command(alias = "remote", alias = "satellite")]
     Host(host::Args),
+    Pair(pair::Args),
+    Web(web::Args),
     Proxy(proxy::Args),
     Skill(skill::Args),
+    #[command(name = "__remote-link", hide = true)]
+    RemoteLink(remote_link::Args),
     #[command(name = "__pane-exec", hide = true)]
     PaneExec(pane_exec::Args),
     #[command(name = "__play-cast", hide = true)]
@@ -175,8 +182,11 @@ pub fn describe(name: &str) -> Option<clap::Command> {
                     .alias("satellite"),
             ))
         }
+        "pair" => ("pair", pair::Args::augment_args),
+        "web" => ("web", web::Args::augment_args),
         "proxy" => ("proxy", proxy::Args::augment_args),
         "skill" => ("skill", skill::Args::augment_args),
+        "__remote-link" => ("__remote-link", remote_link::Args::augment_args),
         "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
         "__play-cast" => ("__play-cast", play_cast::Args::augment_args),
         _ => return None,
@@ -228,6 +238,9 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Engine(args) => engine::run(args),
         Command::Server(args) => server::run(args, context),
         Command::Host(args) => host::run(args, context),
+        Command::Pair(args) => pair::run(args, context),
+        Command::Web(args) => web::run(args),
+        Command::RemoteLink(args) => remote_link::run(args),
         Command::Proxy(args) => proxy::run(args, context),
         Command::Skill(args) => skill::run(args),
         Command::PaneExec(args) => pane_exec::run(args),

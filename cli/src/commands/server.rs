@@ -36,6 +36,10 @@ pub struct Args {
     /// else 600]
     #[arg(long, value_name = "SECS")]
     keep_exited_secs: Option<u64>,
+    /// Listen for paired browsers and hubs on HOST:PORT (TLS WebSocket; `phux pair` mints their
+    /// tokens) [default: $PHUX_WS_ADDR, else [listener] ws_addr; none: no listener]
+    #[arg(long, value_name = "HOST:PORT")]
+    ws_addr: Option<String>,
     /// Start without the `default` session a foreground server normally seeds
     #[arg(long)]
     no_seed: bool,
@@ -68,6 +72,10 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let file = super::server_defaults::apply(&mut config);
     config.seed_session = !args.no_seed && !args.detach_stdio;
     config.adopt = args.adopt;
+    let env_addr = std::env::var("PHUX_WS_ADDR")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    config.ws_addr = args.ws_addr.or(env_addr).or(config.ws_addr.take());
     if let Some(bytes) = args.flight_bytes {
         config.flight_bytes = bytes;
     }

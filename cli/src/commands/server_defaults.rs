@@ -25,6 +25,7 @@ pub fn apply(config: &mut ServerConfig) -> Defaults {
     for warning in &loaded.warnings {
         output::warn(&warning.to_string());
     }
+    config.ws_addr = loaded.file.listener.ws_addr.clone();
     let defaults = loaded.file.defaults.clone();
     if let Some(shell) = defaults.shell.clone().filter(|s| !s.is_empty()) {
         config.default_shell = shell;

@@ -22,14 +22,15 @@ pub enum OutputKind {
     Text,
     Frames,
     Video(&'static str),
+    Html,
 }
 
 impl OutputKind {
     /// The kind `path` asks for, and the path written: a path ending in `/` (or naming a
     /// directory) is a directory of PNG frames; `.txt`, `.mp4` and `.webm` are the tape's own;
     /// every other path is classified as `phux rec -o` classifies it
-    /// (`phux_encoders::resolve_output`): `.gif`, `.png`/`.apng`, `.cast`, and a path without an
-    /// extension is a GIF with `.gif` added.
+    /// (`phux_encoders::resolve_output`): `.gif`, `.png`/`.apng`, `.cast`, `.html`, and a path
+    /// without an extension is a GIF with `.gif` added.
     pub fn of(path: &Path) -> Result<(PathBuf, OutputKind), String> {
         if path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir() {
             return Ok((path.to_path_buf(), OutputKind::Frames));
@@ -53,11 +54,12 @@ impl OutputKind {
                     OutputFormat::Gif => OutputKind::Gif,
                     OutputFormat::Apng => OutputKind::Apng,
                     OutputFormat::Cast => OutputKind::Cast,
+                    OutputFormat::Html => OutputKind::Html,
                 },
             )),
             Err(_) => Err(format!(
-                "unknown output type .{}: expected .gif, .png, .apng, .cast, .txt, .mp4, .webm \
-                 or a directory/",
+                "unknown output type .{}: expected .gif, .png, .apng, .cast, .txt, .mp4, .webm, \
+                 .html or a directory/",
                 extension.unwrap_or_default()
             )),
         }
@@ -71,6 +73,7 @@ impl OutputKind {
             OutputKind::Text => "txt",
             OutputKind::Frames => "frames",
             OutputKind::Video(ext) => ext,
+            OutputKind::Html => "html",
         }
     }
 }
@@ -381,6 +384,24 @@ pub fn write(
             let text = screen_text(&screen);
             let bytes = write_atomically(path, text.as_bytes()).map_err(io)?;
             Ok(written(path, kind.name(), None, bytes, secs))
+        }
+        OutputKind::Html => {
+            let page = phux_client::verbs::rec::html::write(
+                cast,
+                path,
+                &phux_client::verbs::rec::html::PageSettings {
+                    theme: settings.options.theme.clone(),
+                    prefer_cast_theme: settings.prefer_cast_theme,
+                    idle_limit: settings.idle_limit,
+                    speed: settings.speed,
+                    overwrite: true,
+                },
+            )
+            .map_err(|e| OutputError::Io {
+                path: path.to_path_buf(),
+                source: std::io::Error::other(format!("{e}; {}", e.remedy())),
+            })?;
+            Ok(written(path, kind.name(), None, page.bytes, secs))
         }
         OutputKind::Video(ext) => video(cast, path, ext, settings).map(|(bytes, frames)| Written {
             frames: Some(frames),

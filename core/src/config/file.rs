@@ -22,6 +22,9 @@ pub struct ConfigFile {
     /// The host registry's tables, kept as written (their owner parses them).
     pub satellites: Vec<toml::Table>,
     pub remote: Vec<toml::Table>,
+    /// Shown only when set: a file without `[listener]` reads as it always did.
+    #[serde(skip_serializing_if = "super::listener::Listener::is_off")]
+    pub listener: super::listener::Listener,
 }
 
 /// One `[[plugins]]` entry.

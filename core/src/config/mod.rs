@@ -7,6 +7,7 @@ pub mod edit;
 pub mod file;
 pub mod integration;
 pub mod keybindings;
+pub mod listener;
 pub mod location;
 pub mod manifest;
 pub mod paths;

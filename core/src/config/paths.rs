@@ -27,6 +27,15 @@ pub fn data_dir() -> PathBuf {
         .join("phux")
 }
 
+/// phux's state directory: `$XDG_STATE_HOME/phux`, else `$HOME/.local/state/phux` (the remote
+/// listener's token store and certificate live here).
+pub fn state_dir() -> PathBuf {
+    non_empty_var("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| home().join(".local").join("state"))
+        .join("phux")
+}
+
 /// Where `plugin install` puts a plugin: `<data>/plugins/ID`.
 pub fn installed_plugins_dir() -> PathBuf {
     data_dir().join("plugins")

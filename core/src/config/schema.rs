@@ -3,6 +3,7 @@
 
 use super::defaults::Defaults;
 use super::file::PluginEntry;
+use super::listener::Listener;
 
 /// How a top-level entry of the file is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +26,7 @@ pub const TABLES: &[(&str, Shape)] = &[
     ("plugins", Shape::ArrayOfTables(PluginEntry::KEYS)),
     ("satellites", Shape::Preserved),
     ("remote", Shape::Preserved),
+    ("listener", Shape::Table(Listener::KEYS)),
     // `phux update`'s release index; read by the CLI alone.
     ("update", Shape::Table(&["url"])),
 ];

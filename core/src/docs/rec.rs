@@ -12,6 +12,8 @@ pub enum RecFormat {
     Apng,
     /// One still PNG (`--still`, `--frame`), not an animation.
     Png,
+    /// A self-contained page that plays the recording (`-o demo.html`).
+    Html,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

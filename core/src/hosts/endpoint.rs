@@ -1,15 +1,26 @@
-//! `ssh://[user@]host[:port]`, parsed strictly: every part ends up in an ssh argv, so nothing
-//! may read as an option (`-oProxyCommand=…`), carry a shell metacharacter or smuggle a
-//! second argument.
+//! `ssh://[user@]host[:port]` or `wss://host[:port]`, parsed strictly: every part ends up in an
+//! ssh argv or a dialer's, so nothing may read as an option (`-oProxyCommand=…`), carry a shell
+//! metacharacter or smuggle a second argument. A `wss://` host is reached through its remote
+//! listener (`phux pair`) instead of ssh.
 
 use std::fmt;
 
 /// A satellite's or remote host's address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Endpoint {
+    pub scheme: Scheme,
     pub user: Option<String>,
     pub host: String,
     pub port: Option<u16>,
+}
+
+/// How a host is reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// `ssh … phux proxy` (the default).
+    Ssh,
+    /// The host's TLS WebSocket listener, its certificate pinned.
+    Wss,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,9 +36,11 @@ impl Endpoint {
             text: text.to_owned(),
             reason,
         };
-        let rest = text
-            .strip_prefix("ssh://")
-            .ok_or_else(|| fail("it must start with ssh://"))?;
+        let (scheme, rest) = match (text.strip_prefix("ssh://"), text.strip_prefix("wss://")) {
+            (Some(rest), _) => (Scheme::Ssh, rest),
+            (None, Some(rest)) => (Scheme::Wss, rest),
+            (None, None) => return Err(fail("it must start with ssh:// or wss://")),
+        };
         if rest.contains('/') || rest.contains('?') || rest.contains('#') {
             return Err(fail("it names a host only: no path, query or fragment"));
         }
@@ -35,6 +48,11 @@ impl Endpoint {
             Some((user, rest)) => (Some(user), rest),
             None => (None, rest),
         };
+        if user.is_some() && scheme == Scheme::Wss {
+            return Err(fail(
+                "a wss:// host has no user: its token says who you are",
+            ));
+        }
         if let Some(user) = user {
             if !is_word(user) {
                 return Err(fail(
@@ -50,6 +68,7 @@ impl Endpoint {
             ));
         }
         Ok(Endpoint {
+            scheme,
             user: user.map(str::to_owned),
             host: host.to_owned(),
             port,
@@ -81,7 +100,10 @@ impl Endpoint {
 
 impl fmt::Display for Endpoint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ssh://")?;
+        match self.scheme {
+            Scheme::Ssh => write!(f, "ssh://")?,
+            Scheme::Wss => write!(f, "wss://")?,
+        }
         if let Some(user) = &self.user {
             write!(f, "{user}@")?;
         }
@@ -174,6 +196,9 @@ mod tests {
         );
         let e = Endpoint::parse("ssh://[::1]:22").unwrap();
         assert_eq!(e.destination(), "::1");
+        let e = Endpoint::parse("wss://box.tailnet:8787").unwrap();
+        assert_eq!(e.scheme, Scheme::Wss);
+        assert_eq!(e.to_string(), "wss://box.tailnet:8787");
     }
 
     #[test]
@@ -191,6 +216,8 @@ mod tests {
             "ssh://",
             "devbox",
             "http://devbox",
+            "wss://me@host:8787",
+            "wss://-host:1",
             "ssh://a$(b)",
             "ssh://host\n-oX",
             "ssh://[::1]x",

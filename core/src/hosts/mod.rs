@@ -7,5 +7,5 @@ pub mod link_frame;
 pub mod registry;
 pub mod ssh;
 
-pub use endpoint::{Endpoint, EndpointError};
-pub use registry::{HostEntry, HostRole, RegistryError};
+pub use endpoint::{Endpoint, EndpointError, Scheme};
+pub use registry::{HostEntry, HostRole, RegistryError, WssAuth};

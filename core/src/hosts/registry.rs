@@ -57,9 +57,25 @@ impl HostEntry {
         Endpoint::parse(&self.endpoint)
     }
 
+    /// What a `wss://` endpoint is dialed with: the token file and the pinned fingerprint.
+    pub fn wss_auth(&self) -> Option<WssAuth> {
+        Some(WssAuth {
+            token_file: self.token_file.clone()?,
+            fingerprint: self.cert_fingerprint.clone()?,
+        })
+    }
+
     pub fn is_enabled_satellite(&self) -> bool {
         self.role == HostRole::Satellite && self.enabled != Some(false)
     }
+}
+
+/// A `wss://` host's credentials: the file holding the bearer token `phux pair` printed
+/// there, and the SHA-256 fingerprint of its listener's certificate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WssAuth {
+    pub token_file: String,
+    pub fingerprint: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -208,7 +224,32 @@ fn entry_of(table: &toml_edit::Table, role: HostRole) -> Result<HostEntry, Strin
 /// either registry. Returns the entry as written.
 pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
     validate_name(&entry.name)?;
-    Endpoint::parse(&entry.endpoint)?;
+    let endpoint = Endpoint::parse(&entry.endpoint)?;
+    if endpoint.scheme == super::endpoint::Scheme::Wss {
+        let Some(auth) = entry.wss_auth() else {
+            return Err(RegistryError::Refused(
+                "a wss:// host needs --token-file FILE (the token `phux pair` printed there) \
+                 and --cert-fingerprint FP (its cert_fingerprint)"
+                    .into(),
+            ));
+        };
+        let digits = auth
+            .fingerprint
+            .chars()
+            .filter(char::is_ascii_hexdigit)
+            .count();
+        let only_hex = auth
+            .fingerprint
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || c == ':');
+        if digits != 64 || !only_hex {
+            return Err(RegistryError::Refused(format!(
+                "--cert-fingerprint {:?} is not a SHA-256 fingerprint (64 hex digits, colons \
+                 allowed): copy cert_fingerprint from `phux pair --json` on that host",
+                auth.fingerprint
+            )));
+        }
+    }
     if entry.role == HostRole::Satellite && entry.session.is_some() {
         return Err(RegistryError::Refused(
             "--session is for remote hosts: a satellite's link has no session to attach".into(),

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
-use phux_core::hosts::Endpoint;
+use phux_core::hosts::{Endpoint, Scheme, WssAuth};
 use phux_core::wire::PROTOCOL;
 
 use super::control::{ControlClient, ControlError};
@@ -46,6 +46,8 @@ pub struct Link {
     pub endpoint: Endpoint,
     /// The config file, for its `[defaults] ssh`.
     config: Option<std::path::PathBuf>,
+    /// A `wss://` satellite's token file and pinned fingerprint.
+    wss: Option<WssAuth>,
     state: Mutex<LinkState>,
     stopped: AtomicBool,
 }
@@ -56,11 +58,13 @@ impl Link {
         name: String,
         endpoint: Endpoint,
         config: Option<std::path::PathBuf>,
+        wss: Option<WssAuth>,
     ) -> Arc<Link> {
         let link = Arc::new(Link {
             name,
             endpoint,
             config,
+            wss,
             state: Mutex::new(LinkState::Connecting { previous: None }),
             stopped: AtomicBool::new(false),
         });
@@ -197,17 +201,49 @@ impl Link {
     }
 
     fn dial(&self) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
-        dial(&self.endpoint, self.config.as_deref())
+        dial(&self.endpoint, self.config.as_deref(), self.wss.as_ref())
     }
 }
 
-/// Runs `ssh … HOST phux proxy` and checks the proxy's hello: the session, not yet pumped.
+/// Runs `ssh … HOST phux proxy` (or, for `wss://`, `phux __remote-link`, which carries the
+/// same link over the host's listener) and checks the proxy's hello: the session, not yet
+/// pumped.
 pub fn dial(
     endpoint: &Endpoint,
     config: Option<&std::path::Path>,
+    wss: Option<&WssAuth>,
 ) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
-    let (program, mut args) = phux_core::hosts::ssh::ssh_program(config);
-    args.extend(endpoint.ssh_args(&["phux", "proxy"]));
+    let via = match endpoint.scheme {
+        Scheme::Ssh => "ssh",
+        Scheme::Wss => "the wss link",
+    };
+    let (program, args) = match endpoint.scheme {
+        Scheme::Ssh => {
+            let (program, mut args) = phux_core::hosts::ssh::ssh_program(config);
+            args.extend(endpoint.ssh_args(&["phux", "proxy"]));
+            (program, args)
+        }
+        Scheme::Wss => {
+            let auth = wss.ok_or_else(|| {
+                Dial::Failed(format!(
+                    "{endpoint} needs token_file and cert_fingerprint in its entry"
+                ))
+            })?;
+            let program = std::env::current_exe()
+                .map_err(|e| Dial::Failed(format!("cannot find this phux binary: {e}")))?
+                .display()
+                .to_string();
+            let args = vec![
+                "__remote-link".to_owned(),
+                endpoint.to_string(),
+                "--token-file".to_owned(),
+                auth.token_file.clone(),
+                "--fingerprint".to_owned(),
+                auth.fingerprint.clone(),
+            ];
+            (program, args)
+        }
+    };
     let mut child = Command::new(&program)
         .args(&args)
         .stdin(Stdio::piped())
@@ -248,7 +284,7 @@ pub fn dial(
         if said.is_empty() {
             Dial::Failed(why)
         } else {
-            Dial::Failed(format!("{why}; ssh said: {said}"))
+            Dial::Failed(format!("{why}; {via} said: {said}"))
         }
     };
     let (hello, stdout) = match rx.recv_timeout(HELLO_LIMIT) {
@@ -284,10 +320,16 @@ pub fn dial(
         Err(e) => {
             return Err(failed(
                 &session,
-                format!(
-                    "ssh ended before `phux proxy` answered ({e}): check that the host is \
-                     reachable and that phux is on its PATH"
-                ),
+                match endpoint.scheme {
+                    Scheme::Ssh => format!(
+                        "ssh ended before `phux proxy` answered ({e}): check that the host is \
+                         reachable and that phux is on its PATH"
+                    ),
+                    Scheme::Wss => format!(
+                        "the wss link ended before the listener answered ({e}): check the \
+                         address, the token file and the fingerprint"
+                    ),
+                },
             ))
         }
     };

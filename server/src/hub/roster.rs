@@ -63,7 +63,8 @@ fn reconcile(hub: &Hub, path: &Path, last: &mut Option<String>) {
             continue;
         };
         crate::log::line(&format!("satellite {}: dialing {endpoint}", entry.name));
-        let link = Link::start(entry.name.clone(), endpoint, Some(path.to_path_buf()));
+        let wss = entry.wss_auth();
+        let link = Link::start(entry.name.clone(), endpoint, Some(path.to_path_buf()), wss);
         links.insert(entry.name, link);
     }
 }

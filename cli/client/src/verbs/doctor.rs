@@ -31,6 +31,7 @@ pub fn document(context: &Context) -> DoctorJson {
             CheckStatus::Warn,
             "install OpenSSH's client to reach remote hosts",
         ),
+        remote_listener(),
     ];
     let failed = checks
         .iter()
@@ -162,6 +163,55 @@ fn config() -> DoctorCheck {
             check("config", CheckStatus::Fail, e.to_string(), Some(e.remedy()))
         }
     }
+}
+
+/// The remote listener's address: off, loopback only, or open to other machines (the user's
+/// explicit choice, but one to be reminded of).
+fn remote_listener() -> DoctorCheck {
+    let addr = std::env::var("PHUX_WS_ADDR")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| {
+            registry::load_config()
+                .ok()
+                .and_then(|loaded| loaded.file.listener.ws_addr)
+        });
+    let Some(addr) = addr else {
+        return check(
+            "remote",
+            CheckStatus::Pass,
+            "no remote listener configured (PHUX_WS_ADDR, [listener] ws_addr)".into(),
+            None,
+        );
+    };
+    let host = addr.rsplit_once(':').map(|(h, _)| h).unwrap_or(&addr);
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let loopback = host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if loopback {
+        return check(
+            "remote",
+            CheckStatus::Pass,
+            format!("the listener binds {addr}: this machine only"),
+            None,
+        );
+    }
+    check(
+        "remote",
+        CheckStatus::Warn,
+        format!(
+            "the listener binds {addr}: other machines can reach it (only paired tokens are \
+             admitted)"
+        ),
+        Some(
+            "bind an overlay or loopback address (e.g. 100.64.0.2:8787 or 127.0.0.1:8787) \
+             unless every network that reaches this one is yours; `phux pair list` shows who \
+             holds a token"
+                .into(),
+        ),
+    )
 }
 
 fn plugins() -> DoctorCheck {

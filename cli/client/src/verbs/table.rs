@@ -307,6 +307,14 @@ pub const VERBS: &[Verb] = &[
         ),
     },
     Verb {
+        name: "pair",
+        mcp: Mcp::NoTool("minting a bearer token is a person's decision about who may reach this machine; a token printed to an agent would be a secret in its transcript"),
+    },
+    Verb {
+        name: "web",
+        mcp: Mcp::NoTool("installs the browser page's terminal once, an operator's chore"),
+    },
+    Verb {
         name: "proxy",
         mcp: Mcp::NoTool(
             "the far end of an ssh link (a stdio bridge to the socket), not a call",
@@ -317,6 +325,10 @@ pub const VERBS: &[Verb] = &[
         mcp: Mcp::NoTool(
             "the guide is text a host loads once (phux skill), and the tools carry their own descriptions",
         ),
+    },
+    Verb {
+        name: "__remote-link",
+        mcp: Mcp::NoTool("internal: the far end of a hub's wss link, run by the hub"),
     },
     Verb {
         name: "__pane-exec",

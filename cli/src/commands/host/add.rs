@@ -12,7 +12,8 @@ pub struct Args {
     /// The host's name: letters, digits, '.', '_', '-' (satellite panes are NAME/@N)
     #[arg(value_name = "NAME")]
     pub name: String,
-    /// ssh://[user@]host[:port]
+    /// ssh://[user@]host[:port], or wss://HOST:PORT (a host's remote listener; give
+    /// --token-file and --cert-fingerprint)
     #[arg(value_name = "ENDPOINT")]
     pub endpoint: String,
     /// Which registry: remote (attach NAME) or satellite (dialed by the hub)
@@ -24,11 +25,11 @@ pub struct Args {
     /// Keep the satellite configured but not dialed
     #[arg(long)]
     pub disabled: bool,
-    /// A file holding a bearer token for the host (kept in the entry)
+    /// A file holding the bearer token `phux pair` printed on the host (kept in the entry)
     #[arg(long, value_name = "PATH")]
     pub token_file: Option<String>,
-    /// The host's certificate fingerprint (kept in the entry)
-    #[arg(long, value_name = "FP")]
+    /// The host's listener certificate fingerprint, pinned (kept in the entry)
+    #[arg(long, visible_alias = "fingerprint", value_name = "FP")]
     pub cert_fingerprint: Option<String>,
     /// Print the added entry as a document
     #[arg(long)]

@@ -18,10 +18,11 @@ use crate::output;
 /// How long the host has to start `phux proxy` and answer.
 const PROBE_LIMIT: Duration = Duration::from_secs(30);
 
-/// Check a host over ssh and add it as a satellite
+/// Check a host (over ssh, or a connect link over wss) and add it as a satellite
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The host: [user@]host[:port] or ssh://[user@]host[:port]
+    /// The host: [user@]host[:port], ssh://[user@]host[:port], or a connect link from `phux
+    /// pair` there (https://HOST:PORT/#token=…, with --fingerprint)
     #[arg(value_name = "HOST")]
     pub host: String,
     /// The registry name [default: the host's name]
@@ -30,12 +31,19 @@ pub struct Args {
     /// Add it as a remote host whose SESSION `attach NAME` opens, instead of a satellite
     #[arg(long, value_name = "SESSION")]
     pub session: Option<String>,
+    /// The listener's certificate fingerprint, for a connect link (`phux pair --json`'s
+    /// cert_fingerprint there)
+    #[arg(long, value_name = "FP")]
+    pub fingerprint: Option<String>,
     /// Print the added entry as a document
     #[arg(long)]
     pub json: bool,
 }
 
 pub fn execute(args: Args) -> VerbResult {
+    if let Some(link) = super::enroll_link::parse(&args.host) {
+        return super::enroll_link::execute(link?, args.name, args.fingerprint, args.json);
+    }
     let text = if args.host.starts_with("ssh://") {
         args.host.clone()
     } else {

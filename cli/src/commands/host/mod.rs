@@ -4,6 +4,7 @@
 
 mod add;
 mod enroll;
+mod enroll_link;
 mod ls;
 mod rm;
 

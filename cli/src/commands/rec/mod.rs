@@ -1,7 +1,8 @@
 //! `phux rec`: record a pane (live, or its past up to now with `--since`, then live with
 //! `--follow`), a command in a new headless pane (`-- COMMAND`), or re-render an existing
-//! recording (`--from`), to `.cast`, `.gif` or `.png`/`.apng`, or one still `.png` of a screen
-//! (`--still`, `--frame`). The recording itself is `phux_client::verbs::rec`'s.
+//! recording (`--from`), to `.cast`, `.gif`, `.png`/`.apng` or a `.html` page that plays it, or
+//! one still `.png` of a screen (`--still`, `--frame`). The recording itself is
+//! `phux_client::verbs::rec`'s.
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

@@ -239,6 +239,9 @@ fn render(
             .or(Some(DEFAULT_IDLE_LIMIT)),
         last_frame_hold: args.last_frame.max(0.0),
     };
+    if format == OutputFormat::Html && args.still_frame().is_none() {
+        return page(cast, out, &settings);
+    }
     let result = match args.still_frame() {
         Some(frame) => render_still(
             cast,
@@ -293,6 +296,39 @@ fn render(
         cols,
         rows,
         summary.truncated,
+    ))
+}
+
+/// The page that plays the recording (`-o demo.html`).
+fn page(cast: &Cast, out: &Path, settings: &RenderSettings) -> Result<RecJson, Failure> {
+    let summary = super::html::write(
+        cast,
+        out,
+        &super::html::PageSettings {
+            theme: settings.options.theme.clone(),
+            prefer_cast_theme: settings.prefer_cast_theme,
+            idle_limit: settings.idle_limit,
+            speed: settings.speed,
+            overwrite: settings.options.overwrite,
+        },
+    )
+    .map_err(|e| {
+        let code = match &e {
+            super::html::HtmlError::Encode(EncodeError::OutputExists(_)) => ErrorCode::OutputExists,
+            _ => ErrorCode::EncodeFailed,
+        };
+        let remedy = e.remedy();
+        Failure::new(code, e.to_string(), remedy)
+    })?;
+    Ok(document(
+        out,
+        RecFormat::Html,
+        summary.bytes,
+        summary.duration_ms,
+        summary.events,
+        cast.header.cols,
+        cast.header.rows,
+        false,
     ))
 }
 

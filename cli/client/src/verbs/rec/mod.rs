@@ -1,10 +1,12 @@
 //! `rec`'s operation: record a pane (live, or its past up to now with `since`, then live with
 //! `follow`), a command in a new headless pane, or re-render an existing recording (`from`),
-//! to `.cast`, `.gif` or `.png`/`.apng`, or one still `.png` of a screen. The checks of its
+//! to `.cast`, `.gif`, `.png`/`.apng` or a `.html` page that plays it, or one still `.png` of
+//! a screen. The checks of its
 //! values are plain functions here, which `phux rec`'s flags and the MCP tool both call.
 
 mod capture;
 pub mod export;
+pub mod html;
 mod progress;
 
 use std::path::{Path, PathBuf};
@@ -286,7 +288,7 @@ pub fn record_to_file_timed(
             )
         })?;
     }
-    if output.format != OutputFormat::Cast {
+    if !matches!(output.format, OutputFormat::Cast | OutputFormat::Html) {
         // Checked again when rendering; here so a missing font costs no recording.
         args.font.check(args.scale.unwrap_or(1))?;
     }

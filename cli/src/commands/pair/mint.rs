@@ -1,0 +1,183 @@
+//! `phux pair`: a new credential and its one-time token, with what a device needs to dial.
+
+use std::path::PathBuf;
+
+use phux_core::error_code::ErrorCode;
+use phux_core::exit_code::SUCCESS;
+use phux_server::remote::cert::{self, CertPaths};
+use phux_server::remote::tokens::{Store, DEFAULT_LIFETIME_SECS};
+use serde::Serialize;
+
+use crate::failure::{conclude, Failure, VerbResult};
+use crate::output;
+
+#[derive(Debug, clap::Args)]
+pub struct Flags {
+    /// The token store [default: $PHUX_WS_TOKENS, else ~/.local/state/phux/remote-tokens]
+    #[arg(long, value_name = "PATH")]
+    pub tokens: Option<PathBuf>,
+    /// The listener's certificate (PEM; its key beside it as .key or $PHUX_WS_TLS_KEY)
+    /// [default: $PHUX_WS_TLS_CERT, else a self-signed one made beside the token store]
+    #[arg(long, value_name = "PEM")]
+    pub cert: Option<PathBuf>,
+    /// The address devices dial, for the connect link [default: an overlay address of this
+    /// machine with the listener's port]
+    #[arg(long, value_name = "HOST:PORT|URL")]
+    pub host: Option<String>,
+    /// A name for the device, shown by `pair list`
+    #[arg(long)]
+    pub name: Option<String>,
+    /// The credential may watch but not type or change anything
+    #[arg(long)]
+    pub read_only: bool,
+    /// Days until the credential expires (rotation never extends it)
+    #[arg(long, value_name = "DAYS", default_value_t = DEFAULT_LIFETIME_SECS / 86_400,
+          value_parser = clap::value_parser!(u64).range(1..=3650))]
+    pub expires_in: u64,
+    /// Print {schema_version, credential_id, generation, token, cert_fingerprint,
+    /// overlay_addresses, ws_addr, quic_addr, connect_link, tokens_path}
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// §4.18's document.
+#[derive(Debug, Serialize)]
+struct Paired {
+    schema_version: u32,
+    credential_id: String,
+    generation: u32,
+    token: String,
+    cert_fingerprint: String,
+    overlay_addresses: Vec<String>,
+    ws_addr: Option<String>,
+    quic_addr: Option<String>,
+    connect_link: Option<String>,
+    tokens_path: String,
+}
+
+pub fn run(args: Flags) -> i32 {
+    conclude(args.json, execute(args))
+}
+
+fn execute(args: Flags) -> VerbResult {
+    let path = super::store_path(args.tokens.clone());
+    let dir = path
+        .parent()
+        .map(|p| p.to_path_buf())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let ws_addr = configured_ws_addr();
+    let overlay = phux_server::remote::overlay::addresses();
+    // Everything that can fail is checked before a token exists.
+    let link_base = link_base(args.host.as_deref(), ws_addr.as_deref(), &overlay)?;
+    let identity =
+        cert::load_or_make(&CertPaths::resolve(&dir, args.cert.as_deref())).map_err(|e| {
+            Failure::new(
+                ErrorCode::Registry,
+                e.to_string(),
+                "give a PEM certificate and key (--cert, PHUX_WS_TLS_CERT/PHUX_WS_TLS_KEY), or \
+                 remove the broken pair beside the token store so a new one is made",
+            )
+        })?;
+    let mut store = Store::load(&path).map_err(super::store_failure)?;
+    let minted = store
+        .mint(
+            &path,
+            args.name.clone(),
+            args.read_only,
+            args.expires_in * 86_400,
+        )
+        .map_err(super::store_failure)?;
+    store.save(&path).map_err(super::store_failure)?;
+    let document = Paired {
+        schema_version: 1,
+        connect_link: link_base.map(|base| format!("{base}/#token={}", minted.token)),
+        credential_id: minted.credential_id,
+        generation: minted.generation,
+        token: minted.token,
+        cert_fingerprint: identity.fingerprint(),
+        overlay_addresses: overlay,
+        ws_addr,
+        quic_addr: None,
+        tokens_path: path.display().to_string(),
+    };
+    if args.json {
+        output::print_json(&document);
+    } else {
+        let mut lines = vec![
+            format!(
+                "paired credential {} (generation 1{})",
+                document.credential_id,
+                if args.read_only { ", read-only" } else { "" }
+            ),
+            format!("token (shown once):   {}", document.token),
+            format!("certificate:          {}", document.cert_fingerprint),
+        ];
+        match &document.connect_link {
+            Some(link) => lines.push(format!("open in a browser:    {link}")),
+            None => lines.push(
+                "no connect link: give --host HOST:PORT (the address devices dial)".to_owned(),
+            ),
+        }
+        if document.ws_addr.is_none() {
+            lines.push(
+                "the listener is off: start the server with --ws-addr HOST:PORT, PHUX_WS_ADDR or \
+                 [listener] ws_addr"
+                    .to_owned(),
+            );
+        }
+        output::print_lines(&lines);
+    }
+    Ok(SUCCESS)
+}
+
+/// `PHUX_WS_ADDR`, else `[listener] ws_addr` (what a server started now would listen on).
+fn configured_ws_addr() -> Option<String> {
+    std::env::var("PHUX_WS_ADDR")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .or_else(|| {
+            crate::registry::load_config()
+                .ok()
+                .and_then(|loaded| loaded.file.listener.ws_addr)
+        })
+}
+
+/// `https://HOST:PORT` for the connect link: `--host`, else the first overlay address with
+/// the listener's port; `None` when neither is known.
+fn link_base(
+    host: Option<&str>,
+    ws_addr: Option<&str>,
+    overlay: &[String],
+) -> Result<Option<String>, Failure> {
+    let port = ws_addr
+        .and_then(|a| a.rsplit_once(':'))
+        .map(|(_, p)| p.to_owned());
+    if let Some(host) = host {
+        let bare = host
+            .strip_prefix("https://")
+            .or_else(|| host.strip_prefix("wss://"))
+            .unwrap_or(host)
+            .trim_end_matches('/');
+        let valid =
+            !bare.is_empty() && !bare.contains(['/', '?', '#', '@', ' ']) && !bare.starts_with('-');
+        if !valid {
+            return Err(Failure::new(
+                ErrorCode::InvalidArgument,
+                format!("--host {host:?} is not HOST:PORT or https://HOST:PORT"),
+                "give the address devices dial, e.g. --host 100.64.0.2:8787",
+            ));
+        }
+        let has_port = bare
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.parse::<u16>().is_ok() && !bare.ends_with(']'));
+        return Ok(match (has_port, port) {
+            (true, _) => Some(format!("https://{bare}")),
+            (false, Some(port)) => Some(format!("https://{bare}:{port}")),
+            (false, None) => Some(format!("https://{bare}")),
+        });
+    }
+    Ok(match (overlay.first(), port) {
+        (Some(address), Some(port)) => Some(format!("https://{address}:{port}")),
+        _ => None,
+    })
+}

@@ -1,0 +1,230 @@
+//! An admitted WebSocket, carried into the server. `/wire`: the messages are the bytes of one
+//! client connection (frames, hello first), served as a local client's are but with the
+//! credential's grant. `/link`: the bytes of a hub's link (`phux_core::hosts::link_frame`),
+//! each channel one such connection, as `phux proxy` carries them over ssh.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures_util::{SinkExt, StreamExt};
+use phux_core::hosts::link_frame::{ProxyHello, CONTROL_CHANNEL, MAX_CHUNK};
+use phux_core::wire::PROTOCOL;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+use super::tokens::Admitted;
+use crate::connection::{self, Grant};
+use crate::shared::Shared;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Wire,
+    Link,
+}
+
+/// Outgoing messages queued per WebSocket: a slow reader holds back the connection's pump.
+const OUT_QUEUE: usize = 64;
+
+pub async fn serve<S>(ws: WebSocketStream<S>, kind: Kind, shared: &Arc<Shared>, who: &Admitted)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let grant = if who.read_only {
+        Grant::ReadOnly
+    } else {
+        Grant::Full
+    };
+    let (mut sink, mut source) = ws.split();
+    let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(OUT_QUEUE);
+    let writer = tokio::spawn(async move {
+        while let Some(bytes) = out_rx.recv().await {
+            if sink.send(Message::binary(bytes)).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    match kind {
+        Kind::Wire => {
+            let Some(mut local) = open(shared, grant, out_tx.clone(), None) else {
+                return;
+            };
+            while let Some(Ok(message)) = source.next().await {
+                match message {
+                    Message::Binary(bytes) => {
+                        if local.write_all(&bytes).await.is_err() {
+                            break;
+                        }
+                    }
+                    Message::Close(_) => break,
+                    _ => {}
+                }
+            }
+            let _ = local.shutdown().await;
+        }
+        Kind::Link => {
+            let hello = ProxyHello {
+                protocol: PROTOCOL,
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+            };
+            let hello = serde_json::to_vec(&hello).unwrap_or_default();
+            if out_tx.send(frame(CONTROL_CHANNEL, &hello)).await.is_err() {
+                return;
+            }
+            let mut link = Link {
+                shared: Arc::clone(shared),
+                grant,
+                out: out_tx.clone(),
+                channels: HashMap::new(),
+                pending: Vec::new(),
+            };
+            while let Some(Ok(message)) = source.next().await {
+                match message {
+                    Message::Binary(bytes) => {
+                        if !link.receive(&bytes).await {
+                            break;
+                        }
+                    }
+                    Message::Close(_) => break,
+                    _ => {}
+                }
+            }
+            for (_, mut local) in link.channels.drain() {
+                let _ = local.shutdown().await;
+            }
+        }
+    }
+    drop(out_tx);
+    let _ = writer.await;
+}
+
+/// A new client connection served in this process with `grant`; what the server says on it
+/// goes out as `channel`'s frames (a link) or as they come (the wire).
+fn open(
+    shared: &Arc<Shared>,
+    grant: Grant,
+    out: mpsc::Sender<Vec<u8>>,
+    channel: Option<u32>,
+) -> Option<tokio::io::WriteHalf<tokio::net::UnixStream>> {
+    let (ours, theirs) = std::os::unix::net::UnixStream::pair().ok()?;
+    let served = Arc::clone(shared);
+    std::thread::Builder::new()
+        .name("remote-client".into())
+        .spawn(move || connection::serve_as(theirs, served, grant))
+        .ok()?;
+    ours.set_nonblocking(true).ok()?;
+    let ours = tokio::net::UnixStream::from_std(ours).ok()?;
+    let (mut reader, writer) = tokio::io::split(ours);
+    tokio::spawn(async move {
+        let mut buf = vec![0u8; MAX_CHUNK];
+        loop {
+            match reader.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    let bytes = match channel {
+                        Some(channel) => frame(channel, &buf[..n]),
+                        None => buf[..n].to_vec(),
+                    };
+                    if out.send(bytes).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        if let Some(channel) = channel {
+            let _ = out.send(frame(channel, &[])).await;
+        }
+    });
+    Some(writer)
+}
+
+/// One link frame's bytes: `channel`, length, body (an empty body closes the channel).
+fn frame(channel: u32, bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(8 + bytes.len());
+    out.extend_from_slice(&channel.to_be_bytes());
+    out.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
+    out.extend_from_slice(bytes);
+    out
+}
+
+/// The link's far end: frames in, connections out.
+struct Link {
+    shared: Arc<Shared>,
+    grant: Grant,
+    out: mpsc::Sender<Vec<u8>>,
+    channels: HashMap<u32, tokio::io::WriteHalf<tokio::net::UnixStream>>,
+    /// Bytes of a frame not yet whole (a WebSocket message need not end at a frame's end).
+    pending: Vec<u8>,
+}
+
+/// The most channels one link opens at once.
+const MAX_CHANNELS: usize = 512;
+
+impl Link {
+    /// Takes the link's next bytes; false when the link must end (a malformed frame).
+    async fn receive(&mut self, bytes: &[u8]) -> bool {
+        self.pending.extend_from_slice(bytes);
+        loop {
+            if self.pending.len() < 8 {
+                return true;
+            }
+            let channel = u32::from_be_bytes([
+                self.pending[0],
+                self.pending[1],
+                self.pending[2],
+                self.pending[3],
+            ]);
+            let len = u32::from_be_bytes([
+                self.pending[4],
+                self.pending[5],
+                self.pending[6],
+                self.pending[7],
+            ]) as usize;
+            if len > MAX_CHUNK {
+                crate::log::line(&format!(
+                    "remote: a link sent a frame of {len} bytes, more than {MAX_CHUNK}"
+                ));
+                return false;
+            }
+            if self.pending.len() < 8 + len {
+                return true;
+            }
+            let body: Vec<u8> = self.pending[8..8 + len].to_vec();
+            self.pending.drain(..8 + len);
+            if channel == CONTROL_CHANNEL {
+                continue;
+            }
+            if len == 0 {
+                if let Some(mut local) = self.channels.remove(&channel) {
+                    let _ = local.shutdown().await;
+                }
+                continue;
+            }
+            if !self.channels.contains_key(&channel) {
+                if self.channels.len() >= MAX_CHANNELS {
+                    let _ = self.out.send(frame(channel, &[])).await;
+                    continue;
+                }
+                match open(&self.shared, self.grant, self.out.clone(), Some(channel)) {
+                    Some(local) => {
+                        self.channels.insert(channel, local);
+                    }
+                    None => {
+                        let _ = self.out.send(frame(channel, &[])).await;
+                        continue;
+                    }
+                }
+            }
+            let failed = match self.channels.get_mut(&channel) {
+                Some(local) => local.write_all(&body).await.is_err(),
+                None => false,
+            };
+            if failed {
+                self.channels.remove(&channel);
+                let _ = self.out.send(frame(channel, &[])).await;
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! The hub's end of a link over `wss://`: TLS to the satellite's listener with its
+//! certificate pinned by fingerprint (no certificate authority is asked), a WebSocket to
+//! `/link` with the bearer token in a header, then the link's bytes carried between this
+//! process's stdin and stdout and the WebSocket — what `ssh HOST phux proxy` carries for an
+//! ssh link. The hub runs it as `phux remote-link` (see `hub::link`).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_rustls::rustls;
+use tokio_rustls::rustls::client::danger::{
+    HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier,
+};
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use tokio_rustls::rustls::{DigitallySignedStruct, SignatureScheme};
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::Message;
+
+use super::cert::{fingerprint_of, normalized_fingerprint};
+
+/// How long TLS and the upgrade may take.
+pub const CONNECT_DEADLINE: Duration = Duration::from_secs(15);
+
+/// `wss://HOST:PORT`, split.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WssAddr {
+    pub host: String,
+    pub port: u16,
+}
+
+impl WssAddr {
+    pub fn parse(text: &str) -> Result<WssAddr, String> {
+        let rest = text
+            .strip_prefix("wss://")
+            .ok_or_else(|| format!("{text:?} does not start with wss://"))?;
+        let rest = rest.trim_end_matches('/');
+        if rest.contains(['/', '?', '#', '@']) || rest.is_empty() {
+            return Err(format!("{text:?}: a wss address is wss://HOST:PORT only"));
+        }
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((host, port)) if !host.ends_with(']') || host.starts_with('[') => {
+                let port = port
+                    .parse::<u16>()
+                    .map_err(|_| format!("{text:?}: the port is not a number"))?;
+                (host, port)
+            }
+            _ => (rest, 443),
+        };
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        if host.is_empty()
+            || host.starts_with('-')
+            || !host
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
+        {
+            return Err(format!(
+                "{text:?}: the host is letters, digits, '.', '-' or an IP"
+            ));
+        }
+        Ok(WssAddr {
+            host: host.to_owned(),
+            port,
+        })
+    }
+}
+
+/// Accepts exactly one certificate: the one whose SHA-256 is the pinned fingerprint.
+#[derive(Debug)]
+struct Pinned {
+    fingerprint: String,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+}
+
+impl ServerCertVerifier for Pinned {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let seen = normalized_fingerprint(&fingerprint_of(end_entity.as_ref()));
+        if seen == self.fingerprint {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(format!(
+                "the certificate's fingerprint is {}, not the pinned one",
+                fingerprint_of(end_entity.as_ref())
+            )))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+/// Dials `addr`'s `/link` and carries stdin/stdout over it until either side ends.
+pub fn link_stdio(addr: &WssAddr, token: &str, fingerprint: &str) -> Result<(), String> {
+    let pinned = normalized_fingerprint(fingerprint);
+    if pinned.len() != 64 {
+        return Err(format!(
+            "{fingerprint:?} is not a SHA-256 fingerprint (64 hex digits, colons allowed)"
+        ));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async move {
+        let ws = tokio::time::timeout(CONNECT_DEADLINE, connect(addr, token, pinned, "/link"))
+            .await
+            .map_err(|_| format!("no answer from wss://{}:{} in time", addr.host, addr.port))??;
+        carry(ws).await
+    })
+}
+
+type Wss =
+    tokio_tungstenite::WebSocketStream<tokio_rustls::client::TlsStream<tokio::net::TcpStream>>;
+
+async fn connect(addr: &WssAddr, token: &str, pinned: String, path: &str) -> Result<Wss, String> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(Arc::clone(&provider))
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(Pinned {
+            fingerprint: pinned,
+            provider,
+        }))
+        .with_no_client_auth();
+    let tcp = tokio::net::TcpStream::connect((addr.host.as_str(), addr.port))
+        .await
+        .map_err(|e| format!("cannot reach {}:{}: {e}", addr.host, addr.port))?;
+    let _ = tcp.set_nodelay(true);
+    let name = ServerName::try_from(addr.host.clone()).map_err(|e| e.to_string())?;
+    let tls = tokio_rustls::TlsConnector::from(Arc::new(config))
+        .connect(name, tcp)
+        .await
+        .map_err(|e| format!("TLS with {}:{} failed: {e}", addr.host, addr.port))?;
+    let url = format!("wss://{}:{}{path}", addr.host, addr.port);
+    let mut request = url.into_client_request().map_err(|e| e.to_string())?;
+    request.headers_mut().insert(
+        "Authorization",
+        format!("Bearer {token}")
+            .parse()
+            .map_err(|_| "the token is not a header value".to_owned())?,
+    );
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(super::listener::MAX_MESSAGE * 2))
+        .max_frame_size(Some(super::listener::MAX_MESSAGE * 2));
+    let (ws, _) = tokio_tungstenite::client_async_with_config(request, tls, Some(config))
+        .await
+        .map_err(|e| match e {
+            tokio_tungstenite::tungstenite::Error::Http(response) => {
+                let body = response
+                    .body()
+                    .as_ref()
+                    .map(|b| String::from_utf8_lossy(b).trim().to_owned())
+                    .unwrap_or_default();
+                format!("the listener refused: {} {body}", response.status())
+            }
+            other => format!("the WebSocket upgrade failed: {other}"),
+        })?;
+    Ok(ws)
+}
+
+async fn carry(ws: Wss) -> Result<(), String> {
+    let (mut sink, mut source) = ws.split();
+    let upstream = async move {
+        let mut stdin = tokio::io::stdin();
+        let mut buf = vec![0u8; 256 * 1024];
+        loop {
+            let n = stdin.read(&mut buf).await.map_err(|e| e.to_string())?;
+            if n == 0 {
+                let _ = sink.close().await;
+                return Ok::<(), String>(());
+            }
+            sink.send(Message::binary(buf[..n].to_vec()))
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+    };
+    let downstream = async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(message) = source.next().await {
+            match message.map_err(|e| e.to_string())? {
+                Message::Binary(bytes) => {
+                    stdout.write_all(&bytes).await.map_err(|e| e.to_string())?;
+                    stdout.flush().await.map_err(|e| e.to_string())?;
+                }
+                Message::Close(frame) => {
+                    let why = frame.map(|f| f.reason.to_string()).unwrap_or_default();
+                    return Err(format!("the listener closed the link {why}"));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    };
+    tokio::select! {
+        result = upstream => result,
+        result = downstream => result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wss_address_is_host_and_port_only() {
+        assert_eq!(
+            WssAddr::parse("wss://box.tail:8787").unwrap(),
+            WssAddr {
+                host: "box.tail".into(),
+                port: 8787
+            }
+        );
+        assert_eq!(WssAddr::parse("wss://10.0.0.2").unwrap().port, 443);
+        for bad in [
+            "ssh://x",
+            "wss://-oProxy:1",
+            "wss://a/b",
+            "wss://u@h:1",
+            "wss://h:x",
+        ] {
+            assert!(WssAddr::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! The listener: TLS on one TCP port, then one HTTP request per connection — the page and its
+//! scripts, or a WebSocket upgrade that must show a token before anything of a session is
+//! sent: `/wire` carries one client connection (the browser), `/link` a hub's link. Every
+//! step has a deadline, and connections are capped in all and per credential.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use tokio::net::{TcpListener, TcpStream};
+use tokio_rustls::rustls;
+use tokio_rustls::TlsAcceptor;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, Role, WebSocketConfig};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::WebSocketStream;
+
+use super::cert::{self, CertPaths};
+use super::http::{self, Request};
+use super::tokens::{Admitted, Refusal, Store};
+use super::{bridge, page};
+use crate::shared::Shared;
+
+/// A client has this long to finish TLS, then to send its request head, then its token.
+pub const STEP_DEADLINE: Duration = Duration::from_secs(10);
+/// Connections open at once, in all.
+pub const MAX_CONNECTIONS: usize = 256;
+/// Connections open at once per credential.
+pub const MAX_PER_CREDENTIAL: usize = 32;
+/// The largest WebSocket message a client may send (a link frame is at most 256 KiB).
+pub const MAX_MESSAGE: usize = 1 << 20;
+
+/// What the listener needs to start.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub addr: String,
+    pub tokens: PathBuf,
+    pub cert: CertPaths,
+}
+
+impl Settings {
+    /// For the address the server was given (`--ws-addr`, `PHUX_WS_ADDR`, `[listener]
+    /// ws_addr`, in that order); `None` when there is none (the listener is off).
+    pub fn configured(ws_addr: Option<String>) -> Option<Settings> {
+        let addr = ws_addr.filter(|a| !a.trim().is_empty())?;
+        let tokens = super::tokens::default_path();
+        let dir = tokens
+            .parent()
+            .map(|p| p.to_path_buf())
+            .unwrap_or_else(|| PathBuf::from("."));
+        Some(Settings {
+            addr,
+            cert: CertPaths::resolve(&dir, None),
+            tokens,
+        })
+    }
+}
+
+struct State {
+    shared: Arc<Shared>,
+    tokens: PathBuf,
+    acceptor: TlsAcceptor,
+    open: Mutex<Open>,
+}
+
+#[derive(Default)]
+struct Open {
+    all: usize,
+    per_credential: HashMap<String, usize>,
+}
+
+/// A place held in the caps while a connection lasts.
+struct Place {
+    state: Arc<State>,
+    credential: Option<String>,
+}
+
+impl Drop for Place {
+    fn drop(&mut self) {
+        let mut open = self.state.open.lock().unwrap_or_else(|p| p.into_inner());
+        open.all = open.all.saturating_sub(1);
+        if let Some(id) = &self.credential {
+            if let Some(n) = open.per_credential.get_mut(id) {
+                *n = n.saturating_sub(1);
+                if *n == 0 {
+                    open.per_credential.remove(id);
+                }
+            }
+        }
+    }
+}
+
+/// Binds the address and serves it on a thread of its own; returns the bound address.
+pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, String> {
+    let identity = cert::load_or_make(&settings.cert).map_err(|e| e.to_string())?;
+    let fingerprint = identity.fingerprint();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?
+        .with_no_client_auth()
+        .with_single_cert(identity.chain, identity.key)
+        .map_err(|e| format!("the certificate {}: {e}", settings.cert.cert.display()))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let std_listener = std::net::TcpListener::bind(&settings.addr)
+        .map_err(|e| format!("cannot listen on {}: {e}", settings.addr))?;
+    std_listener
+        .set_nonblocking(true)
+        .map_err(|e| e.to_string())?;
+    let bound = std_listener.local_addr().map_err(|e| e.to_string())?;
+    let state = Arc::new(State {
+        shared: Arc::clone(shared),
+        tokens: settings.tokens.clone(),
+        acceptor: TlsAcceptor::from(Arc::new(tls)),
+        open: Mutex::new(Open::default()),
+    });
+    crate::log::line(&format!(
+        "remote: listening on {bound} (TLS, certificate {fingerprint})"
+    ));
+    std::thread::Builder::new()
+        .name("remote".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let listener = match TcpListener::from_std(std_listener) {
+                    Ok(listener) => listener,
+                    Err(e) => {
+                        crate::log::line(&format!("remote: cannot listen: {e}"));
+                        return;
+                    }
+                };
+                accept_forever(listener, state).await;
+            });
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(bound)
+}
+
+async fn accept_forever(listener: TcpListener, state: Arc<State>) {
+    loop {
+        let (tcp, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                crate::log::line(&format!("remote: accept failed: {e}"));
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Some(place) = take_place(&state) else {
+            crate::log::line(&format!(
+                "remote: refused {peer}: {MAX_CONNECTIONS} connections are open"
+            ));
+            continue;
+        };
+        let _ = tcp.set_nodelay(true);
+        tokio::spawn(serve_connection(tcp, peer, place));
+    }
+}
+
+fn take_place(state: &Arc<State>) -> Option<Place> {
+    let mut open = state.open.lock().unwrap_or_else(|p| p.into_inner());
+    if open.all >= MAX_CONNECTIONS {
+        return None;
+    }
+    open.all += 1;
+    Some(Place {
+        state: Arc::clone(state),
+        credential: None,
+    })
+}
+
+/// Counts the connection against its credential; false when it has its most already.
+fn hold_for(place: &mut Place, credential: &str) -> bool {
+    let mut open = place.state.open.lock().unwrap_or_else(|p| p.into_inner());
+    let n = open
+        .per_credential
+        .entry(credential.to_owned())
+        .or_insert(0);
+    if *n >= MAX_PER_CREDENTIAL {
+        return false;
+    }
+    *n += 1;
+    place.credential = Some(credential.to_owned());
+    true
+}
+
+async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
+    let state = Arc::clone(&place.state);
+    let tls = match tokio::time::timeout(STEP_DEADLINE, state.acceptor.accept(tcp)).await {
+        Ok(Ok(tls)) => tls,
+        Ok(Err(e)) => {
+            crate::log::line(&format!("remote: {peer}: TLS failed: {e}"));
+            return;
+        }
+        Err(_) => {
+            crate::log::line(&format!(
+                "remote: {peer}: dropped: TLS not finished in time"
+            ));
+            return;
+        }
+    };
+    let mut tls = tls;
+    let request = match tokio::time::timeout(STEP_DEADLINE, http::read_head(&mut tls)).await {
+        Ok(Ok(request)) => request,
+        Ok(Err(e)) => {
+            crate::log::line(&format!("remote: {peer}: dropped: {e}"));
+            let _ = http::respond(
+                &mut tls,
+                "400 Bad Request",
+                "text/plain",
+                b"bad request\n",
+                &[],
+            )
+            .await;
+            return;
+        }
+        Err(_) => {
+            crate::log::line(&format!("remote: {peer}: dropped: no request in time"));
+            return;
+        }
+    };
+    if request.method != "GET" {
+        let _ = http::respond(
+            &mut tls,
+            "405 Method Not Allowed",
+            "text/plain",
+            b"only GET\n",
+            &[],
+        )
+        .await;
+        return;
+    }
+    let kind = match request.path.as_str() {
+        "/wire" => bridge::Kind::Wire,
+        "/link" => bridge::Kind::Link,
+        _ => {
+            let _ = page::serve(&mut tls, &request).await;
+            return;
+        }
+    };
+    if !request.is_upgrade() {
+        let _ = http::respond(
+            &mut tls,
+            "426 Upgrade Required",
+            "text/plain",
+            b"this address takes a WebSocket\n",
+            &[],
+        )
+        .await;
+        return;
+    }
+    // A token in a header is checked before the upgrade: a refusal is a plain 401.
+    let early = match request.bearer() {
+        Some(token) => match admit(&state, Some(token)) {
+            Ok(admitted) => Some(admitted),
+            Err(refusal) => {
+                crate::log::line(&format!("remote: {peer}: refused: {}", refusal.log()));
+                let _ = http::respond(
+                    &mut tls,
+                    "401 Unauthorized",
+                    "text/plain",
+                    format!("{}\n", refusal.reason()).as_bytes(),
+                    &[("WWW-Authenticate", "Bearer")],
+                )
+                .await;
+                return;
+            }
+        },
+        None => None,
+    };
+    if let Err(e) = switch(&mut tls, &request).await {
+        crate::log::line(&format!("remote: {peer}: upgrade failed: {e}"));
+        return;
+    }
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(MAX_MESSAGE))
+        .max_frame_size(Some(MAX_MESSAGE));
+    let mut ws = WebSocketStream::from_raw_socket(tls, Role::Server, Some(config)).await;
+    // Otherwise the first message is the token: `{"token":"…"}` (a browser cannot set headers).
+    let admitted = match early {
+        Some(admitted) => admitted,
+        None => match first_message_token(&mut ws).await {
+            Ok(token) => match admit(&state, Some(&token)) {
+                Ok(admitted) => admitted,
+                Err(refusal) => {
+                    crate::log::line(&format!("remote: {peer}: refused: {}", refusal.log()));
+                    close(&mut ws, refusal.reason()).await;
+                    return;
+                }
+            },
+            Err(why) => {
+                crate::log::line(&format!("remote: {peer}: refused: {why}"));
+                close(&mut ws, why).await;
+                return;
+            }
+        },
+    };
+    if !hold_for(&mut place, &admitted.credential_id) {
+        crate::log::line(&format!(
+            "remote: {peer}: refused: credential {} has {MAX_PER_CREDENTIAL} connections open",
+            admitted.credential_id
+        ));
+        close(&mut ws, "too many connections for this credential").await;
+        return;
+    }
+    crate::log::line(&format!(
+        "remote: {peer}: credential {}{} connected ({})",
+        admitted.credential_id,
+        if admitted.read_only {
+            " (read-only)"
+        } else {
+            ""
+        },
+        request.path
+    ));
+    bridge::serve(ws, kind, &state.shared, &admitted).await;
+    drop(place);
+}
+
+async fn switch<S: tokio::io::AsyncWrite + Unpin>(
+    stream: &mut S,
+    request: &Request,
+) -> std::io::Result<()> {
+    let key = request.header("sec-websocket-key").unwrap_or_default();
+    http::switch(stream, key).await
+}
+
+/// The store is read at every admission, so pairing, rotation and revocation apply to the
+/// next connection without a restart.
+fn admit(state: &State, token: Option<&str>) -> Result<Admitted, Refusal> {
+    match Store::load(&state.tokens) {
+        Ok(store) => store.admit(token),
+        Err(e) => {
+            crate::log::line(&format!("remote: {e}"));
+            Err(Refusal::Unknown)
+        }
+    }
+}
+
+async fn first_message_token<S>(ws: &mut WebSocketStream<S>) -> Result<String, &'static str>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    let first = tokio::time::timeout(STEP_DEADLINE, ws.next())
+        .await
+        .map_err(|_| "no token in time")?;
+    let Some(Ok(Message::Text(text))) = first else {
+        return Err("the first message must be the token");
+    };
+    #[derive(serde::Deserialize)]
+    struct Hello {
+        token: String,
+    }
+    serde_json::from_str::<Hello>(text.as_str())
+        .map(|h| h.token)
+        .map_err(|_| "the first message must be {\"token\":\"…\"}")
+}
+
+/// Closes with a policy-violation code and `reason` (cut to what a close frame holds).
+async fn close<S>(ws: &mut WebSocketStream<S>, reason: &str)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
+    let mut reason = reason.to_owned();
+    while reason.len() > 120 {
+        reason.pop();
+    }
+    let _ = ws
+        .close(Some(CloseFrame {
+            code: CloseCode::Policy,
+            reason: reason.into(),
+        }))
+        .await;
+}

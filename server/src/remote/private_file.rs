@@ -1,0 +1,80 @@
+//! Files only their owner may read: the token store, the certificate's key. Written through a
+//! temporary file created 0600 (never through a link) and renamed over the old one, so a
+//! reader sees the old file or the new one; read with a bound, refusing a link or a file
+//! others can read.
+
+use std::fs::OpenOptions;
+use std::io::{Read, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::Path;
+
+/// Writes `bytes` to `path` (mode 0600), creating its directory (0700) if needed.
+pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp.{}", std::process::id()));
+    let temp = path.with_file_name(name);
+    let _ = std::fs::remove_file(&temp);
+    let result = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Reads at most `limit` bytes of `path`; `Ok(None)` when it does not exist. A link, a file
+/// that is not regular, or one that others may read or write is refused.
+pub fn read(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc_nofollow())
+        .open(path)
+    {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(format!(
+            "{} is not a regular file",
+            path.display()
+        )));
+    }
+    if meta.mode() & 0o077 != 0 {
+        return Err(std::io::Error::other(format!(
+            "{} may be read by others (mode {:o}); run `chmod 600 {}`",
+            path.display(),
+            meta.mode() & 0o777,
+            path.display()
+        )));
+    }
+    if meta.len() > limit {
+        return Err(std::io::Error::other(format!(
+            "{} is {} bytes, more than the {limit} a file of its kind may be",
+            path.display(),
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit).read_to_end(&mut bytes)?;
+    Ok(Some(bytes))
+}
+
+fn libc_nofollow() -> i32 {
+    rustix::fs::OFlags::NOFOLLOW.bits() as i32
+}

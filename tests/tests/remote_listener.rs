@@ -1,0 +1,483 @@
+//! §4.18 and the remote listener, end to end: `phux pair` and its store, a server listening on
+//! TLS WebSocket, bad tokens and garbage refused before any session data, a read-only
+//! credential's writes refused, and a hub reaching a satellite over `wss://`. The browser's
+//! side is `browser.rs`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use phux_tests::{json, phux, run_with_deadline, stdout, wait_until, TestServer};
+
+/// A server listening on a free loopback port, its token store in its own directory.
+struct Listening {
+    server: TestServer,
+    tokens: PathBuf,
+    port: u16,
+}
+
+impl Listening {
+    fn start() -> Listening {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let tokens = dir.keep().join("remote-tokens");
+        let server = TestServer::start_with_env(
+            &["--ws-addr", "127.0.0.1:0"],
+            &[("PHUX_WS_TOKENS", tokens.as_os_str())],
+        );
+        let log = server.dir.path().join("server.log");
+        let mut port = 0;
+        wait_until(
+            "the listener says where it listens",
+            Duration::from_secs(10),
+            || {
+                let text = std::fs::read_to_string(&log).unwrap_or_default();
+                port = text
+                    .lines()
+                    .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
+                    .and_then(|rest| rest.split_whitespace().next())
+                    .and_then(|p| p.parse().ok())
+                    .unwrap_or(0);
+                port != 0
+            },
+        );
+        Listening {
+            server,
+            tokens,
+            port,
+        }
+    }
+
+    /// `phux pair ARGS --json` against this listener's store.
+    fn pair(&self, args: &[&str]) -> serde_json::Value {
+        let mut command = self.server.phux(&["pair"]);
+        command
+            .args(args)
+            .arg("--json")
+            .env("PHUX_WS_TOKENS", &self.tokens);
+        let output = run_with_deadline(&mut command, Duration::from_secs(15));
+        assert!(output.status.success(), "{}", phux_tests::stderr(&output));
+        json(&output)
+    }
+
+    /// Runs the Python probe (a real TLS WebSocket client) and returns what it printed.
+    fn probe(&self, script: &str, env: &[(&str, &str)]) -> serde_json::Value {
+        let mut command = Command::new("python3");
+        command
+            .arg("-c")
+            .arg(format!("{PROBE}\n{script}"))
+            .env("PORT", self.port.to_string())
+            .envs(env.iter().copied());
+        let output = run_with_deadline(&mut command, Duration::from_secs(40));
+        assert!(
+            output.status.success(),
+            "the probe failed: {}",
+            phux_tests::stderr(&output)
+        );
+        serde_json::from_str(stdout(&output).trim()).expect("the probe prints one JSON line")
+    }
+}
+
+/// A minimal WebSocket client over Python's ssl module: enough to show what the listener does
+/// with a client that is not a browser, or not well behaved.
+const PROBE: &str = r#"
+import json, os, socket, ssl, struct, time
+PORT = int(os.environ["PORT"])
+def tls():
+    raw = socket.create_connection(("127.0.0.1", PORT), timeout=15)
+    ctx = ssl.create_default_context(); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
+    return ctx.wrap_socket(raw, server_hostname="localhost")
+def upgrade(s, path="/wire", headers=""):
+    s.sendall((f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{headers}\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        if not chunk: break
+        head += chunk
+    return head.decode(errors="replace")
+def send(s, opcode, payload, claimed=None):
+    n = len(payload) if claimed is None else claimed
+    mask = b"\x01\x02\x03\x04"
+    if n < 126: header = struct.pack(">BB", 0x80 | opcode, 0x80 | n)
+    elif n < 65536: header = struct.pack(">BBH", 0x80 | opcode, 0x80 | 126, n)
+    else: header = struct.pack(">BBQ", 0x80 | opcode, 0x80 | 127, n)
+    s.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+def recv_exact(s, n):
+    data = b""
+    while len(data) < n:
+        chunk = s.recv(n - len(data))
+        if not chunk: raise EOFError("closed")
+        data += chunk
+    return data
+def read_message(s):
+    b0, b1 = recv_exact(s, 2)
+    n = b1 & 0x7f
+    if n == 126: n = struct.unpack(">H", recv_exact(s, 2))[0]
+    elif n == 127: n = struct.unpack(">Q", recv_exact(s, 8))[0]
+    return b0 & 0x0f, recv_exact(s, n)
+def frame(message):
+    body = json.dumps(message).encode()
+    return struct.pack(">I", len(body) + 1) + b"\x01" + body
+def wire_messages(s, count):
+    buf, out = b"", []
+    while len(out) < count:
+        op, payload = read_message(s)
+        if op == 8: out.append({"closed": payload[2:].decode(errors="replace")}); break
+        buf += payload
+        while len(buf) >= 4 and len(buf) >= 4 + struct.unpack(">I", buf[:4])[0]:
+            n = struct.unpack(">I", buf[:4])[0]
+            if buf[4] == 1: out.append(json.loads(buf[5:4 + n]))
+            buf = buf[4 + n:]
+    return out
+def closed_within(s, seconds):
+    s.settimeout(seconds)
+    start = time.time()
+    try:
+        while s.recv(4096): pass
+        return time.time() - start
+    except (ConnectionError, ssl.SSLError, EOFError):
+        return time.time() - start
+    except socket.timeout:
+        return None
+"#;
+
+#[test]
+fn pair_prints_the_contract_document_and_keeps_only_a_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("state").join("remote-tokens");
+    let output = run_with_deadline(
+        phux(&[
+            "pair",
+            "--json",
+            "--host",
+            "100.64.0.2:8787",
+            "--name",
+            "phone",
+        ])
+        .env("PHUX_WS_TOKENS", &tokens)
+        .env("PHUX_WS_ADDR", "0.0.0.0:8787")
+        .env("PHUX_CONFIG", dir.path().join("config.toml")),
+        Duration::from_secs(15),
+    );
+    assert!(output.status.success(), "{}", phux_tests::stderr(&output));
+    let doc = json(&output);
+    // The contract's fields, in its order, as printed.
+    let printed = stdout(&output);
+    let at = |key: &str| printed.find(&format!("\"{key}\":")).expect(key);
+    let order = [
+        "schema_version",
+        "credential_id",
+        "generation",
+        "token",
+        "cert_fingerprint",
+        "overlay_addresses",
+        "ws_addr",
+        "quic_addr",
+        "connect_link",
+        "tokens_path",
+    ];
+    assert!(order.windows(2).all(|w| at(w[0]) < at(w[1])), "{printed}");
+    assert_eq!(doc.as_object().unwrap().len(), order.len(), "{printed}");
+    let token = doc["token"].as_str().unwrap();
+    assert_eq!(token.len(), 64);
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(doc["credential_id"].as_str().unwrap().len(), 32);
+    assert_eq!(doc["generation"], 1);
+    let fingerprint = doc["cert_fingerprint"].as_str().unwrap();
+    assert_eq!(fingerprint.split(':').count(), 32, "{fingerprint}");
+    assert!(doc["overlay_addresses"].is_array());
+    assert_eq!(doc["ws_addr"], "0.0.0.0:8787");
+    assert_eq!(doc["quic_addr"], serde_json::Value::Null);
+    assert_eq!(
+        doc["connect_link"].as_str().unwrap(),
+        format!("https://100.64.0.2:8787/#token={token}")
+    );
+    assert_eq!(
+        doc["tokens_path"].as_str().unwrap(),
+        tokens.display().to_string()
+    );
+    // The store keeps a hash, is private, and the certificate sits beside it.
+    let store = std::fs::read_to_string(&tokens).unwrap();
+    assert!(!store.contains(token), "the token itself is not stored");
+    let mode = |p: &Path| {
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions())
+            & 0o777
+    };
+    assert_eq!(mode(&tokens), 0o600);
+    assert_eq!(mode(&tokens.with_file_name("remote-key.pem")), 0o600);
+    // Without a listener configured and no address given there is no link: null, not absent.
+    let output = run_with_deadline(
+        phux(&["pair", "--json"])
+            .env("PHUX_WS_TOKENS", &tokens)
+            .env_remove("PHUX_WS_ADDR")
+            .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .env("PHUX_TAILSCALE", "/nonexistent"),
+        Duration::from_secs(15),
+    );
+    let doc = json(&output);
+    assert_eq!(doc["ws_addr"], serde_json::Value::Null);
+    assert_eq!(doc["cert_fingerprint"], fingerprint, "the same certificate");
+    let listed = json(&run_with_deadline(
+        phux(&["pair", "list", "--json"]).env("PHUX_WS_TOKENS", &tokens),
+        Duration::from_secs(15),
+    ));
+    assert_eq!(listed["credentials"].as_array().unwrap().len(), 2);
+    assert!(!listed.to_string().contains(token));
+}
+
+#[test]
+fn rotate_and_revoke_emit_operation_documents_and_an_expired_credential_mints_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokens = dir.path().join("remote-tokens");
+    let pair = |args: &[&str]| {
+        let mut command = phux(&["pair"]);
+        command
+            .args(args)
+            .env("PHUX_WS_TOKENS", &tokens)
+            .env("PHUX_CONFIG", dir.path().join("config.toml"));
+        run_with_deadline(&mut command, Duration::from_secs(15))
+    };
+    let minted = json(&pair(&["--json"]));
+    let id = minted["credential_id"].as_str().unwrap().to_owned();
+    let rotated = json(&pair(&["rotate", &id, "--overlap", "60", "--json"]));
+    assert_eq!(rotated["operation"], "rotate");
+    assert_eq!(rotated["generation"], 2);
+    assert_eq!(rotated["overlap_seconds"], 60);
+    assert_eq!(rotated["credential_id"], id.as_str());
+    assert_ne!(rotated["token"], minted["token"]);
+    let revoked = json(&pair(&["revoke", &id, "--json"]));
+    let mut keys: Vec<&String> = revoked.as_object().unwrap().keys().collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        [
+            "credential_id",
+            "operation",
+            "schema_version",
+            "tokens_path"
+        ]
+    );
+    assert!(!revoked.to_string().contains("token\""), "no bearer token");
+    // An expired credential: refused before a token exists, nothing on stdout.
+    let other = json(&pair(&["--json"]));
+    let other_id = other["credential_id"].as_str().unwrap();
+    let mut store: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tokens).unwrap()).unwrap();
+    for credential in store["credentials"].as_array_mut().unwrap() {
+        if credential["id"] == other_id {
+            credential["expires_unix"] = 1.into();
+        }
+    }
+    std::fs::write(&tokens, store.to_string()).unwrap();
+    let before = std::fs::read_to_string(&tokens).unwrap();
+    let refused = pair(&["rotate", other_id, "--json"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(stdout(&refused).is_empty(), "no document, no secret");
+    let error = phux_tests::error_line(&refused);
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("expired"),
+        "{error}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&tokens).unwrap(),
+        before,
+        "nothing minted"
+    );
+    let unknown = pair(&["revoke", "0123", "--json"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn bad_tokens_garbage_and_huge_frames_are_refused_before_any_session_data() {
+    let listening = Listening::start();
+    let good = listening.pair(&[]);
+    let token = good["token"].as_str().unwrap();
+    let seen = listening.probe(
+        r#"
+s = tls(); head = upgrade(s, headers="Authorization: Bearer 00ff\r\n")
+wrong_header = head.split("\r\n")[0]
+s = tls(); head = upgrade(s); send(s, 1, json.dumps({"token": "00ff"}).encode())
+op, payload = read_message(s)
+wrong_message = {"opcode": op, "code": struct.unpack(">H", payload[:2])[0], "reason": payload[2:].decode()}
+raw = socket.create_connection(("127.0.0.1", PORT)); raw.sendall(b"GET / HTTP/1.1\r\n\r\n")
+garbage_closed = closed_within(raw, 5)
+s = tls(); upgrade(s); send(s, 1, json.dumps({"token": os.environ["TOKEN"]}).encode())
+send(s, 2, b"x" * 16, claimed=64 << 20)
+huge_closed = closed_within(s, 5)
+s = tls(); upgrade(s, headers="Authorization: Bearer " + os.environ["TOKEN"] + "\r\n")
+s.sendall(b"")
+print(json.dumps({"wrong_header": wrong_header, "wrong_message": wrong_message,
+                  "garbage_closed": garbage_closed, "huge_closed": huge_closed}))
+"#,
+        &[("TOKEN", token)],
+    );
+    assert_eq!(seen["wrong_header"], "HTTP/1.1 401 Unauthorized", "{seen}");
+    assert_eq!(seen["wrong_message"]["opcode"], 8, "a close frame: {seen}");
+    assert_eq!(seen["wrong_message"]["code"], 1008);
+    assert!(seen["wrong_message"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("unknown token"));
+    assert!(
+        seen["garbage_closed"].is_number(),
+        "plain text instead of TLS is dropped: {seen}"
+    );
+    assert!(
+        seen["huge_closed"].is_number(),
+        "a 64 MiB frame ends the connection: {seen}"
+    );
+    let log = std::fs::read_to_string(listening.server.dir.path().join("server.log")).unwrap();
+    assert!(log.contains("refused: a token no credential has"), "{log}");
+    assert!(!log.contains(token), "the log never holds a token");
+}
+
+#[test]
+fn a_read_only_credential_watches_but_its_writes_and_tunnels_are_refused() {
+    let listening = Listening::start();
+    let pane = listening.server.marked_bash("watched");
+    listening
+        .server
+        .run(&["send-keys", &pane, "echo RO-MARK-$((3*3))", "Enter"]);
+    listening.server.wait_for_text(&pane, "RO-MARK-9");
+    let read_only = listening.pair(&["--read-only"]);
+    let full = listening.pair(&[]);
+    let pane_id = pane.trim_start_matches('@');
+    let script = r#"
+def session(token):
+    s = tls(); upgrade(s); send(s, 1, json.dumps({"token": token}).encode())
+    send(s, 2, frame({"type": "hello", "protocol": {"major": 1, "minor": 0}, "client": "probe"}))
+    return s, wire_messages(s, 1)[0]
+PANE = int(os.environ["PANE"])
+s, welcome = session(os.environ["RO"])
+send(s, 2, frame({"type": "get_screen", "id": 1, "pane": PANE}))
+screen = wire_messages(s, 1)[0]
+send(s, 2, frame({"type": "input", "id": 2, "pane": PANE, "actions": [{"kind": "bytes", "data": list(b"echo RO-TYPED\r")}]}))
+typed = wire_messages(s, 1)[0]
+send(s, 2, frame({"type": "tunnel", "id": 3, "satellite": "x"}))
+tunnel = wire_messages(s, 1)[0]
+f, _ = session(os.environ["FULL"])
+send(f, 2, frame({"type": "input", "id": 1, "pane": PANE, "actions": [{"kind": "bytes", "data": list(b"echo FULL-$((4*4))\r")}]}))
+full = wire_messages(f, 1)[0]
+print(json.dumps({"welcome": welcome, "screen": screen, "typed": typed, "tunnel": tunnel, "full": full}))
+"#;
+    let seen = listening.probe(
+        script,
+        &[
+            ("RO", read_only["token"].as_str().unwrap()),
+            ("FULL", full["token"].as_str().unwrap()),
+            ("PANE", pane_id),
+        ],
+    );
+    assert_eq!(seen["welcome"]["type"], "welcome", "{seen}");
+    assert!(
+        seen["screen"].to_string().contains("RO-MARK-9"),
+        "it reads: {seen}"
+    );
+    assert_eq!(
+        seen["typed"]["error"]["code"], "permission_denied",
+        "{seen}"
+    );
+    assert_eq!(
+        seen["tunnel"]["error"]["code"], "permission_denied",
+        "{seen}"
+    );
+    assert!(
+        seen["full"]["ok"].is_object() || seen["full"]["ok"].is_null(),
+        "{seen}"
+    );
+    listening.server.wait_for_text(&pane, "FULL-16");
+    let lines = listening.server.lines(&pane).join("\n");
+    assert!(
+        !lines.contains("RO-TYPED"),
+        "nothing the read-only credential typed arrived"
+    );
+}
+
+#[test]
+fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
+    let satellite = Listening::start();
+    let pane = satellite.server.marked_bash("far");
+    satellite
+        .server
+        .run(&["send-keys", &pane, "echo FAR-$((6*7))", "Enter"]);
+    satellite.server.wait_for_text(&pane, "FAR-42");
+    let paired = satellite.pair(&[]);
+    let token_file = satellite.tokens.with_file_name("hub.token");
+    std::fs::write(&token_file, paired["token"].as_str().unwrap()).unwrap();
+    std::fs::set_permissions(
+        &token_file,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let hub = TestServer::start();
+    let add = hub.run(&[
+        "host",
+        "add",
+        "far",
+        &format!("wss://127.0.0.1:{}", satellite.port),
+        "--role",
+        "satellite",
+        "--token-file",
+        token_file.to_str().unwrap(),
+        "--fingerprint",
+        paired["cert_fingerprint"].as_str().unwrap(),
+    ]);
+    assert!(add.status.success(), "{}", phux_tests::stderr(&add));
+    let target = format!("far/{pane}");
+    wait_until(
+        "the hub lists the satellite's pane",
+        Duration::from_secs(20),
+        || stdout(&hub.run(&["ls"])).contains(&target),
+    );
+    let snapshot = hub.json(&["snapshot", &target, "--json"]);
+    assert!(snapshot.to_string().contains("FAR-42"), "{snapshot}");
+    // A wrong fingerprint is a link that never comes up, with the reason.
+    let wrong = "AA:".repeat(31) + "AA";
+    let add = hub.run(&[
+        "host",
+        "add",
+        "impostor",
+        &format!("wss://127.0.0.1:{}", satellite.port),
+        "--role",
+        "satellite",
+        "--token-file",
+        token_file.to_str().unwrap(),
+        "--fingerprint",
+        &wrong,
+    ]);
+    assert!(add.status.success());
+    wait_until(
+        "the impostor link is reported unreachable",
+        Duration::from_secs(20),
+        || {
+            let listed = hub.run(&["ls", "--json"]);
+            serde_json::from_str::<serde_json::Value>(&stdout(&listed))
+                .map(|doc| doc.to_string().contains("not the pinned one"))
+                .unwrap_or(false)
+        },
+    );
+}
+
+#[test]
+fn doctor_warns_when_the_listener_binds_beyond_loopback() {
+    let status = |addr: &str| {
+        let output = run_with_deadline(
+            phux(&["doctor", "--json"]).env("PHUX_WS_ADDR", addr),
+            Duration::from_secs(30),
+        );
+        let doc = json(&output);
+        let remote = doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == "remote")
+            .cloned()
+            .expect("a remote check");
+        remote["status"].as_str().unwrap().to_owned()
+    };
+    assert_eq!(status("0.0.0.0:8787"), "warn");
+    assert_eq!(status("127.0.0.1:8787"), "pass");
+}
