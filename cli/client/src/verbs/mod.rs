@@ -1,5 +1,7 @@
 //! Each verb's operation whose work is more than one client call: a plain function over the
-//! verb's options that returns what its `--json` prints (the MCP tool's result too).
+//! verb's options that returns what its `--json` prints (the MCP tool's result too). A verb
+//! whose work is one call uses the modules above (`listing`, `lifecycle`, `pane`, ...)
+//! directly. `table` lists every verb, with what an MCP host gets for it.
 
 pub mod agent;
 pub mod doctor;
