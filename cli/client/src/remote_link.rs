@@ -2,7 +2,8 @@
 //! `wss://` host, `phux __remote-link`) itself (once per host) and each connection to the
 //! host's server is a channel of that link, carried to this side over a socket pair, so a
 //! `Client` works on it unchanged. The dial and the channel multiplexer are the hub's
-//! (`phux_server::hub`), the one thing this crate still takes from the server crate.
+//! (`phux_server::hub`): with the web terminal bundle `rec -o x.html` inlines, what this
+//! crate still takes from the server crate.
 
 use std::collections::HashMap;
 use std::os::unix::net::UnixStream;
