@@ -390,7 +390,7 @@ pub fn write(
                 cast,
                 path,
                 &phux_client::verbs::rec::html::PageSettings {
-                    theme: settings.options.theme.clone(),
+                    theme: settings.options.theme,
                     prefer_cast_theme: settings.prefer_cast_theme,
                     idle_limit: settings.idle_limit,
                     speed: settings.speed,

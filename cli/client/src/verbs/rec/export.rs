@@ -305,7 +305,7 @@ fn page(cast: &Cast, out: &Path, settings: &RenderSettings) -> Result<RecJson, F
         cast,
         out,
         &super::html::PageSettings {
-            theme: settings.options.theme.clone(),
+            theme: settings.options.theme,
             prefer_cast_theme: settings.prefer_cast_theme,
             idle_limit: settings.idle_limit,
             speed: settings.speed,

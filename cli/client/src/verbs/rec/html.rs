@@ -46,7 +46,7 @@ pub fn write(cast: &Cast, out: &Path, settings: &PageSettings) -> Result<HtmlSum
     let renderer = std::fs::read_to_string(&script)
         .map_err(|e| HtmlError::Renderer(format!("{}: {e}", script.display())))?;
     let options = HtmlOptions {
-        theme: settings.theme.clone(),
+        theme: settings.theme,
         prefer_cast_theme: settings.prefer_cast_theme,
         idle_limit: settings.idle_limit,
         speed: settings.speed,
