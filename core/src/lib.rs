@@ -5,11 +5,13 @@
 //! client do: running a plugin's command (`plugin_exec`: the server's event hooks, the client's
 //! actions and builds) and loading the agent rules directory (`agents::rules_dir`).
 
+#![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
+
 pub mod agents;
 pub mod base64;
 pub mod bounded_read;
 pub mod config;
-pub mod docs;
+pub mod documents;
 pub mod engine;
 pub mod error_code;
 pub mod error_doc;
@@ -28,3 +30,8 @@ pub mod socket_path;
 pub mod split;
 pub mod state_view;
 pub mod wire;
+
+/// The old name of [`documents`], which read as the repository's `docs/` folder. Kept while the
+/// `cli/` crates still import it by that name.
+#[doc(hidden)]
+pub use documents as docs;

@@ -2,7 +2,7 @@
 //! requested window of history, soft-wrap flags, the cursor, the title, and (on request) the
 //! sparse styled or marked cells.
 
-use crate::docs::{CellColor, CellInfo, CellStyle, Cursor, ScreenState, Semantic, SoftWrap};
+use crate::documents::{CellColor, CellInfo, CellStyle, Cursor, ScreenState, Semantic, SoftWrap};
 use crate::engine::{self, Terminal};
 use crate::ids::PaneId;
 
@@ -42,11 +42,12 @@ pub fn capture(terminal: &Terminal, pane: PaneId, request: CaptureRequest) -> Sc
     let asked_for_window = request.scrollback.is_some_and(|n| n > 0);
     if asked_for_window && retained > window {
         state.truncated = true;
-        state.truncated_reason = Some(crate::docs::screen_state::TRUNCATED_ROW_WINDOW.to_string());
+        state.truncated_reason =
+            Some(crate::documents::screen_state::TRUNCATED_ROW_WINDOW.to_string());
     } else if request.scrollback.is_some() && held > limit {
         state.truncated = true;
         state.truncated_reason =
-            Some(crate::docs::screen_state::TRUNCATED_HISTORY_LIMIT.to_string());
+            Some(crate::documents::screen_state::TRUNCATED_HISTORY_LIMIT.to_string());
     }
     state.soft_wrap = Some(SoftWrap {
         lines: flagged(&terminal.viewport_wraps()),

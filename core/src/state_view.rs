@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::docs::GridSize;
+use crate::documents::GridSize;
 use crate::ids::{PaneId, SessionId, WindowId};
 use crate::pane_layout::LayoutNode;
 

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use phux_core::docs::*;
+use phux_core::documents::*;
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ErrorDoc;
 use phux_core::exit_code::EXIT_CODE_TABLE_HELP;
@@ -21,25 +21,9 @@ fn golden_dir() -> PathBuf {
 }
 
 /// Compares `actual` with the golden file, or rewrites it under `PHUX_BLESS=1`.
+#[track_caller]
 fn check(rel: &str, actual: &str) {
-    let path = golden_dir().join(rel);
-    if std::env::var_os("PHUX_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, actual).unwrap();
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run with PHUX_BLESS=1 to create it",
-            path.display()
-        )
-    });
-    assert_eq!(
-        expected,
-        actual,
-        "{} drifted; if the change is intended, re-bless with PHUX_BLESS=1",
-        path.display()
-    );
+    phux_golden::check(&golden_dir().join(rel), actual);
 }
 
 /// A document: pinned as one line of JSON, and it must read back to the same value.
@@ -528,7 +512,7 @@ fn watch_events() -> Vec<(&'static str, WatchEvent)> {
 
 /// §4.10: `host ls/add/enroll/rm --json`.
 fn host_documents() {
-    use phux_core::docs::host::{HostJson, HostListJson, HostRemovedJson};
+    use phux_core::documents::host::{HostJson, HostListJson, HostRemovedJson};
     use phux_core::hosts::{HostEntry, HostRole};
     let satellite = HostEntry {
         name: "devbox".into(),

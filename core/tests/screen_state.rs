@@ -2,7 +2,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
 
-use phux_core::docs::{Cursor, ScreenState, SoftWrap, TAIL_ALL_CAP};
+use phux_core::documents::{Cursor, ScreenState, SoftWrap, TAIL_ALL_CAP};
 use phux_core::ids::PaneId;
 
 fn rows(v: &[&str]) -> Vec<String> {

@@ -2,6 +2,7 @@
 //! exceeds the 16 MiB frame limit, whatever length a header claims.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)] // tests may panic on the unexpected
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,6 +15,7 @@ struct Largest;
 
 static LARGEST: AtomicUsize = AtomicUsize::new(0);
 
+// SAFETY: every call is forwarded unchanged to the system allocator; only sizes are noted.
 unsafe impl GlobalAlloc for Largest {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         LARGEST.fetch_max(layout.size(), Ordering::Relaxed);

@@ -29,7 +29,7 @@ pub enum EncodeError {
     /// A `.cast` path was handed to an image encoder.
     #[error("{0} is a cast, not an animation: the recorder writes casts")]
     NotAnAnimation(PathBuf),
-    /// A colour string is not `#rrggbb` or `#rgb`.
+    /// A colour string is not `#rrggbb`.
     #[error("bad colour {0:?}: expected #rrggbb")]
     BadColor(String),
     /// A cast theme's palette has neither 8 nor 16 entries.

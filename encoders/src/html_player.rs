@@ -54,7 +54,7 @@ pub fn write_html(
     })?;
     let theme = crate::replay::cast_theme(cast)
         .filter(|_| options.prefer_cast_theme)
-        .unwrap_or_else(|| options.theme.clone());
+        .unwrap_or(options.theme);
     let (events, duration) = timeline(cast, options.idle_limit, options.speed);
     let data = json!({
         "cols": cast.header.cols,

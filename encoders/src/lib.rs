@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+#![forbid(unsafe_code)]
 // Tests may panic on the unexpected; library code may not (see the workspace lints).
 #![cfg_attr(test, allow(clippy::unwrap_used, clippy::expect_used))]
 

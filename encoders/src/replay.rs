@@ -7,7 +7,7 @@ use crate::animator::{Animator, FrameSink};
 use crate::error::EncodeError;
 use crate::screen::{CellAttrs, CellWidth, RenderCell, RenderCursor, RenderScreen};
 use crate::summary::{EncodeOptions, EncodeSummary};
-use crate::theme::{Rgb, Theme};
+use crate::theme::Theme;
 use phux_core::engine::{self, Terminal};
 use phux_recorder::{Cast, EventKind, Timeline};
 use std::path::Path;
@@ -137,10 +137,7 @@ pub fn canvas_size(cast: &Cast) -> (u16, u16) {
 }
 
 pub(crate) fn cast_theme(cast: &Cast) -> Option<Theme> {
-    let theme = cast.header.theme.as_ref()?;
-    let rgb = |c: &phux_recorder::Rgb| Rgb(c.r, c.g, c.b);
-    let palette: Vec<Rgb> = theme.palette.iter().map(rgb).collect();
-    Theme::from_cast(rgb(&theme.fg), rgb(&theme.bg), &palette).ok()
+    Theme::from_cast_theme(cast.header.theme.as_ref()?).ok()
 }
 
 /// The engine's screen as the rasterizer's input, on a `cols`×`rows` canvas.

@@ -1,48 +1,12 @@
-//! Colour themes: resolving cell colours to exact RGB, built-in themes and themes from a cast header.
+//! Render themes: resolving cell colours to exact RGB, built-in themes and themes from a cast
+//! header (the cast's own theme is `phux_recorder::Theme`; see [`Theme::from_cast_theme`]).
 
 use crate::error::EncodeError;
 use crate::screen::CellColor;
 
-/// An exact 24-bit colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct Rgb(pub u8, pub u8, pub u8);
-
-impl Rgb {
-    /// Parses `#rrggbb` or `rrggbb` (also `#rgb`), as cast headers write colours.
-    pub fn parse_hex(text: &str) -> Result<Rgb, EncodeError> {
-        let bad = || EncodeError::BadColor(text.to_string());
-        let hex = text.trim().trim_start_matches('#');
-        let digits: Vec<u8> = hex
-            .chars()
-            .map(|c| c.to_digit(16).and_then(|d| u8::try_from(d).ok()))
-            .collect::<Option<_>>()
-            .ok_or_else(bad)?;
-        match digits.as_slice() {
-            [r1, r0, g1, g0, b1, b0] => Ok(Rgb(r1 * 16 + r0, g1 * 16 + g0, b1 * 16 + b0)),
-            [r, g, b] => Ok(Rgb(r * 17, g * 17, b * 17)),
-            _ => Err(bad()),
-        }
-    }
-
-    /// Packs the colour as `0x00RRGGBB`, the rasterizer's pixel value.
-    pub const fn packed(self) -> u32 {
-        ((self.0 as u32) << 16) | ((self.1 as u32) << 8) | self.2 as u32
-    }
-
-    /// The colour of a packed `0x00RRGGBB` pixel.
-    pub const fn from_packed(p: u32) -> Rgb {
-        Rgb((p >> 16) as u8, (p >> 8) as u8, p as u8)
-    }
-
-    /// The colour halfway between `self` and `other`, rounded down: how faint text is drawn.
-    pub const fn midpoint(self, other: Rgb) -> Rgb {
-        Rgb(
-            ((self.0 as u16 + other.0 as u16) / 2) as u8,
-            ((self.1 as u16 + other.1 as u16) / 2) as u8,
-            ((self.2 as u16 + other.2 as u16) / 2) as u8,
-        )
-    }
-}
+/// The one colour type, shared with the recorder (a cast's theme holds the same colours), with
+/// its one `#rrggbb` rule.
+pub use phux_recorder::Rgb;
 
 /// Foreground, background and the 16 ANSI colours; indices 16–255 are computed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -64,7 +28,8 @@ impl Default for Theme {
     }
 }
 
-/// One built-in theme as text: `"bg fg c0 c1 ... c15"` in hex, so the table stays readable.
+/// One built-in theme as text: `"bg fg c0 c1 ... c15"` in hex without the `#`, so the table
+/// stays readable.
 type ThemeSpec = &'static str;
 
 const ASCIINEMA: ThemeSpec =
@@ -101,7 +66,7 @@ const BUILTINS: [(&str, ThemeSpec); 8] = [
 fn parse_builtin(spec: ThemeSpec) -> Theme {
     let mut colors = spec
         .split_whitespace()
-        .map(|h| Rgb::parse_hex(h).unwrap_or_default());
+        .map(|h| Rgb::parse_hex(&format!("#{h}")).unwrap_or_default());
     let bg = colors.next().unwrap_or_default();
     let fg = colors.next().unwrap_or_default();
     let mut palette = [Rgb::default(); 16];
@@ -154,13 +119,20 @@ impl Theme {
         })
     }
 
+    /// The render theme of a cast's own theme (its header's `fg`, `bg` and palette).
+    pub fn from_cast_theme(theme: &phux_recorder::Theme) -> Result<Theme, EncodeError> {
+        Theme::from_cast(theme.fg, theme.bg, &theme.palette)
+    }
+
     /// A theme from a cast header's strings: `fg`, `bg` and a `:`-separated palette.
     pub fn from_cast_strings(fg: &str, bg: &str, palette: &str) -> Result<Theme, EncodeError> {
+        let colour =
+            |text: &str| Rgb::parse_hex(text).map_err(|_| EncodeError::BadColor(text.to_string()));
         let entries = palette
             .split(':')
-            .map(Rgb::parse_hex)
+            .map(colour)
             .collect::<Result<Vec<_>, _>>()?;
-        Theme::from_cast(Rgb::parse_hex(fg)?, Rgb::parse_hex(bg)?, &entries)
+        Theme::from_cast(colour(fg)?, colour(bg)?, &entries)
     }
 
     /// The colour of palette index `index`: the theme's 16, then the xterm 6×6×6 cube and the
@@ -209,7 +181,7 @@ mod tests {
             let parts: Vec<&str> = spec.split_whitespace().collect();
             assert_eq!(parts.len(), 18, "{name}");
             for p in parts {
-                assert!(Rgb::parse_hex(p).is_ok(), "{name}: {p}");
+                assert!(Rgb::parse_hex(&format!("#{p}")).is_ok(), "{name}: {p}");
             }
         }
     }

@@ -4,6 +4,7 @@
 //! thread (the compression worker included) is counted.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};

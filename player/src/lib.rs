@@ -6,6 +6,8 @@
 //! `r` events reach the resize callback; `i`, `m` and `x` events move the clock and nothing
 //! else (typed input is never fed back).
 
+#![forbid(unsafe_code)]
+
 mod clock;
 mod error;
 mod follow;

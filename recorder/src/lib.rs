@@ -5,6 +5,8 @@
 //! file's version. Every consumer plays times through the same [`IdleClamp`], fed with the
 //! events it keeps (never `Input`), so a cast, its GIF and its playback agree.
 
+#![forbid(unsafe_code)]
+
 mod clamp;
 mod error;
 mod event;

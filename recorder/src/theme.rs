@@ -5,17 +5,46 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-/// One 24-bit colour, written `#rrggbb` in a cast.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Rgb {
-    pub r: u8,
-    pub g: u8,
-    pub b: u8,
-}
+/// One 24-bit colour, written `#rrggbb`: the one colour type of the recorder (a cast's theme)
+/// and the encoders (pixels, themes, the frame's chrome), with one parsing rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Rgb(pub u8, pub u8, pub u8);
 
 impl Rgb {
     pub const fn new(r: u8, g: u8, b: u8) -> Self {
-        Self { r, g, b }
+        Self(r, g, b)
+    }
+
+    /// Parses `#rrggbb` (either case): a `#` and exactly six hex digits, nothing around them.
+    /// The rule of the asciicast theme, used for every colour phux reads (a cast's theme, a
+    /// tape's theme and `MarginFill`, `rec --margin-fill`).
+    pub fn parse_hex(text: &str) -> Result<Rgb, RgbParseError> {
+        let refuse = || RgbParseError(text.to_owned());
+        let hex = text.strip_prefix('#').ok_or_else(refuse)?;
+        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(refuse());
+        }
+        let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| refuse());
+        Ok(Self(channel(0)?, channel(2)?, channel(4)?))
+    }
+
+    /// Packs the colour as `0x00RRGGBB`, the rasterizer's pixel value.
+    pub const fn packed(self) -> u32 {
+        ((self.0 as u32) << 16) | ((self.1 as u32) << 8) | self.2 as u32
+    }
+
+    /// The colour of a packed `0x00RRGGBB` pixel.
+    pub const fn from_packed(p: u32) -> Rgb {
+        Rgb((p >> 16) as u8, (p >> 8) as u8, p as u8)
+    }
+
+    /// The colour halfway between `self` and `other`, rounded down: how faint text is drawn.
+    pub const fn midpoint(self, other: Rgb) -> Rgb {
+        Rgb(
+            ((self.0 as u16 + other.0 as u16) / 2) as u8,
+            ((self.1 as u16 + other.1 as u16) / 2) as u8,
+            ((self.2 as u16 + other.2 as u16) / 2) as u8,
+        )
     }
 }
 
@@ -28,19 +57,13 @@ impl FromStr for Rgb {
     type Err = RgbParseError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let refuse = || RgbParseError(s.to_owned());
-        let hex = s.strip_prefix('#').ok_or_else(refuse)?;
-        if hex.len() != 6 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(refuse());
-        }
-        let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).map_err(|_| refuse());
-        Ok(Self::new(channel(0)?, channel(2)?, channel(4)?))
+        Self::parse_hex(s)
     }
 }
 
 impl fmt::Display for Rgb {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{:02x}{:02x}{:02x}", self.r, self.g, self.b)
+        write!(f, "#{:02x}{:02x}{:02x}", self.0, self.1, self.2)
     }
 }
 

@@ -46,7 +46,6 @@ fn describe_events(events: &[Event]) -> String {
 
 #[test]
 fn every_bad_sample_gives_its_expected_text() {
-    let bless = std::env::var_os("PHUX_BLESS").is_some();
     let mut casts: Vec<PathBuf> = fs::read_dir(samples_dir())
         .unwrap()
         .map(|entry| entry.unwrap().path())
@@ -57,24 +56,11 @@ fn every_bad_sample_gives_its_expected_text() {
     let mut drift = Vec::new();
     for cast in &casts {
         let actual = describe(cast);
-        let expected_path = cast.with_extension("expected");
-        if bless {
-            fs::write(&expected_path, &actual).unwrap();
-            continue;
-        }
-        let expected = fs::read_to_string(&expected_path).unwrap_or_default();
-        if expected != actual {
-            drift.push(format!(
-                "{}:\n--- expected\n{expected}--- actual\n{actual}",
-                cast.display()
-            ));
+        if let Err(drifted) = phux_golden::compare(&cast.with_extension("expected"), &actual) {
+            drift.push(drifted);
         }
     }
-    assert!(
-        drift.is_empty(),
-        "re-bless with PHUX_BLESS=1 if intended\n{}",
-        drift.join("\n")
-    );
+    phux_golden::assert_none(&drift);
 }
 
 #[test]

@@ -1,10 +1,10 @@
-//! The per-pane event bus: what a pane actor publishes (watch events, output with the time the
+//! The per-pane event bus: what a pane core publishes (watch events, output with the time the
 //! server read it, resizes, screen changes) and the subscribers that receive it. Every
 //! subscriber has a bounded queue; one that cannot keep up is dropped (watchers, observers) or
 //! coalesced (change listeners), so no subscriber can make the server's memory grow.
 
 use crossbeam_channel::{Sender, TrySendError};
-use phux_core::docs::{WatchEventKind, WatchEventName};
+use phux_core::documents::{WatchEventKind, WatchEventName};
 use phux_core::ids::PaneId;
 use std::sync::Arc;
 

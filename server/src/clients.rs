@@ -5,7 +5,7 @@
 //! connection closes it is simply forgotten (and the sizes are decided again without it).
 
 use crossbeam_channel::{bounded, Receiver, Sender};
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 use phux_core::ids::SessionId;
 use phux_core::wire::ClientNoticeKind;
 
@@ -41,7 +41,7 @@ struct AttachedClient {
     id: u32,
     session: SessionId,
     size: GridSize,
-    /// When it last attached or resized, in the registry's own ticks (for `latest`).
+    /// When it last attached or resized, in the attached clients' own ticks (for `latest`).
     touched: u64,
     notices: Sender<ClientNoticeKind>,
 }
@@ -173,18 +173,18 @@ pub struct RecordingMark<'a> {
 
 impl<'a> RecordingMark<'a> {
     pub fn new(shared: &'a crate::shared::Shared, pane: phux_core::ids::PaneId) -> Self {
-        *shared.registry().recorders.entry(pane).or_insert(0) += 1;
+        *shared.tree().recorders.entry(pane).or_insert(0) += 1;
         RecordingMark { shared, pane }
     }
 }
 
 impl Drop for RecordingMark<'_> {
     fn drop(&mut self) {
-        let mut registry = self.shared.registry();
-        if let Some(n) = registry.recorders.get_mut(&self.pane) {
+        let mut tree = self.shared.tree();
+        if let Some(n) = tree.recorders.get_mut(&self.pane) {
             *n = n.saturating_sub(1);
             if *n == 0 {
-                registry.recorders.remove(&self.pane);
+                tree.recorders.remove(&self.pane);
             }
         }
     }

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::ids::PaneId;
 
 /// At most this many events are kept.

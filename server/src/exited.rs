@@ -6,7 +6,7 @@
 
 use crate::pane::output_log::OutputLog;
 use crate::pane::{lock, SharedTerminal};
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::ids::PaneId;
 use phux_core::screen_capture::{capture, CaptureRequest};
 use phux_core::state_view::ExitedPaneView;

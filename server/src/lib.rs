@@ -1,10 +1,12 @@
-//! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane actors, event bus.
+//! phux-server: the daemon: socket, sessions/windows/panes, PTYs, pane cores, event bus.
 //!
 //! Threads, not an async runtime: one per client connection (kept waiting for the next one
-//! afterwards, see `acceptors`), and per pane an actor (which feeds the engine terminal all the
+//! afterwards, see `acceptors`), and per pane a core (which feeds the engine terminal all the
 //! pane's output), a PTY reader, a PTY writer and a waiter. Every call on a terminal holds its
-//! lock, so calls are serialized as the engine requires; the actor makes all but the reads,
+//! lock, so calls are serialized as the engine requires; the pane core makes all but the reads,
 //! which a connection thread makes itself (see `pane::PaneHandle`).
+
+#![forbid(unsafe_code)]
 
 mod acceptors;
 mod admission;
@@ -22,7 +24,6 @@ mod handlers;
 mod handoff;
 pub mod hooks;
 pub mod hub;
-pub mod layout;
 pub mod leases;
 pub mod log;
 mod packed;
@@ -30,14 +31,15 @@ pub mod pane;
 pub use phux_core::plugin_exec;
 mod program;
 pub mod pty;
-pub mod registry;
 pub mod remote;
 mod request_error;
 mod run_slots;
+pub mod session_tree;
 pub mod shared;
 pub mod shell;
 pub mod shim;
 pub mod socket;
+pub mod split_tree;
 mod streams;
 mod viewer_stream;
 
@@ -155,7 +157,7 @@ fn wait_for_shutdown(shared: &Shared, shutdown: &crossbeam_channel::Receiver<()>
         let Some(limit) = shared.config.exit_after_idle else {
             continue;
         };
-        let idle = shared.registry().panes.is_empty() && shared.client_count() == 0;
+        let idle = shared.tree().panes.is_empty() && shared.client_count() == 0;
         idle_since = if idle {
             idle_since.or(Some(Instant::now()))
         } else {
@@ -170,13 +172,13 @@ fn wait_for_shutdown(shared: &Shared, shutdown: &crossbeam_channel::Receiver<()>
 
 fn close_everything(shared: &Shared) {
     let handles: Vec<pane::PaneHandle> = shared
-        .registry()
+        .tree()
         .panes
         .values()
         .map(|e| e.handle.clone())
         .collect();
-    // Each actor hangs up its pane's session and foreground job; the group signal covers an
-    // actor too busy to answer before the process ends.
+    // Each pane core hangs up its pane's session and foreground job; the group signal covers an
+    // pane core too busy to answer before the process ends.
     for handle in &handles {
         let _ = handle.send(pane::PaneCommand::Close);
     }

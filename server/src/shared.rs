@@ -1,9 +1,9 @@
-//! What every thread of the server shares: the registry, the server-wide event bus, the clock
-//! every PTY read is stamped against, and the shutdown signal.
+//! What every thread of the server shares: the session tree (sessions, windows, panes), the
+//! server-wide event bus, the clock every PTY read is stamped against, and the shutdown signal.
 
 use crate::bus::{Bus, BusEvent};
 use crate::config::ServerConfig;
-use crate::registry::Registry;
+use crate::session_tree::SessionTree;
 use crossbeam_channel::Sender;
 use phux_core::ids::PaneId;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -22,7 +22,7 @@ pub struct Shared {
     pub config: ServerConfig,
     pub epoch: Instant,
     pub started_unix: u64,
-    registry: Mutex<Registry>,
+    tree: Mutex<SessionTree>,
     /// Panes whose program ended, still readable.
     exited: Mutex<crate::exited::ExitedPanes>,
     global_bus: Mutex<Bus>,
@@ -61,7 +61,7 @@ impl Shared {
             hooks,
             epoch: Instant::now(),
             started_unix,
-            registry: Mutex::new(Registry::default()),
+            tree: Mutex::new(SessionTree::default()),
             exited: Mutex::new(crate::exited::ExitedPanes::new(
                 config.keep_exited,
                 config.keep_exited_for,
@@ -83,10 +83,10 @@ impl Shared {
         }
     }
 
-    /// The registry, even if a thread panicked while holding it (its data stays consistent:
+    /// The session tree, even if a thread panicked while holding it (its data stays consistent:
     /// every mutation is a single step).
-    pub fn registry(&self) -> MutexGuard<'_, Registry> {
-        self.registry
+    pub fn tree(&self) -> MutexGuard<'_, SessionTree> {
+        self.tree
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -128,15 +128,15 @@ impl Shared {
 
     /// Hands a pane's event to the plugins' hooks (never waits on them). The session is the
     /// pane's, or for a pane that has just exited, the one its exited entry remembers.
-    fn fire_hooks(&self, pane: PaneId, kind: &phux_core::docs::WatchEventKind) {
+    fn fire_hooks(&self, pane: PaneId, kind: &phux_core::documents::WatchEventKind) {
         // Most events have no hook: they cost no lock on the pane's path.
         if !self.hooks.listens(kind) {
             return;
         }
         let live = {
-            let registry = self.registry();
-            (registry.panes.get(&pane))
-                .and_then(|entry| registry.session_by_id(entry.session))
+            let tree = self.tree();
+            (tree.panes.get(&pane))
+                .and_then(|entry| tree.session_by_id(entry.session))
                 .map(|s| s.name.clone())
         };
         let session = live.or_else(|| {
@@ -169,13 +169,13 @@ impl Shared {
     }
 
     pub fn set_title(&self, pane: PaneId, title: &str) {
-        if let Some(entry) = self.registry().panes.get_mut(&pane) {
+        if let Some(entry) = self.tree().panes.get_mut(&pane) {
             entry.title = (!title.is_empty()).then(|| title.to_string());
         }
     }
 
     pub fn set_size(&self, pane: PaneId, cols: u16, rows: u16) {
-        if let Some(entry) = self.registry().panes.get_mut(&pane) {
+        if let Some(entry) = self.tree().panes.get_mut(&pane) {
             entry.cols = cols;
             entry.rows = rows;
         }
@@ -192,15 +192,15 @@ impl Shared {
     /// (unless it was killed, and so already dropped). True when it was the last live pane:
     /// the caller then shuts the server down, once it has told the watchers.
     pub fn pane_exited(&self, pane: PaneId, end: PaneEnd) -> bool {
-        let mut registry = self.registry();
+        let mut tree = self.tree();
         // Read before the pane goes: its session may go with it.
-        let session = registry
+        let session = tree
             .panes
             .get(&pane)
-            .and_then(|e| registry.session_by_id(e.session))
+            .and_then(|e| tree.session_by_id(e.session))
             .map(|s| s.name.clone())
             .unwrap_or_default();
-        if let Some(entry) = registry.remove_pane(pane) {
+        if let Some(entry) = tree.remove_pane(pane) {
             let view = phux_core::state_view::ExitedPaneView {
                 id: pane,
                 session,
@@ -221,7 +221,7 @@ impl Shared {
             "pane {pane} exited with {:?} (signal {:?})",
             end.exit_code, end.signal
         ));
-        registry.panes.is_empty() && registry.ever_had_panes
+        tree.panes.is_empty() && tree.ever_had_panes
     }
 
     /// From now on nothing new is created here.

@@ -9,7 +9,7 @@ use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
 use crossbeam_channel::{bounded, Receiver};
-use phux_core::docs::{WatchEventKind, WatchEventName};
+use phux_core::documents::{WatchEventKind, WatchEventName};
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ContractError;
 use phux_core::wire::{self, Done, ObserveStart};
@@ -53,7 +53,7 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
     if let Some(from_ns) = from_ns {
         if let Some(pane) = request.pane {
             // A pane that ended a moment ago is still worth replaying: its end is in the ring.
-            let live = shared.registry().panes.contains_key(&pane);
+            let live = shared.tree().panes.contains_key(&pane);
             if !live && shared.exited().get(pane).is_none() {
                 return Err(RequestError::NoSuchTarget(pane.to_string()));
             }

@@ -34,7 +34,7 @@ const FLOOD_BUDGET: usize = 1024;
 /// RIS: the keyframe's repaint starts from a reset terminal, as a new stream's does.
 const RESET: &[u8] = b"\x1bc";
 
-/// Where a viewer's keyframes come from: the pane's actor.
+/// Where a viewer's keyframes come from: the pane's core.
 pub struct Keyframes {
     pub pane: PaneId,
     pub commands: Sender<PaneCommand>,

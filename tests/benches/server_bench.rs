@@ -14,7 +14,7 @@
 mod memory;
 
 use phux_cli::client::Client;
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::wire::{ClientMessage, Frame, NewSession, NewSessionOk, ServerMessage, Subscribe};
 use phux_tests::TestServer;
 use std::io::Write;

@@ -1,7 +1,8 @@
 //! Prints the figures of the many-machines issue, local and satellite side by side:
 //!
 //! 1. `phux snapshot` of a pane on the hub vs. the same through the hub on a satellite (over
-//!    the stand-in ssh, and over a real sshd on localhost when one can start);
+//!    the stand-in ssh, over a real sshd on localhost when one can start, and over the
+//!    satellite's TLS WebSocket listener, `wss://`);
 //! 2. output recorded at the hub (`phux rec PANE -o x.cast`): MB/s local vs. satellite;
 //! 3. `phux ls --json` on a hub with 10 satellites of 10 panes each;
 //! 4. `phux ls --json` with one satellite unreachable vs. none.
@@ -55,6 +56,16 @@ fn main() {
     } else {
         println!("   (no sshd on localhost: the real-ssh row is skipped)");
     }
+    let wss = wss_fleet();
+    let (wss_fleet, wss_far, _wss_satellite) = &wss;
+    let over_wss = median(runs, || time(wss_fleet, &["snapshot", wss_far]));
+    row("satellite (wss on localhost)", over_wss, local);
+    let trip = round_trip(wss_fleet, "viawss", runs * 10);
+    println!(
+        "   satellite - local = {:.2} ms; one request over the wss link = {:.2} ms",
+        ms(over_wss) - ms(local),
+        ms(trip)
+    );
 
     println!("\n2. {mb} MB of output recorded at the hub");
     let local_rate = record_rate(&fleet, None, mb);
@@ -71,7 +82,13 @@ fn main() {
             rate / local_rate
         );
     }
+    let rate = record_rate(wss_fleet, Some("viawss"), mb);
+    println!(
+        "   satellite (wss on localhost)  {rate:8.1} MB/s  ({:.2}x local)",
+        rate / local_rate
+    );
     drop(real);
+    drop(wss);
 
     println!("\n3. ls --json, 10 satellites of 10 panes each");
     let mut big = Fleet::start();
@@ -156,6 +173,64 @@ fn real_ssh_fleet() -> Option<(Fleet, String, Sshd, TestServer)> {
     let far = format!("real/{pane}");
     fleet.wait_listed(&far);
     Some((fleet, far, sshd, satellite))
+}
+
+/// A hub whose satellite `viawss` is reached over its listener (`wss://127.0.0.1:PORT`), paired
+/// with a token and the certificate pinned, as `docs/remote.md` says.
+fn wss_fleet() -> (Fleet, String, TestServer) {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let tokens = dir.join("remote-tokens");
+    let satellite = TestServer::start_with_env(
+        &["--ws-addr", "127.0.0.1:0"],
+        &[("PHUX_WS_TOKENS", tokens.as_os_str())],
+    );
+    let log = satellite.dir.path().join("server.log");
+    let start = Instant::now();
+    let port = loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let port = text
+            .lines()
+            .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
+            .and_then(|rest| rest.split_whitespace().next())
+            .map(str::to_owned);
+        if let Some(port) = port {
+            break port;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no listener: {text}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut pair = satellite.phux(&["pair", "--json"]);
+    pair.env("PHUX_WS_TOKENS", &tokens);
+    let output = run_with_deadline(&mut pair, Duration::from_secs(15));
+    let paired: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let token_file = dir.join("hub.token");
+    std::fs::write(&token_file, paired["token"].as_str().unwrap()).unwrap();
+    std::fs::set_permissions(
+        &token_file,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let fleet = Fleet::start();
+    let output = fleet.run(&[
+        "host",
+        "add",
+        "viawss",
+        &format!("wss://127.0.0.1:{port}"),
+        "--role",
+        "satellite",
+        "--token-file",
+        token_file.to_str().unwrap(),
+        "--fingerprint",
+        paired["cert_fingerprint"].as_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let pane = satellite.plain_shell("w", "sh");
+    let far = format!("viawss/{pane}");
+    fleet.wait_listed(&far);
+    (fleet, far, satellite)
 }
 
 /// MB/s of `rec PANE -o x.cast` while the pane writes `mb` MB (after a go from send-keys, so

@@ -1,11 +1,13 @@
 //! The testkit: the real `phux` binary run as a user would, with a private environment and a
 //! deadline on every wait, so a hung test fails instead of hanging CI.
 
+#![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
 pub mod fleet;
 pub mod mcp;
 pub mod outer_screen;
+pub mod play;
 pub mod plugins;
 pub mod sshd;
 
@@ -42,6 +44,17 @@ pub fn missing(what: &str) {
         panic!("{what} is missing, and under CI every test must run (.ci/run installs it)");
     }
     eprintln!("skipping: {what} is missing (.ci/run installs it; under CI this fails)");
+}
+
+/// Held by the few end-to-end tests that must not overlap one another (each says why where it
+/// takes it). All of them share one test process and run concurrently, so a test that floods
+/// the machine or measures how fast something answers takes this first: two such tests then
+/// never run at once. Every other test runs beside them as before.
+pub fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A `phux` invocation with the caller's environment plus overrides.
@@ -385,27 +398,12 @@ PROMPT_COMMAND='printf "\e]133;D;%s\a" $?'
 
 /// The golden file `tests/golden/REL`: compares `actual` with it, or rewrites it when
 /// `PHUX_BLESS=1`.
+#[track_caller]
 pub fn golden(rel: &str, actual: &str) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("golden")
         .join(rel);
-    if std::env::var_os("PHUX_BLESS").is_some() {
-        std::fs::create_dir_all(path.parent().expect("golden dir")).expect("create golden dir");
-        std::fs::write(&path, actual).expect("write golden");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}; run with PHUX_BLESS=1 to create it",
-            path.display()
-        )
-    });
-    assert_eq!(
-        expected,
-        actual,
-        "{} drifted; if the change is intended, re-bless with PHUX_BLESS=1",
-        path.display()
-    );
+    phux_golden::check(&path, actual);
 }
 
 /// The viewport rows of a screen document (`snapshot --json`, `wait --json`).

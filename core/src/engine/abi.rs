@@ -1,7 +1,7 @@
 //! The C ABI of libghostty-vt (Ghostty 6467b1dab, as shipped in `pyghostty==0.1.3`): the
 //! `#[repr(C)]` structs we pass across the boundary and the enum values we use, as plain
 //! integer constants. Every item here is checked against the library's own
-//! `ghostty_type_json()` before first use (see `layout.rs`).
+//! `ghostty_type_json()` before first use (see `abi_check.rs`).
 
 #![allow(dead_code)]
 

@@ -2,8 +2,8 @@
 //! ABI. The search order is fixed: `$PHUX_ENGINE_LIB` alone when set; otherwise next to the
 //! executable, `<exe>/../lib/phux/`, then the data directory.
 
+use super::abi_check;
 use super::error::{Attempt, EngineError};
-use super::layout;
 use super::symbols::Symbols;
 use sha2::{Digest, Sha256};
 use std::ffi::CStr;
@@ -146,7 +146,7 @@ fn open_verified(path: &Path, sha256: String) -> Result<LoadedLibrary, EngineErr
             symbol,
         })?;
     let type_json = type_json(&symbols);
-    layout::verify(&type_json).map_err(|e| EngineError::Layout {
+    abi_check::verify(&type_json).map_err(|e| EngineError::Layout {
         path: path.to_path_buf(),
         detail: e.to_string(),
     })?;

@@ -1,15 +1,15 @@
 //! The libghostty-vt binding: finding, installing and loading the engine (`loader`, `install`),
-//! checking its ABI (`layout`), and a safe `Terminal` over it. Nothing outside this module says
-//! `unsafe`.
+//! checking its ABI (`abi_check`), and a safe `Terminal` over it. Every call into the engine's C
+//! ABI is here; the crate's only other `unsafe` is the two scheduler syscalls of `sched_slice`.
 
 mod abi;
+mod abi_check;
 mod callbacks;
 mod cells;
 mod error;
 mod heap;
 mod install;
 mod key_encoder;
-mod layout;
 mod loader;
 mod repaint;
 mod snapshot;
@@ -18,12 +18,12 @@ mod terminal;
 mod text;
 mod wheel;
 
+pub use abi_check::{verify as verify_layout, LayoutMismatch};
 pub use cells::{CellColor, CellData, CellStyle, CellWidth, Semantic};
 pub use error::{Attempt, EngineError, InstallError, INSTALL_COMMAND};
 pub use heap::release_free_heap;
 pub use install::{install, InstallReport, WHEEL_REQUIREMENT, WHEEL_SHA256};
 pub use key_encoder::KITTY_REPORT_ALL_KEYS;
-pub use layout::{verify as verify_layout, LayoutMismatch};
 pub use loader::{data_dir, sha256_hex, LoaderConfig, LIBRARY_FILE, LIBRARY_SHA256};
 pub use snapshot::Compression;
 pub use terminal::{Cursor, Mode, Notifications, Terminal, TerminalOptions, REPLY_BUFFER_CAP};

@@ -21,14 +21,14 @@ macro_rules! symbol_table {
             ///
             /// # Safety
             /// The caller must keep `library` loaded for as long as the returned table is used,
-            /// and the library must be the ABI described in `abi.rs` (checked by `layout.rs`).
+            /// and the library must be the ABI described in `abi.rs` (checked by `abi_check.rs`).
             pub unsafe fn resolve(library: &libloading::Library) -> Result<Self, String> {
                 Ok(Self {
                     $( $field: {
                         let name = concat!(stringify!($field), "\0");
-                        // SAFETY: the signature matches the C declaration in the wheel's
-                        // `_cdef.py`; the pointer is copied out and outlives no library.
                         let symbol: libloading::Symbol<unsafe extern "C" fn($($arg),*) $(-> $ret)?> =
+                            // SAFETY: the signature matches the C declaration in the wheel's
+                            // `_cdef.py`; the pointer is copied out and outlives no library.
                             unsafe { library.get(name.as_bytes()) }
                                 .map_err(|_| stringify!($field).to_string())?;
                         *symbol

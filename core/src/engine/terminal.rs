@@ -207,7 +207,7 @@ impl Terminal {
     }
 
     fn set_pointer(&mut self, option: i32, value: *const c_void) -> Result<(), EngineError> {
-        // SAFETY: `option` is one of the constants verified by `layout.rs`, and `value` is what
+        // SAFETY: `option` is one of the constants verified by `abi_check.rs`, and `value` is what
         // that option expects (a callback, userdata, or a pointer to a value read immediately).
         let code = unsafe { (self.sym.ghostty_terminal_set)(self.ptr, option, value) };
         check("ghostty_terminal_set", code)

@@ -1,11 +1,18 @@
-//! The host registry: the `[[satellites]]` a hub dials and the `[[remote]]` hosts `attach`
-//! reaches, kept in the user's `config.toml`; the strict `ssh://` endpoint grammar; and the
+//! The host list: the `[[satellites]]` a hub dials and the `[[remote]]` hosts `attach`
+//! reaches, kept in the user's `config.toml`; the strict `ssh://` and `wss://` endpoint grammar; and the
 //! framing of the hub ↔ `phux proxy` link.
 
 pub mod endpoint;
+pub mod host_list;
 pub mod link_frame;
-pub mod registry;
 pub mod ssh;
 
 pub use endpoint::{Endpoint, EndpointError, Scheme};
-pub use registry::{HostEntry, HostRole, RegistryError, WssAuth};
+pub use host_list::{HostEntry, HostListError, HostRole, WssAuth};
+
+/// The old names of [`host_list`] and [`HostListError`] ("registry" also named the server's
+/// session tree and the plugin registry). Kept while `cli/` and the hub still use them.
+#[doc(hidden)]
+pub use host_list as registry;
+#[doc(hidden)]
+pub use host_list::HostListError as RegistryError;

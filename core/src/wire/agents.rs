@@ -124,7 +124,7 @@ pub struct ActiveAsk {
     pub from_title: bool,
     /// True when the detector read it from a dialog on the screen (it lasts while the screen
     /// reads blocked).
-    #[serde(default, skip_serializing_if = "crate::docs::is_false")]
+    #[serde(default, skip_serializing_if = "crate::documents::is_false")]
     pub from_screen: bool,
     /// On a screen ask: which suggestion the dialog's pointer is on (0-based), so an answer
     /// moves from there.

@@ -3,7 +3,7 @@
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::docs::WatchEventKind;
+use crate::documents::WatchEventKind;
 use crate::error_code::ErrorCode;
 use crate::ids::PaneId;
 use crate::wire::error::WireError;

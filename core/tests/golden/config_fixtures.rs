@@ -3,7 +3,7 @@
 
 use phux_core::config::manifest::{ActionDecl, BuildStep, EventHook, LinkHandler, PaneProvider};
 use phux_core::config::ConfigFile;
-use phux_core::docs::*;
+use phux_core::documents::*;
 use phux_core::split::SplitDirection;
 
 pub fn plugin() -> PluginJson {
@@ -84,7 +84,7 @@ pub fn documents() -> Vec<(&'static str, String)> {
                 schema_version: 1,
                 valid: Some(true),
                 plugins: vec![plugin()],
-                warnings: vec![phux_core::docs::ManifestWarning {
+                warnings: vec![phux_core::documents::ManifestWarning {
                     file: "/abs/path/phux-plugin.toml".into(),
                     line: Some(7),
                     message: "[[workspaces]] id \"bench\" - unknown key `layout` (ignored); [[workspaces]] has id, title, description, contexts, agents, actions, events, panes".into(),

@@ -1,6 +1,6 @@
 //! The wire messages pinned by `golden.rs`: one of every client and server message.
 
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::keys::InputAction;

@@ -3,7 +3,7 @@
 //! on the pane's bus (and so on the server-wide one) after the store's lock is released.
 
 use phux_core::agents::{AgentRecord, StateSource};
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{self, AgentInspectOk, AgentPaneReport, AgentRecordOk, Done, MetadataOk};
@@ -20,7 +20,7 @@ const MAX_VALUE_BYTES: usize = 64 * 1024;
 const MAX_KEYS: usize = 256;
 
 fn exists(shared: &Shared, pane: PaneId) -> Result<(), RequestError> {
-    if shared.registry().panes.contains_key(&pane) {
+    if shared.tree().panes.contains_key(&pane) {
         Ok(())
     } else {
         Err(RequestError::NoSuchTarget(pane.to_string()))
@@ -29,7 +29,7 @@ fn exists(shared: &Shared, pane: PaneId) -> Result<(), RequestError> {
 
 /// Raises `events` on the pane's bus.
 pub fn announce(shared: &Shared, pane: PaneId, events: Vec<WatchEventKind>) {
-    let handle = shared.registry().panes.get(&pane).map(|e| e.handle.clone());
+    let handle = shared.tree().panes.get(&pane).map(|e| e.handle.clone());
     if let Some(handle) = handle {
         for event in events {
             let _ = handle.send(PaneCommand::Announce(event));
@@ -222,24 +222,19 @@ pub fn agent_inspect(
         Option<phux_core::wire::SemanticMarks>,
     );
     let rows: Vec<Row> = {
-        let registry = shared.registry();
-        if let Some(missing) = request
-            .panes
-            .iter()
-            .find(|p| !registry.panes.contains_key(p))
-        {
+        let tree = shared.tree();
+        if let Some(missing) = request.panes.iter().find(|p| !tree.panes.contains_key(p)) {
             return Err(RequestError::NoSuchTarget(missing.to_string()));
         }
-        registry
-            .panes
+        tree.panes
             .iter()
             .filter(|(id, _)| request.panes.is_empty() || request.panes.contains(id))
             .map(|(id, entry)| {
-                let session = registry
+                let session = tree
                     .session_by_id(entry.session)
                     .map(|s| s.name.clone())
                     .unwrap_or_default();
-                let window = registry
+                let window = tree
                     .session_by_id(entry.session)
                     .and_then(|s| s.windows.iter().find(|w| w.id == entry.window))
                     .map(|w| w.name.clone())

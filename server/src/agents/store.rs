@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use phux_core::agents::{
     AgentRecord, AgentState, PluginReport, StateSource, AGENT_RECORD_KEY, PLUGIN_REPORT_KEY,
 };
-use phux_core::docs::{AgentStateEvent, WatchEventKind};
+use phux_core::documents::{AgentStateEvent, WatchEventKind};
 use phux_core::ids::PaneId;
 use phux_core::state_view::PendingAsk;
 use phux_core::wire::{ActiveAsk, DetectionReport, Occupant, StateOrigin};

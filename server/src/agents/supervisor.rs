@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::{bounded, never, select, Receiver};
 use phux_core::agents::Dialog;
 use phux_core::agents::{evaluate, AgentState, Manifest, Screen};
-use phux_core::docs::{WatchEventKind, WatchEventName};
+use phux_core::documents::{WatchEventKind, WatchEventName};
 use phux_core::ids::PaneId;
 use phux_core::screen_capture::CaptureRequest;
 use phux_core::wire::{ActiveAsk, DetectionReport, Occupant};
@@ -140,7 +140,7 @@ impl Supervisor {
                 // settled edge (which comes well after) reconciles the ask with the title.
                 let title = self
                     .shared
-                    .registry()
+                    .tree()
                     .panes
                     .get(&self.pane)
                     .and_then(|e| e.title.clone())

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{self, LeaseOk};
@@ -82,7 +82,7 @@ pub fn announce(shared: &Shared, pane: PaneId, change: &Change) {
         return;
     };
     let holder = shared.leases.view(pane).map(|l| l.holder);
-    let handle = shared.registry().panes.get(&pane).map(|e| e.handle.clone());
+    let handle = shared.tree().panes.get(&pane).map(|e| e.handle.clone());
     if let Some(handle) = handle {
         let _ = handle.send(PaneCommand::Announce(WatchEventKind::Lease {
             action: action.to_owned(),

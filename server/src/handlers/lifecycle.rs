@@ -4,8 +4,8 @@
 use crate::bus::Subscriber;
 use crate::pane::{self, ObserveStart, PaneCommand, PaneHandle};
 use crate::pty::SpawnSpec;
-use crate::registry::PaneEntry;
 use crate::request_error::RequestError;
+use crate::session_tree::PaneEntry;
 use crate::shared::Shared;
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ContractError;
@@ -166,7 +166,7 @@ impl FirstPaint {
     }
 
     fn wait(&self, shared: &Shared, pane: PaneId) {
-        let handle = shared.registry().panes.get(&pane).map(|e| e.handle.clone());
+        let handle = shared.tree().panes.get(&pane).map(|e| e.handle.clone());
         if let Some(handle) = handle {
             handle.shell().wait_first(self.prompt, self.limit);
         }
@@ -206,11 +206,11 @@ pub fn new_session_observed(
     if let Some(name) = &request.name {
         check_name(name)?;
     }
-    let mut registry = shared.registry();
-    let name = registry
+    let mut tree = shared.tree();
+    let name = tree
         .session_name(request.name.as_deref())
         .map_err(RequestError::SessionExists)?;
-    let id = registry.allocate_pane_id();
+    let id = tree.allocate_pane_id();
     let pane_request = PaneRequest {
         command: &request.command,
         cwd: request.cwd.map(PathBuf::from),
@@ -221,7 +221,7 @@ pub fn new_session_observed(
     };
     let (handle, observed) = start_pane(shared, id, &pane_request, observer)?;
     let pane_entry = entry(handle, request.cols, request.rows);
-    let session_id = registry.add_session(name.clone(), |session, window| PaneEntry {
+    let session_id = tree.add_session(name.clone(), |session, window| PaneEntry {
         session,
         window,
         ..pane_entry
@@ -250,31 +250,30 @@ fn spawn_pane(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Req
             "use a ratio strictly between 0 and 1",
         )
     })?;
-    let mut registry = shared.registry();
+    let mut tree = shared.tree();
     let anchor = match &request.target {
-        Some(SpawnTarget::Pane(pane)) => registry
+        Some(SpawnTarget::Pane(pane)) => tree
             .panes
             .contains_key(pane)
             .then_some(*pane)
             .ok_or_else(|| RequestError::NoSuchTarget(pane.to_string()))?,
         Some(SpawnTarget::Session(name)) => {
-            let session = registry
+            let session = tree
                 .session(name)
                 .map(|s| s.id)
                 .ok_or_else(|| RequestError::NoSuchTarget(name.clone()))?;
-            registry
-                .recent_pane(Some(session))
+            tree.recent_pane(Some(session))
                 .ok_or_else(|| RequestError::NoSuchTarget(name.clone()))?
         }
-        None => registry
+        None => tree
             .recent_pane(None)
             .ok_or_else(|| RequestError::NoSuchTarget("no session exists".into()))?,
     };
     let cwd = request
         .cwd
         .map(PathBuf::from)
-        .or_else(|| inherited_cwd(shared, &registry.panes[&anchor].handle));
-    let id = registry.allocate_pane_id();
+        .or_else(|| inherited_cwd(shared, &tree.panes[&anchor].handle));
+    let id = tree.allocate_pane_id();
     let pane_request = PaneRequest {
         command: &request.command,
         cwd,
@@ -284,25 +283,25 @@ fn spawn_pane(shared: &Arc<Shared>, request: wire::Spawn) -> Result<SpawnOk, Req
         history_limit: None,
     };
     let (handle, _) = start_pane(shared, id, &pane_request, None)?;
-    registry.add_beside(
+    tree.add_beside(
         anchor,
         entry(handle, request.cols, request.rows),
         request.split,
         ratio,
     );
     if request.detached || request.unplaced {
-        registry.demote(id);
+        tree.demote(id);
     }
     if request.unplaced {
         // Kept in its session, with no place in a window's split tree until insert-pane.
-        if let Some((session, window)) = registry.panes.get(&id).map(|e| (e.session, e.window)) {
-            registry.detach_from_layout(id, session, window);
+        if let Some((session, window)) = tree.panes.get(&id).map(|e| (e.session, e.window)) {
+            tree.detach_from_layout(id, session, window);
         }
     }
-    let session = registry
+    let session = tree
         .panes
         .get(&id)
-        .and_then(|e| registry.session_by_id(e.session))
+        .and_then(|e| tree.session_by_id(e.session))
         .map(|s| s.name.clone());
     Ok(SpawnOk {
         pane: id,
@@ -338,18 +337,18 @@ pub(crate) fn inherited_cwd(shared: &Shared, handle: &PaneHandle) -> Option<Path
     }
 }
 
-/// Removes panes from the registry at once and tells their actors to end their programs.
+/// Removes panes from the session tree at once and tells their pane cores to end their programs.
 pub fn kill_panes(shared: &Shared, panes: &[PaneId]) -> Result<Done, RequestError> {
-    let mut registry = shared.registry();
-    if let Some(missing) = panes.iter().find(|p| !registry.panes.contains_key(p)) {
+    let mut tree = shared.tree();
+    if let Some(missing) = panes.iter().find(|p| !tree.panes.contains_key(p)) {
         return Err(RequestError::NoSuchTarget(missing.to_string()));
     }
     let handles: Vec<PaneHandle> = panes
         .iter()
-        .filter_map(|p| registry.remove_pane(*p))
+        .filter_map(|p| tree.remove_pane(*p))
         .map(|e| e.handle)
         .collect();
-    drop(registry);
+    drop(tree);
     for handle in handles {
         let _ = handle.send(PaneCommand::Close);
     }
@@ -358,9 +357,8 @@ pub fn kill_panes(shared: &Shared, panes: &[PaneId]) -> Result<Done, RequestErro
 
 pub fn kill_window(shared: &Shared, window: WindowId) -> Result<Done, RequestError> {
     let panes: Vec<PaneId> = {
-        let registry = shared.registry();
-        registry
-            .panes
+        let tree = shared.tree();
+        tree.panes
             .iter()
             .filter(|(_, e)| e.window == window)
             .map(|(id, _)| *id)
@@ -374,13 +372,12 @@ pub fn kill_window(shared: &Shared, window: WindowId) -> Result<Done, RequestErr
 
 pub fn kill_session(shared: &Shared, name: &str) -> Result<Done, RequestError> {
     let panes: Vec<PaneId> = {
-        let registry = shared.registry();
-        let session = registry
+        let tree = shared.tree();
+        let session = tree
             .session(name)
             .map(|s| s.id)
             .ok_or_else(|| RequestError::NoSuchTarget(name.into()))?;
-        registry
-            .panes
+        tree.panes
             .iter()
             .filter(|(_, e)| e.session == session)
             .map(|(id, _)| *id)
@@ -390,15 +387,15 @@ pub fn kill_session(shared: &Shared, name: &str) -> Result<Done, RequestError> {
 }
 
 pub fn rename_session(shared: &Shared, from: &str, to: &str) -> Result<Done, RequestError> {
-    let mut registry = shared.registry();
-    if registry.session(from).is_none() {
+    let mut tree = shared.tree();
+    if tree.session(from).is_none() {
         return Err(RequestError::refused(
             ErrorCode::NoSuchTarget,
             format!("no session named {from}"),
             "list sessions with `phux ls`",
         ));
     }
-    if from != to && registry.session(to).is_some() {
+    if from != to && tree.session(to).is_some() {
         return Err(RequestError::refused(
             ErrorCode::SessionExists,
             format!("a session named {to} already exists"),
@@ -406,14 +403,14 @@ pub fn rename_session(shared: &Shared, from: &str, to: &str) -> Result<Done, Req
         ));
     }
     check_name(to)?;
-    if let Some(session) = registry.sessions.iter_mut().find(|s| s.name == from) {
+    if let Some(session) = tree.sessions.iter_mut().find(|s| s.name == from) {
         session.name = to.to_string();
     }
-    let pane = registry
+    let pane = tree
         .session(to)
         .map(|s| s.id)
-        .and_then(|id| registry.recent_pane(Some(id)));
-    drop(registry);
+        .and_then(|id| tree.recent_pane(Some(id)));
+    drop(tree);
     if let Some(pane) = pane.filter(|_| from != to) {
         shared.hooks.session_changed(pane, to);
     }

@@ -30,7 +30,7 @@ fn json<T: Serialize>(value: Result<T, RequestError>) -> Result<Value, RequestEr
 /// This server's own state: its sessions, the panes that ended and are still kept, the
 /// questions panes ask, and the attached clients.
 fn local_state(shared: &Shared) -> phux_core::state_view::StateView {
-    let mut state = shared.registry().state_view();
+    let mut state = shared.tree().state_view();
     for session in &mut state.sessions {
         let placed = session.windows.iter_mut().flat_map(|w| w.panes.iter_mut());
         for pane in placed.chain(session.unplaced.iter_mut()) {

@@ -1,10 +1,10 @@
-//! Requests aimed at one pane's actor: `get_screen`, `input`, `paste`, `resize`, `signal`, and
-//! the tag requests, which only touch the registry.
+//! Requests aimed at one pane's core: `get_screen`, `input`, `paste`, `resize`, `signal`, and
+//! the tag requests, which only touch the session tree.
 
 use crate::pane::{PaneCommand, PaneHandle};
 use crate::request_error::RequestError;
 use crate::shared::Shared;
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::error_code::ErrorCode;
 use phux_core::error_doc::ContractError;
 use phux_core::ids::PaneId;
@@ -14,18 +14,18 @@ use phux_core::wire::{self, Done, PaneTags, ResizeOk, TagsOk};
 use std::collections::HashSet;
 
 pub fn handle(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
-    let mut registry = shared.registry();
-    let Some(handle) = registry.panes.get(&pane).map(|e| e.handle.clone()) else {
-        drop(registry);
+    let mut tree = shared.tree();
+    let Some(handle) = tree.panes.get(&pane).map(|e| e.handle.clone()) else {
+        drop(tree);
         return Err(missing(shared, pane));
     };
-    registry.touch(pane);
+    tree.touch(pane);
     Ok(handle)
 }
 
 /// Like `handle`, but a read does not change which pane is most recently active.
 pub fn handle_for_read(shared: &Shared, pane: PaneId) -> Result<PaneHandle, RequestError> {
-    let handle = shared.registry().panes.get(&pane).map(|e| e.handle.clone());
+    let handle = shared.tree().panes.get(&pane).map(|e| e.handle.clone());
     handle.ok_or_else(|| missing(shared, pane))
 }
 
@@ -45,7 +45,7 @@ pub fn get_screen(shared: &Shared, request: &wire::GetScreen) -> Result<ScreenSt
         cells: request.cells,
     };
     let live = shared
-        .registry()
+        .tree()
         .panes
         .get(&request.pane)
         .map(|e| e.handle.clone());
@@ -224,18 +224,14 @@ fn normalize_tag(tag: &str) -> String {
 }
 
 /// `tags_get`, `tags_add` (`add = Some(true)`), `tags_remove` (`Some(false)`); every answer is
-/// read back from the registry after the change.
+/// read back from the session tree after the change.
 pub fn tags(
     shared: &Shared,
     request: &wire::Tags,
     add: Option<bool>,
 ) -> Result<TagsOk, RequestError> {
-    let mut registry = shared.registry();
-    if let Some(missing) = request
-        .panes
-        .iter()
-        .find(|p| !registry.panes.contains_key(p))
-    {
+    let mut tree = shared.tree();
+    if let Some(missing) = request.panes.iter().find(|p| !tree.panes.contains_key(p)) {
         return Err(RequestError::NoSuchTarget(missing.to_string()));
     }
     let refuse = |e: limits::TooManyTags| {
@@ -253,7 +249,7 @@ pub fn tags(
     if add == Some(true) {
         // Refused whole, before any pane changes: no pane is left half-tagged.
         for id in &request.panes {
-            let Some(entry) = registry.panes.get(id) else {
+            let Some(entry) = tree.panes.get(id) else {
                 continue;
             };
             let new = wanted.iter().filter(|t| !entry.tags.contains(t)).count();
@@ -267,7 +263,7 @@ pub fn tags(
     }
     let mut panes = Vec::new();
     for id in &request.panes {
-        let Some(entry) = registry.panes.get_mut(id) else {
+        let Some(entry) = tree.panes.get_mut(id) else {
             continue;
         };
         match add {

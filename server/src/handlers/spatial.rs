@@ -2,18 +2,17 @@
 //! another pane's space with it; a move may cross sessions, keeping the process, its
 //! scrollback and its id) and `swap_pane`.
 
-use crate::registry::Registry;
 use crate::request_error::RequestError;
+use crate::session_tree::SessionTree;
 use crate::shared::Shared;
-use phux_core::docs::{SpatialEdit, SpatialEditJson};
+use phux_core::documents::{SpatialEdit, SpatialEditJson};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::split::{check_ratio, SplitDirection};
 use phux_core::wire;
 
-fn locate(registry: &Registry, pane: PaneId) -> Result<(SessionId, WindowId), RequestError> {
-    registry
-        .panes
+fn locate(tree: &SessionTree, pane: PaneId) -> Result<(SessionId, WindowId), RequestError> {
+    tree.panes
         .get(&pane)
         .map(|e| (e.session, e.window))
         .ok_or_else(|| {
@@ -42,9 +41,8 @@ fn refuse_cross_session(
 }
 
 /// Whether `pane` has a place in its window's layout.
-fn placed(registry: &Registry, pane: PaneId, session: SessionId, window: WindowId) -> bool {
-    registry
-        .session_by_id(session)
+fn placed(tree: &SessionTree, pane: PaneId, session: SessionId, window: WindowId) -> bool {
+    tree.session_by_id(session)
         .and_then(|s| s.windows.iter().find(|w| w.id == window))
         .is_some_and(|w| w.layout.contains(pane))
 }
@@ -62,7 +60,7 @@ fn refuse_same(a: PaneId, b: PaneId) -> Result<(), RequestError> {
 
 /// Moves `source` next to `target`; returns (destination session, source session).
 fn relocate(
-    registry: &mut Registry,
+    tree: &mut SessionTree,
     source: PaneId,
     target: PaneId,
     split: SplitDirection,
@@ -76,10 +74,10 @@ fn relocate(
             "use a ratio strictly between 0 and 1",
         )
     })?;
-    let (from_session, from_window) = locate(registry, source)?;
-    let (to_session, to_window) = locate(registry, target)?;
-    registry.detach_from_layout(source, from_session, from_window);
-    let inserted = registry
+    let (from_session, from_window) = locate(tree, source)?;
+    let (to_session, to_window) = locate(tree, target)?;
+    tree.detach_from_layout(source, from_session, from_window);
+    let inserted = tree
         .window_mut(to_session, to_window)
         .is_some_and(|w| w.layout.insert(target, source, split, ratio));
     if !inserted {
@@ -89,7 +87,7 @@ fn relocate(
             "list panes with `phux ls --json` and retry",
         ));
     }
-    if let Some(entry) = registry.panes.get_mut(&source) {
+    if let Some(entry) = tree.panes.get_mut(&source) {
         entry.session = to_session;
         entry.window = to_window;
     }
@@ -100,9 +98,9 @@ pub fn insert_pane(
     shared: &Shared,
     request: &wire::InsertPane,
 ) -> Result<SpatialEditJson, RequestError> {
-    let mut registry = shared.registry();
-    let (source_session, source_window) = locate(&registry, request.new_pane)?;
-    let (target_session, _) = locate(&registry, request.target)?;
+    let mut tree = shared.tree();
+    let (source_session, source_window) = locate(&tree, request.new_pane)?;
+    let (target_session, _) = locate(&tree, request.target)?;
     refuse_cross_session(
         (request.new_pane, source_session),
         (request.target, target_session),
@@ -110,7 +108,7 @@ pub fn insert_pane(
     )?;
     // §4.12: insert-pane places a pane that has no place; one that is already placed is
     // refused, not silently moved (moving is move-pane's job, with its own document).
-    if placed(&registry, request.new_pane, source_session, source_window) {
+    if placed(&tree, request.new_pane, source_session, source_window) {
         return Err(RequestError::refused(
             ErrorCode::PaneAlreadyInLayout,
             format!("{} already has a place in the layout", request.new_pane),
@@ -121,7 +119,7 @@ pub fn insert_pane(
         ));
     }
     let (session_id, _) = relocate(
-        &mut registry,
+        &mut tree,
         request.new_pane,
         request.target,
         request.split,
@@ -140,9 +138,9 @@ pub fn move_pane(
     shared: &Shared,
     request: &wire::MovePane,
 ) -> Result<SpatialEditJson, RequestError> {
-    let mut registry = shared.registry();
+    let mut tree = shared.tree();
     let (to, from) = relocate(
-        &mut registry,
+        &mut tree,
         request.source,
         request.target,
         request.split,
@@ -163,9 +161,9 @@ pub fn swap_pane(
     request: &wire::SwapPane,
 ) -> Result<SpatialEditJson, RequestError> {
     refuse_same(request.first, request.second)?;
-    let mut registry = shared.registry();
-    let (first_session, first_window) = locate(&registry, request.first)?;
-    let (second_session, second_window) = locate(&registry, request.second)?;
+    let mut tree = shared.tree();
+    let (first_session, first_window) = locate(&tree, request.first)?;
+    let (second_session, second_window) = locate(&tree, request.second)?;
     refuse_cross_session(
         (request.first, first_session),
         (request.second, second_session),
@@ -177,7 +175,7 @@ pub fn swap_pane(
         (first_session, first_window),
         (second_session, second_window),
     ] {
-        if let Some(window) = registry.window_mut(session, window) {
+        if let Some(window) = tree.window_mut(session, window) {
             window.layout.swap(request.first, request.second);
         }
         if first_window == second_window {
@@ -188,7 +186,7 @@ pub fn swap_pane(
         (request.first, second_session, second_window),
         (request.second, first_session, first_window),
     ] {
-        if let Some(entry) = registry.panes.get_mut(&pane) {
+        if let Some(entry) = tree.panes.get_mut(&pane) {
             entry.session = session;
             entry.window = window;
         }

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crossbeam_channel::Receiver;
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, SessionId};
 use phux_core::pane_layout::{place, Rect};
@@ -29,7 +29,7 @@ pub struct Attached {
 
 fn session_id(shared: &Shared, name: &str) -> Result<SessionId, RequestError> {
     shared
-        .registry()
+        .tree()
         .session(name)
         .map(|s| s.id)
         .ok_or_else(|| no_session(name))
@@ -45,13 +45,13 @@ fn no_session(name: &str) -> RequestError {
 
 pub fn attach(shared: &Shared, request: &wire::AttachClient) -> Result<Attached, RequestError> {
     let (session, name) = {
-        let registry = shared.registry();
+        let tree = shared.tree();
         let found = match &request.session {
-            Some(name) => registry.session(name),
-            None => registry
+            Some(name) => tree.session(name),
+            None => tree
                 .recent_pane(None)
-                .and_then(|p| registry.panes.get(&p))
-                .and_then(|e| registry.session_by_id(e.session)),
+                .and_then(|p| tree.panes.get(&p))
+                .and_then(|e| tree.session_by_id(e.session)),
         };
         match found {
             Some(s) => (s.id, s.name.clone()),
@@ -120,27 +120,26 @@ pub fn detach_clients(
 }
 
 pub fn select_pane(shared: &Shared, request: &wire::SelectPane) -> Result<Done, RequestError> {
-    let mut registry = shared.registry();
-    if !registry.panes.contains_key(&request.pane) {
+    let mut tree = shared.tree();
+    if !tree.panes.contains_key(&request.pane) {
         return Err(RequestError::NoSuchTarget(request.pane.to_string()));
     }
-    registry.touch(request.pane);
+    tree.touch(request.pane);
     Ok(Done {})
 }
 
 pub fn new_window(shared: &Arc<Shared>, request: wire::NewWindow) -> Result<SpawnOk, RequestError> {
-    let mut registry = shared.registry();
-    let session = registry
+    let mut tree = shared.tree();
+    let session = tree
         .session(&request.session)
         .map(|s| s.id)
         .ok_or_else(|| no_session(&request.session))?;
     let cwd = request.cwd.map(PathBuf::from).or_else(|| {
-        registry
-            .recent_pane(Some(session))
-            .and_then(|p| registry.panes.get(&p))
+        tree.recent_pane(Some(session))
+            .and_then(|p| tree.panes.get(&p))
             .and_then(|e| inherited_cwd(shared, &e.handle))
     });
-    let id = registry.allocate_pane_id();
+    let id = tree.allocate_pane_id();
     let pane_request = PaneRequest {
         command: &request.command,
         cwd,
@@ -150,8 +149,8 @@ pub fn new_window(shared: &Arc<Shared>, request: wire::NewWindow) -> Result<Spaw
         history_limit: None,
     };
     let (handle, _) = start_pane(shared, id, &pane_request, None)?;
-    registry.add_window(session, entry(handle, request.cols, request.rows));
-    drop(registry);
+    tree.add_window(session, entry(handle, request.cols, request.rows));
+    drop(tree);
     apply_sizes(shared, session);
     Ok(SpawnOk {
         pane: id,
@@ -168,8 +167,8 @@ pub fn rename_window(shared: &Shared, request: &wire::RenameWindow) -> Result<Do
             "use printable characters",
         ));
     }
-    let mut registry = shared.registry();
-    let window = registry
+    let mut tree = shared.tree();
+    let window = tree
         .find_window_mut(request.window)
         .ok_or_else(|| RequestError::NoSuchTarget(format!("window {}", request.window)))?;
     window.name = name.to_string();
@@ -188,13 +187,13 @@ pub fn set_split_ratio(
         )
     })?;
     let session = {
-        let mut registry = shared.registry();
-        let (session, window) = registry
+        let mut tree = shared.tree();
+        let (session, window) = tree
             .panes
             .get(&request.pane)
             .map(|e| (e.session, e.window))
             .ok_or_else(|| RequestError::NoSuchTarget(request.pane.to_string()))?;
-        let changed = registry
+        let changed = tree
             .window_mut(session, window)
             .is_some_and(|w| match &request.path {
                 Some(path) => w.layout.set_ratio_at(path, request.split, ratio),
@@ -222,8 +221,8 @@ pub fn apply_sizes(shared: &Shared, session: SessionId) {
         return;
     };
     let wanted: Vec<(PaneId, u16, u16, crate::pane::PaneHandle)> = {
-        let registry = shared.registry();
-        let Some(s) = registry.session_by_id(session) else {
+        let tree = shared.tree();
+        let Some(s) = tree.session_by_id(session) else {
             return;
         };
         let area = Rect::new(0, 0, size.cols, size.rows);
@@ -231,7 +230,7 @@ pub fn apply_sizes(shared: &Shared, session: SessionId) {
             .iter()
             .flat_map(|w| place(&w.layout.to_view(), area).panes)
             .filter_map(|p| {
-                let entry = registry.panes.get(&p.pane)?;
+                let entry = tree.panes.get(&p.pane)?;
                 let (cols, rows) = (p.content.cols.max(1), p.content.rows.max(1));
                 (entry.cols != cols || entry.rows != rows)
                     .then(|| (p.pane, cols, rows, entry.handle.clone()))
@@ -243,7 +242,7 @@ pub fn apply_sizes(shared: &Shared, session: SessionId) {
     }
 }
 
-/// Fills in what only the client registry knows: attached counts and each session's size.
+/// Fills in what only the attached clients know: attached counts and each session's size.
 pub fn fill_attached(shared: &Shared, state: &mut StateView) {
     let clients = shared.attached();
     for session in &mut state.sessions {
@@ -256,7 +255,7 @@ pub fn fill_attached(shared: &Shared, state: &mut StateView) {
 /// layouts, titles, sizes, focus, and every pane's pending ask): when it changes, the client
 /// is told to read it again.
 pub fn session_digest(shared: &Shared, session: SessionId) -> Option<u64> {
-    let mut state = shared.registry().state_view();
+    let mut state = shared.tree().state_view();
     fill_attached(shared, &mut state);
     let focus = state.focused_in(session);
     let view = state.sessions.into_iter().find(|s| s.id == session)?;

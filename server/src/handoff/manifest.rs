@@ -11,8 +11,8 @@ use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::split::SplitDirection;
 use serde::{Deserialize, Serialize};
 
-use crate::layout::Layout;
-use crate::registry::Counters;
+use crate::session_tree::Counters;
+use crate::split_tree::SplitTree;
 
 /// The most a manifest may hold: 1 GiB of snapshots (a thousand busy panes).
 const MAX_MANIFEST_BYTES: u64 = 1 << 30;
@@ -45,30 +45,30 @@ pub struct WindowState {
     pub id: WindowId,
     pub index: u32,
     pub name: String,
-    pub layout: LayoutState,
+    pub layout: SplitTreeState,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-pub enum LayoutState {
+pub enum SplitTreeState {
     Pane(PaneId),
     Split {
         direction: SplitDirection,
         ratio: f64,
-        first: Box<LayoutState>,
-        second: Box<LayoutState>,
+        first: Box<SplitTreeState>,
+        second: Box<SplitTreeState>,
     },
 }
 
-impl From<&Layout> for LayoutState {
-    fn from(layout: &Layout) -> Self {
+impl From<&SplitTree> for SplitTreeState {
+    fn from(layout: &SplitTree) -> Self {
         match layout {
-            Layout::Pane(id) => LayoutState::Pane(*id),
-            Layout::Split {
+            SplitTree::Pane(id) => SplitTreeState::Pane(*id),
+            SplitTree::Split {
                 direction,
                 ratio,
                 first,
                 second,
-            } => LayoutState::Split {
+            } => SplitTreeState::Split {
                 direction: *direction,
                 ratio: *ratio,
                 first: Box::new(first.as_ref().into()),
@@ -78,16 +78,16 @@ impl From<&Layout> for LayoutState {
     }
 }
 
-impl From<LayoutState> for Layout {
-    fn from(state: LayoutState) -> Self {
+impl From<SplitTreeState> for SplitTree {
+    fn from(state: SplitTreeState) -> Self {
         match state {
-            LayoutState::Pane(id) => Layout::Pane(id),
-            LayoutState::Split {
+            SplitTreeState::Pane(id) => SplitTree::Pane(id),
+            SplitTreeState::Split {
                 direction,
                 ratio,
                 first,
                 second,
-            } => Layout::Split {
+            } => SplitTree::Split {
                 direction,
                 ratio,
                 first: Box::new((*first).into()),
@@ -195,11 +195,11 @@ mod tests {
                     id: WindowId(1),
                     index: 0,
                     name: "0".into(),
-                    layout: LayoutState::from(&Layout::Split {
+                    layout: SplitTreeState::from(&SplitTree::Split {
                         direction: SplitDirection::default(),
                         ratio: 0.25,
-                        first: Box::new(Layout::Pane(PaneId(1))),
-                        second: Box::new(Layout::Pane(PaneId(2))),
+                        first: Box::new(SplitTree::Pane(PaneId(1))),
+                        second: Box::new(SplitTree::Pane(PaneId(2))),
                     }),
                 }],
             }],
@@ -235,7 +235,7 @@ mod tests {
         let (read, got) = take(&path).unwrap();
         assert_eq!(got, snapshots);
         assert_eq!(read.panes[2].pid, 102);
-        let layout: Layout = read
+        let layout: SplitTree = read
             .sessions
             .into_iter()
             .next()

@@ -23,11 +23,11 @@ use std::sync::{Arc, OnceLock};
 use phux_core::engine::{Terminal, TerminalOptions};
 use phux_core::error_code::ErrorCode;
 
-use crate::registry::{PaneEntry, Registry, Session, Window};
 use crate::request_error::RequestError;
+use crate::session_tree::{PaneEntry, Session, SessionTree, Window};
 use crate::shared::Shared;
 use crate::socket::BoundSocket;
-use manifest::{LayoutState, Manifest, PaneState, SessionState, WindowState};
+use manifest::{Manifest, PaneState, SessionState, SplitTreeState, WindowState};
 
 /// Copies of the listening socket and its lock, kept from start-up for a hand-off.
 static SOCKET: OnceLock<(OwnedFd, OwnedFd)> = OnceLock::new();
@@ -63,8 +63,8 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let frozen_at = manifest::unix_ns();
-    let registry = shared.registry();
-    let (mut manifest, snapshots, masters) = describe(&registry)?;
+    let tree = shared.tree();
+    let (mut manifest, snapshots, masters) = describe(&tree)?;
     manifest.frozen_at_unix_ns = frozen_at;
     let path = manifest::path_for(&shared.config.socket);
     manifest::write(&path, &manifest, &snapshots)
@@ -89,7 +89,7 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
         Err(e) => e,
     };
     let _ = std::fs::remove_file(&path);
-    drop(registry);
+    drop(tree);
     drop(gate);
     crate::log::line(&format!("upgrade failed: {error}"));
     Err(failed(format!(
@@ -152,11 +152,11 @@ fn next_args(manifest: &Path) -> Vec<std::ffi::OsString> {
 
 type Described = (Manifest, Vec<Vec<u8>>, Vec<Arc<OwnedFd>>);
 
-fn describe(registry: &Registry) -> Result<Described, RequestError> {
+fn describe(tree: &SessionTree) -> Result<Described, RequestError> {
     let mut panes = Vec::new();
     let mut snapshots = Vec::new();
     let mut masters = Vec::new();
-    for (id, entry) in &registry.panes {
+    for (id, entry) in &tree.panes {
         let (snapshot, history_limit) = entry
             .handle
             .snapshot()
@@ -177,7 +177,7 @@ fn describe(registry: &Registry) -> Result<Described, RequestError> {
         snapshots.push(snapshot);
         masters.push(Arc::clone(entry.handle.master()));
     }
-    let sessions = registry
+    let sessions = tree
         .sessions
         .iter()
         .map(|s| SessionState {
@@ -190,14 +190,14 @@ fn describe(registry: &Registry) -> Result<Described, RequestError> {
                     id: w.id,
                     index: w.index,
                     name: w.name.clone(),
-                    layout: LayoutState::from(&w.layout),
+                    layout: SplitTreeState::from(&w.layout),
                 })
                 .collect(),
         })
         .collect();
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
-        counters: registry.counters(),
+        counters: tree.counters(),
         frozen_at_unix_ns: 0,
         sessions,
         descriptors: 2 + panes.len(),
@@ -232,7 +232,7 @@ pub fn receive(
     Ok((bound, inheritance))
 }
 
-/// Rebuilds the registry: each pane's terminal from its snapshot around its adopted PTY.
+/// Rebuilds the session tree: each pane's terminal from its snapshot around its adopted PTY.
 pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance) {
     let Inheritance {
         manifest,
@@ -289,7 +289,7 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance) {
         })
         .collect();
     let adopted = entries.len();
-    *shared.registry() = Registry::restore(sessions, entries, manifest.counters);
+    *shared.tree() = SessionTree::restore(sessions, entries, manifest.counters);
     let unread_ms = manifest::unix_ns().saturating_sub(manifest.frozen_at_unix_ns) / 1_000_000;
     crate::log::line(&format!(
         "upgrade: adopted {adopted} panes; their output went unread for {unread_ms} ms"

@@ -1,6 +1,6 @@
 //! Which hook events a pane's watch event is, and the JSON document a hook reads on stdin.
 
-use phux_core::docs::{WatchEvent, WatchEventKind};
+use phux_core::documents::{WatchEvent, WatchEventKind};
 use phux_core::ids::{PaneId, TerminalAddr};
 
 /// The hook event names `kind` fires. A pane appearing or ending also changes its session.

@@ -1,11 +1,11 @@
 //! `PaneHandle`: how the rest of the server reaches a pane. Commands that change the pane
-//! (resize, signal, subscriptions, close) go to its actor. Reading the screen and typing do not:
+//! (resize, signal, subscriptions, close) go to its pane core. Reading the screen and typing do not:
 //! they take the terminal's lock for a capture or for the key modes, and typed bytes go straight
-//! to the PTY writer. Handing them to the actor and waiting for its answer costs two thread
+//! to the PTY writer. Handing them to the pane core and waiting for its answer costs two thread
 //! switches, which is most of a `snapshot`'s time in the server.
 
 use crossbeam_channel::{bounded, Sender};
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::engine::{Terminal, KITTY_REPORT_ALL_KEYS};
 use phux_core::ids::PaneId;
 use phux_core::keys::{bracketed_paste, parse_keys, InputAction, KeyModes, KeySpec};
@@ -103,7 +103,7 @@ impl PaneHandle {
         self.tx.send(command).map_err(|_| PaneError::Gone)
     }
 
-    /// The actor's command queue alone, for a stream that asks it for keyframes without
+    /// The pane core's command queue alone, for a stream that asks it for keyframes without
     /// holding the pane's descriptors open.
     pub fn commands(&self) -> Sender<PaneCommand> {
         self.tx.clone()
@@ -116,7 +116,7 @@ impl PaneHandle {
         answer.recv().map_err(|_| PaneError::Gone)
     }
 
-    /// The screen as the engine holds it now, with all output the actor has fed it.
+    /// The screen as the engine holds it now, with all output the pane core has fed it.
     /// Its `mark` is the output position the screen stands at, read under the same lock.
     pub fn screen(&self, request: CaptureRequest) -> ScreenState {
         let terminal = lock(&self.terminal);

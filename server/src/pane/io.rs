@@ -1,6 +1,6 @@
 //! The two threads beside every pane's command thread: the reader, which stamps each PTY read
-//! with the monotonic time it was read and feeds it to the actor, and the writer, which owns
-//! writes to the PTY so a program that stops reading its input can never stall the actor.
+//! with the monotonic time it was read and feeds it to the pane core, and the writer, which owns
+//! writes to the PTY so a program that stops reading its input can never stall the pane core.
 //!
 //! The PTY is non-blocking and both threads wait in `poll`, so neither can be stuck in a
 //! system call when the pane ends: the writer checks the pane's `closed` flag while it waits

@@ -1,7 +1,7 @@
-//! A pane: a program on a PTY whose screen lives in an engine `Terminal` driven by one actor
-//! thread. Everything else talks to the pane through its `PaneHandle`.
+//! A pane: a program on a PTY whose screen lives in an engine `Terminal`, changed only by its
+//! `PaneCore`, which two threads take turns with under one lock (see `command_loop`).
+//! Everything else talks to the pane through its `PaneHandle`.
 
-mod actor;
 pub mod ask;
 mod command_loop;
 mod flood_yield;
@@ -11,6 +11,7 @@ pub(crate) mod io;
 pub mod new_output;
 pub mod osc_scan;
 pub mod output_log;
+mod pane_core;
 pub mod shell_track;
 mod typing_pace;
 
@@ -28,7 +29,7 @@ use phux_core::wire::SignalName;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-/// A pane's engine terminal. The actor holds the lock while it feeds output to the engine;
+/// A pane's engine terminal. The pane core holds the lock while it feeds output to the engine;
 /// a read holds it for the few microseconds a capture takes.
 pub type SharedTerminal = Arc<Mutex<Terminal>>;
 
@@ -83,7 +84,7 @@ pub struct ObserveStart {
     pub history: Vec<crate::bus::BusEvent>,
 }
 
-/// What the actor is asked to do. Reads of the screen and typing do not go through it (see
+/// What the pane core is asked to do. Reads of the screen and typing do not go through it (see
 /// `PaneHandle`).
 pub enum PaneCommand {
     Resize {
@@ -105,11 +106,11 @@ pub enum PaneCommand {
     /// stream skips a flood's output to it.
     Keyframe(Sender<ObserveStart>),
     /// Publish an event raised from outside the pane (an ask reported with `phux ask`).
-    Announce(phux_core::docs::WatchEventKind),
+    Announce(phux_core::documents::WatchEventKind),
     Close,
 }
 
-/// Starts `spec` on a new PTY with its actor, reader, writer and waiter threads. An `observer`
+/// Starts `spec` on a new PTY with its pane core, reader, writer and waiter threads. An `observer`
 /// is attached before the program starts, and its start (the blank screen) is returned with
 /// the handle.
 pub fn spawn(
@@ -217,7 +218,7 @@ fn start(
         shell,
         output,
     };
-    let mut actor = actor::PaneActor::new(
+    let mut pane_core = pane_core::PaneCore::new(
         id,
         Arc::clone(&terminal),
         master,
@@ -228,19 +229,19 @@ fn start(
     );
     // Before the reader starts: the observer sees the blank screen before anything the
     // program prints.
-    let observed = observer.map(|observer| actor.observe_from_birth(observer));
-    let actor = Arc::new(Mutex::new(actor));
+    let observed = observer.map(|observer| pane_core.observe_from_birth(observer));
+    let pane_core = Arc::new(Mutex::new(pane_core));
     let (woke_tx, woke) = bounded(1);
     let (done_tx, done) = bounded(0);
-    let fed = Arc::clone(&actor);
+    let fed = Arc::clone(&pane_core);
     let epoch = shared.epoch;
     std::thread::Builder::new()
         .name(format!("pane-{}", id.0))
         .spawn(move || {
-            // On this thread, not the spawning request's (which may hold the registry that
+            // On this thread, not the spawning request's (which may hold the session tree that
             // watchers of the birth need), and before the reader starts: watchers hear of the
             // birth before anything the program prints.
-            command_loop::lock(&actor).born();
+            command_loop::lock(&pane_core).born();
             io::spawn_reader(
                 read_side,
                 move |chunk| {
@@ -253,7 +254,7 @@ fn start(
                 format!("pane-{}-reader", id.0),
             );
             let news = command_loop::ReaderNews { woke, done };
-            command_loop::run(&actor, &cmd_rx, news, exit_rx);
+            command_loop::run(&pane_core, &cmd_rx, news, exit_rx);
             // The writer ends with the pane, with its descriptor and any input still queued.
             closed.store(true, Ordering::Release);
         })?;

@@ -52,7 +52,7 @@ pub struct Since {
     pub lost: bool,
 }
 
-/// Shared between the pane's actor (which appends, under the terminal's lock, so a screen
+/// Shared between the pane's core (which appends, under the terminal's lock, so a screen
 /// captured under that lock and its mark agree) and request threads (which read).
 #[derive(Debug, Default)]
 pub struct OutputLog {

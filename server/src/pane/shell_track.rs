@@ -44,7 +44,7 @@ struct State {
     progress: Option<String>,
 }
 
-/// Shared between the pane's actor (which feeds it) and request threads (which read it).
+/// Shared between the pane's core (which feeds it) and request threads (which read it).
 #[derive(Debug, Default)]
 pub struct ShellTrack {
     state: Mutex<State>,

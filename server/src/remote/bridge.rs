@@ -52,14 +52,13 @@ where
                 return;
             };
             while let Some(Ok(message)) = source.next().await {
-                match message {
-                    Message::Binary(bytes) => {
-                        if local.write_all(&bytes).await.is_err() {
-                            break;
-                        }
-                    }
-                    Message::Close(_) => break,
-                    _ => {}
+                let go_on = match message {
+                    Message::Binary(bytes) => local.write_all(&bytes).await.is_ok(),
+                    Message::Close(_) => false,
+                    _ => true,
+                };
+                if !go_on {
+                    break;
                 }
             }
             let _ = local.shutdown().await;
@@ -81,14 +80,13 @@ where
                 pending: Vec::new(),
             };
             while let Some(Ok(message)) = source.next().await {
-                match message {
-                    Message::Binary(bytes) => {
-                        if !link.receive(&bytes).await {
-                            break;
-                        }
-                    }
-                    Message::Close(_) => break,
-                    _ => {}
+                let go_on = match message {
+                    Message::Binary(bytes) => link.receive(&bytes).await,
+                    Message::Close(_) => false,
+                    _ => true,
+                };
+                if !go_on {
+                    break;
                 }
             }
             for (_, mut local) in link.channels.drain() {

@@ -24,6 +24,9 @@ pub struct Flags {
     /// machine with the listener's port]
     #[arg(long, value_name = "HOST:PORT|URL")]
     pub host: Option<String>,
+    /// Also draw the connect link as a QR code (for a phone's camera)
+    #[arg(long)]
+    pub qr: bool,
     /// A name for the device, shown by `pair list`
     #[arg(long)]
     pub name: Option<String>,
@@ -113,7 +116,12 @@ fn execute(args: Flags) -> VerbResult {
             format!("certificate:          {}", document.cert_fingerprint),
         ];
         match &document.connect_link {
-            Some(link) => lines.push(format!("open in a browser:    {link}")),
+            Some(link) => {
+                lines.push(format!("open in a browser:    {link}"));
+                if args.qr {
+                    lines.extend(qr_lines(link));
+                }
+            }
             None => lines.push(
                 "no connect link: give --host HOST:PORT (the address devices dial)".to_owned(),
             ),
@@ -128,6 +136,43 @@ fn execute(args: Flags) -> VerbResult {
         output::print_lines(&lines);
     }
     Ok(SUCCESS)
+}
+
+/// `text` as a QR code in half-block characters (two modules per character cell), with the
+/// quiet zone the standard asks for, dark modules drawn in the terminal's background colour.
+fn qr_lines(text: &str) -> Vec<String> {
+    let Ok(code) = qrcode::QrCode::new(text.as_bytes()) else {
+        return vec!["(the link is too long for a QR code)".to_owned()];
+    };
+    let width = code.width();
+    let colors = code.to_colors();
+    let quiet = 2usize;
+    let dark = |x: isize, y: isize| {
+        x >= 0
+            && y >= 0
+            && (x as usize) < width
+            && (y as usize) < width
+            && colors[y as usize * width + x as usize] == qrcode::Color::Dark
+    };
+    let span = width as isize + 2 * quiet as isize;
+    let mut lines = Vec::new();
+    let mut y = -(quiet as isize);
+    while y < width as isize + quiet as isize {
+        let mut line = String::new();
+        for x in 0..span {
+            let x = x - quiet as isize;
+            // Light modules are drawn (white on a dark terminal reads as the paper).
+            line.push(match (!dark(x, y), !dark(x, y + 1)) {
+                (true, true) => '█',
+                (true, false) => '▀',
+                (false, true) => '▄',
+                (false, false) => ' ',
+            });
+        }
+        lines.push(line);
+        y += 2;
+    }
+    lines
 }
 
 /// `PHUX_WS_ADDR`, else `[listener] ws_addr` (what a server started now would listen on).

@@ -281,7 +281,9 @@ async function showPane(id) {
     term.onData(sendInput);
     app.term = term;
     app.fit = fit;
-    window.phuxTerminal = term;
+    window.phuxTerminal = made;
+    // For measurements (tests/browser/echo.mjs): type as the keyboard would.
+    window.phuxType = sendInput;
     term.focus();
     setTimeout(fitPane, 50);
   } catch (error) {

@@ -1,8 +1,8 @@
 //! Sessions → windows → panes: names, ids stable for the server's life, split layouts, tags,
 //! titles, sizes and the most-recently-active order that `.` resolves against.
 
-use crate::layout::Layout;
 use crate::pane::PaneHandle;
+use crate::split_tree::SplitTree;
 use phux_core::ids::{PaneId, SessionId, WindowId};
 use phux_core::state_view::{PaneView, SessionView, StateView, WindowView};
 use std::collections::BTreeMap;
@@ -21,7 +21,7 @@ pub struct Window {
     pub id: WindowId,
     pub index: u32,
     pub name: String,
-    pub layout: Layout,
+    pub layout: SplitTree,
 }
 
 pub struct Session {
@@ -30,8 +30,9 @@ pub struct Session {
     pub windows: Vec<Window>,
 }
 
+/// The server's sessions, their windows and every pane, under one lock (`Shared::tree`).
 #[derive(Default)]
-pub struct Registry {
+pub struct SessionTree {
     pub sessions: Vec<Session>,
     pub panes: BTreeMap<PaneId, PaneEntry>,
     /// Most recently active first.
@@ -44,7 +45,7 @@ pub struct Registry {
     pub recorders: BTreeMap<PaneId, u32>,
 }
 
-/// What `phux upgrade` carries of a registry besides its panes: the id counters and the
+/// What `phux upgrade` carries of a session tree besides its panes: the id counters and the
 /// focus order.
 #[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Counters {
@@ -54,7 +55,7 @@ pub struct Counters {
     pub focus_order: Vec<PaneId>,
 }
 
-impl Registry {
+impl SessionTree {
     /// The counters and focus order, for the next server process.
     pub fn counters(&self) -> Counters {
         Counters {
@@ -65,11 +66,15 @@ impl Registry {
         }
     }
 
-    /// The registry the previous server process had (`phux upgrade`): its sessions, windows and
+    /// The session tree the previous server process had (`phux upgrade`): its sessions, windows and
     /// layouts, its panes (adopted), and its counters, so ids stay stable for the server's life.
-    pub fn restore(sessions: Vec<Session>, panes: Vec<PaneEntry>, counters: Counters) -> Registry {
+    pub fn restore(
+        sessions: Vec<Session>,
+        panes: Vec<PaneEntry>,
+        counters: Counters,
+    ) -> SessionTree {
         let ever_had_panes = !panes.is_empty();
-        Registry {
+        SessionTree {
             sessions,
             panes: panes.into_iter().map(|p| (p.handle.id, p)).collect(),
             focus_order: counters.focus_order,
@@ -124,7 +129,7 @@ impl Registry {
         let (session, window) = (SessionId(self.next_session), WindowId(self.next_window));
         let entry = entry_for(session, window);
         let pane = entry.handle.id;
-        let layout = Layout::Pane(pane);
+        let layout = SplitTree::Pane(pane);
         self.sessions.push(Session {
             id: session,
             name,
@@ -184,7 +189,7 @@ impl Registry {
             id: window,
             index,
             name: index.to_string(),
-            layout: Layout::Pane(entry.handle.id),
+            layout: SplitTree::Pane(entry.handle.id),
         });
         entry.session = session;
         entry.window = window;
@@ -228,7 +233,7 @@ impl Registry {
         })
     }
 
-    /// Takes `pane` out of its window's layout and the registry; empty windows and sessions go
+    /// Takes `pane` out of its window's layout and the session tree; empty windows and sessions go
     /// with it. Returns the entry.
     pub fn remove_pane(&mut self, pane: PaneId) -> Option<PaneEntry> {
         let entry = self.panes.remove(&pane)?;

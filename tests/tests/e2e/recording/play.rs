@@ -1,91 +1,21 @@
 //! `phux play` against a real server: the pane's screen equals the engine's own replay of the
-//! cast, malformed casts create nothing, and the flags do what they say. The timing tests print
-//! figures and assert only loose sanity (a test never asserts a wall-clock bound).
+//! cast, malformed casts create nothing, and the flags do what they say. The timing figures
+//! (duration error and drift at speed 1 and 4, `--follow` latency) are a benchmark:
+//! `cargo bench -p phux-tests --bench play_bench`.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
 use phux_core::screen_capture::{capture, CaptureRequest};
-use phux_tests::{stderr, stdout, wait_until, TestServer, WireClient};
+use phux_tests::play::{play, server, text, v2, wait_for_text, write_cast, WAIT};
+use phux_tests::{stderr, stdout, wait_until, WireClient};
 use serde_json::json;
-
-const WAIT: Duration = Duration::from_secs(15);
-
-/// Writes a v2 cast: header plus `[time, code, data]` events.
-fn write_cast(
-    dir: &Path,
-    name: &str,
-    header: serde_json::Value,
-    events: &[(f64, &str, &str)],
-) -> PathBuf {
-    let path = dir.join(name);
-    let mut file = std::fs::File::create(&path).unwrap();
-    writeln!(file, "{header}").unwrap();
-    for (t, code, data) in events {
-        writeln!(file, "{}", json!([t, code, data])).unwrap();
-    }
-    path
-}
-
-fn v2(cols: u16, rows: u16) -> serde_json::Value {
-    json!({"version": 2, "width": cols, "height": rows})
-}
-
-/// A server with one session to play beside; returns the server and that pane.
-fn server() -> (TestServer, String) {
-    let server = TestServer::start();
-    let pane = server.new_session("main", &["sleep", "600"]);
-    (server, pane)
-}
-
-/// `phux play ARGS --json` → the new pane.
-fn play(server: &TestServer, args: &[&str]) -> (PaneId, serde_json::Value) {
-    let mut all = vec!["play"];
-    all.extend_from_slice(args);
-    all.push("--json");
-    let doc = server.json(&all);
-    (PaneId(doc["terminal_id"].as_u64().unwrap() as u32), doc)
-}
-
-fn text(screen: &ScreenState) -> String {
-    screen.lines.join("\n")
-}
-
-fn wait_for_text(wire: &mut WireClient, pane: PaneId, needle: &str) -> ScreenState {
-    let mut last = None;
-    wait_until(&format!("{needle:?} shows in {pane}"), WAIT, || {
-        let screen = wire.screen(pane);
-        let found = text(&screen).contains(needle);
-        last = Some(screen);
-        found
-    });
-    last.unwrap()
-}
-
-/// Polls every 0.5 ms (not the testkit's 10 ms) until `done` holds: for measurements, where the
-/// polling period would otherwise be most of the figure.
-fn poll_tightly(description: &str, limit: Duration, mut done: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !done() {
-        assert!(
-            start.elapsed() < limit,
-            "timed out after {limit:?} waiting until {description}"
-        );
-        std::thread::sleep(Duration::from_micros(500));
-    }
-}
-
-fn wait_for_text_tightly(wire: &mut WireClient, pane: PaneId, needle: &str) {
-    poll_tightly(&format!("{needle:?} shows in {pane}"), WAIT, || {
-        text(&wire.screen(pane)).contains(needle)
-    });
-}
 
 /// The screen the engine shows after the cast's `o` and `r` events, captured the way the server
 /// captures a pane.
@@ -335,86 +265,11 @@ fn no_fit_leaves_the_pane_size_alone() {
     assert_ne!(unfitted_size, (20, 3));
 }
 
-/// Plays a steady cast and watches its counter: returns (expected, measured) seconds from
-/// "START" to "END" and the least-squares slope of observed against expected times (1 = no
-/// drift), fitted over every counter value seen, so a constant start-up or polling delay
-/// does not count as drift.
-fn measure(server: &TestServer, cast: &Path, beside: &str, speed: f64) -> (f64, f64, f64) {
-    let (pane, doc) = play(
-        server,
-        &[
-            cast.to_str().unwrap(),
-            beside,
-            "--speed",
-            &speed.to_string(),
-        ],
-    );
-    let expected = doc["duration_ms"].as_f64().unwrap() / 1000.0;
-    let mut wire = WireClient::connect(server);
-    wait_for_text_tightly(&mut wire, pane, "START");
-    let started = Instant::now();
-    let mut samples: Vec<(f64, f64)> = Vec::new();
-    let mut last = 0u32;
-    poll_tightly("the cast ends", Duration::from_secs(120), || {
-        let screen = wire.screen(pane);
-        let seen = started.elapsed().as_secs_f64();
-        let counter = screen
-            .lines
-            .get(1)
-            .and_then(|l| l.trim().parse::<u32>().ok());
-        if let Some(counter) = counter.filter(|&c| c > last) {
-            last = counter;
-            samples.push((f64::from(counter) * 0.05 / speed, seen));
-        }
-        text(&screen).contains("END")
-    });
-    let measured = started.elapsed().as_secs_f64();
-    let n = samples.len() as f64;
-    let (mx, my) = samples
-        .iter()
-        .fold((0.0, 0.0), |(x, y), s| (x + s.0 / n, y + s.1 / n));
-    let (sxy, sxx) = samples.iter().fold((0.0, 0.0), |(xy, xx), s| {
-        (xy + (s.0 - mx) * (s.1 - my), xx + (s.0 - mx) * (s.0 - mx))
-    });
-    (expected, measured, sxy / sxx)
-}
-
-/// A cast of `seconds` with an event every 50 ms (no idle to clamp).
-fn steady_cast(dir: &Path, seconds: u32) -> PathBuf {
-    let steps = seconds * 20;
-    let mut events: Vec<(f64, String)> = vec![(0.0, "START\r\n".to_owned())];
-    for i in 1..steps {
-        events.push((f64::from(i) * 0.05, format!("\r{i:5}")));
-    }
-    events.push((f64::from(seconds), "\r\nEND".to_owned()));
-    let borrowed: Vec<(f64, &str, &str)> =
-        events.iter().map(|(t, s)| (*t, "o", s.as_str())).collect();
-    write_cast(dir, &format!("steady{seconds}.cast"), v2(20, 4), &borrowed)
-}
-
+/// `--follow` shows events appended to the cast while it plays, each written in two halves (the
+/// reader must wait for the rest of a line), and an exit event ends the follow without closing
+/// the pane. (How soon each shows is `play_bench`'s figure.)
 #[test]
-fn playback_duration_at_speed_1_and_4_figures() {
-    let (server, beside) = server();
-    for (seconds, speed) in [(10u32, 1.0f64), (40, 4.0)] {
-        let cast = steady_cast(server.dir.path(), seconds);
-        let (expected, measured, slope) = measure(&server, &cast, &beside, speed);
-        println!(
-            "FIGURE speed {speed}: expected {expected:.3} s, measured {measured:.4} s, \
-             error {:+.1} ms ({:+.3}%), drift (fitted over every counter step) {:+.1} ms per minute",
-            (measured - expected) * 1000.0,
-            (measured - expected) / expected * 100.0,
-            (slope - 1.0) * 60_000.0,
-        );
-        // Sanity only: playback neither skipped nor stalled.
-        assert!(
-            measured > expected * 0.5 && measured < expected * 3.0,
-            "{measured}"
-        );
-    }
-}
-
-#[test]
-fn follow_shows_appended_events_figures() {
+fn follow_shows_appended_events() {
     let (server, beside) = server();
     let path = server.dir.path().join("live.cast");
     let mut file = std::fs::File::create(&path).unwrap();
@@ -424,8 +279,7 @@ fn follow_shows_appended_events_figures() {
     let (pane, _) = play(&server, &[path.to_str().unwrap(), &beside, "--follow"]);
     let mut wire = WireClient::connect(&server);
     wait_for_text(&mut wire, pane, "live:");
-    let started = Instant::now();
-    let mut latencies = Vec::new();
+    let started = std::time::Instant::now();
     for i in 0..20 {
         let label = format!("\r\u{1b}[2Kev{i:02}");
         let t = started.elapsed().as_secs_f64();
@@ -435,22 +289,11 @@ fn follow_shows_appended_events_figures() {
         file.write_all(head.as_bytes()).unwrap();
         file.flush().unwrap();
         std::thread::sleep(Duration::from_millis(20));
-        let appended = Instant::now();
         file.write_all(tail.as_bytes()).unwrap();
         file.write_all(b"\n").unwrap();
         file.flush().unwrap();
-        wait_for_text_tightly(&mut wire, pane, &format!("ev{i:02}"));
-        latencies.push(appended.elapsed().as_secs_f64() * 1000.0);
-        std::thread::sleep(Duration::from_millis(30));
+        wait_for_text(&mut wire, pane, &format!("ev{i:02}"));
     }
-    latencies.sort_by(f64::total_cmp);
-    println!(
-        "FIGURE follow latency over {} appends: median {:.1} ms, min {:.1} ms, max {:.1} ms",
-        latencies.len(),
-        latencies[latencies.len() / 2],
-        latencies[0],
-        latencies[latencies.len() - 1]
-    );
     // An exit event ends the follow; without --close the pane holds.
     writeln!(
         file,

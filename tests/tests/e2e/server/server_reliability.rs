@@ -131,6 +131,9 @@ fn oversize_and_truncated_frames_end_only_their_own_connection() {
 
 #[test]
 fn a_crashing_or_flooding_pane_does_not_disturb_the_others() {
+    // Floods the machine: never beside another test that does (they were in separate test
+    // binaries before they shared one).
+    let _serial = phux_tests::serial();
     let server = TestServer::start();
     let calm = server.new_session("calm", &["bash", "--norc"]);
     let flood = server.json(&[
@@ -168,6 +171,9 @@ fn a_crashing_or_flooding_pane_does_not_disturb_the_others() {
 /// history and cells must leave the server whole and every screen right.
 #[test]
 fn panes_flooding_at_once_while_being_read_keep_the_server_whole() {
+    // Floods the machine: never beside another test that does (they were in separate test
+    // binaries before they shared one).
+    let _serial = phux_tests::serial();
     let server = TestServer::start();
     let panes: Vec<String> = (0..4)
         .map(|i| {
@@ -190,7 +196,7 @@ fn panes_flooding_at_once_while_being_read_keep_the_server_whole() {
                     for pane in &panes {
                         let id: u32 = pane.trim_start_matches('@').parse().unwrap();
                         let mut client = phux_cli::client::Client::connect(&socket).unwrap();
-                        let state: phux_core::docs::ScreenState = client
+                        let state: phux_core::documents::ScreenState = client
                             .request(phux_core::wire::ClientMessage::GetScreen(
                                 phux_core::wire::GetScreen {
                                     id: 0,
@@ -288,6 +294,9 @@ fn eight_concurrent_cold_starts_make_one_server() {
 
 #[test]
 fn a_subscriber_that_never_reads_does_not_grow_the_server() {
+    // Floods the machine: never beside another test that does (they were in separate test
+    // binaries before they shared one).
+    let _serial = phux_tests::serial();
     let server = TestServer::start();
     let pane = server.new_session(
         "flood",

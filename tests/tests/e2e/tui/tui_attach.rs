@@ -274,6 +274,9 @@ fn attach_rec_records_the_screen_the_client_drew() {
 // still be the pane's screen, colours included, and the other pane keeps taking keys.
 #[test]
 fn a_flood_ends_showing_the_panes_last_screen_and_the_other_pane_still_types() {
+    // Floods the machine: never beside another test that does (they were in separate test
+    // binaries before they shared one).
+    let _serial = phux_tests::serial();
     let server = TestServer::start();
     let tui = attached(&server);
     tui.prefix(b"%");
@@ -300,6 +303,9 @@ fn a_flood_ends_showing_the_panes_last_screen_and_the_other_pane_still_types() {
 // most a line or two passes between two keyframes.
 #[test]
 fn a_sustained_flood_reaches_a_viewer_as_one_keyframe_per_frame() {
+    // Floods the machine: never beside another test that does (they were in separate test
+    // binaries before they shared one).
+    let _serial = phux_tests::serial();
     use phux_core::wire::{ClientMessage, Frame, FrameReader, Observe, ObserveStart};
     let server = TestServer::start();
     let pane = server.new_session(

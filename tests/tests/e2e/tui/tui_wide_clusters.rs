@@ -125,9 +125,9 @@ fn killing_a_pane_with_emoji_leaves_no_ghost_border_in_tmux() {
     });
     // The border is one column on every row of the window, the emoji's row included.
     let border_at = |line: &str| {
-        line.chars()
-            .position(|c| c == '│')
-            .map(|_| phux_core::docs::cell_width::display_width(line.split('│').next().unwrap()))
+        line.chars().position(|c| c == '│').map(|_| {
+            phux_core::documents::cell_width::display_width(line.split('│').next().unwrap())
+        })
     };
     let lines = tmux.capture();
     let borders: Vec<usize> = lines.iter().filter_map(|l| border_at(l)).collect();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::ids::PaneId;
 use phux_tests::{error_line, golden, phux, run_with_deadline, stderr, stdout};
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! Client-side projections of a `ScreenState`: `--tail`, `--unwrap`, and soft-wrap-joined lines.
 
-use crate::docs::cell_width::display_width;
-use crate::docs::screen_state::{ScreenState, SoftWrap, TRUNCATED_ROW_WINDOW};
+use crate::documents::cell_width::display_width;
+use crate::documents::screen_state::{ScreenState, SoftWrap, TRUNCATED_ROW_WINDOW};
 
 /// `--tail` with no value.
 pub const TAIL_DEFAULT: usize = 80;

@@ -1,4 +1,4 @@
-//! The pane actor: what changes a pane's engine `Terminal`, one step at a time. It feeds every
+//! The pane core: what changes a pane's engine `Terminal`, one step at a time. It feeds every
 //! PTY read to the engine, writes the engine's query answers back to the PTY, publishes events,
 //! and answers the server's requests in the order they arrive. Two threads take turns with it
 //! under its lock (see `command_loop`): the reader hands it each read as soon as it is read, the
@@ -16,7 +16,7 @@ use crate::flight::{FlightEntry, FlightRecorder};
 use crate::pty;
 use crate::shared::Shared;
 use crossbeam_channel::Sender;
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::engine::Terminal;
 use phux_core::ids::PaneId;
 use phux_core::wire::SignalName;
@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
-use phux_core::docs::watch_event::IDLE_SETTLE;
+use phux_core::documents::watch_event::IDLE_SETTLE;
 /// How long a closing pane's processes get after SIGHUP before SIGKILL.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
 /// Output between incremental compression steps during a burst.
@@ -38,7 +38,7 @@ const PACK_STACK: usize = 512 * 1024;
 /// How long the server outlives its last pane's end.
 const LAST_PANE_GRACE: Duration = Duration::from_millis(200);
 
-pub struct PaneActor {
+pub struct PaneCore {
     id: PaneId,
     terminal: SharedTerminal,
     master: OwnedFd,
@@ -60,7 +60,7 @@ pub struct PaneActor {
     shared: Arc<Shared>,
 }
 
-impl PaneActor {
+impl PaneCore {
     pub fn new(
         id: PaneId,
         terminal: SharedTerminal,
@@ -132,7 +132,7 @@ impl PaneActor {
             // A moment for the connections to hand the end to those following the pane (`run`
             // reports the status); a pane created meanwhile keeps the server up.
             std::thread::sleep(LAST_PANE_GRACE);
-            if self.shared.registry().panes.is_empty() {
+            if self.shared.tree().panes.is_empty() {
                 self.shared.shut_down();
             }
         }
@@ -386,7 +386,7 @@ impl PaneActor {
             .map_err(|e| PaneError::Signal(e.to_string()))
     }
 
-    /// Attaches an observer before the actor runs: it starts at the blank screen and gets every
+    /// Attaches an observer before the pane core runs: it starts at the blank screen and gets every
     /// byte the program ever writes.
     pub fn observe_from_birth(&mut self, subscriber: Subscriber) -> ObserveStart {
         self.bus.add(subscriber);

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::agents::AgentState;
-use crate::docs::AgentEdge;
+use crate::documents::AgentEdge;
 use crate::ids::TerminalAddr;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::docs::is_false;
+use crate::documents::is_false;
 use crate::ids::PaneId;
 
 pub const SCREEN_SCHEMA_VERSION: u32 = 3;

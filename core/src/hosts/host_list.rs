@@ -10,7 +10,7 @@ use super::endpoint::{Endpoint, EndpointError};
 use crate::config::edit::{ConfigEditor, EditError};
 use crate::config::file::ConfigError;
 
-/// Which registry an entry lives in.
+/// Which host list (config array) an entry lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HostRole {
@@ -37,7 +37,7 @@ impl HostRole {
     }
 }
 
-/// One registry entry, as `host ls --json` shows it (§4.10).
+/// One host list entry, as `host ls --json` shows it (§4.10).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostEntry {
     pub name: String,
@@ -79,7 +79,7 @@ pub struct WssAuth {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum RegistryError {
+pub enum HostListError {
     #[error(transparent)]
     File(#[from] EditError),
     #[error("{}:{line}: [[{array}]] entry: {message}", path.display())]
@@ -101,8 +101,8 @@ pub enum RegistryError {
     Refused(String),
 }
 
-/// Whether `name` can be a registry name (and so the host half of `NAME/@N`).
-pub fn validate_name(name: &str) -> Result<(), RegistryError> {
+/// Whether `name` can be a host name (and so the host half of `NAME/@N`).
+pub fn validate_name(name: &str) -> Result<(), HostListError> {
     let ok = !name.is_empty()
         && name.len() <= 63
         && !name.starts_with('-')
@@ -113,12 +113,12 @@ pub fn validate_name(name: &str) -> Result<(), RegistryError> {
     if ok {
         Ok(())
     } else {
-        Err(RegistryError::InvalidName(name.to_owned()))
+        Err(HostListError::InvalidName(name.to_owned()))
     }
 }
 
-/// Every configured host, satellites first, each registry in file order.
-pub fn list(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
+/// Every configured host, satellites first, each list in file order.
+pub fn list(path: &Path) -> Result<Vec<HostEntry>, HostListError> {
     let text = crate::config::file::read_text(path)
         .map_err(EditError::from)?
         .unwrap_or_default();
@@ -126,7 +126,7 @@ pub fn list(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
 }
 
 /// The entries of `text`, the contents of the config file at `path` (named in messages).
-fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> {
+fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, HostListError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -151,7 +151,7 @@ fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> 
             })
         };
         let Some(array) = item.as_array_of_tables() else {
-            return Err(RegistryError::BadEntry {
+            return Err(HostListError::BadEntry {
                 path: path.to_path_buf(),
                 line: line_of(item.span()),
                 array: role.array(),
@@ -163,7 +163,7 @@ fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> 
             });
         };
         for table in array.iter() {
-            let entry = entry_of(table, role).map_err(|message| RegistryError::BadEntry {
+            let entry = entry_of(table, role).map_err(|message| HostListError::BadEntry {
                 path: path.to_path_buf(),
                 line: line_of(table.span()),
                 array: role.array(),
@@ -176,7 +176,7 @@ fn entries_in(path: &Path, text: &str) -> Result<Vec<HostEntry>, RegistryError> 
 }
 
 /// The enabled satellites, the ones a hub dials.
-pub fn enabled_satellites(path: &Path) -> Result<Vec<HostEntry>, RegistryError> {
+pub fn enabled_satellites(path: &Path) -> Result<Vec<HostEntry>, HostListError> {
     Ok(list(path)?
         .into_iter()
         .filter(HostEntry::is_enabled_satellite)
@@ -220,14 +220,14 @@ fn entry_of(table: &toml_edit::Table, role: HostRole) -> Result<HostEntry, Strin
     })
 }
 
-/// Adds `entry` to its registry, refusing an invalid name or endpoint and a name configured in
-/// either registry. Returns the entry as written.
-pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
+/// Adds `entry` to its list, refusing an invalid name or endpoint and a name configured in
+/// either list. Returns the entry as written.
+pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, HostListError> {
     validate_name(&entry.name)?;
     let endpoint = Endpoint::parse(&entry.endpoint)?;
     if endpoint.scheme == super::endpoint::Scheme::Wss {
         let Some(auth) = entry.wss_auth() else {
-            return Err(RegistryError::Refused(
+            return Err(HostListError::Refused(
                 "a wss:// host needs --token-file FILE (the token `phux pair` printed there) \
                  and --cert-fingerprint FP (its cert_fingerprint)"
                     .into(),
@@ -243,7 +243,7 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
             .chars()
             .all(|c| c.is_ascii_hexdigit() || c == ':');
         if digits != 64 || !only_hex {
-            return Err(RegistryError::Refused(format!(
+            return Err(HostListError::Refused(format!(
                 "--cert-fingerprint {:?} is not a SHA-256 fingerprint (64 hex digits, colons \
                  allowed): copy cert_fingerprint from `phux pair --json` on that host",
                 auth.fingerprint
@@ -251,20 +251,20 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
         }
     }
     if entry.role == HostRole::Satellite && entry.session.is_some() {
-        return Err(RegistryError::Refused(
+        return Err(HostListError::Refused(
             "--session is for remote hosts: a satellite's link has no session to attach".into(),
         ));
     }
     if entry.role == HostRole::Remote && entry.enabled == Some(false) {
-        return Err(RegistryError::Refused(
+        return Err(HostListError::Refused(
             "--disabled is for satellites: remote entries have no enabled bit".into(),
         ));
     }
     let mut editor = ConfigEditor::open(path)?;
-    // Validate what is there first: a writer never builds on a broken registry.
+    // Validate what is there first: a writer never builds on a broken host list.
     let existing = entries_in(path, &editor.document.to_string())?;
     if let Some(other) = existing.iter().find(|h| h.name == entry.name) {
-        return Err(RegistryError::Duplicate {
+        return Err(HostListError::Duplicate {
             name: entry.name.clone(),
             role: other.role.as_str(),
         });
@@ -295,24 +295,24 @@ pub fn add(path: &Path, entry: HostEntry) -> Result<HostEntry, RegistryError> {
     })
 }
 
-/// Removes the entry named `name` (from `role`'s registry only, when given).
+/// Removes the entry named `name` (from `role`'s list only, when given).
 pub fn remove(
     path: &Path,
     name: &str,
     role: Option<HostRole>,
-) -> Result<(String, HostRole), RegistryError> {
+) -> Result<(String, HostRole), HostListError> {
     validate_name(name)?;
     let mut editor = ConfigEditor::open(path)?;
     let found = entries_in(path, &editor.document.to_string())?
         .into_iter()
         .find(|h| h.name == name && role.is_none_or(|r| r == h.role))
-        .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
-    // `entries_in` refused a registry that is not an array of tables.
+        .ok_or_else(|| HostListError::Missing(name.to_owned()))?;
+    // `entries_in` refused a host list that is not an array of tables.
     let index = editor
         .array_of_tables(found.role.array())
         .iter()
         .position(|t| t.get("name").and_then(|v| v.as_str()) == Some(name))
-        .ok_or_else(|| RegistryError::Missing(name.to_owned()))?;
+        .ok_or_else(|| HostListError::Missing(name.to_owned()))?;
     editor.remove(found.role.array(), index);
     editor.commit()?;
     Ok((found.name, found.role))
@@ -346,7 +346,7 @@ mod tests {
         let after = std::fs::read_to_string(&path).unwrap();
         assert!(after.starts_with(text), "{after}");
         let dup = add(&path, satellite("devbox", "ssh://other")).unwrap_err();
-        assert!(matches!(dup, RegistryError::Duplicate { .. }), "{dup}");
+        assert!(matches!(dup, HostListError::Duplicate { .. }), "{dup}");
         assert_eq!(
             remove(&path, "devbox", None).unwrap().1,
             HostRole::Satellite
@@ -354,7 +354,7 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
         assert!(matches!(
             remove(&path, "devbox", None).unwrap_err(),
-            RegistryError::Missing(_)
+            HostListError::Missing(_)
         ));
     }
 

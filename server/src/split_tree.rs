@@ -6,17 +6,17 @@ use phux_core::ids::PaneId;
 use phux_core::split::SplitDirection;
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum Layout {
+pub enum SplitTree {
     Pane(PaneId),
     Split {
         direction: SplitDirection,
         ratio: f64,
-        first: Box<Layout>,
-        second: Box<Layout>,
+        first: Box<SplitTree>,
+        second: Box<SplitTree>,
     },
 }
 
-impl Layout {
+impl SplitTree {
     /// Panes in reading order (first child before second).
     pub fn panes(&self) -> Vec<PaneId> {
         let mut out = Vec::new();
@@ -26,8 +26,8 @@ impl Layout {
 
     fn collect(&self, out: &mut Vec<PaneId>) {
         match self {
-            Layout::Pane(id) => out.push(*id),
-            Layout::Split { first, second, .. } => {
+            SplitTree::Pane(id) => out.push(*id),
+            SplitTree::Split { first, second, .. } => {
                 first.collect(out);
                 second.collect(out);
             }
@@ -36,8 +36,8 @@ impl Layout {
 
     pub fn contains(&self, pane: PaneId) -> bool {
         match self {
-            Layout::Pane(id) => *id == pane,
-            Layout::Split { first, second, .. } => first.contains(pane) || second.contains(pane),
+            SplitTree::Pane(id) => *id == pane,
+            SplitTree::Split { first, second, .. } => first.contains(pane) || second.contains(pane),
         }
     }
 
@@ -51,18 +51,18 @@ impl Layout {
         ratio: f64,
     ) -> bool {
         match self {
-            Layout::Pane(id) if *id == target => {
-                let old = Layout::Pane(target);
-                *self = Layout::Split {
+            SplitTree::Pane(id) if *id == target => {
+                let old = SplitTree::Pane(target);
+                *self = SplitTree::Split {
                     direction,
                     ratio: 1.0 - ratio,
                     first: Box::new(old),
-                    second: Box::new(Layout::Pane(new)),
+                    second: Box::new(SplitTree::Pane(new)),
                 };
                 true
             }
-            Layout::Pane(_) => false,
-            Layout::Split { first, second, .. } => {
+            SplitTree::Pane(_) => false,
+            SplitTree::Split { first, second, .. } => {
                 first.insert(target, new, direction, ratio)
                     || second.insert(target, new, direction, ratio)
             }
@@ -71,17 +71,17 @@ impl Layout {
 
     /// Removes `pane`, giving its space to its sibling. Returns the layout left (None when it
     /// was the only pane).
-    pub fn remove(self, pane: PaneId) -> Option<Layout> {
+    pub fn remove(self, pane: PaneId) -> Option<SplitTree> {
         match self {
-            Layout::Pane(id) if id == pane => None,
-            Layout::Pane(_) => Some(self),
-            Layout::Split {
+            SplitTree::Pane(id) if id == pane => None,
+            SplitTree::Pane(_) => Some(self),
+            SplitTree::Split {
                 direction,
                 ratio,
                 first,
                 second,
             } => match (first.remove(pane), second.remove(pane)) {
-                (Some(a), Some(b)) => Some(Layout::Split {
+                (Some(a), Some(b)) => Some(SplitTree::Split {
                     direction,
                     ratio,
                     first: Box::new(a),
@@ -96,10 +96,10 @@ impl Layout {
     /// Exchanges the positions of two panes of this layout.
     pub fn swap(&mut self, a: PaneId, b: PaneId) {
         match self {
-            Layout::Pane(id) if *id == a => *id = b,
-            Layout::Pane(id) if *id == b => *id = a,
-            Layout::Pane(_) => {}
-            Layout::Split { first, second, .. } => {
+            SplitTree::Pane(id) if *id == a => *id = b,
+            SplitTree::Pane(id) if *id == b => *id = a,
+            SplitTree::Pane(_) => {}
+            SplitTree::Split { first, second, .. } => {
                 first.swap(a, b);
                 second.swap(a, b);
             }
@@ -107,13 +107,13 @@ impl Layout {
     }
 }
 
-impl Layout {
+impl SplitTree {
     /// The tree as clients see it.
     pub fn to_view(&self) -> phux_core::pane_layout::LayoutNode {
         use phux_core::pane_layout::LayoutNode;
         match self {
-            Layout::Pane(pane) => LayoutNode::Pane { pane: *pane },
-            Layout::Split {
+            SplitTree::Pane(pane) => LayoutNode::Pane { pane: *pane },
+            SplitTree::Split {
                 direction,
                 ratio,
                 first,
@@ -134,7 +134,7 @@ impl Layout {
         direction: SplitDirection,
         new_ratio: f64,
     ) -> bool {
-        let Layout::Split {
+        let SplitTree::Split {
             direction: d,
             ratio,
             first,
@@ -156,7 +156,7 @@ impl Layout {
 
     /// Sets the ratio of the innermost `direction` split holding `pane`. False when there is none.
     pub fn set_ratio(&mut self, pane: PaneId, direction: SplitDirection, new_ratio: f64) -> bool {
-        let Layout::Split {
+        let SplitTree::Split {
             direction: d,
             ratio,
             first,
@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn insert_remove_swap_keep_reading_order() {
-        let mut layout = Layout::Pane(A);
+        let mut layout = SplitTree::Pane(A);
         assert!(layout.insert(A, B, SplitDirection::Vertical, 0.3));
         assert!(layout.insert(B, C, SplitDirection::Horizontal, 0.5));
         assert_eq!(layout.panes(), vec![A, B, C]);
@@ -203,33 +203,33 @@ mod tests {
         let layout = layout.remove(B).unwrap();
         assert_eq!(layout.panes(), vec![C, A]);
         let layout = layout.remove(C).unwrap();
-        assert_eq!(layout, Layout::Pane(A));
+        assert_eq!(layout, SplitTree::Pane(A));
         assert!(layout.remove(A).is_none());
     }
 
     #[test]
     fn set_ratio_changes_the_innermost_split_of_that_direction() {
-        let mut layout = Layout::Pane(A);
+        let mut layout = SplitTree::Pane(A);
         layout.insert(A, B, SplitDirection::Vertical, 0.5);
         layout.insert(B, C, SplitDirection::Horizontal, 0.5);
         assert!(layout.set_ratio(C, SplitDirection::Vertical, 0.3));
         assert!(layout.set_ratio(C, SplitDirection::Horizontal, 0.8));
-        let Layout::Split { ratio, second, .. } = &layout else {
+        let SplitTree::Split { ratio, second, .. } = &layout else {
             panic!("split expected")
         };
         assert!((ratio - 0.3).abs() < 1e-9);
-        let Layout::Split { ratio, .. } = second.as_ref() else {
+        let SplitTree::Split { ratio, .. } = second.as_ref() else {
             panic!("split expected")
         };
         assert!((ratio - 0.8).abs() < 1e-9);
-        assert!(!Layout::Pane(A).set_ratio(A, SplitDirection::Vertical, 0.5));
+        assert!(!SplitTree::Pane(A).set_ratio(A, SplitDirection::Vertical, 0.5));
     }
 
     #[test]
     fn the_new_pane_gets_the_requested_share() {
-        let mut layout = Layout::Pane(A);
+        let mut layout = SplitTree::Pane(A);
         layout.insert(A, B, SplitDirection::Vertical, 0.3);
-        let Layout::Split { ratio, .. } = layout else {
+        let SplitTree::Split { ratio, .. } = layout else {
             panic!("split expected")
         };
         assert!((ratio - 0.7).abs() < 1e-9);

@@ -360,7 +360,7 @@ fn watch_hears(fleet: &Fleet, target: &str) -> (std::process::Child, bool) {
         let _ = fleet.run(&["send-keys", target, "echo tick", "Enter"]);
         seen_rx
             .recv_timeout(
-                phux_core::docs::watch_event::IDLE_SETTLE * 2 + Duration::from_millis(200),
+                phux_core::documents::watch_event::IDLE_SETTLE * 2 + Duration::from_millis(200),
             )
             .is_ok()
     });

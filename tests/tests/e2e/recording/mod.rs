@@ -1,0 +1,8 @@
+//! Recording and playback: `rec`, `play`, `tape`, fonts and windows of time.
+
+mod play;
+mod rec;
+mod rec_contract;
+mod rec_font;
+mod rec_window;
+mod tape;
