@@ -3,6 +3,8 @@
 //! the MCP server, the TUI and the tape runner are crates of their own under `cli/`; their
 //! paths are re-exported here for the end-to-end tests.
 
+#![forbid(unsafe_code)] // the C `main` in main.rs is the command line's one unsafe code
+
 pub mod cli;
 pub mod commands;
 pub mod quick;
