@@ -94,6 +94,12 @@ fn rec_tool(call: &Call) -> Result<Document, Failure> {
     // The verb's own checks, made by the functions its flags' parsers call.
     let mut options = rec::RecOptions::new(PathBuf::from(out));
     options.quiet = true;
+    // The verb's flag took no negative number (it read as another flag), nor a non-number.
+    if let Some(secs) = args.duration_secs.filter(|s| !s.is_finite() || *s < 0.0) {
+        return Err(invalid_argument(format!(
+            "phux_rec: invalid value '{secs}' for duration_secs: a number of seconds from 0"
+        )));
+    }
     options.duration = args.duration_secs;
     options.size = checked("size", "<COLSxROWS>", args.size, parse_geometry)?;
     options.since = checked("since", "<DURATION>", args.since, parse_duration_ms)?;
