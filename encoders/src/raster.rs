@@ -1,7 +1,10 @@
 //! Rasterizes screens into a persistent pixel canvas, redrawing only cells that changed and
 //! reporting the exact bounding box of the pixels that changed.
 
+use std::collections::HashMap;
+
 use crate::error::EncodeError;
+use crate::font::color_emoji::ColorEmoji;
 use crate::font::options::{FontMode, FontOptions};
 use crate::font::smooth::{SmoothFont, TileStyle};
 use crate::font::{Glyph, GlyphCache, GlyphKind, CELL_WIDTH, GLYPH_HEIGHT};
@@ -65,6 +68,9 @@ impl Canvas {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct CellLook {
     text: char,
+    /// The grapheme when it is more than `text`: its number in [`Rasterizer::graphemes`]
+    /// plus one, else 0.
+    cluster: u32,
     wide: bool,
     fg: u32,
     bg: u32,
@@ -126,6 +132,12 @@ pub struct Rasterizer {
     canvas: Canvas,
     drawn: Vec<Option<CellLook>>,
     drawing: CellDrawing,
+    /// Wide emoji in colour, in either drawing, when a colour font is installed.
+    emoji: ColorEmoji,
+    /// Every grapheme of more than one character met so far, numbered in order, so a cell's
+    /// look stays a small copyable value.
+    graphemes: Vec<String>,
+    grapheme_numbers: HashMap<String, u32>,
     row_buf: Vec<u32>,
 }
 
@@ -192,6 +204,9 @@ impl Rasterizer {
             },
             drawn: vec![None; usize::from(cols) * usize::from(rows)],
             drawing,
+            emoji: ColorEmoji::new(2 * cell.0, cell.1),
+            graphemes: Vec::new(),
+            grapheme_numbers: HashMap::new(),
             row_buf: Vec::new(),
         })
     }
@@ -228,7 +243,10 @@ impl Rasterizer {
         let blank = RenderCell::blank();
         let cell = screen.cell(x, y).unwrap_or(&blank);
         let wide = cell.wide == CellWidth::Wide && x + 1 < self.cols;
-        let look = self.look(cell, wide, cursor);
+        let mut look = self.look(cell, wide, cursor);
+        if let Some(grapheme) = screen.grapheme(cell).filter(|_| wide) {
+            look.cluster = self.grapheme_number(grapheme);
+        }
         let index = usize::from(y) * usize::from(self.cols) + usize::from(x);
         let span = if wide { 2 } else { 1 };
         if self.drawn[index] != Some(look) {
@@ -240,6 +258,16 @@ impl Rasterizer {
             }
         }
         span
+    }
+
+    fn grapheme_number(&mut self, grapheme: &str) -> u32 {
+        if let Some(n) = self.grapheme_numbers.get(grapheme) {
+            return *n;
+        }
+        self.graphemes.push(grapheme.to_string());
+        let n = u32::try_from(self.graphemes.len()).unwrap_or(0);
+        self.grapheme_numbers.insert(grapheme.to_string(), n);
+        n
     }
 
     /// Resolves colours and attributes: inverse and the cursor swap, faint blends, invisible hides.
@@ -265,6 +293,7 @@ impl Rasterizer {
         };
         CellLook {
             text,
+            cluster: 0,
             wide,
             fg: fg.packed(),
             bg: bg.packed(),
@@ -281,6 +310,25 @@ impl Rasterizer {
     fn paint(&mut self, look: CellLook, x: u16, y: u16, dirty: &mut DirtyBox) {
         let px0 = u32::from(x) * self.cell.0;
         let py0 = u32::from(y) * self.cell.1;
+        // Only wide cells: a narrow one holds the text form (a digit, `©`, a `❤` without
+        // VS16), which emoji fonts carry too. fg == bg is invisible text, drawn as such.
+        if look.wide && look.fg != look.bg {
+            let grapheme = usize::try_from(look.cluster)
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| self.graphemes.get(i));
+            let tile = match grapheme {
+                Some(g) => self.emoji.sequence_tile(g, look.bg),
+                None => self.emoji.tile(look.text, look.bg),
+            };
+            if let Some(tile) = tile {
+                let width = 2 * self.cell.0 as usize;
+                for (ty, row) in tile.chunks(width).enumerate() {
+                    self.write_row(px0, py0 + ty as u32, row, dirty);
+                }
+                return;
+            }
+        }
         let glyph = match &mut self.drawing {
             CellDrawing::Bitmap(glyphs) => styled_glyph(glyphs, look),
             CellDrawing::Smooth(font) => {

@@ -154,6 +154,13 @@ pub fn screen_of(terminal: &Terminal, cols: u16, rows: u16) -> RenderScreen {
             if let Some(target) = screen.cell_mut(x as u16, y) {
                 *target = render_cell(&cell);
             }
+            if cell.text.chars().nth(1).is_some() {
+                screen.clusters.push(cell.text);
+                let n = u32::try_from(screen.clusters.len()).unwrap_or(0);
+                if let Some(target) = screen.cell_mut(x as u16, y) {
+                    target.cluster = n;
+                }
+            }
         }
     }
     let cursor = terminal.cursor();
@@ -193,5 +200,6 @@ fn render_cell(cell: &engine::CellData) -> RenderCell {
         fg: style.fg,
         bg: style.bg,
         attrs,
+        cluster: 0,
     }
 }

@@ -78,6 +78,9 @@ pub struct RenderCell {
     pub bg: CellColor,
     /// SGR attributes.
     pub attrs: CellAttrs,
+    /// When the cell's grapheme is more than `text` (a flag's two letters, a ZWJ sequence, a
+    /// skin tone), its place in [`RenderScreen::clusters`] plus one; 0 when `text` is all of it.
+    pub cluster: u32,
 }
 
 impl Default for RenderCell {
@@ -95,6 +98,7 @@ impl RenderCell {
             fg: CellColor::Default,
             bg: CellColor::Default,
             attrs: CellAttrs::NONE,
+            cluster: 0,
         }
     }
 
@@ -129,6 +133,8 @@ pub struct RenderScreen {
     pub cells: Vec<RenderCell>,
     /// The cursor, if the engine reports one.
     pub cursor: Option<RenderCursor>,
+    /// The graphemes of more than one character, whole, that cells' `cluster` points at.
+    pub clusters: Vec<String>,
 }
 
 impl RenderScreen {
@@ -139,7 +145,14 @@ impl RenderScreen {
             rows,
             cells: vec![RenderCell::blank(); usize::from(cols) * usize::from(rows)],
             cursor: None,
+            clusters: Vec::new(),
         }
+    }
+
+    /// The whole grapheme of `cell` when it is more than its `text`.
+    pub fn grapheme(&self, cell: &RenderCell) -> Option<&str> {
+        let i = usize::try_from(cell.cluster).ok()?.checked_sub(1)?;
+        self.clusters.get(i).map(String::as_str)
     }
 
     /// The cell at (`x`, `y`), or `None` outside the grid or past the end of `cells`.

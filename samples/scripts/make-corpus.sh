@@ -5,6 +5,8 @@
 # output; at 80x24 vim editing a file and a screen of CJK text.
 # Usage: samples/scripts/make-corpus.sh [path/to/phux [NAME...]]   (default: the debug build,
 # every recording; NAMEs: logflood dashboard progress-multi shell-session vim-80x24 cjk-80x24)
+# The ten-minute idle session (idle-10min.cast) is made by pty_session.py idle, which steps over
+# its gaps instead of waiting ten minutes.
 set -euo pipefail
 cd "$(dirname "$0")/../corpus"
 phux=${1:-../../target/x86_64-unknown-linux-gnu/debug/phux}

@@ -47,6 +47,14 @@ impl Change {
     }
 }
 
+/// A lease as `phux upgrade` carries it to the next process (times as wall-clock seconds).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct CarriedLease {
+    pub holder: String,
+    pub since_unix: u64,
+    pub expires_unix: Option<u64>,
+}
+
 #[derive(Debug, Default)]
 pub struct Leases {
     held: Mutex<HashMap<PaneId, Held>>,
@@ -184,6 +192,39 @@ impl Leases {
             held.remove(pane);
         }
         gone
+    }
+
+    /// The lease `phux upgrade` carries: one that lives with a connection ends with it.
+    pub fn carried(&self, pane: PaneId) -> Option<CarriedLease> {
+        let held = self.lock();
+        let lease = held.get(&pane).filter(|h| h.connection.is_none())?;
+        Some(CarriedLease {
+            holder: lease.holder.clone(),
+            since_unix: lease.since_unix,
+            expires_unix: lease.expires_unix,
+        })
+    }
+
+    /// Puts back a lease the previous process held (`phux upgrade`); one already past its
+    /// time is not.
+    pub fn restore(&self, pane: PaneId, lease: CarriedLease) {
+        let now = unix_now();
+        if lease.expires_unix.is_some_and(|t| t <= now) {
+            return;
+        }
+        let ends_at = lease
+            .expires_unix
+            .map(|t| Instant::now() + Duration::from_secs(t.saturating_sub(now)));
+        self.lock().insert(
+            pane,
+            Held {
+                holder: lease.holder,
+                since_unix: lease.since_unix,
+                ends_at,
+                expires_unix: lease.expires_unix,
+                connection: None,
+            },
+        );
     }
 
     /// A pane that ended holds no lease.

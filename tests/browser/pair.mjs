@@ -1,5 +1,5 @@
 // Drives Debian's chromium (headless, through playwright-core) against a phux listener that
-// tests/tests/browser.rs started. Reads its plan from PHUX_BROWSER_PLAN (JSON), prints one JSON
+// tests/tests/e2e/remote/browser.rs started. Reads its plan from PHUX_BROWSER_PLAN (JSON), prints one JSON
 // line per step on stdout; the Rust test asserts on them. Exits 1 on a step that threw.
 import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';

@@ -1,6 +1,6 @@
 // Opens a recording's page (`rec -o demo.html`) from a file in headless chromium, offline, lets
 // it play to its end (or seeks there), and prints what its terminal shows, any page errors,
-// and the colour of a pixel named by the plan. Run by tests/tests/browser.rs.
+// and the colour of a pixel named by the plan. Run by tests/tests/e2e/remote/browser.rs.
 import { chromium } from 'playwright-core';
 
 const plan = JSON.parse(process.env.PHUX_BROWSER_PLAN);

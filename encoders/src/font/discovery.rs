@@ -273,7 +273,8 @@ fn candidates(files: &[PathBuf], wanted: &str) -> Vec<Candidate> {
     out
 }
 
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+/// Collects the font files under `dir`, `depth` levels down already.
+pub(crate) fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     if depth > MAX_DEPTH {
         return;
     }

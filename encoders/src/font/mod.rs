@@ -1,7 +1,9 @@
 //! Glyphs. The bitmap mode: 1-bit glyphs and the cache that picks procedural drawing, Unifont or
 //! a replacement box for each character. The smooth mode (`smooth`): TrueType outlines found by
 //! `discovery`, rasterized by `outline` into coverage tiles, falling back to the bitmap glyphs.
+//! In either mode a wide emoji is drawn in colour from an installed colour font (`color_emoji`).
 
+pub mod color_emoji;
 pub mod discovery;
 pub mod options;
 pub mod outline;

@@ -119,6 +119,18 @@ impl AgentStore {
         self.lock().remove(&pane);
     }
 
+    /// Puts back what `phux upgrade` carried of a pane: its metadata (the agent record among
+    /// it) and its ask. The detector's findings are made again from the screen.
+    pub fn restore(&self, pane: PaneId, metadata: BTreeMap<String, Value>, ask: Option<ActiveAsk>) {
+        if metadata.is_empty() && ask.is_none() {
+            return;
+        }
+        let mut panes = self.lock();
+        let entry = panes.entry(pane).or_default();
+        entry.metadata = metadata;
+        entry.ask = ask;
+    }
+
     /// Changes the pane's data with `change` and returns the events that raised: a `metadata`
     /// event per key whose value changed, and an `agent_state` event when the effective state,
     /// or the record's presence, changed.

@@ -112,6 +112,15 @@ pub struct PaneState {
     pub output_mark: u64,
     /// Length of this pane's snapshot in the bytes after the JSON line.
     pub snapshot_len: usize,
+    /// The pane's agent metadata (the `phux.agent/v1` record, plugin reports, user keys).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub metadata: std::collections::BTreeMap<String, serde_json::Value>,
+    /// The question it was asking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask: Option<phux_core::wire::ActiveAsk>,
+    /// Its input lease, unless the lease lived with a connection (which the hand-off ends).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease: Option<crate::leases::CarriedLease>,
 }
 
 /// Where the manifest of the server on `socket` goes.
@@ -218,6 +227,9 @@ mod tests {
                     pid: 100 + i as u32,
                     output_mark: 7,
                     snapshot_len: len,
+                    metadata: Default::default(),
+                    ask: None,
+                    lease: None,
                 })
                 .collect(),
             frozen_at_unix_ns: 1,

@@ -7,10 +7,12 @@
 //! that does not run or speaks another protocol, or an exec that fails, leaves the old process running
 //! as it was, with `upgrade_failed`.
 //!
-//! Not carried (the new process starts them empty): the flight recorder's window, agent
-//! records and asks, shell-integration marks (re-learned at the next prompt), input not yet
-//! written to a PTY, and attached clients and streams (their connections close: they
-//! reconnect).
+//! Carried too: each pane's agent metadata (its `phux.agent/v1` record, plugin reports, user
+//! keys), its pending ask, and an input lease not bound to a connection. Not carried (the new
+//! process starts them empty): the flight recorder's window, panes that already exited,
+//! shell-integration marks (re-learned at the next prompt), input not yet written to a PTY,
+//! run slots and connection-bound leases (their connections end), and attached clients and
+//! streams (their connections close: they reconnect; the browser page dials again).
 
 mod fds;
 pub mod manifest;
@@ -64,7 +66,7 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     let frozen_at = manifest::unix_ns();
     let tree = shared.tree();
-    let (mut manifest, snapshots, masters) = describe(&tree)?;
+    let (mut manifest, snapshots, masters) = describe(&tree, shared)?;
     manifest.frozen_at_unix_ns = frozen_at;
     let path = manifest::path_for(&shared.config.socket);
     manifest::write(&path, &manifest, &snapshots)
@@ -152,7 +154,7 @@ fn next_args(manifest: &Path) -> Vec<std::ffi::OsString> {
 
 type Described = (Manifest, Vec<Vec<u8>>, Vec<Arc<OwnedFd>>);
 
-fn describe(tree: &SessionTree) -> Result<Described, RequestError> {
+fn describe(tree: &SessionTree, shared: &Shared) -> Result<Described, RequestError> {
     let mut panes = Vec::new();
     let mut snapshots = Vec::new();
     let mut masters = Vec::new();
@@ -161,6 +163,7 @@ fn describe(tree: &SessionTree) -> Result<Described, RequestError> {
             .handle
             .snapshot()
             .map_err(|e| failed(format!("cannot snapshot pane {id}: {e}")))?;
+        let agent = shared.agents.get(*id);
         panes.push(PaneState {
             id: *id,
             session: entry.session,
@@ -173,6 +176,9 @@ fn describe(tree: &SessionTree) -> Result<Described, RequestError> {
             pid: entry.handle.pid,
             output_mark: entry.handle.output().mark(),
             snapshot_len: snapshot.len(),
+            metadata: agent.metadata,
+            ask: agent.ask,
+            lease: shared.leases.carried(*id),
         });
         snapshots.push(snapshot);
         masters.push(Arc::clone(entry.handle.master()));
@@ -257,6 +263,12 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance) {
             ),
             Err(e) => Err(e),
         };
+        if handle.is_ok() {
+            shared.agents.restore(pane.id, pane.metadata, pane.ask);
+            if let Some(lease) = pane.lease {
+                shared.leases.restore(pane.id, lease);
+            }
+        }
         match handle {
             Ok(handle) => entries.push(PaneEntry {
                 handle,

@@ -22,6 +22,7 @@ mod maintenance;
 mod mcp;
 mod plugins;
 mod recording;
+mod remote;
 mod server;
 mod setup;
 mod tui;

@@ -7,6 +7,7 @@ const $ = (id) => document.getElementById(id);
 const PROTOCOL = { major: 1, minor: 0 };
 const KIND_JSON = 1, KIND_OUTPUT = 2;
 const POLL_MS = 1000;
+const RECONNECT_MS = 2000;
 
 function takeToken() {
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -291,6 +292,39 @@ async function showPane(id) {
   }
 }
 
+// The control connection; when it drops (the server restarted, `phux upgrade`, the network),
+// it is dialed again every few seconds, and the pane shown again, until a token refusal.
+async function connect() {
+  const control = new Conn(app.token, {
+    onClose: (reason) => {
+      if (app.control !== control) return;
+      ui.notice(`Disconnected: ${reason}. Reconnecting…`, true);
+      document.body.dataset.state = 'closed';
+      setTimeout(reconnect, RECONNECT_MS);
+    },
+  });
+  await control.open();
+  app.control = control;
+}
+
+async function reconnect() {
+  try {
+    await connect();
+  } catch (error) {
+    if (/token|credential|revoked|expired|rotated/.test(error.message)) {
+      ui.notice(`Refused: ${error.message}`, true);
+      document.body.dataset.state = 'refused';
+      return;
+    }
+    setTimeout(reconnect, RECONNECT_MS);
+    return;
+  }
+  document.body.dataset.state = 'connected';
+  ui.notice('');
+  await poll();
+  if (app.pane !== null) showPane(app.pane);
+}
+
 async function main() {
   $('host').textContent = location.host;
   app.token = takeToken();
@@ -304,14 +338,8 @@ async function main() {
     ui.notice(`The web terminal did not load: ${error.message}`, true);
     return;
   }
-  app.control = new Conn(app.token, {
-    onClose: (reason) => {
-      ui.notice(`Disconnected: ${reason}`, true);
-      document.body.dataset.state = 'closed';
-    },
-  });
   try {
-    await app.control.open();
+    await connect();
   } catch (error) {
     ui.notice(`Refused: ${error.message}`, true);
     document.body.dataset.state = 'refused';

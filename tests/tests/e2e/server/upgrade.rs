@@ -287,3 +287,59 @@ fn an_attached_client_reattaches_by_itself_after_an_upgrade() {
         || server.json(&["ls", "--json"])["sessions"][0]["attached_clients"] == 1,
     );
 }
+
+#[test]
+fn agent_records_asks_and_leases_carry_across_an_upgrade() {
+    let server = TestServer::start();
+    let pane = server.marked_bash("agents");
+    let set = server.run(&[
+        "agent", "set", &pane, "--name", "reviewer", "--kind", "claude", "--state", "working",
+    ]);
+    assert!(set.status.success(), "{}", phux_tests::stderr(&set));
+    let asked = server.run(&["ask", &pane, "Ship it?", "--suggest", "yes"]);
+    assert!(asked.status.success(), "{}", phux_tests::stderr(&asked));
+    let took = server.run(&["take", &pane, "--as", "alice"]);
+    assert!(took.status.success(), "{}", phux_tests::stderr(&took));
+    let before = server.json(&["agent", "show", "--json", &pane]);
+    let listed_before = server.json(&["ls", "--json"]);
+    let status_before = server.json(&["status", "--json"]);
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", phux_tests::stderr(&out));
+    let after = server.json(&["agent", "show", "--json", &pane]);
+    let agent = |doc: &serde_json::Value| doc["agents"][0]["agent"].clone();
+    assert_eq!(
+        agent(&after),
+        agent(&before),
+        "the agent record is carried: {after}"
+    );
+    assert_eq!(agent(&after)["id"], "reviewer");
+    assert_eq!(after["agents"][0]["state"], before["agents"][0]["state"]);
+    let listed_after = server.json(&["ls", "--json"]);
+    let status_after = server.json(&["status", "--json"]);
+    assert!(
+        status_before["asks"].to_string().contains("Ship it?"),
+        "{status_before}"
+    );
+    assert_eq!(
+        status_after["asks"], status_before["asks"],
+        "the pending ask is carried"
+    );
+    assert_eq!(
+        listed_after["leases"], listed_before["leases"],
+        "the lease is carried: {listed_after}"
+    );
+    // The lease still holds: someone else's typing is refused, the holder's goes through.
+    let refused = server.run(&["send-keys", &pane, "echo nope", "Enter"]);
+    assert!(!refused.status.success());
+    let typed = server
+        .phux(&["send-keys", &pane, "echo held-$((6*7))", "Enter"])
+        .env("PHUX_AS", "alice")
+        .output()
+        .unwrap();
+    assert!(
+        typed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&typed.stderr)
+    );
+    server.wait_for_text(&pane, "held-42");
+}

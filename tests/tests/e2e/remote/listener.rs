@@ -3,8 +3,6 @@
 //! credential's writes refused, and a hub reaching a satellite over `wss://`. The browser's
 //! side is `browser.rs`.
 
-#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;

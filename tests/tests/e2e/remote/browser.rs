@@ -4,8 +4,6 @@
 //! the next connection refused while the open page keeps its admission. Screenshots of the
 //! fleet view and the refusal land in the test's directory (`PHUX_BROWSER_SHOTS` keeps them).
 
-#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;

@@ -1,0 +1,5 @@
+//! The remote half (§4.18): `pair` and the TLS WebSocket listener, hubs over wss, and the
+//! browser (the fleet page and a recording's page) in headless chromium.
+
+mod browser;
+mod listener;
