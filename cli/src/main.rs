@@ -9,6 +9,7 @@
 //! panic that exits 101, and stdout flushed at exit (`std::process::exit` does that).
 
 #![no_main]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 use phux_cli::cli::Cli;
 

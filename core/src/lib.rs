@@ -1,7 +1,9 @@
 //! phux-core: the types every other crate shares, and the libghostty-vt engine binding.
 //!
-//! `core` depends on nothing of ours and does no I/O beyond finding, installing and loading the
-//! engine library.
+//! `core` depends on nothing of ours. Its I/O is finding, installing and loading the engine
+//! library, reading the config file and manifests, and the two things both the server and the
+//! client do: running a plugin's command (`plugin_exec`: the server's event hooks, the client's
+//! actions and builds) and loading the agent rules directory (`agents::rules_dir`).
 
 #![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
 
@@ -19,6 +21,7 @@ pub mod ids;
 pub mod keys;
 pub mod limits;
 pub mod pane_layout;
+pub mod plugin_exec;
 pub mod resolve;
 pub mod sched_slice;
 pub mod screen_capture;

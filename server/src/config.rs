@@ -85,12 +85,7 @@ impl ServerConfig {
 }
 
 /// `$SHELL`, else `/bin/sh`.
-pub fn default_shell() -> String {
-    std::env::var("SHELL")
-        .ok()
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "/bin/sh".into())
-}
+pub use phux_core::config::defaults::default_shell;
 
 /// A number from the environment, when it holds one (a server started on demand has no flags).
 fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {

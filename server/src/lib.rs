@@ -28,7 +28,7 @@ pub mod leases;
 pub mod log;
 mod packed;
 pub mod pane;
-pub mod plugin_exec;
+pub use phux_core::plugin_exec;
 mod program;
 pub mod pty;
 pub mod remote;

@@ -61,7 +61,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     }
     if args.rec.is_some() {
         // A missing font is found now, not after the session was recorded.
-        args.font.check(1)?;
+        args.font.choice().check(1)?;
     }
     // A `[[remote]]` name shadows a local session: attach to that host's session over ssh.
     let remote = args.session.as_deref().and_then(remote_entry);
@@ -295,13 +295,13 @@ fn finish_recording(
         .arg("-o")
         .arg(&out)
         .arg("--overwrite")
-        .args(font.to_words())
+        .args(font.choice().to_words())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .status();
     match status {
         Ok(s) if s.success() => {
-            crate::commands::rec::export::remove_scratch(&cast);
+            phux_client::verbs::rec::export::remove_scratch(&cast);
             output::stderr_line(&format!("phux: recorded {}", out.display()));
             Ok(())
         }

@@ -4,23 +4,15 @@
 //! launch recorded for `workspace save`. `--list` inventories integrations; `--print` resolves
 //! without spawning.
 
-use std::path::PathBuf;
-
-use phux_core::docs::{LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION};
+use phux_client::verbs::launch::{document, LaunchOptions, Launched};
 use phux_core::exit_code::SUCCESS;
 use phux_core::ids::PaneId;
-use phux_core::split::{check_ratio, DEFAULT_RATIO};
+use phux_core::split::DEFAULT_RATIO;
 
-use crate::client::agents::{self, Declaration};
-use crate::client::lifecycle::{new_session, spawn, Placement, ProcessSpec};
-use crate::client::{ensure_server, target, Client, ClientError};
-use crate::commands::plugin::registered;
 use crate::commands::values::SplitArg;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
-use crate::registry::integrations::{self, Prepared};
-use crate::workspace::archive::LAUNCH_METADATA_KEY;
 
 /// Start a plugin's agent integration in a new pane
 #[derive(Debug, clap::Args)]
@@ -59,17 +51,24 @@ pub fn run(args: Args, context: &Context) -> i32 {
     conclude(args.json, execute(&args, context))
 }
 
-/// What `launch` did: listed, resolved, or started.
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-pub enum Launched {
-    List(LaunchListJson),
-    Print(LaunchPrintJson),
-    Started(LaunchJson),
+impl Args {
+    /// The operation's options, as the flags give them.
+    pub fn options(&self) -> LaunchOptions {
+        LaunchOptions {
+            id: self.id.clone(),
+            list: self.list,
+            print: self.print,
+            plugin: self.plugin.clone(),
+            resume: self.resume.clone(),
+            target: self.target.clone(),
+            split: self.split.into(),
+            ratio: self.ratio,
+        }
+    }
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
-    match document(args, context)? {
+    match document(&args.options(), context)? {
         Launched::List(document) if args.json => output::print_json(&document),
         Launched::List(document) => {
             let lines: Vec<String> = document
@@ -90,85 +89,4 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         }
     }
     Ok(SUCCESS)
-}
-
-/// Lists, resolves (`--print`) or starts the integration, as the flags say (the `phux_launch`
-/// tool's result too).
-pub fn document(args: &Args, context: &Context) -> Result<Launched, Failure> {
-    check_ratio(args.ratio)?;
-    let available = integrations::available(&registered()?)?;
-    if args.list {
-        return Ok(Launched::List(LaunchListJson {
-            schema_version: LAUNCH_SCHEMA_VERSION,
-            integrations: available.iter().map(|a| a.row()).collect(),
-        }));
-    }
-    let id = args.id.as_deref().unwrap_or_default();
-    let chosen = integrations::find(&available, id, args.plugin.as_deref())?;
-    let workspace = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    let prepared = chosen.prepare(&workspace, args.resume.as_deref());
-    if args.print {
-        return Ok(Launched::Print(LaunchPrintJson {
-            schema_version: LAUNCH_SCHEMA_VERSION,
-            integration: prepared.integration_id.clone(),
-            plugin: prepared.plugin_id.clone(),
-            cwd: prepared.cwd.display().to_string(),
-            working_directory: prepared.working_directory.clone(),
-            argv: prepared.argv.clone(),
-        }));
-    }
-    let mut client = ensure_server(&context.socket)?;
-    let pane =
-        start(&mut client, args, &prepared).map_err(|e| Failure::from(e).partial_view_exits_1())?;
-    declare(&mut client, pane, &prepared)?;
-    Ok(Launched::Started(LaunchJson {
-        schema_version: LAUNCH_SCHEMA_VERSION,
-        terminal_id: pane.0,
-        integration: prepared.integration_id,
-        plugin: prepared.plugin_id,
-        argv: prepared.argv,
-    }))
-}
-
-/// Spawns the pane where the flags say; with no target and no session, a new session named
-/// after the integration.
-fn start(client: &mut Client, args: &Args, prepared: &Prepared) -> Result<PaneId, ClientError> {
-    let spec = ProcessSpec {
-        cwd: Some(prepared.cwd.clone()),
-        env: vec![("PHUX_PLUGIN_ID".into(), prepared.plugin_id.clone())],
-        command: Some(prepared.argv.clone()),
-        history_limit: None,
-    };
-    if args.target.is_none() && client.state()?.sessions.is_empty() {
-        let made = new_session(client, Some(prepared.integration_id.clone()), spec)?;
-        return Ok(made.terminal_id);
-    }
-    let placement = Placement {
-        target: args.target.as_deref().map(target::parse).transpose()?,
-        split: args.split.into(),
-        ratio: args.ratio,
-        unplaced: false,
-    };
-    Ok(spawn(client, placement, spec)?.terminal_id)
-}
-
-/// The pane's agent record, and the launch provenance `workspace save` archives.
-pub fn declare(client: &mut Client, pane: PaneId, prepared: &Prepared) -> Result<(), ClientError> {
-    agents::set(
-        client,
-        pane,
-        Declaration {
-            name: prepared.agent_name.clone(),
-            kind: prepared.agent_kind.clone(),
-            state: None,
-            attention: None,
-            session: prepared.session_id.clone(),
-        },
-    )?;
-    let value = serde_json::json!({
-        "plugin_id": prepared.plugin_id,
-        "integration_id": prepared.integration_id,
-        "native_id": prepared.session_id,
-    });
-    agents::set_metadata(client, pane, LAUNCH_METADATA_KEY, Some(value))
 }

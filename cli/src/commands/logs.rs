@@ -7,11 +7,14 @@
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
+pub use phux_client::verbs::logs::{
+    client_dir, client_logs, document, server_log, LogEntry, LogLinesJson, LogsJson,
+    LOGS_SCHEMA_VERSION,
+};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
-use serde::Serialize;
 
 use crate::commands::Context;
 use crate::failure::Failure;
@@ -21,8 +24,6 @@ use crate::output;
 const MAX_TAIL_BYTES: u64 = 4 << 20;
 /// How often `-f` looks for new lines.
 const FOLLOW_POLL: Duration = Duration::from_millis(200);
-/// Schema of `phux logs --json`.
-pub const LOGS_SCHEMA_VERSION: u32 = 1;
 
 /// Show where phux's logs are (bare), or print the server's or a client's log
 #[derive(Debug, clap::Args)]
@@ -47,45 +48,6 @@ pub struct Args {
     pub json: bool,
 }
 
-/// One file or directory of the inventory.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct LogEntry {
-    pub path: String,
-    pub exists: bool,
-    /// Size in bytes (a directory: the files directly in it).
-    pub bytes: Option<u64>,
-    /// Seconds since it was last written.
-    pub age_secs: Option<u64>,
-}
-
-/// A client's log.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct ClientLog {
-    pub pid: u32,
-    #[serde(flatten)]
-    pub entry: LogEntry,
-}
-
-/// `phux logs --json`.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct LogsJson {
-    pub schema_version: u32,
-    pub socket: String,
-    pub server: LogEntry,
-    pub server_rotated: LogEntry,
-    pub client_dir: String,
-    pub clients: Vec<ClientLog>,
-    pub state_dir: LogEntry,
-}
-
-/// `phux logs --server --json`: the last lines of one log.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct LogLinesJson {
-    pub schema_version: u32,
-    pub path: String,
-    pub lines: Vec<String>,
-}
-
 pub fn run(args: Args, context: &Context) -> i32 {
     let result = if args.server || args.client {
         tail(&args, context)
@@ -95,34 +57,6 @@ pub fn run(args: Args, context: &Context) -> i32 {
     match result {
         Ok(()) => SUCCESS,
         Err(failure) => failure.report(args.json),
-    }
-}
-
-/// The server's log: `<socket>.log` (the server writes it when started in the background).
-pub fn server_log(socket: &Path) -> PathBuf {
-    socket.with_extension("log")
-}
-
-/// Where client logs are: the socket's directory.
-fn client_dir(socket: &Path) -> PathBuf {
-    socket
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// The inventory document.
-pub fn document(socket: &Path) -> LogsJson {
-    let server = server_log(socket);
-    let dir = client_dir(socket);
-    LogsJson {
-        schema_version: LOGS_SCHEMA_VERSION,
-        socket: socket.display().to_string(),
-        server: entry(&server),
-        server_rotated: entry(&PathBuf::from(format!("{}.1", server.display()))),
-        client_dir: dir.display().to_string(),
-        clients: client_logs(&dir),
-        state_dir: entry(&phux_core::config::paths::data_dir()),
     }
 }
 
@@ -169,61 +103,6 @@ fn ago(secs: u64) -> String {
         3600..=86_399 => format!("{}h ago", secs / 3600),
         _ => format!("{}d ago", secs / 86_400),
     }
-}
-
-fn entry(path: &Path) -> LogEntry {
-    let meta = std::fs::symlink_metadata(path).ok();
-    let bytes = meta
-        .as_ref()
-        .map(|m| if m.is_dir() { dir_bytes(path) } else { m.len() });
-    let age_secs = meta
-        .as_ref()
-        .and_then(|m| m.modified().ok())
-        .and_then(|t| SystemTime::now().duration_since(t).ok())
-        .map(|d| d.as_secs());
-    LogEntry {
-        path: path.display().to_string(),
-        exists: meta.is_some(),
-        bytes,
-        age_secs,
-    }
-}
-
-/// The size of the files directly in `dir` (not recursive: an inventory, not `du`).
-fn dir_bytes(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .take(10_000)
-                .filter_map(|e| e.metadata().ok())
-                .filter(|m| m.is_file())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0)
-}
-
-/// `client-PID.log` files in `dir`, newest first.
-fn client_logs(dir: &Path) -> Vec<ClientLog> {
-    let mut logs: Vec<ClientLog> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .take(10_000)
-                .filter_map(|e| {
-                    let name = e.file_name().into_string().ok()?;
-                    let pid = name.strip_prefix("client-")?.strip_suffix(".log")?;
-                    Some(ClientLog {
-                        pid: pid.parse().ok()?,
-                        entry: entry(&e.path()),
-                    })
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    logs.sort_by_key(|c| (c.entry.age_secs, c.pid));
-    logs
 }
 
 /// The log `--server`/`--client [--pid]` names.

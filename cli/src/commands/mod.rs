@@ -1,5 +1,6 @@
 //! One module per verb; each holds its clap `Args` and its `run()`, which returns the exit
-//! status. The work itself is in `crate::client`; a verb parses, calls it, and prints.
+//! status. The work itself is in `phux_client` (`phux_client::verbs` for the operations that are
+//! more than one call); a verb parses, calls it, and prints.
 
 pub mod agent;
 pub mod ask;
@@ -50,22 +51,15 @@ pub mod update;
 pub mod upgrade;
 pub mod values;
 pub mod wait;
-pub mod wait_json;
+
 pub mod watch;
 pub mod web;
 pub mod workspace;
 pub mod worktree;
 
-use std::path::PathBuf;
-
 use clap::Subcommand;
 
-/// What every verb needs beyond its own arguments.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Context {
-    /// The server's socket, already resolved (`--socket` > `$PHUX_SOCKET` > ...).
-    pub socket: PathBuf,
-}
+pub use phux_client::Context;
 
 // Every verb. Its one-line description is the doc comment of its `Args`, so `describe` gives
 // clap the same verb alone. (A doc comment here would become `phux --help`'s description.) Not
@@ -252,5 +246,36 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::PaneExec(args) => pane_exec::run(args),
         Command::Play(args) => play::run(args, context),
         Command::PlayCast(args) => play_cast::run(args, context),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use phux_client::verbs::table::{sub_verbs, VERBS};
+
+    /// The command line's verbs are the verb table's, in its order (`phux --help` lists them
+    /// as the table does), and so are the sub-verbs the table lists one by one (`agent wait`):
+    /// a verb added here and not there (with its MCP tool or the reason for none) fails.
+    #[test]
+    fn the_verbs_are_the_verb_table_s() {
+        let whole = <crate::cli::Cli as clap::CommandFactory>::command();
+        let clapped: Vec<&str> = whole.get_subcommands().map(|c| c.get_name()).collect();
+        let tabled: Vec<&str> = VERBS
+            .iter()
+            .filter(|v| v.is_top_level())
+            .map(|v| v.name)
+            .collect();
+        assert_eq!(clapped, tabled);
+        for verb in whole.get_subcommands() {
+            let tabled: Vec<&str> = sub_verbs(verb.get_name()).map(|s| s.name).collect();
+            if tabled.is_empty() {
+                continue;
+            }
+            let clapped: Vec<String> = verb
+                .get_subcommands()
+                .map(|sub| format!("{} {}", verb.get_name(), sub.get_name()))
+                .collect();
+            assert_eq!(clapped, tabled, "{}", verb.get_name());
+        }
     }
 }

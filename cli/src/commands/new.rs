@@ -4,15 +4,14 @@
 
 use std::path::PathBuf;
 
-use phux_core::exit_code::{FAILURE, SUCCESS};
-use phux_core::limits::check_session_name;
+pub use phux_client::verbs::new::create;
+use phux_core::exit_code::SUCCESS;
 
 use crate::cli::Cli;
-use crate::client::lifecycle::{new_session, ProcessSpec};
-use crate::client::{on_a_server, ClientError};
+use crate::client::lifecycle::ProcessSpec;
 use crate::commands::values::parse_env;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// Create a session (starting a server if none runs) and print its first pane
@@ -82,31 +81,4 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         output::print_line(&created.terminal_id.to_string());
     }
     Ok(SUCCESS)
-}
-
-/// Creates a session (starting a server, and installing the engine first, when none runs);
-/// returns what `--json` prints. `quiet` keeps an engine install's progress off the terminal.
-pub fn create(
-    name: Option<String>,
-    spec: ProcessSpec,
-    context: &Context,
-    quiet: bool,
-) -> Result<phux_core::docs::NewJson, Failure> {
-    if let Some(name) = &name {
-        check_session_name(name)?;
-    }
-    crate::engine_setup::prepare_for_server(&context.socket, quiet)?;
-    on_a_server(&context.socket, |client| {
-        new_session(client, name.clone(), spec.clone())
-    })
-    .map(|(_, created)| created)
-    .map_err(|e| {
-        let refused = matches!(e, ClientError::Server { .. });
-        let failure = Failure::from(e);
-        if refused {
-            failure.with_exit_code(FAILURE)
-        } else {
-            failure
-        }
-    })
 }

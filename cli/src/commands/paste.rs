@@ -4,12 +4,10 @@
 
 use std::io::Read;
 
+pub use phux_client::verbs::paste::deliver;
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 
-use crate::client::{pane, target};
-use crate::commands::send_keys::MarkJson;
-use crate::commands::values::{connect, resolve_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -47,19 +45,6 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         output::print_json(&document);
     }
     Ok(SUCCESS)
-}
-
-/// Pastes `text` into the pane `target` names, acknowledged; the document `--json` prints (the
-/// MCP adapter's `phux_paste` too).
-pub fn deliver(context: &Context, target: &str, text: String) -> Result<MarkJson, Failure> {
-    let selector = target::parse(target)?;
-    let mut client = connect(context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
-    let operation = pane::operation_id();
-    let (mark, bracketed) = pane::paste(&mut client, pane, text, &operation)?;
-    let mut document = MarkJson::delivered(pane, mark, operation);
-    document.bracketed = bracketed;
-    Ok(document)
 }
 
 /// All of stdin; bytes that are not UTF-8 become U+FFFD, with a warning.

@@ -1,12 +1,14 @@
-//! The flags `phux play` and the hidden `phux __play-cast` share: how to play a recording.
-//! `play` checks them, then hands them on to the pane's process as arguments.
+//! The flags `phux play` and the hidden `phux __play-cast` share: how to play a recording
+//! (`phux_client::verbs::playback::Playback`, which `play` checks, then hands on to the pane's
+//! process as arguments).
 
-use phux_player::{Passes, PlayOptions, StartPoint};
+use phux_client::verbs::playback::{self, Playback};
+use phux_player::PlayOptions;
 
 #[derive(Debug, Clone, PartialEq, clap::Args)]
 pub struct PlaybackFlags {
     /// Playback speed, from 0.01 to 100 (2 plays twice as fast)
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = playback::DEFAULT_SPEED, allow_negative_numbers = true)]
     pub speed: f64,
     /// Play any pause longer than SECS as SECS [default: the recording's own idle_time_limit]
     #[arg(long, value_name = "SECS", allow_negative_numbers = true)]
@@ -39,52 +41,29 @@ pub struct PlaybackFlags {
 }
 
 impl PlaybackFlags {
+    /// The playback the flags ask for.
+    pub fn playback(&self) -> Playback {
+        Playback {
+            speed: self.speed,
+            idle_limit: self.idle_limit,
+            repeat: self.repeat,
+            start: self.start,
+            marker: self.marker.clone(),
+            follow: self.follow,
+            no_fit: self.no_fit,
+            close: self.close,
+        }
+    }
+
     /// The player's options; `cast_limit` is the recording's own idle limit, used unless
     /// `--idle-limit` was given.
     pub fn options(&self, cast_limit: Option<f64>) -> PlayOptions {
-        PlayOptions {
-            speed: self.speed,
-            idle_limit: self.idle_limit.or(cast_limit),
-            passes: match self.repeat {
-                None => Passes::Count(1),
-                Some(None) => Passes::Forever,
-                Some(Some(n)) => Passes::Count(n),
-            },
-            start: match (&self.start, &self.marker) {
-                (Some(secs), _) => StartPoint::At(*secs),
-                (None, Some(name)) => StartPoint::Marker(name.clone()),
-                (None, None) => StartPoint::Beginning,
-            },
-        }
+        self.playback().options(cast_limit)
     }
 
     /// The same flags as arguments, spelled `--flag=VALUE` so no value is taken for a flag.
     pub fn to_args(&self) -> Vec<String> {
-        let mut args = vec![format!("--speed={}", self.speed)];
-        if let Some(limit) = self.idle_limit {
-            args.push(format!("--idle-limit={limit}"));
-        }
-        match self.repeat {
-            None => {}
-            Some(None) => args.push("--loop".to_owned()),
-            Some(Some(n)) => args.push(format!("--loop={n}")),
-        }
-        if let Some(secs) = self.start {
-            args.push(format!("--start={secs}"));
-        }
-        if let Some(name) = &self.marker {
-            args.push(format!("--marker={name}"));
-        }
-        for (on, flag) in [
-            (self.follow, "--follow"),
-            (self.no_fit, "--no-fit"),
-            (self.close, "--close"),
-        ] {
-            if on {
-                args.push(flag.to_owned());
-            }
-        }
-        args
+        self.playback().to_args()
     }
 }
 
@@ -92,6 +71,7 @@ impl PlaybackFlags {
 mod tests {
     use super::*;
     use clap::Parser;
+    use phux_player::Passes;
 
     #[derive(Parser)]
     struct Probe {

@@ -1,8 +1,8 @@
 //! `phux rename SESSION NEW_NAME`. An unknown session and a taken name are both refusals
 //! (exit 2): session names are hub-local, so a miss here is a confident answer.
 
+use phux_client::verbs::rename::check_new_name;
 use phux_core::exit_code::{SUCCESS, USAGE};
-use phux_core::selector::Selector;
 
 use crate::client::lifecycle::rename_session;
 use crate::client::ClientError;
@@ -48,37 +48,4 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         }
     })?;
     Ok(SUCCESS)
-}
-
-/// A name that would not parse back as a session TARGET could never be addressed.
-/// A new session name: within the limits, and addressable as a TARGET.
-pub fn check_new_name(name: &str) -> Result<(), Failure> {
-    phux_core::limits::check_session_name(name)?;
-    check_session_name(name)
-}
-
-fn check_session_name(name: &str) -> Result<(), Failure> {
-    match Selector::parse(name) {
-        Ok(Selector::Session(parsed)) if parsed == name => Ok(()),
-        _ => Err(Failure::new(
-            phux_core::error_code::ErrorCode::InvalidSelector,
-            format!(
-                "{name:?} cannot be a session name: it would not address the session as a TARGET"
-            ),
-            "use a name without ':', whitespace, or a leading '@', '#', '%', '=' or '.'",
-        )),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn session_names_must_be_addressable() {
-        assert!(check_session_name("work").is_ok());
-        for bad in ["a:b", "@1", "#t", ".", "a b", "", "%x", "h/@1"] {
-            assert!(check_session_name(bad).is_err(), "{bad}");
-        }
-    }
 }

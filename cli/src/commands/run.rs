@@ -10,17 +10,12 @@
 
 use std::time::Duration;
 
-use phux_core::docs::RunResult;
-use phux_core::error_code::ErrorCode;
-use phux_core::exit_code::{mirror_child_exit, FAILURE, RUN_GAVE_UP};
+pub use phux_client::verbs::run::{run_in_pane, RunOptions};
+use phux_core::exit_code::mirror_child_exit;
 
-use crate::client::run::{run as run_command, RunOutcome};
-use crate::client::run_shell::shell_state;
-use crate::client::stop::Stop;
-use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_single_pane};
+use crate::commands::values::parse_seconds;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// Run a shell command in a pane and mirror its exit code
@@ -63,7 +58,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
     let cut_to_tail = args.tail.is_some();
-    let result = run_in_pane(args, context, None)?;
+    let result = run_in_pane(args.options(), context, None)?;
     if json {
         output::print_json(&result);
     } else if !result.output.is_empty() {
@@ -75,94 +70,15 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     Ok(mirror_child_exit(result.exit_code))
 }
 
-/// Runs the command `args` describe and returns its RunResult; giving up is `run_timed_out`
-/// (125), and so is every failure once the line was typed; so is `stop` pressed (the MCP
-/// adapter's cancellation). The verb and the MCP tool share it.
-pub fn run_in_pane(
-    args: Args,
-    context: &Context,
-    stop: Option<&Stop>,
-) -> Result<RunResult, Failure> {
-    let command = args.command.join(" ");
-    let selector = target::parse(&args.target)?;
-    let mut client = connect(context)?;
-    let pane = resolve_single_pane(&mut client, &selector)?;
-    let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
-    let outcome = run_command(&mut client, pane, &command, timeout, stop).map_err(|failure| {
-        let reported = Failure::from(failure.error).naming_pane(pane, &args.target);
-        if let Some(status) = failure.status.filter(|&status| status != 0) {
-            // The pane's own program ended under the command (a shell's `exit 4`).
-            reported.with_exit_code(mirror_child_exit(status))
-        } else if failure.status.is_some() {
-            // Ended with 0, it still left no result: a failure, never 0 with an error line.
-            reported.with_exit_code(FAILURE)
-        } else if failure.typed {
-            // The command may be running: any status a child could produce would lie.
-            reported.with_exit_code(RUN_GAVE_UP)
-        } else {
-            reported
+impl Args {
+    /// The operation's options, as the flags give them.
+    pub fn options(&self) -> RunOptions {
+        RunOptions {
+            timeout: self.timeout,
+            tail: self.tail,
+            output: self.output.clone(),
+            target: self.target.clone(),
+            command: self.command.clone(),
         }
-    })?;
-    match outcome {
-        RunOutcome::Completed(mut result) => {
-            // Where the pane's output stands now the command is done: `wait --after` from here
-            // sees only what comes next.
-            result.mark = shell_state(&mut client, pane, None).ok().map(|s| s.mark);
-            if let Some(path) = &args.output {
-                result.output_file = Some(write_output(path, &result)?);
-                result.output = match args.tail {
-                    Some(_) => result.output,
-                    None => String::new(),
-                };
-            }
-            if let Some(n) = args.tail {
-                let lines: Vec<&str> = result.output.lines().collect();
-                if lines.len() > n {
-                    result.output = lines[lines.len() - n..].join("\n");
-                    result.truncated = true;
-                }
-            }
-            Ok(result)
-        }
-        RunOutcome::TimedOut { .. } => Err(gave_up(&command, pane, args.timeout)),
     }
-}
-
-/// Writes the whole output to `path` and returns its absolute path. The command has run by
-/// now: a file that cannot be written says what the command's exit code was.
-fn write_output(path: &std::path::Path, result: &RunResult) -> Result<String, Failure> {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut text = result.output.clone();
-    if !text.is_empty() {
-        text.push('\n');
-    }
-    std::fs::write(&absolute, text).map_err(|e| {
-        Failure::new(
-            ErrorCode::InvalidArgument,
-            format!(
-                "{:?} finished with exit code {}, but its output could not be written to {}: {e}",
-                result.command,
-                result.exit_code,
-                absolute.display()
-            ),
-            "give --output a path in a directory that exists and is writable",
-        )
-    })?;
-    Ok(absolute.display().to_string())
-}
-
-/// `run_timed_out`, 125. The message names the limit given, not the time measured, so the
-/// line is the same on every run.
-fn gave_up(command: &str, pane: phux_core::ids::PaneId, timeout: Duration) -> Failure {
-    Failure::new(
-        ErrorCode::RunTimedOut,
-        format!(
-            "run gave up after --timeout {}s: {command:?} has not finished in {pane}",
-            timeout.as_secs_f64()
-        ),
-        format!(
-            "it may still be running: see `phux snapshot {pane}`, stop it with `phux signal {pane} interrupt`"
-        ),
-    )
-    .with_exit_code(RUN_GAVE_UP)
 }

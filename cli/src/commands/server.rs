@@ -1,11 +1,13 @@
 //! `phux server`: run the server in the foreground (or, with `--detach-stdio`, as the
 //! background server a client starts on demand).
 
-use crate::output::print_error;
-use phux_server::clients::WindowSizePolicy;
-use phux_server::{ServerConfig, ServerError, SocketError};
 use std::path::PathBuf;
 use std::time::Duration;
+
+use phux_server::clients::WindowSizePolicy;
+use phux_server::{ServerConfig, ServerError, SocketError};
+
+use crate::output::print_error;
 
 /// Run the server in the foreground
 #[derive(clap::Args)]

@@ -3,11 +3,14 @@
 //! hooks. A config file that cannot be read or a plugin that fails its checks is reported on
 //! stderr (the server's log when detached) and left out: the server still starts.
 
+use std::time::Duration;
+
 use phux_core::config::defaults::Defaults;
+use phux_server::hooks::{Hook, HookTable};
 use phux_server::ServerConfig;
 
 use crate::output;
-use crate::registry;
+use crate::registry::{self, Plugin};
 
 /// Fills `config` from the config file; returns its `[defaults]` for the flags that still
 /// decide over it.
@@ -47,8 +50,36 @@ pub fn apply(config: &mut ServerConfig) -> Defaults {
         config.seed_session_name = name;
     }
     match registry::plugins(&loaded) {
-        Ok(plugins) => config.hooks = registry::hooks::table(&plugins),
+        Ok(plugins) => config.hooks = hook_table(&plugins),
         Err(error) => output::warn(&format!("{error}; no plugin event hooks will run")),
     }
     defaults
+}
+
+/// The hook table the server runs: every `[[events]]` entry of every enabled plugin, unless
+/// `PHUX_NO_HOOKS=1`. `PHUX_HOOK_TIMEOUT` (seconds) overrides each hook's time limit.
+fn hook_table(plugins: &[Plugin]) -> HookTable {
+    let mut table = HookTable::default();
+    if std::env::var("PHUX_NO_HOOKS").is_ok_and(|v| v == "1") {
+        return table;
+    }
+    if let Some(secs) = std::env::var("PHUX_HOOK_TIMEOUT")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| *s > 0.0 && s.is_finite())
+    {
+        table.timeout = Duration::from_secs_f64(secs);
+    }
+    for plugin in plugins.iter().filter(|p| p.entry.enabled) {
+        for event in &plugin.valid.manifest.events {
+            table.hooks.push(Hook {
+                plugin_id: plugin.id().to_string(),
+                hook_id: event.id.clone().unwrap_or_default(),
+                on: event.on.clone().unwrap_or_default(),
+                argv: event.command.clone().unwrap_or_default(),
+                plugin_root: plugin.valid.plugin_root.clone(),
+            });
+        }
+    }
+    table
 }

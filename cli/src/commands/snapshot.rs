@@ -2,11 +2,12 @@
 //! without it, a boxed view. `--tail` and `--unwrap` are projections made here over that one
 //! read; the read itself never attaches, resizes or changes which pane is active.
 
-use phux_core::docs::{ScreenState, TAIL_DEFAULT};
+pub use phux_client::verbs::snapshot::{plan, Plan};
+use phux_core::docs::ScreenState;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{screen, target};
-use crate::commands::values::{connect, exclusive, optional_count, resolve_single_pane};
+use crate::commands::values::{connect, exclusive, resolve_single_pane};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::{output, screen_view};
@@ -33,35 +34,6 @@ pub struct Args {
     /// The pane [default: the active pane]
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
-}
-
-/// What to read and how to project it, with the TARGET the optional values may have taken.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plan {
-    pub target: String,
-    pub scrollback: Option<u32>,
-    /// `--tail` as rows to keep (0 = all, capped).
-    pub tail: Option<usize>,
-}
-
-/// Sorts the optional-valued flags out from the TARGET: `--scrollback` (bare = 0 = all) and
-/// `--tail` (bare = 80). With `--tail` alone, the read asks for as much history as the tail
-/// may keep.
-pub fn plan(
-    scrollback: Option<Option<String>>,
-    tail: Option<Option<String>>,
-    target: Option<String>,
-) -> Result<Plan, crate::failure::Failure> {
-    let mut target = target;
-    let scrollback = optional_count("scrollback", scrollback, &mut target)?.map(|n| n.unwrap_or(0));
-    let tail = optional_count("tail", tail, &mut target)?
-        .map(|n| n.map_or(TAIL_DEFAULT, |n| usize::try_from(n).unwrap_or(usize::MAX)));
-    let scrollback = scrollback.or(tail.map(|n| u32::try_from(n).unwrap_or(0)));
-    Ok(Plan {
-        target: target.unwrap_or_else(|| ".".to_owned()),
-        scrollback,
-        tail,
-    })
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {

@@ -8,18 +8,11 @@
 
 use std::time::Duration;
 
-use regex::Regex;
-
-use phux_core::docs::{ScreenState, Semantic};
+pub use phux_client::verbs::wait::{wait_for, WaitOptions, Waited};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 
-use crate::client::stop::Stop;
-use crate::client::wait::{wait, After, TextCondition, WaitSpec};
-use crate::client::{screen, target};
-use crate::commands::snapshot::plan;
-use crate::commands::values::{connect, exclusive, parse_seconds, resolve_single_pane, usage};
-use crate::commands::wait_json::WaitJson;
+use crate::commands::values::parse_seconds;
 use crate::commands::Context;
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;
@@ -73,28 +66,21 @@ pub fn run(args: Args, context: &Context) -> i32 {
     )
 }
 
-fn text_condition(args: &Args) -> Result<Option<TextCondition>, Failure> {
-    match (&args.until, &args.regex) {
-        (Some(_), Some(_)) => Err(exclusive("until", "regex")),
-        (Some(text), None) => Ok(Some(TextCondition::Substring(text.clone()))),
-        (None, Some(re)) => Regex::new(re)
-            .map(|re| Some(TextCondition::Regex(re)))
-            .map_err(|e| usage(format!("invalid --regex {re:?}: {e}"))),
-        (None, None) => Ok(None),
+impl Args {
+    /// The operation's options, as the flags give them.
+    pub fn options(&self) -> WaitOptions {
+        WaitOptions {
+            until: self.until.clone(),
+            regex: self.regex.clone(),
+            idle: self.idle,
+            tail: self.tail.clone(),
+            new: self.new,
+            after: self.after,
+            output_only: self.output_only,
+            timeout: self.timeout,
+            target: self.target.clone(),
+        }
     }
-}
-
-/// `--new` / `--after`: only with a text condition, and not both.
-fn after(args: &Args, text: Option<&TextCondition>) -> Result<Option<After>, Failure> {
-    let after = match (args.new, args.after) {
-        (true, Some(_)) => return Err(exclusive("new", "after")),
-        (true, None) => Some(After::Start),
-        (false, mark) => mark.map(After::Mark),
-    };
-    if after.is_some() && text.is_none() {
-        return Err(usage("--new and --after need --until or --regex"));
-    }
-    Ok(after)
 }
 
 fn execute(args: Args, context: &Context) -> VerbResult {
@@ -102,12 +88,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let timeout = args.timeout;
     // A satellite's pane is named as given (`devbox/@1`): its bare id is another pane here.
     let satellite = args.target.clone().filter(|t| t.contains('/'));
-    let waited = wait_for(args, context, None)?;
+    let waited = wait_for(args.options(), context, None)?;
     if json {
         output::print_json(&waited.document());
     } else if let Some(n) = waited.tail {
         // The rows the wait looked at, as `snapshot --tail N` prints them.
-        output::print_lines(&super::wait_json::last_rows(&waited.state, n));
+        output::print_lines(&phux_client::verbs::wait_json::last_rows(&waited.state, n));
     }
     if waited.met {
         return Ok(SUCCESS);
@@ -123,77 +109,4 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         ),
     );
     Ok(failure.report(json))
-}
-
-/// How a wait ended, for the verb and the MCP tool alike.
-pub struct Waited {
-    pub pane: phux_core::ids::PaneId,
-    /// The final screen, already cut to `--tail`.
-    pub state: ScreenState,
-    pub met: bool,
-    pub matched: Option<String>,
-    pub tail: Option<usize>,
-}
-
-impl Waited {
-    /// What `wait --json` prints.
-    pub fn document(&self) -> WaitJson<'_> {
-        WaitJson::new(&self.state, self.met, self.matched.clone(), self.tail)
-    }
-}
-
-/// The wait `args` describe; `stop` ends it early, unmet (the MCP adapter's cancellation).
-pub fn wait_for(args: Args, context: &Context, stop: Option<Stop>) -> Result<Waited, Failure> {
-    let text = text_condition(&args)?;
-    let after = after(&args, text.as_ref())?;
-    let plan = plan(None, args.tail, args.target)?;
-    let selector = target::parse(&plan.target)?;
-    let mut client = connect(context)?;
-    let pane = resolve_single_pane(&mut client, &selector)?;
-    if args.output_only {
-        warn_without_marks(&mut client, pane)?;
-    }
-    let spec = WaitSpec {
-        text,
-        idle: args.idle.map(Duration::from_millis),
-        output_only: args.output_only,
-        scrollback: plan.scrollback,
-        timeout: args.timeout,
-        after,
-        stop,
-    };
-    let outcome = wait(&mut client, pane, &spec)
-        .map_err(|error| Failure::from(error).naming_pane(pane, &plan.target))?;
-    let mut state = outcome.screen;
-    state.cells = None;
-    if let Some(n) = plan.tail {
-        state = state.tail(n);
-    }
-    Ok(Waited {
-        pane,
-        state,
-        met: outcome.met,
-        matched: outcome.matched,
-        tail: plan.tail,
-    })
-}
-
-/// `--output-only` can only tell input from output by OSC 133 marks; say so when there are
-/// none, since every row then counts as output.
-fn warn_without_marks(
-    client: &mut crate::client::Client,
-    pane: phux_core::ids::PaneId,
-) -> Result<(), Failure> {
-    let state = screen::get_screen(client, pane, None, true)?;
-    let marked = state
-        .cells
-        .iter()
-        .flatten()
-        .any(|c| matches!(c.semantic, Some(Semantic::Input | Semantic::Prompt)));
-    if !marked {
-        output::warn(&format!(
-            "{pane} shows no OSC 133 prompt marks, so --output-only cannot tell typed input from output"
-        ));
-    }
-    Ok(())
 }

@@ -11,6 +11,7 @@ pub mod manifest;
 pub mod predicate;
 pub mod record;
 pub mod region;
+pub mod rules_dir;
 pub mod working_hint;
 
 pub use detect::{evaluate, Evaluation, FallbackReason, RuleEvaluation, Screen};

@@ -3,6 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The program a pane runs when neither a flag nor `[defaults] shell` names one: `$SHELL`, else
+/// `/bin/sh`.
+pub fn default_shell() -> String {
+    std::env::var("SHELL")
+        .ok()
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "/bin/sh".into())
+}
+
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", default)]
 pub struct Defaults {

@@ -6,7 +6,7 @@
 
 pub mod handlers;
 pub mod identity;
-pub mod rules_dir;
+pub use phux_core::agents::rules_dir;
 mod store;
 mod supervisor;
 

@@ -3,21 +3,15 @@
 //! check, then optionally the `agent wait` edge rule, in one document. With `--wait` the wait
 //! is subscribed before the line is typed, so the agent's first transition cannot be missed.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use phux_client::verbs::agent::prompt::{document, timed_out, PromptOptions};
 use phux_core::agents::AgentState;
-use phux_core::docs::{AgentPromptJson, PromptAgent};
-use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
-use phux_core::ids::TerminalAddr;
 
-use crate::client::agent_wait::AgentWaitSession;
-use crate::client::agents::verify_occupant;
-use crate::client::pane::{operation_id, send_keys};
-use crate::client::target;
-use crate::commands::values::{connect, parse_seconds, resolve_agent_pane};
+use crate::commands::values::parse_seconds;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// Type one line into an agent and submit it, optionally waiting for its answer
@@ -59,7 +53,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
-    let document = document(args, context)?;
+    let document = document(args.options(), context)?;
     let pane = document.terminal.clone();
     if json {
         output::print_json(&document);
@@ -81,89 +75,17 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     Ok(SUCCESS)
 }
 
-/// Whether a `--wait` prompt saw no wanted transition before its timeout (exit 124).
-pub fn timed_out(document: &AgentPromptJson) -> bool {
-    document.waited_ms.is_some() && !document.transition_observed
-}
-
-/// Submits the prompt (and with `--wait` waits for the transition); returns what `--json`
-/// prints, on a timeout too.
-pub fn document(args: Args, context: &Context) -> Result<AgentPromptJson, Failure> {
-    if args.text.contains(['\n', '\r']) {
-        return Err(Failure::new(
-            ErrorCode::InvalidInputBatch,
-            "a prompt is one line; this text has a line break, so nothing was typed",
-            "use `phux paste` then `phux send-keys TARGET Enter` for a block",
-        ));
-    }
-    let selector = target::parse(&args.target)?;
-    let mut client = connect(context)?;
-    let pane = resolve_agent_pane(&mut client, &selector, "agent prompt")?;
-    let (report, record, _) = verify_occupant(
-        &mut client,
-        pane,
-        args.expect_agent.as_deref(),
-        args.expect_kind.as_deref(),
-    )?;
-    let pre_submit_state = report.state.unwrap_or(AgentState::Unknown);
-    let wanted = if args.until.is_empty() {
-        vec![AgentState::Idle, AgentState::Blocked, AgentState::Done]
-    } else {
-        args.until
-    };
-    let session = if args.wait {
-        Some(AgentWaitSession::open(
-            &mut client,
-            &context.socket,
-            pane,
-            wanted,
-        )?)
-    } else {
-        None
-    };
-    let started = Instant::now();
-    let operation = operation_id();
-    send_keys(
-        &mut client,
-        pane,
-        vec![args.text, "Enter".into()],
-        &operation,
-    )?;
-    let submit_ms = elapsed_ms(started);
-    let waited = match session {
-        Some(session) => {
-            let begun = Instant::now();
-            let document = session.run(&mut client, args.timeout)?;
-            Some((document, elapsed_ms(begun)))
+impl Args {
+    /// The operation's options, as the flags give them.
+    pub fn options(&self) -> PromptOptions {
+        PromptOptions {
+            expect_agent: self.expect_agent.clone(),
+            expect_kind: self.expect_kind.clone(),
+            wait: self.wait,
+            until: self.until.clone(),
+            timeout: self.timeout,
+            target: self.target.clone(),
+            text: self.text.clone(),
         }
-        None => None,
-    };
-    let edge = waited.as_ref().and_then(|(d, _)| d.edge.clone());
-    let state = waited.as_ref().map_or(pre_submit_state, |(d, _)| d.state);
-    let document = AgentPromptJson {
-        schema_version: 1,
-        terminal: TerminalAddr::local(pane),
-        delivery: "ok".into(),
-        operation_id: operation,
-        agent: PromptAgent {
-            name: record.name,
-            kind: record.kind,
-            state,
-            session: record.session,
-        },
-        pre_submit_state,
-        staleness_bound_ms: None,
-        attempts: 1,
-        submit_ms,
-        transition_observed: edge.is_some(),
-        matched_by: edge.as_ref().map(|_| "transition".to_owned()),
-        degraded_to_polling: edge.as_ref().is_some_and(|e| e.via == "poll"),
-        waited_ms: waited.as_ref().map(|(_, ms)| *ms),
-        edge,
-    };
-    Ok(document)
-}
-
-fn elapsed_ms(since: Instant) -> u64 {
-    u64::try_from(since.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
 }

@@ -2,16 +2,11 @@
 //! for an agent, after the occupant check (`agent_mismatch`, `no_agent_record`: nothing is
 //! written). Silent on success like `send-keys`; `--json` prints the delivery document.
 
-use phux_core::docs::{AgentSendKeysJson, InputAgent};
+use phux_client::verbs::agent::send_keys::{document, AgentSendKeysOptions};
 use phux_core::exit_code::SUCCESS;
-use phux_core::ids::TerminalAddr;
 
-use crate::client::agents::verify_occupant;
-use crate::client::pane::{check_keys, operation_id, send_keys};
-use crate::client::target;
-use crate::commands::values::{connect, resolve_agent_pane};
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// Type keys into an agent's pane after checking who occupies it
@@ -44,39 +39,21 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
-    let document = document(args, context)?;
+    let document = document(args.options(), context)?;
     if json {
         output::print_json(&document);
     }
     Ok(SUCCESS)
 }
 
-/// Verifies the occupant, types the keys and returns what `--json` prints (the MCP tool too).
-pub fn document(args: Args, context: &Context) -> Result<AgentSendKeysJson, Failure> {
-    check_keys(&args.keys)?;
-    let selector = target::parse(&args.target)?;
-    let mut client = connect(context)?;
-    let pane = resolve_agent_pane(&mut client, &selector, "agent send-keys")?;
-    let (_, record, verified) = verify_occupant(
-        &mut client,
-        pane,
-        args.expect_agent.as_deref(),
-        args.expect_kind.as_deref(),
-    )?;
-    let keys = u32::try_from(args.keys.len()).unwrap_or(u32::MAX);
-    let operation = operation_id();
-    send_keys(&mut client, pane, args.keys, &operation)?;
-    Ok(AgentSendKeysJson {
-        schema_version: 1,
-        terminal: TerminalAddr::local(pane),
-        agent: InputAgent {
-            name: record.name,
-            kind: record.kind,
-        },
-        keys,
-        verified,
-        delivery: "ok".into(),
-        operation_id: operation,
-        attempts: 1,
-    })
+impl Args {
+    /// The operation's options, as the flags give them.
+    pub fn options(&self) -> AgentSendKeysOptions {
+        AgentSendKeysOptions {
+            expect_agent: self.expect_agent.clone(),
+            expect_kind: self.expect_kind.clone(),
+            target: self.target.clone(),
+            keys: self.keys.clone(),
+        }
+    }
 }

@@ -1,13 +1,11 @@
 //! `phux config agents [--json]`: the agents plugins declare (`[[agents]]`), merged with the
 //! live agent records when a server answers (§4.6, schema 2).
 
-use phux_core::docs::ConfiguredAgentsJson;
+pub use phux_client::configured_agents::document;
 use phux_core::exit_code::SUCCESS;
 
-use crate::client::configured_agents;
-use crate::commands::plugin::registered;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
 
 /// The agents plugins declare, with their live state when a server runs
@@ -20,11 +18,6 @@ pub struct Args {
 
 pub fn run(args: Args, context: &Context) -> i32 {
     conclude(args.json, execute(&args, context))
-}
-
-/// The ConfiguredAgentsJson document (the `phux_config_agents` tool's result too).
-pub fn document(context: &Context) -> Result<ConfiguredAgentsJson, Failure> {
-    Ok(configured_agents::collect(&registered()?, context))
 }
 
 fn execute(args: &Args, context: &Context) -> VerbResult {

@@ -4,18 +4,15 @@
 //! 125 when it killed the action at `--timeout`.
 
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Duration;
 
-use phux_core::docs::{ActionOutcome, PluginActionOutput};
+use phux_client::verbs::plugin_action::{document, PluginActionOptions};
+use phux_core::docs::ActionOutcome;
 use phux_core::exit_code::{FAILURE, RUN_GAVE_UP};
 
-use crate::commands::plugin::registered;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
-use crate::registry::{self, action};
 
 /// Run a plugin's action (argv from the plugin root, output streamed live)
 #[derive(Debug, clap::Args)]
@@ -37,22 +34,17 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs the action and returns its PluginActionOutput (the `phux_plugin_action` tool's result
-/// too). Without `--json` its output streams here as it comes. `cancel`, once set, kills it
-/// as the time limit does.
-pub fn document(
-    args: &Args,
-    cancel: Option<Arc<AtomicBool>>,
-) -> Result<PluginActionOutput, Failure> {
-    let plugins = registered()?;
-    let plugin = registry::find(&plugins, &args.plugin)?;
-    let how = action::ActionRun {
-        cwd: args.cwd.clone(),
-        timeout: args.timeout,
-        echo: !args.json,
-        cancel,
-    };
-    Ok(action::run(plugin, &args.action, &how)?)
+impl Args {
+    /// The operation's options, as the flags give them.
+    pub fn options(&self) -> PluginActionOptions {
+        PluginActionOptions {
+            plugin: self.plugin.clone(),
+            action: self.action.clone(),
+            timeout: self.timeout,
+            cwd: self.cwd.clone(),
+            echo: !self.json,
+        }
+    }
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -67,7 +59,7 @@ pub fn run(args: Args, _context: &Context) -> i32 {
 }
 
 fn execute(args: &Args) -> VerbResult {
-    let document = document(args, None)?;
+    let document = document(&args.options(), None)?;
     if args.json {
         output::print_json(&document);
     }

@@ -72,7 +72,7 @@ pub fn effective(file: &Defaults) -> Defaults {
     let shell = file
         .shell
         .clone()
-        .unwrap_or_else(phux_server::config::default_shell);
+        .unwrap_or_else(phux_core::config::defaults::default_shell);
     Defaults {
         shell: Some(shell),
         term: Some(file.term_or_default().to_string()),
@@ -89,7 +89,7 @@ pub fn effective(file: &Defaults) -> Defaults {
         ),
         idle_limit: Some(
             file.idle_limit
-                .unwrap_or(crate::commands::rec::DEFAULT_IDLE_LIMIT),
+                .unwrap_or(phux_client::verbs::rec::DEFAULT_IDLE_LIMIT),
         ),
         fps: Some(file.fps.unwrap_or(30)),
         theme: file.theme.clone(),

@@ -14,7 +14,7 @@ use clap::Subcommand;
 use phux_core::docs::{PluginJson, PluginWrapJson, PLUGIN_SCHEMA_VERSION};
 
 use crate::output;
-use crate::registry::{self, Plugin, RegistryError};
+use crate::registry::Plugin;
 
 /// Register, check and install plugins (phux-plugin.toml manifests)
 #[derive(clap::Args)]
@@ -49,14 +49,7 @@ pub fn run(args: Args) -> i32 {
     }
 }
 
-/// The registered plugins, after printing the config file's warnings.
-pub fn registered() -> Result<Vec<Plugin>, RegistryError> {
-    let config = registry::load_config()?;
-    for warning in &config.warnings {
-        output::warn(&warning.to_string());
-    }
-    registry::plugins(&config)
-}
+pub use phux_client::registry::registered;
 
 /// `ID<TAB>enabled|disabled<TAB>VERSION<TAB>MANIFEST`.
 pub fn prose_line(plugin: &PluginJson) -> String {

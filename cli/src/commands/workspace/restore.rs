@@ -3,18 +3,15 @@
 //! restored and which skipped (`--json`: `{schema_version: 2, restored, skipped_existing}`).
 //! Starts a server when none runs.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
+pub use phux_client::verbs::workspace_restore::{document, read};
 use phux_core::docs::WorkspaceRestoreJson;
 use phux_core::exit_code::SUCCESS;
 
-use crate::client::ensure_server;
-use crate::commands::plugin::registered;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
-use crate::registry::integrations;
-use crate::workspace::{archive, restore, WorkspaceError};
 
 /// Recreate the sessions of a saved archive that do not exist yet
 #[derive(Debug, clap::Args)]
@@ -57,44 +54,4 @@ fn restored_line(document: &WorkspaceRestoreJson) -> String {
         ));
     }
     line
-}
-
-/// The archive's text: the file, or stdin for `-`.
-/// At most [`MAX_DOCUMENT_BYTES`](bounded_read::MAX_DOCUMENT_BYTES), from a regular file or
-/// stdin (`restore /dev/zero` passed 4 GB).
-pub fn read(archive: &Path) -> Result<String, WorkspaceError> {
-    use phux_core::bounded_read::{self, MAX_DOCUMENT_BYTES};
-    const WHAT: &str = "a workspace archive";
-    let name = archive.display().to_string();
-    let fail = |problem: String| WorkspaceError::Archive {
-        source_name: name.clone(),
-        problem,
-    };
-    let bytes = if name == "-" {
-        bounded_read::read_all(std::io::stdin().lock(), archive, MAX_DOCUMENT_BYTES, WHAT)
-    } else {
-        bounded_read::read_file(archive, MAX_DOCUMENT_BYTES, WHAT)
-    }
-    .map_err(|e| fail(e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| fail(e.to_string()))
-}
-
-/// Restores the archive `text` (read from `name`) and returns what was restored and skipped
-/// (the `phux_workspace` tool's `restore` result too).
-pub fn document(
-    text: &str,
-    name: &str,
-    context: &Context,
-) -> Result<WorkspaceRestoreJson, Failure> {
-    let document = archive::parse(text, name)?;
-    // Agents resume only through an enabled integration; without a readable config, none do.
-    let available = match registered().and_then(|p| integrations::available(&p)) {
-        Ok(available) => available,
-        Err(error) => {
-            output::warn(&format!("{error}; launched agents restart as shells"));
-            Vec::new()
-        }
-    };
-    let mut client = ensure_server(&context.socket).map_err(WorkspaceError::from)?;
-    Ok(restore::restore(&mut client, &document, &available)?)
 }

@@ -4,15 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
-use phux_core::config::edit::write_atomically;
+pub use phux_client::verbs::workspace_save::{document, write};
 use phux_core::docs::WorkspaceArchive;
 use phux_core::exit_code::SUCCESS;
 
-use crate::commands::values::connect;
 use crate::commands::Context;
-use crate::failure::{conclude, Failure, VerbResult};
+use crate::failure::{conclude, VerbResult};
 use crate::output;
-use crate::workspace::{archive, WorkspaceError};
 
 /// Save every session (windows, split layout, pane cwds and commands) as a JSON archive
 #[derive(Debug, clap::Args)]
@@ -58,22 +56,4 @@ fn saved_line(document: &WorkspaceArchive, path: &Path) -> String {
         format!(" ({})", names.join(", "))
     };
     format!("saved {count}{listed} to {}", path.display())
-}
-
-/// The server's sessions as an archive (the `phux_workspace` tool's `save` result too).
-pub fn document(context: &Context) -> Result<WorkspaceArchive, Failure> {
-    let mut client = connect(context)?;
-    Ok(archive::save(&mut client)?)
-}
-
-/// Writes `document` to `path` atomically, as pretty JSON.
-pub fn write(path: &Path, document: &WorkspaceArchive) -> Result<(), Failure> {
-    let mut text = serde_json::to_vec_pretty(document).unwrap_or_default();
-    text.push(b'\n');
-    write_atomically(path, &text).map_err(|e| {
-        Failure::from(WorkspaceError::Write {
-            path: path.display().to_string(),
-            problem: e.to_string(),
-        })
-    })
 }

@@ -37,7 +37,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 
 fn execute(args: &Args, context: &Context) -> VerbResult {
     if let Some(name) = &args.session {
-        crate::commands::rename::check_new_name(name)?;
+        phux_client::verbs::rename::check_new_name(name)?;
     }
     let mut client = crate::commands::values::connect(context)?;
     let made = worktree::create(

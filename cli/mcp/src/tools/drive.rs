@@ -1,0 +1,278 @@
+//! Tools that act on a pane: `phux_send_keys`, `phux_paste`, `phux_run`, `phux_ask`,
+//! `phux_signal`, `phux_resize`.
+
+use phux_client::failure::Failure;
+use phux_client::pane::{self, Ask};
+use phux_client::target;
+use phux_client::values::{connect, resolve_pane};
+use phux_client::verbs::run::{self, RunOptions};
+use phux_core::docs::GridSize;
+use phux_core::limits::check_grid;
+use phux_core::wire::SignalName;
+use serde::Deserialize;
+use serde_json::json;
+
+use crate::schema::{boolean, choice, confirm, integer, object, string, strings};
+use crate::tools::{require_confirm, to_value, Call, Document, Fields, Tool};
+
+pub fn tools() -> Vec<Tool> {
+    vec![
+        Tool {
+            name: "phux_send_keys",
+            description: "Type keys into a pane: tmux key names (Enter, Escape, C-c, M-x, F1..F12, Up, BSpace, ...) or text, typed key by key. `literal` types every item as text. Returns {schema_version, pane, mark} (mark: for phux_wait's `after`).",
+            schema: || {
+                object(
+                    &["target", "keys"],
+                    vec![
+                        ("target", string("The pane")),
+                        ("keys", strings("Key names or text, in order")),
+                        ("literal", boolean("Type every item as text, with no key-name lookup")),
+                    ],
+                )
+            },
+            call: send_keys,
+        },
+        Tool {
+            name: "phux_paste",
+            description: "Paste text into a pane as one paste (bracketed when the pane asked for it), without submitting it: follow with phux_send_keys [\"Enter\"]. Returns {schema_version, pane, mark}.",
+            schema: || {
+                object(
+                    &["target", "text"],
+                    vec![("target", string("The pane")), ("text", string("The text"))],
+                )
+            },
+            call: paste,
+        },
+        Tool {
+            name: "phux_run",
+            description: "Run a shell command in a pane's shell (sh, dash, bash, zsh, fish) and return its RunResult {command, exit_code, output, duration_ms, truncated, mark}. A non-zero exit_code is a result, not an error; giving up at timeout_secs is an error (run_timed_out, exit_code 125: the command may still be running). One run per pane at a time: a second is refused (target_busy). A multi-line command runs as one unit (exit_code is the last line's). `output` is what the program printed, long lines whole; for a large output pass `tail` (its last N lines) or `output_file` (all of it written there).",
+            schema: || {
+                object(
+                    &["target", "command"],
+                    vec![
+                        ("target", string("The pane, at a shell prompt")),
+                        ("command", string("The command line")),
+                        ("timeout_secs", integer("Give up after this many seconds [default: 600]", 1, 3600)),
+                        ("tail", integer("Return only the last N lines of the output (truncated: true when cut)", 1, 100_000)),
+                        ("output_file", string("Write the whole output to this file (absolute, or relative to the MCP server's directory); `output` then holds only the `tail` lines, if given")),
+                        ("background", boolean("Answer at once with a job id instead of the result; collect it with phux_job (the command is typed before the answer, so nothing it does is missed)")),
+                    ],
+                )
+            },
+            call: run_tool,
+        },
+        Tool {
+            name: "phux_ask",
+            description: "Report that the agent in a pane asks its user a question (an `asked` event for watchers). Returns {schema_version, event, terminal, id, question, suggestions, elapsed_seconds}.",
+            schema: || {
+                object(
+                    &["target", "question"],
+                    vec![
+                        ("target", string("The pane")),
+                        ("question", string("The question")),
+                        ("id", string("The ask's id [default: empty]")),
+                        ("suggestions", strings("Suggested answers")),
+                        ("elapsed_seconds", integer("How long the agent has been waiting", 0, u64::MAX)),
+                    ],
+                )
+            },
+            call: ask,
+        },
+        Tool {
+            name: "phux_signal",
+            description: "Send a signal to the foreground process group of the panes a target names: interrupt (INT), freeze (STOP), resume (CONT), terminate (TERM), kill (KILL). interrupt, terminate and kill need confirm: true. Returns {schema_version, signal, panes}.",
+            schema: || {
+                object(
+                    &["target", "signal"],
+                    vec![
+                        ("target", string("The pane(s): @N, #tag, session:window.pane, ...")),
+                        ("signal", choice("The signal", &["interrupt", "freeze", "resume", "terminate", "kill"])),
+                        ("confirm", confirm("interrupt, terminate and kill stop what the pane runs")),
+                    ],
+                )
+            },
+            call: signal,
+        },
+        Tool {
+            name: "phux_resize",
+            description: "Resize a pane's grid to cols x rows (it never attaches). Returns {schema_version, terminal_id, requested, applied, held}; held is false when the server kept another size.",
+            schema: || {
+                object(
+                    &["target", "cols", "rows"],
+                    vec![
+                        ("target", string("The pane")),
+                        ("cols", integer("Columns", 1, u64::from(u16::MAX))),
+                        ("rows", integer("Rows", 1, u64::from(u16::MAX))),
+                    ],
+                )
+            },
+            call: resize,
+        },
+    ]
+}
+
+#[derive(Deserialize)]
+struct SendKeysArgs {
+    target: String,
+    keys: Vec<String>,
+    #[serde(default)]
+    literal: bool,
+}
+
+fn send_keys(call: &Call) -> Result<Document, Failure> {
+    let args: SendKeysArgs = call.parse()?;
+    to_value(&phux_client::verbs::send_keys::deliver(
+        &call.context,
+        &args.target,
+        args.keys,
+        args.literal,
+    )?)
+}
+
+#[derive(Deserialize)]
+struct PasteArgs {
+    target: String,
+    text: String,
+}
+
+fn paste(call: &Call) -> Result<Document, Failure> {
+    let args: PasteArgs = call.parse()?;
+    to_value(&phux_client::verbs::paste::deliver(
+        &call.context,
+        &args.target,
+        args.text,
+    )?)
+}
+
+#[derive(Deserialize)]
+struct RunArgs {
+    target: String,
+    command: String,
+    timeout_secs: Option<u64>,
+    tail: Option<usize>,
+    output_file: Option<std::path::PathBuf>,
+    #[serde(default)]
+    background: bool,
+}
+
+fn run_tool(call: &Call) -> Result<Document, Failure> {
+    let args: RunArgs = call.parse()?;
+    let verb_args = RunOptions {
+        timeout: std::time::Duration::from_secs(args.timeout_secs.unwrap_or(600)),
+        tail: args.tail,
+        output: args.output_file,
+        target: args.target,
+        command: vec![args.command],
+    };
+    if args.background {
+        return super::jobs::start(verb_args, &call.context);
+    }
+    let result = run::run_in_pane(verb_args, &call.context, Some(&call.stop))?;
+    let document = to_value(&result)?;
+    if document.text.len() > super::MAX_OUTPUT_BYTES {
+        // The command ran: its exit code is the answer a caller must not lose.
+        return Err(Failure::new(
+            phux_core::error_code::ErrorCode::OutputTooLarge,
+            format!(
+                "{:?} finished with exit_code {}, but its output is {} bytes, over what a tool may return",
+                result.command,
+                result.exit_code,
+                result.output.len()
+            ),
+            "call phux_run again with `tail` (its last N lines) or `output_file` (the whole output written to a file)",
+        ));
+    }
+    Ok(document)
+}
+
+#[derive(Deserialize)]
+struct AskArgs {
+    target: String,
+    question: String,
+    #[serde(default)]
+    id: String,
+    #[serde(default)]
+    suggestions: Vec<String>,
+    elapsed_seconds: Option<u64>,
+}
+
+fn ask(call: &Call) -> Result<Document, Failure> {
+    let args: AskArgs = call.parse()?;
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(&call.context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let document = pane::ask(
+        &mut client,
+        pane,
+        Ask {
+            id: args.id,
+            question: args.question,
+            suggestions: args.suggestions,
+            elapsed_seconds: args.elapsed_seconds,
+        },
+    )?;
+    to_value(&document)
+}
+
+#[derive(Deserialize)]
+struct SignalArgs {
+    target: String,
+    signal: String,
+}
+
+fn signal(call: &Call) -> Result<Document, Failure> {
+    let args: SignalArgs = call.parse()?;
+    let signal = match args.signal.as_str() {
+        "interrupt" => SignalName::Interrupt,
+        "freeze" => SignalName::Freeze,
+        "resume" => SignalName::Resume,
+        "terminate" => SignalName::Terminate,
+        _ => SignalName::Kill,
+    };
+    if matches!(
+        signal,
+        SignalName::Interrupt | SignalName::Terminate | SignalName::Kill
+    ) {
+        require_confirm(call, &format!("signal {} {}", args.target, args.signal))?;
+    }
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(&call.context)?;
+    let panes = match selector {
+        phux_core::selector::Selector::Terminal(pane) => vec![pane],
+        _ => target::resolve_target(&mut client, &selector)?
+            .panes()
+            .to_vec(),
+    };
+    for pane in &panes {
+        pane::signal(&mut client, *pane, signal)?;
+    }
+    to_value(&Fields(vec![
+        ("schema_version", json!(1)),
+        ("signal", json!(args.signal)),
+        ("panes", json!(panes)),
+    ]))
+}
+
+#[derive(Deserialize)]
+struct ResizeArgs {
+    target: String,
+    cols: u16,
+    rows: u16,
+}
+
+fn resize(call: &Call) -> Result<Document, Failure> {
+    let args: ResizeArgs = call.parse()?;
+    check_grid(args.cols, args.rows)?;
+    let selector = target::parse(&args.target)?;
+    let mut client = connect(&call.context)?;
+    let pane = resolve_pane(&mut client, &selector)?;
+    let document = pane::resize(
+        &mut client,
+        pane,
+        GridSize {
+            cols: args.cols,
+            rows: args.rows,
+        },
+    )?;
+    to_value(&document)
+}

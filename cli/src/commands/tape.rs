@@ -1,0 +1,63 @@
+//! `phux tape FILE.tape`: runs a VHS-style tape in a fresh headless pane, in real time, and
+//! writes every `Output` it names (and each `-o`) from the one recording (`phux_tape`), then
+//! prints the result document or says what was written.
+
+use std::path::PathBuf;
+
+use phux_tape::{TapeJson, TapeOptions};
+
+use crate::commands::Context;
+use crate::failure::conclude;
+use crate::output;
+
+/// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video
+#[derive(clap::Args)]
+pub struct Args {
+    /// The tape to run
+    #[arg(value_name = "FILE.tape")]
+    tape: PathBuf,
+    /// Also write this output (repeatable; same kinds as the tape's Output lines)
+    #[arg(short = 'o', long = "out", value_name = "PATH")]
+    out: Vec<PathBuf>,
+    /// Print the result document (and nothing else) on stdout
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args, context: &Context) -> i32 {
+    let json = args.json;
+    let options = TapeOptions {
+        tape: args.tape,
+        out: args.out,
+        quiet: json,
+    };
+    conclude(
+        json,
+        phux_tape::tape(&options, context).map(|doc| {
+            report(json, &doc);
+            0
+        }),
+    )
+}
+
+fn report(json: bool, doc: &TapeJson) {
+    if json {
+        output::print_json(doc);
+        return;
+    }
+    for note in &doc.notes {
+        output::warn(note);
+    }
+    for w in doc.outputs.iter().chain(&doc.screenshots) {
+        let frames = w
+            .frames
+            .map(|f| format!(", {f} frames"))
+            .unwrap_or_default();
+        output::stderr_line(&format!(
+            "phux: wrote {} ({} bytes{frames}, {:.1} s)",
+            w.path,
+            w.bytes,
+            w.duration_ms as f64 / 1000.0
+        ));
+    }
+}

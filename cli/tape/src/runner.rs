@@ -1,0 +1,257 @@
+//! Runs a tape's actions against its pane in real time: typing at `TypingSpeed`, keys through
+//! the same key specs `send-keys` takes, sleeps as written, waits on the screen, and the
+//! moments that shape the outputs (`Hide`, `Show`, `Screenshot`) noted on our clock.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use phux_client::screen::{get_screen, Change, ScreenFeed};
+use phux_client::{pane, ClientError};
+
+use super::parser::{Command, Setting, Step, WaitScope};
+use super::plan::Settings;
+use super::session::Session;
+
+/// How often a sleep or a wait looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+/// A moment that changes what the outputs show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Moment {
+    Hide,
+    Show,
+    Screenshot(PathBuf),
+}
+
+/// Why the run stopped early.
+#[derive(Debug)]
+pub enum RunError {
+    Client(ClientError),
+    /// A `Wait` that never matched: the step, what it waited for, how long, and the screen.
+    WaitTimedOut {
+        step: Box<Step>,
+        pattern: String,
+        scope: WaitScope,
+        timeout: f64,
+        screen: Vec<String>,
+    },
+    /// `Paste` with nothing copied.
+    NothingCopied(Box<Step>),
+    /// The shell exited while a step still had to run.
+    PaneExited(Box<Step>),
+    /// Ctrl-C (or SIGTERM, SIGHUP) during this step.
+    Interrupted(Box<Step>),
+}
+
+impl From<ClientError> for RunError {
+    fn from(e: ClientError) -> Self {
+        RunError::Client(e)
+    }
+}
+
+/// What happened when, on our clock.
+pub struct Run {
+    pub moments: Vec<(Instant, Moment)>,
+    pub ended: Instant,
+}
+
+/// How long the shell gets to show its first output before the tape starts anyway.
+const SHELL_READY: Duration = Duration::from_secs(10);
+
+/// Runs `actions`; `on_step` is told before each one.
+pub fn run(
+    session: &mut Session,
+    settings: &Settings,
+    actions: &[Step],
+    stop: &AtomicBool,
+    on_step: &mut dyn FnMut(usize, &Step),
+) -> Result<Run, RunError> {
+    let mut typing_speed = settings.typing_speed;
+    let mut clipboard: Option<String> = None;
+    let mut moments = Vec::new();
+    wait_for_first_output(session)?;
+    for (i, step) in actions.iter().enumerate() {
+        on_step(i, step);
+        let sleep = |secs: f64| -> Result<(), RunError> {
+            if sleep_unless(secs, stop) {
+                Err(RunError::Interrupted(Box::new(step.clone())))
+            } else {
+                Ok(())
+            }
+        };
+        sleep(0.0)?;
+        let pane = session.pane;
+        let client = &mut session.input;
+        let closed = |e: ClientError| match &e {
+            ClientError::Server {
+                code: phux_core::error_code::ErrorCode::NoSuchTarget,
+                ..
+            } => RunError::PaneExited(Box::new(step.clone())),
+            _ => RunError::Client(e),
+        };
+        match &step.command {
+            Command::Set(Setting::TypingSpeed(v)) => typing_speed = *v,
+            Command::Type { text, speed } => {
+                let pause = speed.unwrap_or(typing_speed);
+                for c in text.chars() {
+                    pane::send_literal(client, pane, c.to_string(), &pane::operation_id())
+                        .map_err(closed)?;
+                    sleep(pause)?;
+                }
+            }
+            Command::Key { spec, speed, count } => {
+                let pause = speed.unwrap_or(typing_speed);
+                for _ in 0..*count {
+                    pane::send_keys(client, pane, vec![spec.clone()], &pane::operation_id())
+                        .map_err(closed)?;
+                    sleep(pause)?;
+                }
+            }
+            Command::Sleep(secs) => sleep(*secs)?,
+            Command::Hide => moments.push((Instant::now(), Moment::Hide)),
+            Command::Show => moments.push((Instant::now(), Moment::Show)),
+            Command::Screenshot(path) => {
+                moments.push((Instant::now(), Moment::Screenshot(path.clone())))
+            }
+            Command::Copy(text) => clipboard = Some(text.clone()),
+            Command::Paste => {
+                let text = clipboard
+                    .clone()
+                    .ok_or_else(|| RunError::NothingCopied(Box::new(step.clone())))?;
+                pane::paste(client, pane, text, &pane::operation_id()).map_err(closed)?;
+            }
+            Command::Wait {
+                scope,
+                timeout,
+                pattern,
+            } => {
+                let pattern = pattern.as_deref().unwrap_or(&settings.wait_pattern);
+                let timeout = timeout.unwrap_or(settings.wait_timeout);
+                wait(session, step, *scope, pattern, timeout, stop)?;
+            }
+            Command::Output(_)
+            | Command::Require(_)
+            | Command::Env(..)
+            | Command::Set(_)
+            | Command::Unsupported(_) => {}
+        }
+    }
+    Ok(Run {
+        moments,
+        ended: Instant::now(),
+    })
+}
+
+/// Sleeps `secs`, in short steps; true (at once) when the stop flag is raised.
+fn sleep_unless(secs: f64, stop: &AtomicBool) -> bool {
+    let secs = if secs.is_finite() { secs.max(0.0) } else { 0.0 };
+    let until = Instant::now() + Duration::from_secs_f64(secs.min(86_400.0));
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            return true;
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return false;
+        }
+        std::thread::sleep(left.min(STOP_POLL));
+    }
+}
+
+/// Waits until the shell has drawn something (its prompt), so the first keys are not typed
+/// into a program that is still starting.
+fn wait_for_first_output(session: &mut Session) -> Result<(), RunError> {
+    let deadline = Instant::now() + SHELL_READY;
+    let mut feed = ScreenFeed::open(&session.input, session.pane)?;
+    loop {
+        let screen = get_screen(&mut session.input, session.pane, None, false)?;
+        if screen.lines.iter().any(|l| !l.trim().is_empty()) {
+            return Ok(());
+        }
+        match feed.next_change(Some(deadline))? {
+            Change::Maybe => {}
+            Change::Deadline | Change::Closed => return Ok(()),
+        }
+    }
+}
+
+fn wait(
+    session: &mut Session,
+    step: &Step,
+    scope: WaitScope,
+    pattern: &str,
+    timeout: f64,
+    stop: &AtomicBool,
+) -> Result<(), RunError> {
+    // The parser compiled every pattern already; a bad WaitPattern cannot reach here.
+    // Multi-line: on the whole screen, `^` and `$` match at each line's start and end.
+    let regex = regex::RegexBuilder::new(pattern)
+        .multi_line(true)
+        .build()
+        .map_err(|e| {
+            RunError::Client(ClientError::Preflight {
+                code: phux_core::error_code::ErrorCode::InvalidArgument,
+                message: e.to_string(),
+                remedy: "fix the regex".into(),
+            })
+        })?;
+    let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(86_400.0));
+    let mut feed = ScreenFeed::open(&session.input, session.pane)?;
+    loop {
+        let screen = get_screen(&mut session.input, session.pane, None, false)?;
+        let matched = match scope {
+            WaitScope::Screen => regex.is_match(&screen.lines.join("\n")),
+            WaitScope::Line => regex.is_match(cursor_line(&screen)),
+        };
+        if matched {
+            return Ok(());
+        }
+        if stop.load(Ordering::Relaxed) {
+            return Err(RunError::Interrupted(Box::new(step.clone())));
+        }
+        let tick = (Instant::now() + STOP_POLL).min(deadline);
+        match feed.next_change(Some(tick))? {
+            Change::Deadline if Instant::now() < deadline => {}
+            Change::Maybe => {}
+            Change::Closed => return Err(RunError::PaneExited(Box::new(step.clone()))),
+            Change::Deadline => {
+                let last = get_screen(&mut session.input, session.pane, None, false)?;
+                let matched = match scope {
+                    WaitScope::Screen => regex.is_match(&last.lines.join("\n")),
+                    WaitScope::Line => regex.is_match(cursor_line(&last)),
+                };
+                if matched {
+                    return Ok(());
+                }
+                return Err(RunError::WaitTimedOut {
+                    step: Box::new(step.clone()),
+                    pattern: pattern.to_owned(),
+                    scope,
+                    timeout,
+                    screen: last.lines,
+                });
+            }
+        }
+    }
+}
+
+/// The line `Wait` reads: the cursor's, or the last non-blank one when the cursor's is blank.
+fn cursor_line(screen: &phux_core::docs::ScreenState) -> &str {
+    let at_cursor = screen
+        .cursor
+        .as_ref()
+        .and_then(|c| screen.lines.get(usize::from(c.y)))
+        .map(String::as_str)
+        .filter(|l| !l.trim().is_empty());
+    at_cursor
+        .or_else(|| {
+            screen
+                .lines
+                .iter()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .map(String::as_str)
+        })
+        .unwrap_or("")
+}
