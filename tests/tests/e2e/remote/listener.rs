@@ -481,3 +481,80 @@ fn doctor_warns_when_the_listener_binds_beyond_loopback() {
     assert_eq!(status("0.0.0.0:8787"), "warn");
     assert_eq!(status("127.0.0.1:8787"), "pass");
 }
+
+#[test]
+fn host_enroll_takes_a_connect_link_and_keeps_the_token_private() {
+    let satellite = Listening::start();
+    let pane = satellite.server.marked_bash("enrolled");
+    satellite
+        .server
+        .run(&["send-keys", &pane, "echo LINKED-$((8*8))", "Enter"]);
+    satellite.server.wait_for_text(&pane, "LINKED-64");
+    let paired = satellite.pair(&["--host", &format!("127.0.0.1:{}", satellite.port)]);
+    let link = paired["connect_link"].as_str().unwrap().to_owned();
+    let fingerprint = paired["cert_fingerprint"].as_str().unwrap().to_owned();
+    let hub = TestServer::start();
+    let state = hub.dir.path().join("state");
+    let enroll = |args: &[&str]| {
+        let mut command = hub.phux(&["host", "enroll"]);
+        command.args(args).env("XDG_STATE_HOME", &state);
+        run_with_deadline(&mut command, Duration::from_secs(30))
+    };
+    // Without the fingerprint: refused, nothing kept.
+    let refused = enroll(&[&link, "--name", "linked", "--json"]);
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "{}",
+        phux_tests::stderr(&refused)
+    );
+    assert!(!state.join("phux/hosts/linked.token").exists());
+    // A wrong fingerprint: refused after dialing, nothing kept.
+    let wrong = "BB:".repeat(31) + "BB";
+    let refused = enroll(&[&link, "--name", "linked", "--fingerprint", &wrong, "--json"]);
+    assert_eq!(
+        refused.status.code(),
+        Some(1),
+        "{}",
+        phux_tests::stderr(&refused)
+    );
+    assert!(!state.join("phux/hosts/linked.token").exists());
+    let enrolled = enroll(&[
+        &link,
+        "--name",
+        "linked",
+        "--fingerprint",
+        &fingerprint,
+        "--json",
+    ]);
+    assert!(
+        enrolled.status.success(),
+        "{}",
+        phux_tests::stderr(&enrolled)
+    );
+    let doc = json(&enrolled);
+    assert_eq!(
+        doc["host"]["endpoint"],
+        format!("wss://127.0.0.1:{}", satellite.port)
+    );
+    let token_file = state.join("phux/hosts/linked.token");
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(&token_file).unwrap().permissions(),
+    ) & 0o777;
+    assert_eq!(mode, 0o600);
+    let config = std::fs::read_to_string(hub.config_path()).unwrap();
+    assert!(
+        !config.contains(paired["token"].as_str().unwrap()),
+        "the config names the file, not the token"
+    );
+    let target = format!("linked/{pane}");
+    wait_until(
+        "the hub lists the enrolled pane",
+        Duration::from_secs(20),
+        || stdout(&hub.run(&["ls"])).contains(&target),
+    );
+    assert!(hub
+        .json(&["snapshot", &target, "--json"])
+        .to_string()
+        .contains("LINKED-64"));
+}
