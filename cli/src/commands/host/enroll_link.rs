@@ -83,7 +83,7 @@ pub fn execute(
         token_file: token_file.display().to_string(),
         fingerprint,
     };
-    let checked = phux_server::hub::link::dial(&link.endpoint, Some(&config_path()), Some(&auth));
+    let checked = phux_core::hosts::link::dial(&link.endpoint, Some(&config_path()), Some(&auth));
     match checked {
         Ok((session, _stdout)) => session.end(),
         Err(e) => {
