@@ -34,8 +34,3 @@ pub mod split;
 pub mod state_view;
 pub mod web_bundle;
 pub mod wire;
-
-/// The old name of [`documents`], which read as the repository's `docs/` folder. Kept while the
-/// `cli/` crates still import it by that name.
-#[doc(hidden)]
-pub use documents as docs;

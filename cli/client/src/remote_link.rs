@@ -32,7 +32,7 @@ pub fn connect(name: &str, endpoint: &Endpoint) -> Result<UnixStream, ClientErro
             None => {
                 let config = phux_core::config::paths::config_path();
                 // A `wss://` host is dialed with its entry's token file and fingerprint.
-                let wss = phux_core::hosts::registry::list(&config)
+                let wss = phux_core::hosts::host_list::list(&config)
                     .ok()
                     .and_then(|hosts| hosts.into_iter().find(|h| h.name == name))
                     .and_then(|entry| entry.wss_auth());

@@ -10,10 +10,3 @@ pub mod ssh;
 
 pub use endpoint::{Endpoint, EndpointError, Scheme};
 pub use host_list::{HostEntry, HostListError, HostRole, WssAuth};
-
-/// The old names of [`host_list`] and [`HostListError`] ("registry" also named the server's
-/// session tree and the plugin registry). Kept while `cli/` and the hub still use them.
-#[doc(hidden)]
-pub use host_list as registry;
-#[doc(hidden)]
-pub use host_list::HostListError as RegistryError;

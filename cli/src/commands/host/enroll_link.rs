@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use phux_core::error_code::ErrorCode;
-use phux_core::hosts::{registry, Endpoint, HostEntry, HostRole, WssAuth};
+use phux_core::hosts::{host_list, Endpoint, HostEntry, HostRole, WssAuth};
 
-use super::{add_and_report, config_path, registry_failure};
+use super::{add_and_report, config_path, host_list_failure};
 use crate::failure::{Failure, VerbResult};
 use crate::output;
 
@@ -69,7 +69,7 @@ pub fn execute(
             .trim_matches(['[', ']'])
             .replace(':', "-")
     });
-    registry::validate_name(&name).map_err(registry_failure)?;
+    host_list::validate_name(&name).map_err(host_list_failure)?;
     let token_file = token_path(&name);
     phux_server::remote::private_file::write(&token_file, format!("{}\n", link.token).as_bytes())
         .map_err(|e| {
