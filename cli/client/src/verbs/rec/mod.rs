@@ -142,7 +142,7 @@ pub fn parse_cast_version(text: &str) -> Result<u8, String> {
     }
 }
 
-/// `#rrggbb` (or `#rgb`) as a colour.
+/// `#rrggbb` as a colour (the one rule of `Rgb::parse_hex`: a short `#rgb` is refused).
 pub fn parse_color(text: &str) -> Result<phux_encoders::Rgb, String> {
     phux_encoders::Rgb::parse_hex(text)
         .map_err(|_| format!("{text:?} is not a colour like #674EFF"))
