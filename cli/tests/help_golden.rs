@@ -1,5 +1,6 @@
 //! `phux --help` (as `phux.txt`) and the `--help` of each control and agent verb, pinned under
-//! `tests/golden/help/`. `PHUX_BLESS=1` rewrites the files; any other drift fails.
+//! `tests/golden/help/`, compared by the one golden helper (`phux-golden`): `PHUX_BLESS=1`
+//! rewrites the files; any other drift fails, every drifted file listed.
 
 #![allow(clippy::expect_used)] // a test helper fails loudly by design
 
@@ -69,26 +70,11 @@ fn help_of(verb: &str) -> String {
 
 #[test]
 fn verb_help_texts_are_pinned() {
-    let bless = std::env::var_os("PHUX_BLESS").is_some();
-    let mut drift = Vec::new();
-    for verb in std::iter::once("phux").chain(VERBS) {
-        let path = golden_dir().join(format!("{verb}.txt"));
-        let text = help_of(verb);
-        if bless {
-            std::fs::write(&path, &text).expect("write golden");
-            continue;
-        }
-        let want = std::fs::read_to_string(&path).unwrap_or_default();
-        if want != text {
-            drift.push(format!(
-                "{}:\n--- want\n{want}\n--- got\n{text}",
-                path.display()
-            ));
-        }
-    }
-    assert!(
-        drift.is_empty(),
-        "help drift (PHUX_BLESS=1 to accept):\n{}",
-        drift.join("\n")
-    );
+    let drifts: Vec<String> = std::iter::once("phux")
+        .chain(VERBS)
+        .filter_map(|verb| {
+            phux_golden::compare(&golden_dir().join(format!("{verb}.txt")), &help_of(verb)).err()
+        })
+        .collect();
+    phux_golden::assert_none(&drifts);
 }

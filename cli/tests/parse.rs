@@ -13,7 +13,7 @@ use phux_cli::commands::signal::SignalArg;
 use phux_cli::commands::tag::Action;
 use phux_cli::commands::values::SplitArg;
 use phux_cli::commands::Command;
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 
 /// `args` parsed as `phux` parses them, after checking the whole command line agrees.
 fn parse_both_ways(args: &[&str]) -> Result<Cli, clap::Error> {

@@ -1,9 +1,12 @@
 //! phux-core: the types every other crate shares, and the libghostty-vt engine binding.
 //!
 //! `core` depends on nothing of ours. Its I/O is finding, installing and loading the engine
-//! library, reading the config file and manifests, and the two things both the server and the
+//! library, reading the config file and manifests, and the things both the server and the
 //! client do: running a plugin's command (`plugin_exec`: the server's event hooks, the client's
-//! actions and builds) and loading the agent rules directory (`agents::rules_dir`).
+//! actions and builds), loading the agent rules directory (`agents::rules_dir`), dialing a
+//! host's `phux proxy` and multiplexing channels over that link (`hosts::link`: the hub's
+//! satellites, `attach` to a `[[remote]]` host), and fetching the pinned web terminal
+//! (`web_bundle`: the listener's page, `rec -o x.html`).
 
 #![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
 
@@ -29,9 +32,5 @@ pub mod selector;
 pub mod socket_path;
 pub mod split;
 pub mod state_view;
+pub mod web_bundle;
 pub mod wire;
-
-/// The old name of [`documents`], which read as the repository's `docs/` folder. Kept while the
-/// `cli/` crates still import it by that name.
-#[doc(hidden)]
-pub use documents as docs;

@@ -503,7 +503,7 @@ pub fn pane_id(pane: &str) -> phux_core::ids::PaneId {
 }
 
 /// The screen of `pane` (`@N`) read over the wire, without depending on any verb.
-pub fn screen(socket: &std::path::Path, pane: &str) -> phux_core::docs::ScreenState {
+pub fn screen(socket: &std::path::Path, pane: &str) -> phux_core::documents::ScreenState {
     let mut client = phux_cli::client::Client::connect(socket).expect("connect");
     client
         .request(phux_core::wire::ClientMessage::GetScreen(
@@ -565,7 +565,7 @@ impl WireClient {
     }
 
     /// The pane's viewport with its styled cells (`get_screen`, cells on).
-    pub fn screen(&mut self, pane: phux_core::ids::PaneId) -> phux_core::docs::ScreenState {
+    pub fn screen(&mut self, pane: phux_core::ids::PaneId) -> phux_core::documents::ScreenState {
         self.client
             .request(phux_core::wire::ClientMessage::GetScreen(
                 phux_core::wire::GetScreen {

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use phux_core::agents::AgentState;
-use phux_core::docs::{
+use phux_core::documents::{
     AgentEdge, AgentEntry, AgentWaitJson, WaitAgent, WaitObservations, WatchEventKind,
 };
 use phux_core::error_code::ErrorCode;

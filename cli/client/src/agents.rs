@@ -2,7 +2,7 @@
 //! (`agent_inspect`), `agent set/clear/report-state` write the `phux.agent/v1` record.
 
 use phux_core::agents::{AgentRecord, AgentState, Attention};
-use phux_core::docs::{AgentEntry, AgentStateJson};
+use phux_core::documents::{AgentEntry, AgentStateJson};
 use phux_core::ids::PaneId;
 use phux_core::wire::{
     AgentClear, AgentInspect, AgentInspectOk, AgentPaneReport, AgentRecordOk, AgentReportState,

@@ -5,7 +5,7 @@
 
 use phux_core::agents::{AgentState, Attention};
 use phux_core::config::manifest::AgentDecl;
-use phux_core::docs::{
+use phux_core::documents::{
     ConfiguredAgent, ConfiguredAgentsJson, DeclaredBaseline, RuntimeBinding,
     CONFIGURED_AGENTS_SCHEMA_VERSION,
 };

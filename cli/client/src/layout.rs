@@ -2,7 +2,7 @@
 //! here first (ratio, exactly one local pane per selector, two different panes), so a refusal
 //! is exit 2 with nothing sent, and returns the server's `SpatialEditJson`.
 
-use phux_core::docs::SpatialEditJson;
+use phux_core::documents::SpatialEditJson;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::selector::Selector;

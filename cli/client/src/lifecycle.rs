@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use phux_core::docs::{GridSize, NewJson, SpawnJson};
+use phux_core::documents::{GridSize, NewJson, SpawnJson};
 use phux_core::ids::{PaneId, WindowId};
 use phux_core::resolve::{resolve, ResolveError};
 use phux_core::selector::Selector;

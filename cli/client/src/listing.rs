@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use phux_core::docs::status::STATUS_SCHEMA_VERSION;
-use phux_core::docs::{
+use phux_core::documents::status::STATUS_SCHEMA_VERSION;
+use phux_core::documents::{
     SessionEntry, SessionListJson, StatusJson, StatusLogs, StatusProtocol, StatusSession,
 };
 use phux_core::ids::TerminalAddr;

@@ -6,7 +6,7 @@
 use std::io::BufReader;
 use std::os::unix::net::UnixStream;
 
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::WatchEventKind;
 use phux_core::wire::{Frame, FrameReader, ServerMessage};
 
 use crate::output;

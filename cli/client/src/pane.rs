@@ -1,6 +1,6 @@
 //! Acting on panes: `resize`, `signal`, `tag`, `send-keys`, `paste` and `ask`.
 
-use phux_core::docs::{AskJson, GridSize, ResizeJson, TagJson, TagRow};
+use phux_core::documents::{AskJson, GridSize, ResizeJson, TagJson, TagRow};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::keys::{plan_keys, InputAction, KeyModes};

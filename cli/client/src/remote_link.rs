@@ -1,17 +1,15 @@
 //! Direct links to `[[remote]]` hosts: this process runs `ssh … HOST phux proxy` (or, for a
 //! `wss://` host, `phux __remote-link`) itself (once per host) and each connection to the
 //! host's server is a channel of that link, carried to this side over a socket pair, so a
-//! `Client` works on it unchanged. The dial and the channel multiplexer are the hub's
-//! (`phux_server::hub`): with the web terminal bundle `rec -o x.html` inlines, what this
-//! crate still takes from the server crate.
+//! `Client` works on it unchanged. The dial and the channel multiplexer are the ones the
+//! hub's satellite links use (`phux_core::hosts::link`).
 
 use std::collections::HashMap;
 use std::os::unix::net::UnixStream;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use phux_core::hosts::link::{dial, Session};
 use phux_core::hosts::Endpoint;
-use phux_server::hub::link::dial;
-use phux_server::hub::session::Session;
 
 use crate::error::ClientError;
 
@@ -34,7 +32,7 @@ pub fn connect(name: &str, endpoint: &Endpoint) -> Result<UnixStream, ClientErro
             None => {
                 let config = phux_core::config::paths::config_path();
                 // A `wss://` host is dialed with its entry's token file and fingerprint.
-                let wss = phux_core::hosts::registry::list(&config)
+                let wss = phux_core::hosts::host_list::list(&config)
                     .ok()
                     .and_then(|hosts| hosts.into_iter().find(|h| h.name == name))
                     .and_then(|entry| entry.wss_auth());

@@ -14,7 +14,7 @@ use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::time::{Duration, Instant};
 
-use phux_core::docs::{RunResult, ScreenState};
+use phux_core::documents::{RunResult, ScreenState};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClaimRun, ClientMessage, ReleaseRun};

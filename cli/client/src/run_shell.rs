@@ -7,7 +7,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use phux_core::docs::RunResult;
+use phux_core::documents::RunResult;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, ForegroundProgram, ShellState, ShellStateOk};

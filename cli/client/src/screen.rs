@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use phux_core::docs::{ScreenState, WatchEventKind};
+use phux_core::documents::{ScreenState, WatchEventKind};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, GetScreen, ServerMessage};

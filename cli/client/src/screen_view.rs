@@ -2,8 +2,8 @@
 //! box-drawing frame whose top edge names the pane, its size and title and whose bottom edge
 //! gives the cursor, with the history (when asked for) above a dotted rule.
 
-use phux_core::docs::cell_width::display_width;
-use phux_core::docs::ScreenState;
+use phux_core::documents::cell_width::display_width;
+use phux_core::documents::ScreenState;
 use phux_core::limits::for_display;
 
 /// The framed screen, one string per output line.
@@ -96,7 +96,7 @@ fn framed(row: &str, inner: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use phux_core::docs::Cursor;
+    use phux_core::documents::Cursor;
     use phux_core::ids::PaneId;
 
     /// Titles with U+202E, U+009B and U+0085 reached the terminal of whoever ran `snapshot`.

@@ -2,7 +2,7 @@
 //! checked by plain functions that clap's parsers and the MCP tools both call, and connecting
 //! with the failure already shaped for reporting.
 
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::selector::Selector;

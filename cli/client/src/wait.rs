@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use phux_core::docs::{ScreenState, Semantic};
+use phux_core::documents::{ScreenState, Semantic};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, ShellState, ShellStateOk};

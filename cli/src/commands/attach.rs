@@ -178,7 +178,7 @@ pub fn attach_to(session: String, context: &Context) -> VerbResult {
 /// The `[[remote]]` registry entry named `name`, if there is one.
 fn remote_entry(name: &str) -> Option<phux_core::hosts::HostEntry> {
     let path = phux_core::config::paths::config_path();
-    phux_core::hosts::registry::list(&path)
+    phux_core::hosts::host_list::list(&path)
         .ok()?
         .into_iter()
         .find(|h| h.name == name && h.role == phux_core::hosts::HostRole::Remote)
@@ -191,7 +191,7 @@ fn connect_remote(
 ) -> Result<(Client, Option<String>), Failure> {
     let endpoint = entry
         .parsed_endpoint()
-        .map_err(|e| crate::commands::host::registry_failure(e.into()))?;
+        .map_err(|e| crate::commands::host::host_list_failure(e.into()))?;
     let mut client = Client::connect_remote(&entry.name, &endpoint)?;
     let state = client.state()?;
     let session = match &entry.session {

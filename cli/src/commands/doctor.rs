@@ -3,7 +3,7 @@
 //! failed; warnings still exit 0.
 
 pub use phux_client::verbs::doctor::document;
-use phux_core::docs::CheckStatus;
+use phux_core::documents::CheckStatus;
 use phux_core::exit_code::{FAILURE, SUCCESS};
 
 use crate::commands::Context;

@@ -1,7 +1,7 @@
 //! `phux ls [--json]`: the sessions (`SessionListJson` v3 with `--json`, one line per session
 //! otherwise). Never starts a server: with none, `no_server`, exit 1.
 
-use phux_core::docs::SessionListJson;
+use phux_core::documents::SessionListJson;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::listing::list;
@@ -74,7 +74,7 @@ pub fn prose_lines(listing: &SessionListJson) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use phux_core::docs::SessionEntry;
+    use phux_core::documents::SessionEntry;
 
     #[test]
     fn one_line_per_session() {

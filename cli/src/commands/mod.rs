@@ -57,7 +57,8 @@ pub mod web;
 pub mod workspace;
 pub mod worktree;
 
-use clap::Subcommand;
+use clap::{Args as _, Subcommand};
+use phux_client::verbs::table::VERBS;
 
 pub use phux_client::Context;
 
@@ -123,75 +124,86 @@ pub enum Command {
     PlayCast(play_cast::Args),
 }
 
-/// clap's description of the one verb called `name`, built without describing the others: a
-/// run of `phux` describes only the verb it was given, since describing all of them costs more
-/// than the rest of a `snapshot`'s start-up. `None` for a name that is no verb.
+type Describe = fn(clap::Command) -> clap::Command;
+
+/// Each verb's arguments, in the order of the verb table's verbs
+/// (`phux_client::verbs::table::VERBS`), which names them: a verb's name is written there, not
+/// here. One out of place would describe a verb with another's arguments, which
+/// `every_verb_described_alone_matches_the_whole_command_line` (in `cli.rs`) catches.
+const ARGUMENTS: &[Describe] = &[
+    attach::Args::augment_args,
+    detach::Args::augment_args,
+    new::Args::augment_args,
+    ls::Args::augment_args,
+    status::Args::augment_args,
+    spawn::Args::augment_args,
+    kill::Args::augment_args,
+    rename::Args::augment_args,
+    resize::Args::augment_args,
+    signal::Args::augment_args,
+    tag::Args::augment_args,
+    play::Args::augment_args,
+    send_keys::Args::augment_args,
+    paste::Args::augment_args,
+    take::Args::augment_args,
+    give::Args::augment_args,
+    insert_pane::Args::augment_args,
+    move_pane::Args::augment_args,
+    swap_pane::Args::augment_args,
+    rec::Args::augment_args,
+    tape::Args::augment_args,
+    snapshot::Args::augment_args,
+    wait::Args::augment_args,
+    run::Args::augment_args,
+    watch::Args::augment_args,
+    ask::Args::augment_args,
+    agent::Args::augment_args,
+    mcp::Args::augment_args,
+    config::Args::augment_args,
+    plugin::Args::augment_args,
+    workspace::Args::augment_args,
+    worktree::Args::augment_args,
+    launch::Args::augment_args,
+    doctor::Args::augment_args,
+    logs::Args::augment_args,
+    update::Args::augment_args,
+    upgrade::Args::augment_args,
+    service::Args::augment_args,
+    completion::Args::augment_args,
+    engine::Args::augment_args,
+    server::Args::augment_args,
+    host::Args::augment_args,
+    pair::Args::augment_args,
+    web::Args::augment_args,
+    proxy::Args::augment_args,
+    skill::Args::augment_args,
+    remote_link::Args::augment_args,
+    pane_exec::Args::augment_args,
+    play_cast::Args::augment_args,
+];
+
+/// clap's description of the one verb called `name` (or one of its aliases), built without
+/// describing the others: a run of `phux` describes only the verb it was given, since describing
+/// all of them costs more than the rest of a `snapshot`'s start-up. `None` for a name that is
+/// no verb.
 pub fn describe(name: &str) -> Option<clap::Command> {
-    use clap::Args as _;
-    type Describe = fn(clap::Command) -> clap::Command;
-    let (name, describe): (&'static str, Describe) = match name {
-        "attach" | "a" => {
-            return Some(attach::Args::augment_args(
-                clap::Command::new("attach").visible_alias("a"),
-            ))
-        }
-        "detach" => ("detach", detach::Args::augment_args),
-        "new" => ("new", new::Args::augment_args),
-        "ls" => ("ls", ls::Args::augment_args),
-        "status" => ("status", status::Args::augment_args),
-        "spawn" => ("spawn", spawn::Args::augment_args),
-        "kill" => ("kill", kill::Args::augment_args),
-        "rename" => ("rename", rename::Args::augment_args),
-        "resize" => ("resize", resize::Args::augment_args),
-        "signal" => ("signal", signal::Args::augment_args),
-        "tag" => ("tag", tag::Args::augment_args),
-        "play" => ("play", play::Args::augment_args),
-        "send-keys" => ("send-keys", send_keys::Args::augment_args),
-        "paste" => ("paste", paste::Args::augment_args),
-        "take" => ("take", take::Args::augment_args),
-        "give" => ("give", give::Args::augment_args),
-        "insert-pane" => ("insert-pane", insert_pane::Args::augment_args),
-        "move-pane" => ("move-pane", move_pane::Args::augment_args),
-        "swap-pane" => ("swap-pane", swap_pane::Args::augment_args),
-        "rec" => ("rec", rec::Args::augment_args),
-        "tape" => ("tape", tape::Args::augment_args),
-        "snapshot" => ("snapshot", snapshot::Args::augment_args),
-        "wait" => ("wait", wait::Args::augment_args),
-        "run" => ("run", run::Args::augment_args),
-        "watch" => ("watch", watch::Args::augment_args),
-        "ask" => ("ask", ask::Args::augment_args),
-        "agent" => ("agent", agent::Args::augment_args),
-        "mcp" => ("mcp", mcp::Args::augment_args),
-        "config" => ("config", config::Args::augment_args),
-        "plugin" => ("plugin", plugin::Args::augment_args),
-        "workspace" => ("workspace", workspace::Args::augment_args),
-        "worktree" => ("worktree", worktree::Args::augment_args),
-        "launch" => ("launch", launch::Args::augment_args),
-        "doctor" => ("doctor", doctor::Args::augment_args),
-        "logs" => ("logs", logs::Args::augment_args),
-        "update" => ("update", update::Args::augment_args),
-        "upgrade" => ("upgrade", upgrade::Args::augment_args),
-        "service" => ("service", service::Args::augment_args),
-        "completion" => ("completion", completion::Args::augment_args),
-        "engine" => ("engine", engine::Args::augment_args),
-        "server" => ("server", server::Args::augment_args),
-        "host" | "remote" | "satellite" => {
-            return Some(host::Args::augment_args(
-                clap::Command::new("host")
-                    .alias("remote")
-                    .alias("satellite"),
-            ))
-        }
-        "pair" => ("pair", pair::Args::augment_args),
-        "web" => ("web", web::Args::augment_args),
-        "proxy" => ("proxy", proxy::Args::augment_args),
-        "skill" => ("skill", skill::Args::augment_args),
-        "__remote-link" => ("__remote-link", remote_link::Args::augment_args),
-        "__pane-exec" => ("__pane-exec", pane_exec::Args::augment_args),
-        "__play-cast" => ("__play-cast", play_cast::Args::augment_args),
-        _ => return None,
+    let name = match name {
+        "a" => "attach",
+        "remote" | "satellite" => "host",
+        other => other,
     };
-    Some(describe(clap::Command::new(name)))
+    let (verb, augment) = VERBS
+        .iter()
+        .filter(|verb| verb.is_top_level())
+        .zip(ARGUMENTS)
+        .find(|(verb, _)| verb.name == name)?;
+    let command = clap::Command::new(verb.name);
+    let command = match verb.name {
+        "attach" => command.visible_alias("a"),
+        "host" => command.alias("remote").alias("satellite"),
+        _ => command,
+    };
+    Some(augment(command))
 }
 
 /// Runs a verb and returns the process exit status.
@@ -266,6 +278,11 @@ mod tests {
             .map(|v| v.name)
             .collect();
         assert_eq!(clapped, tabled);
+        assert_eq!(
+            super::ARGUMENTS.len(),
+            tabled.len(),
+            "one ARGUMENTS entry per verb"
+        );
         for verb in whole.get_subcommands() {
             let tabled: Vec<&str> = sub_verbs(verb.get_name()).map(|s| s.name).collect();
             if tabled.is_empty() {

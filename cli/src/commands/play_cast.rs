@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 use phux_core::ids::PaneId;
 use phux_player::{follow_cast, play_cast, PlaybackSink, SystemClock};
 use phux_recorder::read_cast;

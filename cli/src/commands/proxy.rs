@@ -54,7 +54,7 @@ fn execute(context: &Context) -> VerbResult {
         .try_clone_to_owned()
         .map_err(|e| transport(&e))?;
     // Best effort: a wider pipe to ssh lets a whole frame through per wake-up.
-    let _ = rustix::pipe::fcntl_setpipe_size(&out, phux_server::hub::link::LINK_PIPE_BYTES);
+    let _ = rustix::pipe::fcntl_setpipe_size(&out, phux_core::hosts::link::LINK_PIPE_BYTES);
     let out: Out = Arc::new(Mutex::new(std::fs::File::from(out)));
     let hello = ProxyHello {
         protocol: PROTOCOL,

@@ -1,7 +1,7 @@
 //! `phux resize TARGET COLSxROWS [--json]`: sets a pane's grid and reports the size the server
 //! holds afterwards. Exit 1 when it did not hold, and then the document is still printed.
 
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 use phux_core::limits::check_grid;
 
 use crate::client::{pane, target};

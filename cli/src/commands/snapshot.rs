@@ -3,7 +3,7 @@
 //! read; the read itself never attaches, resizes or changes which pane is active.
 
 pub use phux_client::verbs::snapshot::{plan, Plan};
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::{screen, target};

@@ -83,7 +83,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         // one, as `new` would make.
         Some(_) if client.state()?.sessions.is_empty() => {
             let created = crate::client::lifecycle::new_session(&mut client, None, spec)?;
-            phux_core::docs::SpawnJson::local(created.terminal_id)
+            phux_core::documents::SpawnJson::local(created.terminal_id)
         }
         _ => spawn(&mut client, placement, spec)
             .map_err(|e| crate::failure::Failure::from(e).partial_view_exits_1())?,

@@ -1,7 +1,7 @@
 //! `phux status [--json]`: whether a server runs at the socket and what it holds. With no
 //! server the not-running document still goes to stdout (exit 1); never starts a server.
 
-use phux_core::docs::StatusJson;
+use phux_core::documents::StatusJson;
 use phux_core::exit_code::{FAILURE, SUCCESS};
 
 use crate::client::listing::status;

@@ -2,7 +2,7 @@
 //! after every write. `#` before a tag is optional. A miss is 1, or 3 against a partial fleet.
 
 use clap::Subcommand;
-use phux_core::docs::TagJson;
+use phux_core::documents::TagJson;
 use phux_core::exit_code::SUCCESS;
 
 use phux_core::selector::Selector;

@@ -105,7 +105,7 @@ pub fn upgrade_server(context: &Context) -> Result<UpgradeJson, Failure> {
 }
 
 /// The status of the server that answers next on the socket.
-fn wait_for_successor(context: &Context) -> Result<phux_core::docs::StatusJson, Failure> {
+fn wait_for_successor(context: &Context) -> Result<phux_core::documents::StatusJson, Failure> {
     let start = Instant::now();
     loop {
         if let Ok(doc) = status(&context.socket) {

@@ -4,7 +4,7 @@
 
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
-use phux_server::remote::web_bundle;
+use phux_core::web_bundle;
 
 use crate::failure::{conclude, Failure, VerbResult};
 use crate::output;

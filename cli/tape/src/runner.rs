@@ -237,7 +237,7 @@ fn wait(
 }
 
 /// The line `Wait` reads: the cursor's, or the last non-blank one when the cursor's is blank.
-fn cursor_line(screen: &phux_core::docs::ScreenState) -> &str {
+fn cursor_line(screen: &phux_core::documents::ScreenState) -> &str {
     let at_cursor = screen
         .cursor
         .as_ref()

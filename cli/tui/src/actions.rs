@@ -342,7 +342,7 @@ impl App {
         let Some(pane) = self.model.focused() else {
             return Ok(());
         };
-        let screen: phux_core::docs::ScreenState =
+        let screen: phux_core::documents::ScreenState =
             self.control.request(ClientMessage::GetScreen(GetScreen {
                 id: 0,
                 pane,

@@ -9,8 +9,8 @@ use std::time::Instant;
 use crossbeam_channel::Sender;
 use phux_client::Pushed;
 use phux_client::{Client, ClientError};
-use phux_core::docs::watch_event::IDLE_SETTLE as SERVER_IDLE_SETTLE;
-use phux_core::docs::WatchEventKind;
+use phux_core::documents::watch_event::IDLE_SETTLE as SERVER_IDLE_SETTLE;
+use phux_core::documents::WatchEventKind;
 use phux_core::ids::{PaneId, WindowId};
 use phux_core::wire::ServerMessage;
 

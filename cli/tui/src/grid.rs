@@ -150,7 +150,7 @@ impl Grid {
     pub fn put_str(&mut self, x: u16, y: u16, text: &str, style: CellStyle, max_x: u16) -> u16 {
         let mut col = x;
         for ch in text.chars() {
-            let width = phux_core::docs::cell_width::char_width(ch);
+            let width = phux_core::documents::cell_width::char_width(ch);
             if width == 0 {
                 continue;
             }

@@ -29,13 +29,13 @@ pub fn draw(grid: &mut Grid, model: &Model) {
     let left = left_text(model);
     grid.put_str(0, y, &left, bar(), cols);
     let right = right_text(model);
-    let width = phux_core::docs::cell_width::display_width(&right) as u16;
+    let width = phux_core::documents::cell_width::display_width(&right) as u16;
     let x = cols.saturating_sub(width + 1).max(left_width(&left) + 1);
     grid.put_str(x, y, &right, bar(), cols);
 }
 
 fn left_width(text: &str) -> u16 {
-    phux_core::docs::cell_width::display_width(text) as u16
+    phux_core::documents::cell_width::display_width(text) as u16
 }
 
 pub fn left_text(model: &Model) -> String {

@@ -1,18 +1,12 @@
 //! The host list: the `[[satellites]]` a hub dials and the `[[remote]]` hosts `attach`
 //! reaches, kept in the user's `config.toml`; the strict `ssh://` and `wss://` endpoint grammar; and the
-//! framing of the hub ↔ `phux proxy` link.
+//! link to a host's `phux proxy` (its framing, its dial and its channel multiplexer).
 
 pub mod endpoint;
 pub mod host_list;
+pub mod link;
 pub mod link_frame;
 pub mod ssh;
 
 pub use endpoint::{Endpoint, EndpointError, Scheme};
 pub use host_list::{HostEntry, HostListError, HostRole, WssAuth};
-
-/// The old names of [`host_list`] and [`HostListError`] ("registry" also named the server's
-/// session tree and the plugin registry). Kept while `cli/` and the hub still use them.
-#[doc(hidden)]
-pub use host_list as registry;
-#[doc(hidden)]
-pub use host_list::HostListError as RegistryError;

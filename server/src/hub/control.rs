@@ -5,13 +5,12 @@ use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 use std::time::Duration;
 
+use phux_core::hosts::link::Session;
 use phux_core::state_view::StateView;
 use phux_core::wire::{
     check_welcome, ClientMessage, FrameReader, FrameWriter, Hello, IdOnly, ServerMessage,
     WireError, PROTOCOL,
 };
-
-use super::session::Session;
 
 /// How long a satellite has to answer the hub; a slower one is listed as unreachable.
 pub const CONTROL_TIMEOUT: Duration = Duration::from_secs(3);

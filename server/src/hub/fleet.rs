@@ -14,16 +14,10 @@ pub fn fleet_state(hub: &Hub, state: &mut StateView) {
             .iter()
             .map(|link| {
                 scope.spawn(move || {
-                    let Some(session) = link.session() else {
+                    let Some(control) = link.control() else {
                         return Err(link.down_diagnostic().unwrap_or_default());
                     };
-                    let mut control = session.control.lock().unwrap_or_else(|p| p.into_inner());
-                    let Some(control) = control.as_mut() else {
-                        return Err(format!(
-                            "satellite {} is unreachable: no control channel",
-                            link.name
-                        ));
-                    };
+                    let mut control = control.lock().unwrap_or_else(|p| p.into_inner());
                     control
                         .state()
                         .map(|remote| SatelliteView {

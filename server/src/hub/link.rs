@@ -1,27 +1,20 @@
-//! One satellite's link: an actor thread that runs `ssh … HOST phux proxy`, checks the proxy's
-//! and the satellite server's protocol versions, serves the link until it drops, and dials
-//! again after a capped exponential backoff. Its state is what listings read.
+//! One satellite's link: an actor thread that dials `ssh … HOST phux proxy` (the transport is
+//! `phux_core::hosts::link`), checks the satellite server's protocol version over the hub's
+//! control connection, serves the link until it drops, and dials again after a capped
+//! exponential backoff. Its state is what listings read.
 
-use std::io::Read;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
-use phux_core::hosts::{Endpoint, Scheme, WssAuth};
-use phux_core::wire::PROTOCOL;
+use phux_core::hosts::link::{dial, Dial, Session};
+use phux_core::hosts::{Endpoint, WssAuth};
 
 use super::control::{ControlClient, ControlError};
-use super::session::Session;
 
 /// The first wait before dialing again, doubled after each failure up to [`MAX_BACKOFF`].
 pub const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
-/// How long the far side has to start `phux proxy` and say hello.
-pub const HELLO_LIMIT: Duration = Duration::from_secs(20);
-/// The pipe size asked for on the link's stdin and stdout.
-pub const LINK_PIPE_BYTES: usize = 1024 * 1024;
 /// A link that stayed up this long starts its next backoff from the beginning.
 const STABLE: Duration = Duration::from_secs(10);
 
@@ -30,7 +23,12 @@ pub enum LinkState {
     Connecting {
         previous: Option<String>,
     },
-    Up(Arc<Session>),
+    /// The link's session and the hub's own connection to the satellite's server over it, for
+    /// listings.
+    Up {
+        session: Arc<Session>,
+        control: Arc<Mutex<ControlClient>>,
+    },
     BackingOff {
         diagnostic: String,
     },
@@ -91,7 +89,15 @@ impl Link {
     /// The live session, when the link is up.
     pub fn session(&self) -> Option<Arc<Session>> {
         match &*self.state() {
-            LinkState::Up(session) => Some(Arc::clone(session)),
+            LinkState::Up { session, .. } => Some(Arc::clone(session)),
+            _ => None,
+        }
+    }
+
+    /// The hub's control connection to the satellite's server, when the link is up.
+    pub(crate) fn control(&self) -> Option<Arc<Mutex<ControlClient>>> {
+        match &*self.state() {
+            LinkState::Up { control, .. } => Some(Arc::clone(control)),
             _ => None,
         }
     }
@@ -99,7 +105,7 @@ impl Link {
     /// Why the link is not up (`None` when it is): one `unreachable` entry.
     pub fn down_diagnostic(&self) -> Option<String> {
         let why = match &*self.state() {
-            LinkState::Up(_) => return None,
+            LinkState::Up { .. } => return None,
             LinkState::Connecting { previous: None } => "the link is still connecting".to_owned(),
             LinkState::Connecting {
                 previous: Some(why),
@@ -180,10 +186,8 @@ impl Link {
                 session.end();
                 Dial::Failed(format!("cannot start a thread: {e}"))
             })?;
-        match ControlClient::open(&session) {
-            Ok(control) => {
-                *session.control.lock().unwrap_or_else(|p| p.into_inner()) = Some(control);
-            }
+        let control = match ControlClient::open(&session) {
+            Ok(control) => control,
             Err(ControlError::Refused(why)) => {
                 session.end();
                 return Err(Dial::Refused(format!("its server refused this hub: {why}")));
@@ -192,8 +196,11 @@ impl Link {
                 session.end();
                 return Err(Dial::Failed(why));
             }
-        }
-        self.set(LinkState::Up(Arc::clone(&session)));
+        };
+        self.set(LinkState::Up {
+            session: Arc::clone(&session),
+            control: Arc::new(Mutex::new(control)),
+        });
         crate::log::line(&format!("satellite {}: link up", self.name));
         Ok(rx
             .recv()
@@ -203,185 +210,4 @@ impl Link {
     fn dial(&self) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
         dial(&self.endpoint, self.config.as_deref(), self.wss.as_ref())
     }
-}
-
-/// Runs `ssh … HOST phux proxy` (or, for `wss://`, `phux __remote-link`, which carries the
-/// same link over the host's listener) and checks the proxy's hello: the session, not yet
-/// pumped.
-pub fn dial(
-    endpoint: &Endpoint,
-    config: Option<&std::path::Path>,
-    wss: Option<&WssAuth>,
-) -> Result<(Arc<Session>, std::process::ChildStdout), Dial> {
-    let via = match endpoint.scheme {
-        Scheme::Ssh => "ssh",
-        Scheme::Wss => "the wss link",
-    };
-    let (program, args) = match endpoint.scheme {
-        Scheme::Ssh => {
-            let (program, mut args) = phux_core::hosts::ssh::ssh_program(config);
-            args.extend(endpoint.ssh_args(&["phux", "proxy"]));
-            (program, args)
-        }
-        Scheme::Wss => {
-            let auth = wss.ok_or_else(|| {
-                Dial::Failed(format!(
-                    "{endpoint} needs token_file and cert_fingerprint in its entry"
-                ))
-            })?;
-            let program = std::env::current_exe()
-                .map_err(|e| Dial::Failed(format!("cannot find this phux binary: {e}")))?
-                .display()
-                .to_string();
-            let args = vec![
-                "__remote-link".to_owned(),
-                endpoint.to_string(),
-                "--token-file".to_owned(),
-                auth.token_file.clone(),
-                "--fingerprint".to_owned(),
-                auth.fingerprint.clone(),
-            ];
-            (program, args)
-        }
-    };
-    let mut child = Command::new(&program)
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| Dial::Failed(format!("cannot run {program}: {e}")))?;
-    let (Some(stdin), Some(mut stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        let _ = child.kill();
-        let _ = child.wait();
-        return Err(Dial::Failed("ssh's pipes are missing".into()));
-    };
-    // A wider pipe lets a whole 256 KiB frame through per wake-up (best effort).
-    let _ = rustix::pipe::fcntl_setpipe_size(&stdout, LINK_PIPE_BYTES);
-    let _ = rustix::pipe::fcntl_setpipe_size(&stdin, LINK_PIPE_BYTES);
-    let stderr_tail = collect_stderr(stderr);
-    let session = Session::new(child, stdin);
-    // The proxy's hello, read on a helper so a far side that never answers is cut off.
-    let (tx, rx) = crossbeam_channel::bounded(1);
-    let reader = std::thread::Builder::new()
-        .name("hub-hello".into())
-        .spawn(move || {
-            let hello = link_frame::read_frame(&mut stdout);
-            let _ = tx.send((hello, stdout));
-        });
-    if reader.is_err() {
-        session.end();
-        return Err(Dial::Failed("cannot start a thread".into()));
-    }
-    let failed = |session: &Session, why: String| {
-        session.end();
-        let said = stderr_tail
-            .lock()
-            .map(|s| s.trim().to_owned())
-            .unwrap_or_default();
-        if said.is_empty() {
-            Dial::Failed(why)
-        } else {
-            Dial::Failed(format!("{why}; {via} said: {said}"))
-        }
-    };
-    let (hello, stdout) = match rx.recv_timeout(HELLO_LIMIT) {
-        Ok(got) => got,
-        Err(_) => {
-            return Err(failed(
-                &session,
-                format!(
-                    "no answer from `phux proxy` within {}s",
-                    HELLO_LIMIT.as_secs()
-                ),
-            ))
-        }
-    };
-    let hello: ProxyHello = match hello {
-        Ok(LinkFrame::Data { channel, bytes }) if channel == CONTROL_CHANNEL => {
-            match serde_json::from_slice(&bytes) {
-                Ok(hello) => hello,
-                Err(_) => {
-                    return Err(failed(
-                        &session,
-                        "the far side did not speak the phux proxy protocol".into(),
-                    ))
-                }
-            }
-        }
-        Ok(_) => {
-            return Err(failed(
-                &session,
-                "the far side did not speak the phux proxy protocol".into(),
-            ))
-        }
-        Err(e) => {
-            return Err(failed(
-                &session,
-                match endpoint.scheme {
-                    Scheme::Ssh => format!(
-                        "ssh ended before `phux proxy` answered ({e}): check that the host is \
-                         reachable and that phux is on its PATH"
-                    ),
-                    Scheme::Wss => format!(
-                        "the wss link ended before the listener answered ({e}): check the \
-                         address, the token file and the fingerprint"
-                    ),
-                },
-            ))
-        }
-    };
-    if hello.protocol.major != PROTOCOL.major {
-        session.end();
-        return Err(Dial::Refused(format!(
-            "it runs phux {} (protocol {}), this hub speaks protocol {PROTOCOL}: install a \
-             phux of protocol {}.x there",
-            hello.version, hello.protocol, PROTOCOL.major
-        )));
-    }
-    Ok((session, stdout))
-}
-
-/// Why a dial failed: the far side could not be reached, or speaks another protocol.
-#[derive(Debug)]
-pub enum Dial {
-    Failed(String),
-    Refused(String),
-}
-
-impl std::fmt::Display for Dial {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Dial::Failed(why) | Dial::Refused(why) => f.write_str(why),
-        }
-    }
-}
-
-/// The last KiB ssh wrote on stderr, for diagnostics.
-fn collect_stderr(mut stderr: std::process::ChildStderr) -> Arc<Mutex<String>> {
-    let tail = Arc::new(Mutex::new(String::new()));
-    let sink = Arc::clone(&tail);
-    let _ = std::thread::Builder::new()
-        .name("hub-ssh-stderr".into())
-        .spawn(move || {
-            let mut buf = [0u8; 1024];
-            while let Ok(n) = stderr.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                if let Ok(mut tail) = sink.lock() {
-                    tail.push_str(&String::from_utf8_lossy(&buf[..n]));
-                    if tail.len() > 1024 {
-                        let cut = tail.len() - 1024;
-                        let cut = (cut..tail.len())
-                            .find(|&i| tail.is_char_boundary(i))
-                            .unwrap_or(0);
-                        tail.drain(..cut);
-                    }
-                }
-            }
-        });
-    tail
 }

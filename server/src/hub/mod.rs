@@ -10,7 +10,6 @@ mod control;
 mod fleet;
 pub mod link;
 mod roster;
-pub mod session;
 pub mod tunnel;
 
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use phux_core::hosts::registry;
+use phux_core::hosts::host_list;
 
 use super::{Hub, Link};
 
@@ -28,7 +28,7 @@ pub fn watch(hub: Arc<Hub>, path: PathBuf) {
         });
 }
 
-/// Re-reads the registry when the file's text changed (or on the first call, `last = None`)
+/// Re-reads the host list when the file's text changed (or on the first call, `last = None`)
 /// and starts, stops or restarts links to match.
 fn reconcile(hub: &Hub, path: &Path, last: &mut Option<String>) {
     let text = config_text(path);
@@ -36,7 +36,7 @@ fn reconcile(hub: &Hub, path: &Path, last: &mut Option<String>) {
         return;
     }
     *last = Some(text);
-    let wanted = match registry::enabled_satellites(path) {
+    let wanted = match host_list::enabled_satellites(path) {
         Ok(wanted) => wanted,
         Err(e) => {
             // Keep the links as they are: a half-edited file should not drop the fleet.
@@ -70,7 +70,7 @@ fn reconcile(hub: &Hub, path: &Path, last: &mut Option<String>) {
 }
 
 /// The config file's text as last seen, bounded like every read of it (a file too large or
-/// not a file reads as empty here; the registry's own read says why, once, in the log).
+/// not a file reads as empty here; the host list's own read says why, once, in the log).
 fn config_text(path: &Path) -> String {
     phux_core::config::file::read_text(path)
         .ok()

@@ -5,6 +5,7 @@ use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 
 use phux_core::error_code::ErrorCode;
+use phux_core::hosts::link::Session;
 use phux_core::wire::{Done, FrameWriter, Response, ServerMessage, Tunnel, WireError};
 
 use crate::request_error::RequestError;
@@ -35,7 +36,7 @@ fn open(
     shared: &Shared,
     stream: &UnixStream,
     name: &str,
-) -> Result<(Arc<super::session::Session>, u32), RequestError> {
+) -> Result<(Arc<Session>, u32), RequestError> {
     let Some(link) = shared.hub.link(name) else {
         return Err(RequestError::refused(
             ErrorCode::NoSuchTarget,

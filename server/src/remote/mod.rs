@@ -14,6 +14,5 @@ pub mod overlay;
 mod page;
 pub mod private_file;
 pub mod tokens;
-pub mod web_bundle;
 
 pub use listener::{start, Settings};

@@ -5,7 +5,7 @@
 use tokio::io::AsyncWrite;
 
 use super::http::{self, Request};
-use super::web_bundle;
+use phux_core::web_bundle;
 
 const INDEX: &str = include_str!("page/index.html");
 const APP: &str = include_str!("page/app.js");

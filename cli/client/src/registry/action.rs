@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use phux_core::docs::{ActionOutcome, PluginActionOutput, PLUGIN_ACTION_SCHEMA_VERSION};
+use phux_core::documents::{ActionOutcome, PluginActionOutput, PLUGIN_ACTION_SCHEMA_VERSION};
 use phux_core::plugin_exec::{self, PluginCommand};
 
 use super::{Plugin, RegistryError};

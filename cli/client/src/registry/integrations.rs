@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use phux_core::config::integration::{self, expand, LoadedIntegration};
-use phux_core::docs::IntegrationRow;
+use phux_core::documents::IntegrationRow;
 
 use super::{Plugin, RegistryError};
 

@@ -15,7 +15,7 @@ use phux_core::config::file::{load, LoadedConfig};
 use phux_core::config::manifest::{self, ValidManifest};
 use phux_core::config::paths::config_path;
 use phux_core::config::PluginEntry;
-use phux_core::docs::{ManifestWarning, PluginJson};
+use phux_core::documents::{ManifestWarning, PluginJson};
 
 pub use error::RegistryError;
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use phux_core::docs::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
+use phux_core::documents::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
 
 use crate::listing;
 use crate::registry;

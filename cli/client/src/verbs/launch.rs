@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use phux_core::docs::{LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION};
+use phux_core::documents::{LaunchJson, LaunchListJson, LaunchPrintJson, LAUNCH_SCHEMA_VERSION};
 use phux_core::ids::PaneId;
 use phux_core::split::{check_ratio, SplitDirection};
 

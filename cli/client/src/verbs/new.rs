@@ -16,7 +16,7 @@ pub fn create(
     spec: ProcessSpec,
     context: &Context,
     quiet: bool,
-) -> Result<phux_core::docs::NewJson, Failure> {
+) -> Result<phux_core::documents::NewJson, Failure> {
     if let Some(name) = &name {
         check_session_name(name)?;
     }

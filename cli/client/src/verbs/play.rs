@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use phux_core::docs::play::PLAY_SCHEMA_VERSION;
-use phux_core::docs::{GridSize, PlayJson};
+use phux_core::documents::play::PLAY_SCHEMA_VERSION;
+use phux_core::documents::{GridSize, PlayJson};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::split::{check_ratio, SplitDirection};

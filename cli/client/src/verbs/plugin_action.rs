@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use phux_core::docs::PluginActionOutput;
+use phux_core::documents::PluginActionOutput;
 
 use crate::failure::Failure;
 use crate::registry::{self, action, registered};

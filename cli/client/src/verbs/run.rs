@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use phux_core::docs::RunResult;
+use phux_core::documents::RunResult;
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{mirror_child_exit, FAILURE, RUN_GAVE_UP};
 

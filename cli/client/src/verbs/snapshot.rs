@@ -1,7 +1,7 @@
 //! `snapshot`'s plan: what to read and how to project it, sorted out of the optional-valued
 //! flags (`--scrollback`, `--tail`) and the TARGET they may have taken.
 
-use phux_core::docs::TAIL_DEFAULT;
+use phux_core::documents::TAIL_DEFAULT;
 
 use crate::values::optional_count;
 

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use phux_core::docs::{ScreenState, Semantic};
+use phux_core::documents::{ScreenState, Semantic};
 use regex::Regex;
 
 use crate::failure::Failure;

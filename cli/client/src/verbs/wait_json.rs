@@ -2,7 +2,7 @@
 //! whether the wait matched, the line that matched and the viewport row showing it, and with
 //! `--tail N` exactly the last N rows.
 
-use phux_core::docs::ScreenState;
+use phux_core::documents::ScreenState;
 use serde::Serialize;
 
 #[derive(Debug, Serialize)]

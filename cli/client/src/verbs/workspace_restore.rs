@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use phux_core::docs::WorkspaceRestoreJson;
+use phux_core::documents::WorkspaceRestoreJson;
 
 use crate::ensure_server;
 use crate::failure::Failure;

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use phux_core::config::edit::write_atomically;
-use phux_core::docs::WorkspaceArchive;
+use phux_core::documents::WorkspaceArchive;
 
 use crate::failure::Failure;
 use crate::values::connect;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use phux_core::docs::{
+use phux_core::documents::{
     AgentSession, ArchivedLayout, ArchivedPane, ArchivedSession, ArchivedWindow, WorkspaceArchive,
     WORKSPACE_ARCHIVE_SCHEMA_VERSION,
 };

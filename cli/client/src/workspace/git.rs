@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use phux_core::docs::{
+use phux_core::documents::{
     RepoInfo, WorkspaceInspectJson, WorktreeInfo, WORKSPACE_INSPECT_SCHEMA_VERSION,
 };
 

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use phux_core::docs::{
+use phux_core::documents::{
     ArchivedLayout, ArchivedPane, ArchivedSession, ArchivedWindow, WorkspaceArchive,
     WorkspaceRestoreJson, WORKSPACE_RESTORE_SCHEMA_VERSION,
 };

@@ -8,7 +8,7 @@ use phux_client::configured_agents as agents;
 use phux_client::failure::Failure;
 use phux_client::verbs::plugin_action::{self as run, PluginActionOptions};
 use phux_client::verbs::{doctor, launch};
-use phux_core::docs::ActionOutcome;
+use phux_core::documents::ActionOutcome;
 use phux_core::error_code::ErrorCode;
 use phux_core::split::SplitDirection;
 use phux_core::split::DEFAULT_RATIO;

@@ -6,7 +6,7 @@ use phux_client::pane::{self, Ask};
 use phux_client::target;
 use phux_client::values::{connect, resolve_pane};
 use phux_client::verbs::run::{self, RunOptions};
-use phux_core::docs::GridSize;
+use phux_core::documents::GridSize;
 use phux_core::limits::check_grid;
 use phux_core::wire::SignalName;
 use serde::Deserialize;

@@ -1,7 +1,7 @@
 //! `phux agent show [TARGET] [--json]`: what phux believes about the agent in each pane TARGET
 //! names, with the evidence (AgentStateJson). A miss is 1, or 3 against a partial fleet.
 
-use phux_core::docs::AgentEntry;
+use phux_core::documents::AgentEntry;
 use phux_core::exit_code::SUCCESS;
 use phux_core::limits::for_display;
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use phux_core::config::file::{load, ConfigError};
 use phux_core::config::manifest::{self, ManifestError};
 use phux_core::config::paths::config_path;
-use phux_core::docs::{ConfigCheckJson, ConfigProblem};
+use phux_core::documents::{ConfigCheckJson, ConfigProblem};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{FAILURE, SUCCESS};
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use phux_client::verbs::plugin_action::{document, PluginActionOptions};
-use phux_core::docs::ActionOutcome;
+use phux_core::documents::ActionOutcome;
 use phux_core::exit_code::{FAILURE, RUN_GAVE_UP};
 
 use crate::commands::Context;

@@ -3,7 +3,7 @@
 
 use phux_core::config::defaults::{CwdInheritance, Defaults, WindowSize};
 use phux_core::config::ConfigFile;
-use phux_core::docs::ConfigShowJson;
+use phux_core::documents::ConfigShowJson;
 use phux_core::exit_code::SUCCESS;
 
 use crate::failure::{conclude, VerbResult};

@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use phux_core::error_code::ErrorCode;
 use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
-use phux_core::hosts::{registry, Endpoint, HostEntry, HostRole};
+use phux_core::hosts::{host_list, Endpoint, HostEntry, HostRole};
 use phux_core::wire::PROTOCOL;
 
-use super::{add_and_report, config_path, registry_failure};
+use super::{add_and_report, config_path, host_list_failure};
 use crate::failure::{Failure, VerbResult};
 use crate::output;
 
@@ -49,12 +49,12 @@ pub fn execute(args: Args) -> VerbResult {
     } else {
         format!("ssh://{}", args.host)
     };
-    let endpoint = Endpoint::parse(&text).map_err(|e| registry_failure(e.into()))?;
+    let endpoint = Endpoint::parse(&text).map_err(|e| host_list_failure(e.into()))?;
     let name = args
         .name
         .clone()
         .unwrap_or_else(|| endpoint.host.trim_matches(['[', ']']).replace(':', "-"));
-    registry::validate_name(&name).map_err(registry_failure)?;
+    host_list::validate_name(&name).map_err(host_list_failure)?;
     let hello = probe(&endpoint)?;
     if !args.json {
         output::stderr_line(&format!(

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use phux_core::error_code::ErrorCode;
-use phux_core::hosts::{registry, Endpoint, HostEntry, HostRole, WssAuth};
+use phux_core::hosts::{host_list, Endpoint, HostEntry, HostRole, WssAuth};
 
-use super::{add_and_report, config_path, registry_failure};
+use super::{add_and_report, config_path, host_list_failure};
 use crate::failure::{Failure, VerbResult};
 use crate::output;
 
@@ -69,7 +69,7 @@ pub fn execute(
             .trim_matches(['[', ']'])
             .replace(':', "-")
     });
-    registry::validate_name(&name).map_err(registry_failure)?;
+    host_list::validate_name(&name).map_err(host_list_failure)?;
     let token_file = token_path(&name);
     phux_server::remote::private_file::write(&token_file, format!("{}\n", link.token).as_bytes())
         .map_err(|e| {
@@ -83,7 +83,7 @@ pub fn execute(
         token_file: token_file.display().to_string(),
         fingerprint,
     };
-    let checked = phux_server::hub::link::dial(&link.endpoint, Some(&config_path()), Some(&auth));
+    let checked = phux_core::hosts::link::dial(&link.endpoint, Some(&config_path()), Some(&auth));
     match checked {
         Ok((session, _stdout)) => session.end(),
         Err(e) => {

@@ -1,10 +1,10 @@
 //! `phux host ls [--role remote|satellite] [--json]`.
 
-use phux_core::docs::host::HostListJson;
+use phux_core::documents::host::HostListJson;
 use phux_core::exit_code::SUCCESS;
-use phux_core::hosts::{registry, HostRole};
+use phux_core::hosts::{host_list, HostRole};
 
-use super::{config_path, prose_line, registry_failure, RoleArg};
+use super::{config_path, host_list_failure, prose_line, RoleArg};
 use crate::failure::VerbResult;
 use crate::output;
 
@@ -21,8 +21,8 @@ pub struct Args {
 
 pub fn execute(args: &Args) -> VerbResult {
     let role = args.role.map(HostRole::from);
-    let hosts: Vec<_> = registry::list(&config_path())
-        .map_err(registry_failure)?
+    let hosts: Vec<_> = host_list::list(&config_path())
+        .map_err(host_list_failure)?
         .into_iter()
         .filter(|h| role.is_none_or(|r| r == h.role))
         .collect();

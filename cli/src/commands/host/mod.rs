@@ -9,7 +9,7 @@ mod ls;
 mod rm;
 
 use phux_core::error_code::ErrorCode;
-use phux_core::hosts::{HostRole, RegistryError};
+use phux_core::hosts::{HostListError, HostRole};
 
 use crate::commands::Context;
 use crate::failure::{conclude, Failure};
@@ -69,20 +69,20 @@ impl From<RoleArg> for HostRole {
 }
 
 /// A registry read, validation or write that failed: `registry`, exit 1.
-pub fn registry_failure(error: RegistryError) -> Failure {
+pub fn host_list_failure(error: HostListError) -> Failure {
     let remedy = match &error {
-        RegistryError::File(_) | RegistryError::BadEntry { .. } => {
+        HostListError::File(_) | HostListError::BadEntry { .. } => {
             "fix the file at the line named (or run `phux host rm NAME` for a bad entry)"
         }
-        RegistryError::InvalidName(_) => "pick a name like build-box (it becomes NAME/@N)",
-        RegistryError::InvalidEndpoint(_) => {
+        HostListError::InvalidName(_) => "pick a name like build-box (it becomes NAME/@N)",
+        HostListError::InvalidEndpoint(_) => {
             "write the endpoint as ssh://[user@]host[:port], e.g. ssh://me@build-box:2222"
         }
-        RegistryError::Duplicate { .. } => {
+        HostListError::Duplicate { .. } => {
             "pick another name, or remove the old entry first with `phux host rm NAME`"
         }
-        RegistryError::Missing(_) => "list the configured hosts with `phux host ls`",
-        RegistryError::Refused(_) => "see `phux host add --help`",
+        HostListError::Missing(_) => "list the configured hosts with `phux host ls`",
+        HostListError::Refused(_) => "see `phux host add --help`",
     };
     Failure::new(ErrorCode::Registry, error.to_string(), remedy)
 }
@@ -98,9 +98,10 @@ pub fn add_and_report(
     entry: phux_core::hosts::HostEntry,
     json: bool,
 ) -> crate::failure::VerbResult {
-    let added = phux_core::hosts::registry::add(&config_path(), entry).map_err(registry_failure)?;
+    let added =
+        phux_core::hosts::host_list::add(&config_path(), entry).map_err(host_list_failure)?;
     if json {
-        crate::output::print_json(&phux_core::docs::host::HostJson::new(added));
+        crate::output::print_json(&phux_core::documents::host::HostJson::new(added));
     } else {
         crate::output::print_line(&prose_line(&added));
     }

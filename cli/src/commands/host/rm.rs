@@ -1,11 +1,11 @@
 //! `phux host rm NAME [--role remote|satellite] [--json]`. A running hub drops the satellite's
 //! link within a second.
 
-use phux_core::docs::host::HostRemovedJson;
+use phux_core::documents::host::HostRemovedJson;
 use phux_core::exit_code::SUCCESS;
-use phux_core::hosts::registry;
+use phux_core::hosts::host_list;
 
-use super::{config_path, registry_failure, RoleArg};
+use super::{config_path, host_list_failure, RoleArg};
 use crate::failure::VerbResult;
 use crate::output;
 
@@ -23,8 +23,8 @@ pub struct Args {
 }
 
 pub fn execute(args: &Args) -> VerbResult {
-    let (name, role) = registry::remove(&config_path(), &args.name, args.role.map(Into::into))
-        .map_err(registry_failure)?;
+    let (name, role) = host_list::remove(&config_path(), &args.name, args.role.map(Into::into))
+        .map_err(host_list_failure)?;
     if args.json {
         output::print_json(&HostRemovedJson::new(name, role));
     } else {

@@ -1,6 +1,6 @@
 //! `phux plugin list [--json]`: every registered plugin and what its manifest declares.
 
-use phux_core::docs::{PluginListJson, PLUGIN_SCHEMA_VERSION};
+use phux_core::documents::{PluginListJson, PLUGIN_SCHEMA_VERSION};
 use phux_core::exit_code::SUCCESS;
 
 use crate::failure::{conclude, VerbResult};

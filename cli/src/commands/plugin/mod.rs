@@ -11,7 +11,7 @@ pub mod update;
 pub mod validate;
 
 use clap::Subcommand;
-use phux_core::docs::{PluginJson, PluginWrapJson, PLUGIN_SCHEMA_VERSION};
+use phux_core::documents::{PluginJson, PluginWrapJson, PLUGIN_SCHEMA_VERSION};
 
 use crate::output;
 use crate::registry::Plugin;

@@ -1,7 +1,7 @@
 //! `phux plugin unlink ID [--json]`: removes a plugin's entry from the config file (its files
 //! stay). ID may also be the manifest's path, for an entry whose manifest is broken.
 
-use phux_core::docs::{PluginRemovedJson, PLUGIN_SCHEMA_VERSION};
+use phux_core::documents::{PluginRemovedJson, PLUGIN_SCHEMA_VERSION};
 use phux_core::exit_code::SUCCESS;
 
 use crate::failure::{conclude, VerbResult};

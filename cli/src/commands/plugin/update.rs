@@ -1,7 +1,7 @@
 //! `phux plugin update [ID] [--json]`: re-fetches installed plugins from their `plugins.lock`,
 //! rebuilds and revalidates them; a fetched plugin whose id changed is refused.
 
-use phux_core::docs::{PluginListJson, PLUGIN_SCHEMA_VERSION};
+use phux_core::documents::{PluginListJson, PLUGIN_SCHEMA_VERSION};
 use phux_core::exit_code::SUCCESS;
 
 use crate::failure::{conclude, VerbResult};

@@ -3,7 +3,7 @@
 //! that phux does not know is a warning (file:line on stderr, and in the document's `warnings`),
 //! never a failure.
 
-use phux_core::docs::{PluginListJson, PLUGIN_SCHEMA_VERSION};
+use phux_core::documents::{PluginListJson, PLUGIN_SCHEMA_VERSION};
 use phux_core::exit_code::SUCCESS;
 
 use crate::failure::{conclude, VerbResult};

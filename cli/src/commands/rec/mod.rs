@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use phux_client::verbs::rec::{self, record_to_file_timed, RecOptions};
-use phux_core::docs::{RecFormat, RecJson};
+use phux_core::documents::{RecFormat, RecJson};
 
 use crate::commands::values::STOP_SIGNALS;
 use crate::commands::Context;
@@ -41,7 +41,7 @@ pub struct Args {
     follow: bool,
     /// Size of the pane for `-- COMMAND` (default: this terminal's size, else 80x24)
     #[arg(long, value_name = "COLSxROWS", value_parser = crate::commands::values::parse_geometry)]
-    size: Option<phux_core::docs::GridSize>,
+    size: Option<phux_core::documents::GridSize>,
     /// Longest pause kept when playing or rendering; written to a recording's header
     /// [default: [defaults] idle-limit, else 2, or for --from the recording's own
     /// idle_time_limit]

@@ -15,7 +15,7 @@ use std::os::fd::AsFd;
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
 
-use phux_core::docs::{WatchEvent, WatchEventName};
+use phux_core::documents::{WatchEvent, WatchEventName};
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
 use phux_core::ids::{PaneId, TerminalAddr};
@@ -271,7 +271,7 @@ pub fn readable(event: &WatchEvent) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use phux_core::docs::WatchEventKind;
+    use phux_core::documents::WatchEventKind;
 
     #[test]
     fn a_readable_line_names_pane_event_and_fields() {

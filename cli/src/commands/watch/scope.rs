@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use phux_core::docs::{WatchEventKind, WatchEventName};
+use phux_core::documents::{WatchEventKind, WatchEventName};
 use phux_core::ids::PaneId;
 
 /// What one event means for the watch.

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 pub use phux_client::verbs::workspace_restore::{document, read};
-use phux_core::docs::WorkspaceRestoreJson;
+use phux_core::documents::WorkspaceRestoreJson;
 use phux_core::exit_code::SUCCESS;
 
 use crate::commands::Context;

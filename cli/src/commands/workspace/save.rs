@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 pub use phux_client::verbs::workspace_save::{document, write};
-use phux_core::docs::WorkspaceArchive;
+use phux_core::documents::WorkspaceArchive;
 use phux_core::exit_code::SUCCESS;
 
 use crate::commands::Context;

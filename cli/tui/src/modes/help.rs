@@ -72,7 +72,7 @@ impl HelpOverlay {
         let lines = self.lines();
         let width = lines
             .iter()
-            .map(|l| phux_core::docs::cell_width::display_width(l))
+            .map(|l| phux_core::documents::cell_width::display_width(l))
             .max()
             .unwrap_or(20)
             .max(30) as u16

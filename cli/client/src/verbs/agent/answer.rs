@@ -2,7 +2,7 @@
 //! occupant takes it: a numbered dialog (claude, codex) takes the number, an arrow-driven one
 //! (opencode, pi, omp) takes arrows and Enter, anything else the answer's text and Enter.
 
-use phux_core::docs::{AgentAnswerJson, AnsweredAsk};
+use phux_core::documents::{AgentAnswerJson, AnsweredAsk};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::TerminalAddr;
 

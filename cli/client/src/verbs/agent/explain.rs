@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use phux_core::agents::{evaluate, ManifestSet, Screen};
-use phux_core::docs::{AgentExplainJson, CaptureInfo, ScreenState};
+use phux_core::documents::{AgentExplainJson, CaptureInfo, ScreenState};
 use phux_core::error_code::ErrorCode;
 
 use crate::failure::Failure;

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use phux_core::agents::AgentState;
-use phux_core::docs::{AgentPromptJson, PromptAgent};
+use phux_core::documents::{AgentPromptJson, PromptAgent};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::TerminalAddr;
 

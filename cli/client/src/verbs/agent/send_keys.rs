@@ -1,7 +1,7 @@
 //! `agent send-keys`' operation: keys for an agent, after the occupant check (`agent_mismatch`,
 //! `no_agent_record`: nothing is written), and the delivery document.
 
-use phux_core::docs::{AgentSendKeysJson, InputAgent};
+use phux_core::documents::{AgentSendKeysJson, InputAgent};
 use phux_core::ids::TerminalAddr;
 
 use crate::agents::verify_occupant;

@@ -8,7 +8,7 @@
 use std::time::{Duration, Instant};
 
 use phux_core::agents::ManifestSet;
-use phux_core::docs::{AgentStartJson, StartReadiness};
+use phux_core::documents::{AgentStartJson, StartReadiness};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::{PaneId, TerminalAddr};
 

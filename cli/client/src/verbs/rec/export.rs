@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use phux_core::docs::rec::REC_SCHEMA_VERSION;
-use phux_core::docs::{RecFormat, RecJson};
+use phux_core::documents::rec::REC_SCHEMA_VERSION;
+use phux_core::documents::{RecFormat, RecJson};
 use phux_core::error_code::ErrorCode;
 use phux_encoders::{
     render_cast, render_still, EncodeError, EncodeOptions, OutputFormat, RenderSettings, Theme,

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
+use phux_core::web_bundle;
 use phux_encoders::{write_html, HtmlOptions, HtmlSummary, Theme};
 use phux_recorder::Cast;
-use phux_server::remote::web_bundle;
 
 /// Why a page could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use phux_core::docs::RecJson;
+use phux_core::documents::RecJson;
 use phux_core::error_code::ErrorCode;
 use phux_encoders::{resolve_output, OutputFormat};
 
@@ -47,7 +47,7 @@ pub struct RecOptions {
     /// With --since: after the past, keep recording live (until Ctrl-C or the pane exits)
     pub follow: bool,
     /// Size of the pane for `-- COMMAND` (default: this terminal's size, else 80x24)
-    pub size: Option<phux_core::docs::GridSize>,
+    pub size: Option<phux_core::documents::GridSize>,
     /// Longest pause kept when playing or rendering; written to a recording's header
     /// [default: [defaults] idle-limit, else 2, or for --from the recording's own
     /// idle_time_limit]
@@ -142,7 +142,7 @@ pub fn parse_cast_version(text: &str) -> Result<u8, String> {
     }
 }
 
-/// `#rrggbb` (or `#rgb`) as a colour.
+/// `#rrggbb` as a colour (the one rule of `Rgb::parse_hex`: a short `#rgb` is refused).
 pub fn parse_color(text: &str) -> Result<phux_encoders::Rgb, String> {
     phux_encoders::Rgb::parse_hex(text)
         .map_err(|_| format!("{text:?} is not a colour like #674EFF"))

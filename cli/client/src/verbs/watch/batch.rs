@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use phux_core::docs::{WatchEvent, WatchEventName};
+use phux_core::documents::{WatchEvent, WatchEventName};
 use phux_core::ids::TerminalAddr;
 use phux_core::wire::ServerMessage;
 

@@ -1,6 +1,6 @@
-//! One live ssh session to a satellite's `phux proxy`: the channels multiplexed over it, the
-//! writer every channel shares, and the pump that hands the satellite's bytes to the right
-//! local connection.
+//! One live link to a host's `phux proxy` (an ssh process, or `phux __remote-link` for
+//! `wss://`): the channels multiplexed over it, the writer every channel shares, and the pump
+//! that hands the host's bytes to the right local connection.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -9,7 +9,7 @@ use std::process::{Child, ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use phux_core::hosts::link_frame::{self, LinkFrame, LinkFrameError, CONTROL_CHANNEL, MAX_CHUNK};
+use crate::hosts::link_frame::{self, LinkFrame, LinkFrameError, CONTROL_CHANNEL, MAX_CHUNK};
 
 #[derive(Debug)]
 pub struct Session {
@@ -18,8 +18,6 @@ pub struct Session {
     channels: Mutex<Option<HashMap<u32, UnixStream>>>,
     next_channel: AtomicU32,
     child: Mutex<Child>,
-    /// The hub's own connection to the satellite, for listings.
-    pub(crate) control: Mutex<Option<super::control::ControlClient>>,
 }
 
 impl Session {
@@ -29,7 +27,6 @@ impl Session {
             channels: Mutex::new(Some(HashMap::new())),
             next_channel: AtomicU32::new(CONTROL_CHANNEL + 1),
             child: Mutex::new(child),
-            control: Mutex::new(None),
         })
     }
 

@@ -1,9 +1,11 @@
 //! The browser's terminal: `ghostty-web` (npm, MIT), Ghostty's VT engine compiled to
 //! WebAssembly, so the page shows what the server's engine holds. phux pins one release and
-//! its npm integrity hash; `phux web install` (or the listener, on the page's first request)
-//! fetches the tarball from the npm registry, checks the hash, and keeps the one script the
-//! page loads (the WebAssembly is inside it) in the data directory. `PHUX_WEB_BUNDLE=FILE`
-//! installs from a tarball already on disk, for machines without the registry.
+//! its npm integrity hash; `phux web install` (or the listener, on the page's first request,
+//! or `phux rec -o x.html`, which inlines it) fetches the tarball from the npm registry,
+//! checks the hash, and keeps the one script the page loads (the WebAssembly is inside it) in
+//! the data directory. `PHUX_WEB_BUNDLE=FILE` installs from a tarball already on disk, for
+//! machines without the registry. Here in `core` because the server's page and the client's
+//! `rec` both use it.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,7 +39,7 @@ pub enum WebError {
 
 /// Where the pinned release is kept: `<data>/web/ghostty-web-VERSION/`.
 pub fn bundle_dir() -> PathBuf {
-    phux_core::config::paths::data_dir()
+    crate::config::paths::data_dir()
         .join("web")
         .join(format!("{PACKAGE}-{VERSION}"))
 }
@@ -139,8 +141,5 @@ fn download(target: &Path) -> Result<(), WebError> {
 
 /// `sha512-<base64>`, as npm writes a tarball's integrity.
 pub fn integrity_of(bytes: &[u8]) -> String {
-    format!(
-        "sha512-{}",
-        phux_core::base64::encode(&Sha512::digest(bytes))
-    )
+    format!("sha512-{}", crate::base64::encode(&Sha512::digest(bytes)))
 }
