@@ -20,12 +20,11 @@ mod fds;
 pub mod flight_window;
 pub mod manifest;
 
+use std::collections::HashMap;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use phux_core::engine::{Terminal, TerminalOptions};
@@ -48,6 +47,8 @@ const WINDOWS_BUDGET: usize = 256 << 20;
 /// How long a pane's core may take to hand its flight window over (it is idle or busy only
 /// for moments: its reader is stopped).
 const HAND_OVER_WAIT: Duration = Duration::from_secs(2);
+/// The longest a hand-off is taken to have lasted when the new process sets its clock.
+const MAX_HAND_OFF_NS: u64 = 60_000_000_000;
 
 /// Copies of the listening socket and its lock, kept from start-up for a hand-off.
 static SOCKET: OnceLock<(OwnedFd, OwnedFd)> = OnceLock::new();
@@ -317,7 +318,11 @@ impl Inheritance {
     /// flight windows) or the machine's clock does not reach back that far.
     pub fn epoch(&self) -> Option<Instant> {
         let clock = self.manifest.clock?;
-        let handed_ns = manifest::unix_ns().saturating_sub(self.manifest.frozen_at_unix_ns);
+        // Measured on the wall clock (the monotonic one's value does not cross the exec), and
+        // capped: a hand-off never takes a minute, a clock set forward meanwhile might.
+        let handed_ns = manifest::unix_ns()
+            .saturating_sub(self.manifest.frozen_at_unix_ns)
+            .min(MAX_HAND_OFF_NS);
         clock.epoch(handed_ns)
     }
 }
