@@ -32,6 +32,37 @@ impl ExitedPane {
         }
     }
 
+    /// One a previous server process kept (`phux upgrade`), which ended `age` ago.
+    pub fn carried(
+        view: ExitedPaneView,
+        terminal: phux_core::engine::Terminal,
+        output_mark: u64,
+        age: Duration,
+    ) -> Self {
+        let now = Instant::now();
+        Self {
+            view,
+            terminal: Arc::new(std::sync::Mutex::new(terminal)),
+            output: Arc::new(OutputLog::starting_at(output_mark)),
+            ended: now.checked_sub(age).unwrap_or(now),
+        }
+    }
+
+    /// Its terminal in the engine's snapshot format, its size and the rows of history it
+    /// keeps; where its output ended; how long ago it ended: what `phux upgrade` carries.
+    pub fn to_carry(&self) -> Result<CarriedExited, phux_core::engine::EngineError> {
+        let terminal = lock(&self.terminal);
+        let (cols, rows) = terminal.size();
+        Ok(CarriedExited {
+            snapshot: terminal.snapshot()?,
+            cols,
+            rows,
+            history_limit: terminal.options().scrollback_rows,
+            output_mark: self.output.mark(),
+            age: self.ended.elapsed(),
+        })
+    }
+
     /// The last screen, captured as a live pane's is (its mark is where its output ended).
     pub fn screen(&self, request: CaptureRequest) -> ScreenState {
         let terminal = lock(&self.terminal);
@@ -39,6 +70,16 @@ impl ExitedPane {
         state.mark = Some(self.output.mark());
         state
     }
+}
+
+/// What `phux upgrade` carries of an ended pane besides its view.
+pub struct CarriedExited {
+    pub snapshot: Vec<u8>,
+    pub cols: u16,
+    pub rows: u16,
+    pub history_limit: usize,
+    pub output_mark: u64,
+    pub age: Duration,
 }
 
 /// The ended panes still kept, oldest first.
@@ -74,6 +115,12 @@ impl ExitedPanes {
     pub fn get(&mut self, pane: PaneId) -> Option<&ExitedPane> {
         self.prune();
         self.panes.iter().find(|p| p.view.id == pane)
+    }
+
+    /// The ended panes still kept, oldest first.
+    pub fn kept(&mut self) -> impl Iterator<Item = &ExitedPane> {
+        self.prune();
+        self.panes.iter()
     }
 
     /// What `ls --json` and `status --json` report, oldest first.

@@ -54,6 +54,14 @@ impl FlightEntry {
     }
 }
 
+/// A pane's flight window as `phux upgrade` carries it to the next process: the entries and
+/// the pane's sequence number after them, which the next process counts on from.
+#[derive(Debug, Default)]
+pub struct CarriedWindow {
+    pub seq: u64,
+    pub entries: Vec<FlightEntry>,
+}
+
 /// An entry as the ring holds it: as recorded, or a run of outputs packed once the pane went
 /// quiet (each read's sequence number, time and length kept, so replay is unchanged).
 #[derive(Debug)]
@@ -225,6 +233,61 @@ impl FlightRecorder {
         if let Some(entry) = self.entries.pop_front() {
             self.used -= entry.cost();
             self.keyframes -= usize::from(entry.is_keyframe());
+        }
+    }
+
+    /// The newest part of the window that fits in the cap once unpacked, from a keyframe on
+    /// (the newest one at least), for `phux upgrade` to hand to the next process.
+    pub fn window(&self) -> Vec<FlightEntry> {
+        let mut size = 0;
+        let mut start = None;
+        for (i, stored) in self.entries.iter().enumerate().rev() {
+            size += match stored {
+                Stored::Entry(entry) => entry.cost(),
+                Stored::Outputs { reads, .. } => reads.iter().map(|r| 48 + r.2).sum(),
+            };
+            if start.is_some() && size > self.cap_bytes {
+                break;
+            }
+            if stored.is_keyframe() {
+                start = Some(i);
+            }
+        }
+        let mut out = Vec::new();
+        for stored in self
+            .entries
+            .iter()
+            .skip(start.unwrap_or(self.entries.len()))
+        {
+            stored.unpack_into(&mut out);
+        }
+        out
+    }
+
+    /// Takes in a window the previous server process recorded (see `window`), before
+    /// anything new is recorded.
+    pub fn restore(&mut self, window: Vec<FlightEntry>) {
+        for entry in window {
+            match entry {
+                FlightEntry::Keyframe {
+                    seq,
+                    t_ns,
+                    cols,
+                    rows,
+                    repaint,
+                } => {
+                    self.last_keyframe_ns = Some(t_ns);
+                    self.since_keyframe = 0;
+                    self.push(FlightEntry::Keyframe {
+                        seq,
+                        t_ns,
+                        cols,
+                        rows,
+                        repaint,
+                    });
+                }
+                other => self.push(other),
+            }
         }
     }
 
@@ -405,5 +468,46 @@ mod tests {
         }
         ring.output(202, 500_000, Arc::from(&b"more"[..]));
         assert_eq!(ring.since(0).len(), before.len() + 1);
+    }
+
+    #[test]
+    fn a_window_restored_elsewhere_replays_the_same_and_fits_the_cap() {
+        let mut ring = FlightRecorder::new(1 << 20);
+        ring.keyframe(0, 10, 80, 24, b"k0".to_vec());
+        for i in 1..=100u64 {
+            ring.output(i, i * 1_000, Arc::from(format!("line {i}\r\n").as_bytes()));
+        }
+        ring.pack();
+        ring.keyframe(100, 200_000, 80, 24, b"k1".to_vec());
+        ring.resize(300_000, 100, 30);
+        ring.output(101, 400_000, Arc::from(&b"after"[..]));
+        let window = ring.window();
+        assert_eq!(format!("{window:?}"), format!("{:?}", ring.since(0)));
+        let mut next = FlightRecorder::new(1 << 20);
+        next.restore(window);
+        assert_eq!(
+            format!("{:?}", next.since(0)),
+            format!("{:?}", ring.since(0))
+        );
+        assert!(
+            !next.wants_keyframe(400_000),
+            "the restored keyframe counts"
+        );
+
+        // Packed, a ring holds more than its cap unpacked: the window is carried from the
+        // newest keyframe from which it fits.
+        let mut packed = FlightRecorder::new(4_000);
+        for segment in 0..2u64 {
+            packed.keyframe(segment * 40, segment * 1_000_000, 80, 24, b"k".to_vec());
+            for i in 1..=40u64 {
+                let seq = segment * 40 + i;
+                packed.output(seq, seq * 1_000, Arc::from(&b"a line of output\r\n"[..]));
+            }
+            packed.pack();
+        }
+        assert_eq!(packed.since(0).len(), 82, "both segments kept, packed");
+        let window = packed.window();
+        assert!(matches!(window[0], FlightEntry::Keyframe { seq: 40, .. }));
+        assert_eq!(window.len(), 41);
     }
 }

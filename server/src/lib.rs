@@ -92,10 +92,16 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     };
     handoff::remember_socket(&bound);
     let (shutdown_tx, shutdown_rx) = bounded(1);
-    let shared = Arc::new(Shared::new(config, shutdown_tx));
+    let mut shared = Shared::new(config, shutdown_tx);
+    // An adopted server's clock goes on from the old one's: times it carries stay valid.
+    let epoch = inheritance.as_ref().and_then(handoff::Inheritance::epoch);
+    if let Some(epoch) = epoch {
+        shared.epoch = epoch;
+    }
+    let shared = Arc::new(shared);
     let adopted = inheritance.is_some();
     if let Some(inheritance) = inheritance {
-        handoff::adopt(&shared, inheritance);
+        handoff::adopt(&shared, inheritance, epoch.is_some());
     }
     log::line(&format!("listening on {}", bound.path().display()));
     let listener = bound.listener.try_clone().map_err(|e| SocketError::Io {

@@ -1,7 +1,12 @@
 //! The file one server process leaves the next on `phux upgrade`: one JSON line (sessions,
 //! windows, layouts, panes, counters, and which handed-over descriptor is which) followed by
-//! each pane's terminal snapshot, back to back. Written 0600 beside the socket and removed by
-//! the process that reads it.
+//! binary blobs back to back, whose lengths the JSON line gives: each pane's terminal snapshot,
+//! then each pane's flight window, then each exited pane's terminal snapshot. Written 0600
+//! beside the socket and removed by the process that reads it.
+//!
+//! The format grows without a new version: what a later process adds has a default (a
+//! manifest of an earlier one leaves it out) and comes after what an earlier one reads (which
+//! ignores it), so a hand-off works both ways between neighbouring versions.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -31,6 +36,36 @@ pub struct Manifest {
     /// Descriptors handed over, in order: the listening socket, its lock, then each pane's PTY
     /// master in `panes`' order.
     pub descriptors: usize,
+    /// The server's clock at the freeze; absent from a manifest that carries no flight windows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<super::flight_window::Clock>,
+    /// Panes whose program had ended, still kept readable.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exited: Vec<ExitedState>,
+}
+
+/// An ended pane as kept: what `ls` says of it and its last terminal.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ExitedState {
+    pub view: phux_core::state_view::ExitedPaneView,
+    pub cols: u16,
+    pub rows: u16,
+    pub history_limit: usize,
+    pub output_mark: u64,
+    /// How long ago it ended (ms): it is kept for the rest of its time, not longer.
+    pub age_ms: u64,
+    pub snapshot_len: usize,
+}
+
+/// The binary parts of a manifest, each list in the order of what it belongs to.
+#[derive(Debug, Default, PartialEq)]
+pub struct Blobs {
+    /// Each pane's terminal snapshot.
+    pub snapshots: Vec<Vec<u8>>,
+    /// Each pane's flight window (see `flight_window`).
+    pub windows: Vec<Vec<u8>>,
+    /// Each exited pane's terminal snapshot.
+    pub exited: Vec<Vec<u8>>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -121,6 +156,12 @@ pub struct PaneState {
     /// Its input lease, unless the lease lived with a connection (which the hand-off ends).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease: Option<crate::leases::CarriedLease>,
+    /// The sequence number of its last output, which the next process counts on from.
+    #[serde(default)]
+    pub seq: u64,
+    /// Length of its flight window in the bytes after the snapshots (0: none carried).
+    #[serde(default)]
+    pub flight_len: usize,
 }
 
 /// Where the manifest of the server on `socket` goes.
@@ -128,8 +169,26 @@ pub fn path_for(socket: &Path) -> PathBuf {
     socket.with_extension("sock.handoff")
 }
 
-/// Writes `manifest` and the snapshots (in `manifest.panes`' order) to a fresh private file.
-pub fn write(path: &Path, manifest: &Manifest, snapshots: &[Vec<u8>]) -> std::io::Result<()> {
+impl Manifest {
+    /// The length of every blob after the JSON line, in the order they are written.
+    fn blob_lens(&self) -> impl Iterator<Item = usize> + '_ {
+        let panes = self.panes.iter();
+        (panes.clone().map(|p| p.snapshot_len))
+            .chain(panes.map(|p| p.flight_len))
+            .chain(self.exited.iter().map(|e| e.snapshot_len))
+    }
+}
+
+/// Writes `manifest` and its blobs to a fresh private file.
+pub fn write(path: &Path, manifest: &Manifest, blobs: &Blobs) -> std::io::Result<()> {
+    let all = (blobs.snapshots.iter())
+        .chain(&blobs.windows)
+        .chain(&blobs.exited);
+    if !all.clone().map(Vec::len).eq(manifest.blob_lens()) {
+        return Err(std::io::Error::other(
+            "the manifest's lengths do not match its blobs",
+        ));
+    }
     let _ = std::fs::remove_file(path);
     let mut file = std::fs::OpenOptions::new()
         .write(true)
@@ -141,16 +200,16 @@ pub fn write(path: &Path, manifest: &Manifest, snapshots: &[Vec<u8>]) -> std::io
     header.push(b'\n');
     let mut out = std::io::BufWriter::new(&mut file);
     out.write_all(&header)?;
-    for snapshot in snapshots {
-        out.write_all(snapshot)?;
+    for blob in all {
+        out.write_all(blob)?;
     }
     out.flush()?;
     drop(out);
     file.sync_all()
 }
 
-/// Reads and removes the manifest: the JSON part and each pane's snapshot.
-pub fn take(path: &Path) -> std::io::Result<(Manifest, Vec<Vec<u8>>)> {
+/// Reads and removes the manifest: the JSON part and its blobs.
+pub fn take(path: &Path) -> std::io::Result<(Manifest, Blobs)> {
     let bytes = phux_core::bounded_read::read_file(path, MAX_MANIFEST_BYTES, "a hand-off manifest")
         .map_err(|e| std::io::Error::other(e.to_string()));
     let _ = std::fs::remove_file(path);
@@ -164,19 +223,29 @@ pub fn take(path: &Path) -> std::io::Result<(Manifest, Vec<Vec<u8>>)> {
     let manifest: Manifest =
         serde_json::from_slice(&bytes[..end]).map_err(std::io::Error::other)?;
     if manifest.version != MANIFEST_VERSION {
-        return Err(invalid("the hand-off manifest is of another version"));
+        return Err(invalid(&format!(
+            "the hand-off manifest is of version {}, and this phux reads version \
+             {MANIFEST_VERSION} only",
+            manifest.version
+        )));
     }
     let mut rest = &bytes[end + 1..];
-    let mut snapshots = Vec::with_capacity(manifest.panes.len());
-    for pane in &manifest.panes {
-        if rest.len() < pane.snapshot_len {
-            return Err(invalid("the hand-off manifest is cut short"));
-        }
-        let (snapshot, after) = rest.split_at(pane.snapshot_len);
-        snapshots.push(snapshot.to_vec());
+    let mut all = Vec::new();
+    for len in manifest.blob_lens() {
+        let (blob, after) = rest
+            .split_at_checked(len)
+            .ok_or_else(|| invalid("the hand-off manifest is cut short"))?;
+        all.push(blob.to_vec());
         rest = after;
     }
-    Ok((manifest, snapshots))
+    let mut all = all.into_iter();
+    let panes = manifest.panes.len();
+    let blobs = Blobs {
+        snapshots: all.by_ref().take(panes).collect(),
+        windows: all.by_ref().take(panes).collect(),
+        exited: all.collect(),
+    };
+    Ok((manifest, blobs))
 }
 
 /// Now, as Unix time in nanoseconds.
@@ -193,7 +262,7 @@ mod tests {
 
     use super::*;
 
-    fn manifest(snapshot_lens: &[usize]) -> Manifest {
+    fn manifest(blobs: &Blobs) -> Manifest {
         Manifest {
             version: MANIFEST_VERSION,
             counters: Counters::default(),
@@ -212,10 +281,9 @@ mod tests {
                     }),
                 }],
             }],
-            panes: snapshot_lens
-                .iter()
+            panes: (blobs.snapshots.iter().zip(&blobs.windows))
                 .enumerate()
-                .map(|(i, &len)| PaneState {
+                .map(|(i, (snapshot, window))| PaneState {
                     id: PaneId(i as u32 + 1),
                     session: SessionId(1),
                     window: WindowId(1),
@@ -226,14 +294,43 @@ mod tests {
                     history_limit: 10_000,
                     pid: 100 + i as u32,
                     output_mark: 7,
-                    snapshot_len: len,
+                    snapshot_len: snapshot.len(),
                     metadata: Default::default(),
                     ask: None,
                     lease: None,
+                    seq: 40 + i as u64,
+                    flight_len: window.len(),
                 })
                 .collect(),
             frozen_at_unix_ns: 1,
-            descriptors: 2 + snapshot_lens.len(),
+            descriptors: 2 + blobs.snapshots.len(),
+            clock: Some(super::super::flight_window::Clock { epoch_age_ns: 5 }),
+            exited: (blobs.exited.iter())
+                .map(|snapshot| ExitedState {
+                    view: phux_core::state_view::ExitedPaneView {
+                        id: PaneId(9),
+                        session: "work".into(),
+                        tags: Vec::new(),
+                        exit_code: Some(3),
+                        signal: None,
+                        ended_at: 1,
+                    },
+                    cols: 80,
+                    rows: 24,
+                    history_limit: 100,
+                    output_mark: 2,
+                    age_ms: 1_500,
+                    snapshot_len: snapshot.len(),
+                })
+                .collect(),
+        }
+    }
+
+    fn blobs() -> Blobs {
+        Blobs {
+            snapshots: vec![b"first\n\0binary".to_vec(), Vec::new(), vec![7u8; 3000]],
+            windows: vec![b"window one".to_vec(), vec![1u8; 700], Vec::new()],
+            exited: vec![b"ended".to_vec()],
         }
     }
 
@@ -241,12 +338,13 @@ mod tests {
     fn a_manifest_reads_back_as_written_and_is_removed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.handoff");
-        let snapshots = vec![b"first\n\0binary".to_vec(), Vec::new(), vec![7u8; 3000]];
-        let lens: Vec<usize> = snapshots.iter().map(Vec::len).collect();
-        write(&path, &manifest(&lens), &snapshots).unwrap();
+        let blobs = blobs();
+        write(&path, &manifest(&blobs), &blobs).unwrap();
         let (read, got) = take(&path).unwrap();
-        assert_eq!(got, snapshots);
+        assert_eq!(got, blobs);
         assert_eq!(read.panes[2].pid, 102);
+        assert_eq!(read.panes[1].seq, 41);
+        assert_eq!(read.exited[0].view.exit_code, Some(3));
         let layout: SplitTree = read
             .sessions
             .into_iter()
@@ -264,7 +362,44 @@ mod tests {
     fn a_manifest_cut_short_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.handoff");
-        write(&path, &manifest(&[10]), &[b"short".to_vec()]).unwrap();
-        assert!(take(&path).is_err());
+        let mut blobs = blobs();
+        let whole = manifest(&blobs);
+        blobs.exited[0].pop();
+        std::fs::write(&path, b"").unwrap();
+        assert!(write(&path, &whole, &blobs).is_err(), "lengths checked");
+        let mut header = serde_json::to_vec(&whole).unwrap();
+        header.push(b'\n');
+        header.extend_from_slice(b"first");
+        std::fs::write(&path, header).unwrap();
+        let err = take(&path).unwrap_err();
+        assert!(err.to_string().contains("cut short"), "{err}");
+    }
+
+    /// A manifest written before flight windows and exited panes were carried (no `clock`,
+    /// `exited`, `seq` or `flight_len`) is still adopted: its panes carry no window.
+    #[test]
+    fn a_manifest_of_the_previous_format_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.handoff");
+        let header = r#"{"version":1,"counters":{"next_pane":2,"next_session":2,"next_window":2,"focus_order":[]},"sessions":[{"id":1,"name":"work","windows":[{"id":1,"index":0,"name":"0","layout":{"Pane":1}}]}],"panes":[{"id":1,"session":1,"window":1,"tags":[],"title":null,"cols":80,"rows":24,"history_limit":10000,"pid":100,"output_mark":7,"snapshot_len":4}],"frozen_at_unix_ns":1,"descriptors":3}"#;
+        std::fs::write(&path, format!("{header}\nsnap")).unwrap();
+        let (read, blobs) = take(&path).unwrap();
+        assert_eq!(blobs.snapshots, vec![b"snap".to_vec()]);
+        assert_eq!(blobs.windows, vec![Vec::<u8>::new()]);
+        assert!(blobs.exited.is_empty() && read.exited.is_empty());
+        assert!(read.clock.is_none());
+        assert_eq!((read.panes[0].seq, read.panes[0].flight_len), (0, 0));
+    }
+
+    #[test]
+    fn a_manifest_of_another_version_is_refused_saying_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.handoff");
+        let blobs = Blobs::default();
+        let mut other = manifest(&blobs);
+        other.version = 2;
+        write(&path, &other, &blobs).unwrap();
+        let err = take(&path).unwrap_err();
+        assert!(err.to_string().contains("version 2"), "{err}");
     }
 }

@@ -105,6 +105,8 @@ pub enum PaneCommand {
     /// The screen as it is now, as a repaint, and the sequence number it stands at: a viewer's
     /// stream skips a flood's output to it.
     Keyframe(Sender<ObserveStart>),
+    /// The flight recorder's window and the sequence number, for `phux upgrade`.
+    HandOver(Sender<crate::flight::CarriedWindow>),
     /// Publish an event raised from outside the pane (an ask reported with `phux ask`).
     Announce(phux_core::documents::WatchEventKind),
     Close,
@@ -136,7 +138,7 @@ pub fn spawn(
         OutputLog::default(),
         program,
         shared,
-        observer,
+        StartAs::New(observer),
     )
 }
 
@@ -154,17 +156,26 @@ pub fn adopt(
     id: PaneId,
     terminal: Terminal,
     output_mark: u64,
-    master: rustix::fd::OwnedFd,
-    pid: u32,
+    program: (rustix::fd::OwnedFd, u32),
+    window: crate::flight::CarriedWindow,
     shared: &Arc<Shared>,
 ) -> std::io::Result<PaneHandle> {
+    let (master, pid) = program;
     let program = Program {
         master,
         pid,
         wait: move || wait_for_pid(pid),
     };
     let output = OutputLog::starting_at(output_mark);
-    start(id, terminal, output, program, shared, None).map(|(handle, _)| handle)
+    let start_as = StartAs::Adopted(window);
+    start(id, terminal, output, program, shared, start_as).map(|(handle, _)| handle)
+}
+
+/// How a pane's core starts: new (with an observer attached before its program runs, maybe),
+/// or adopted with the flight window its previous process carried.
+enum StartAs {
+    New(Option<Subscriber>),
+    Adopted(crate::flight::CarriedWindow),
 }
 
 /// The exit status of child `pid`, waited for by its number (an adopted pane has no `Child`).
@@ -189,7 +200,7 @@ fn start(
     output: OutputLog,
     program: Program<impl FnOnce() -> Option<std::process::ExitStatus> + Send + 'static>,
     shared: &Arc<Shared>,
-    observer: Option<Subscriber>,
+    start_as: StartAs,
 ) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
     let Program { master, pid, wait } = program;
     let read_side = std::fs::File::from(master.try_clone()?);
@@ -229,7 +240,13 @@ fn start(
     );
     // Before the reader starts: the observer sees the blank screen before anything the
     // program prints.
-    let observed = observer.map(|observer| pane_core.observe_from_birth(observer));
+    let observed = match start_as {
+        StartAs::New(observer) => observer.map(|observer| pane_core.observe_from_birth(observer)),
+        StartAs::Adopted(window) => {
+            pane_core.carry_on(window);
+            None
+        }
+    };
     let pane_core = Arc::new(Mutex::new(pane_core));
     let (woke_tx, woke) = bounded(1);
     let (done_tx, done) = bounded(0);

@@ -101,8 +101,15 @@ impl PaneCore {
         if self.flight.is_enabled() {
             let (cols, rows, repaint) = self.repaint();
             self.flight
-                .keyframe(0, now_ns(self.shared.epoch), cols, rows, repaint);
+                .keyframe(self.seq, now_ns(self.shared.epoch), cols, rows, repaint);
         }
+    }
+
+    /// An adopted pane (`phux upgrade`) goes on from where its previous process left it: its
+    /// flight window, and its sequence numbers counting on.
+    pub fn carry_on(&mut self, window: crate::flight::CarriedWindow) {
+        self.seq = window.seq;
+        self.flight.restore(window.entries);
     }
 
     /// When the command thread must next wake with nothing else to do.
@@ -339,6 +346,12 @@ impl PaneCore {
             } => self.observe(subscriber, since_ms, &reply),
             PaneCommand::Keyframe(reply) => {
                 let _ = reply.send(self.start_now(now_ns(self.shared.epoch)));
+            }
+            PaneCommand::HandOver(reply) => {
+                let _ = reply.send(crate::flight::CarriedWindow {
+                    seq: self.seq,
+                    entries: self.flight.window(),
+                });
             }
             PaneCommand::Announce(kind) => self.watch(kind),
             PaneCommand::Close => self.close(),

@@ -1,6 +1,6 @@
 //! `phux service install [--restore [--archive PATH]] [--print] [--json]`: writes the user unit
-//! (again only when its text changed, so installing twice is a no-op) and, where systemd runs,
-//! enables and starts it.
+//! or the launchd agent's plist (again only when its text changed, so installing twice is a
+//! no-op) and, where its manager runs, enables and starts it.
 
 use std::path::PathBuf;
 
@@ -8,12 +8,13 @@ use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 use serde::Serialize;
 
+use super::manager::Manager;
 use super::{unit, SERVICE_SCHEMA_VERSION};
 use crate::commands::Context;
 use crate::failure::Failure;
 use crate::output;
 
-/// Write (and, where systemd runs, enable and start) the phux user unit
+/// Write (and, where systemd or launchd runs, enable and start) the phux user unit
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Save the workspace when the service stops and restore it when it starts
@@ -23,7 +24,7 @@ pub struct Args {
     /// [default: <data dir>/service-workspace.json]
     #[arg(long, value_name = "PATH", requires = "restore")]
     pub archive: Option<PathBuf>,
-    /// Print the unit instead of writing it
+    /// Print the unit (or plist) instead of writing it
     #[arg(long)]
     pub print: bool,
     /// Print the outcome as JSON
@@ -35,12 +36,17 @@ pub struct Args {
 #[derive(Debug, Serialize)]
 pub struct InstallJson {
     pub schema_version: u32,
+    /// `systemd` or `launchd`.
+    pub manager: &'static str,
+    /// The file written: the unit, or the plist.
     pub unit: String,
     /// False when the unit already had this text.
     pub changed: bool,
     pub restore: Option<String>,
+    /// Whether the manager's tool (systemctl, or launchctl) can be used here.
     pub systemctl: bool,
-    /// Whether `systemctl --user enable --now` succeeded (null without systemctl).
+    /// Whether `systemctl --user enable --now` (or `launchctl bootstrap`) succeeded (null
+    /// without the tool).
     pub enabled: Option<bool>,
 }
 
@@ -52,30 +58,30 @@ pub fn run(args: Args, context: &Context) -> i32 {
 }
 
 fn install(args: &Args, context: &Context) -> Result<(), Failure> {
+    let manager = Manager::here()?;
     let binary = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
     let archive = args
         .restore
         .then(|| args.archive.clone().unwrap_or_else(unit::default_archive));
-    let text = unit::text(&binary, &context.socket, archive.as_deref());
+    let text = manager.text(&binary, &context.socket, archive.as_deref());
     if args.print {
         output::print_lines(&[text.trim_end().to_owned()]);
         return Ok(());
     }
-    let path = unit::unit_path();
+    let path = manager.file();
     let changed = std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str());
     if changed {
         write(&path, &text)?;
     }
-    if let Some(dir) = archive.as_ref().and_then(|a| a.parent()) {
+    let archive_dir = archive.as_ref().and_then(|a| a.parent()).map(PathBuf::from);
+    for dir in manager.directories().into_iter().chain(archive_dir) {
         let _ = std::fs::create_dir_all(dir);
     }
-    let systemctl = unit::systemctl_available();
-    let enabled = systemctl.then(|| {
-        unit::systemctl(&["daemon-reload"]);
-        unit::systemctl(&["enable", "--now", unit::UNIT]).0
-    });
+    let systemctl = manager.available();
+    let enabled = systemctl.then(|| manager.start(changed));
     let doc = InstallJson {
         schema_version: SERVICE_SCHEMA_VERSION,
+        manager: manager.name(),
         unit: path.display().to_string(),
         changed,
         restore: archive.map(|a| a.display().to_string()),
@@ -91,16 +97,14 @@ fn install(args: &Args, context: &Context) -> Result<(), Failure> {
     } else {
         format!("{} is already installed (unchanged)", doc.unit)
     }];
+    let start = manager.start_command();
     lines.push(match enabled {
-        Some(true) => format!("enabled and started {}", unit::UNIT),
-        Some(false) => format!(
-            "systemctl --user enable --now {} failed; see `phux service status`",
-            unit::UNIT
-        ),
+        Some(true) => format!("enabled and started {}", doc.unit),
+        Some(false) => format!("`{start}` failed; see `phux service status`"),
         None => format!(
-            "systemctl not available: start it where systemd runs with \
-             `systemctl --user enable --now {}`",
-            unit::UNIT
+            "{} not available: start it where {} runs with `{start}`",
+            manager.tool(),
+            manager.name()
         ),
     });
     output::print_lines(&lines);

@@ -1,11 +1,12 @@
 //! `phux service logs [-f] [-n N]`: the service's journal (`journalctl --user -u phux.service`)
-//! where journald runs, else the server's own log beside its socket.
+//! where journald runs, else the server's own log beside its socket; for a launchd agent, the
+//! log its plist appends to (`~/Library/Logs/phux/server.log`).
 
 use std::process::{Command, Stdio};
 
 use crate::commands::Context;
 
-/// Print the service's log (its journal, else the server's log file)
+/// Print the service's log (its journal or launchd log, else the server's log file)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Keep printing what is appended, until interrupted
@@ -17,6 +18,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args, context: &Context) -> i32 {
+    if super::manager::Manager::here().is_ok_and(|m| m == super::manager::Manager::Launchd) {
+        let log = super::launchd::log_path();
+        if log.is_file() {
+            return tail(&args, &log);
+        }
+    }
     let journal = Command::new("journalctl")
         .args(["--user", "-u", super::unit::UNIT, "--no-pager", "-n"])
         .arg(args.lines.to_string())
@@ -37,4 +44,15 @@ pub fn run(args: Args, context: &Context) -> i32 {
             context,
         ),
     }
+}
+
+/// `tail -n N [-f] LOG`.
+fn tail(args: &Args, log: &std::path::Path) -> i32 {
+    Command::new("tail")
+        .args(["-n", &args.lines.to_string()])
+        .args(args.follow.then_some("-f"))
+        .arg(log)
+        .stdin(Stdio::null())
+        .status()
+        .map_or(1, |s| s.code().unwrap_or(1))
 }

@@ -1,9 +1,12 @@
-//! `phux service install|uninstall|status|logs`: a systemd user unit that keeps a server running
-//! (and, with `install --restore`, saves the workspace when it stops and restores it at start).
-//! One file per sub-verb; this module only routes.
+//! `phux service install|uninstall|status|logs`: a systemd user unit, or a launchd agent on
+//! macOS (see `manager`), that keeps a server running (and, with `install --restore`, saves the
+//! workspace when it stops and restores it at start). One file per sub-verb; this module only
+//! routes.
 
 pub mod install;
+pub mod launchd;
 pub mod logs;
+pub mod manager;
 pub mod status;
 pub mod uninstall;
 pub mod unit;
@@ -12,7 +15,7 @@ use clap::Subcommand;
 
 use crate::commands::Context;
 
-/// Keep a server running as a systemd user service
+/// Keep a server running as a systemd user service (a launchd agent on macOS)
 #[derive(clap::Args)]
 pub struct Args {
     #[command(subcommand)]

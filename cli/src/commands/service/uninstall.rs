@@ -1,15 +1,17 @@
-//! `phux service uninstall [--json]`: stops and disables the unit where systemd runs, and
-//! removes its file. Uninstalling what is not installed succeeds and says so.
+//! `phux service uninstall [--json]`: stops and disables the unit (or unloads the launchd
+//! agent) where its manager runs, and removes its file. Uninstalling what is not installed
+//! succeeds and says so.
 
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 use serde::Serialize;
 
-use super::{unit, SERVICE_SCHEMA_VERSION};
+use super::manager::Manager;
+use super::SERVICE_SCHEMA_VERSION;
 use crate::failure::Failure;
 use crate::output;
 
-/// Stop, disable and remove the phux user unit
+/// Stop, disable and remove the phux user unit (or launchd agent)
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Print the outcome as JSON
@@ -21,17 +23,23 @@ pub struct Args {
 #[derive(Debug, Serialize)]
 pub struct UninstallJson {
     pub schema_version: u32,
+    /// `systemd` or `launchd`.
+    pub manager: &'static str,
     pub unit: String,
     pub removed: bool,
 }
 
 pub fn run(args: Args) -> i32 {
-    let path = unit::unit_path();
+    let manager = match Manager::here() {
+        Ok(manager) => manager,
+        Err(failure) => return failure.report(args.json),
+    };
+    let path = manager.file();
     if !path.exists() {
-        return report(&args, &path, false);
+        return report(&args, manager, &path, false);
     }
-    if unit::systemctl_available() {
-        unit::systemctl(&["disable", "--now", unit::UNIT]);
+    if manager.available() {
+        manager.stop();
     }
     if let Err(e) = std::fs::remove_file(&path) {
         return Failure::new(
@@ -41,17 +49,18 @@ pub fn run(args: Args) -> i32 {
         )
         .report(args.json);
     }
-    if unit::systemctl_available() {
-        unit::systemctl(&["daemon-reload"]);
+    if manager.available() {
+        manager.forget();
     }
-    report(&args, &path, true)
+    report(&args, manager, &path, true)
 }
 
-fn report(args: &Args, path: &std::path::Path, removed: bool) -> i32 {
+fn report(args: &Args, manager: Manager, path: &std::path::Path, removed: bool) -> i32 {
     let unit = path.display().to_string();
     if args.json {
         output::print_json(&UninstallJson {
             schema_version: SERVICE_SCHEMA_VERSION,
+            manager: manager.name(),
             unit,
             removed,
         });

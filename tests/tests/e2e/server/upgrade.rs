@@ -343,3 +343,94 @@ fn agent_records_asks_and_leases_carry_across_an_upgrade() {
     );
     server.wait_for_text(&pane, "held-42");
 }
+
+/// The text of a cast's output events and the time of the first event holding each of
+/// `markers` (in seconds from the cast's start), `None` for a marker it lacks.
+fn marker_times(cast: &phux_recorder::Cast, markers: &[&str]) -> Vec<Option<f64>> {
+    markers
+        .iter()
+        .map(|marker| {
+            cast.events.iter().find_map(|e| match &e.kind {
+                phux_recorder::EventKind::Output(text) if text.contains(marker) => Some(e.time),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn rec_since_reaches_back_across_an_upgrade_in_order_and_on_time() {
+    let server = TestServer::start();
+    let pane = server.new_session("rec", &["sh"]);
+    // The arithmetic keeps the typed command from showing the marker itself.
+    server.send_keys(&pane, &["echo first-$((6*7))", "Enter"]);
+    server.wait_for_text(&pane, "first-42");
+    std::thread::sleep(Duration::from_secs(1));
+    server.send_keys(&pane, &["echo second-$((6*7))", "Enter"]);
+    server.wait_for_text(&pane, "second-42");
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    server.send_keys(&pane, &["echo third-$((6*7))", "Enter"]);
+    server.wait_for_text(&pane, "third-42");
+
+    let path = server.dir.path().join("x.cast");
+    let out = run_with_deadline(
+        &mut server.phux(&["rec", &pane, "--since", "30s", "-o", path.to_str().unwrap()]),
+        Duration::from_secs(30),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let cast = phux_recorder::read_cast(&path).unwrap();
+    let times = marker_times(&cast, &["first-42", "second-42", "third-42"]);
+    let [Some(first), Some(second), Some(third)] = times[..] else {
+        panic!("every marker is in the cast: {times:?}");
+    };
+    // Each marker in an event of its own, as the pane printed them (not one repaint).
+    assert!(first < second && second < third, "in order: {times:?}");
+    assert!(
+        second - first >= 0.9,
+        "the second came a second after the first, as recorded: {times:?}"
+    );
+    assert!(third < 30.0, "within the window: {times:?}");
+}
+
+#[test]
+fn an_exited_pane_stays_readable_across_an_upgrade() {
+    let server = TestServer::start();
+    let live = server.new_session("live", &["sh"]);
+    let ended = server.new_session(
+        "ends",
+        &[
+            "sh",
+            "-c",
+            "for i in $(seq 1 60); do echo last-words $i; done; exit 7",
+        ],
+    );
+    let id: u64 = ended.trim_start_matches('@').parse().unwrap();
+    let listed = || {
+        let ls = server.json(&["ls", "--json"]);
+        ls["exited"].as_array().cloned().unwrap_or_default()
+    };
+    wait_until(
+        "the pane is listed as exited",
+        Duration::from_secs(10),
+        || listed().iter().any(|e| e["id"] == id),
+    );
+    let exited_before = listed();
+    let before = server.json(&["snapshot", "--json", "--scrollback", &ended]);
+    assert!(before.to_string().contains("last-words 60"), "{before}");
+
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        listed(),
+        exited_before,
+        "still listed, with its status and end"
+    );
+    let after = server.json(&["snapshot", "--json", "--scrollback", &ended]);
+    assert_eq!(after, before, "its last screen and history as they were");
+    let write = server.run(&["send-keys", "--json", &ended, "echo no", "Enter"]);
+    assert_eq!(error_line(&write)["error"]["code"], "pane_exited");
+    // The live pane goes on beside it.
+    server.send_keys(&live, &["echo alive-$((6*7))", "Enter"]);
+    server.wait_for_text(&live, "alive-42");
+}
