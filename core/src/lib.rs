@@ -11,6 +11,7 @@
 #![warn(clippy::undocumented_unsafe_blocks)] // the engine binding and `sched_slice` use unsafe
 
 pub mod agents;
+pub mod atomic_file;
 pub mod base64;
 pub mod bounded_read;
 pub mod config;

@@ -449,21 +449,9 @@ fn screen_text(screen: &phux_encoders::RenderScreen) -> String {
     text
 }
 
-/// Writes beside `path` and renames into place.
+/// Writes `path` whole (see `phux_core::atomic_file`).
 fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<u64> {
-    use std::io::Write;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".phux-tape-")
-        .tempfile_in(dir)?;
-    temp.write_all(bytes)?;
-    temp.as_file().sync_all()?;
-    let readable = std::os::unix::fs::PermissionsExt::from_mode(0o644);
-    temp.as_file().set_permissions(readable)?;
-    temp.persist(path).map_err(|e| e.error)?;
+    phux_core::atomic_file::write(path, bytes, phux_core::atomic_file::PUBLIC)?;
     Ok(bytes.len() as u64)
 }
 

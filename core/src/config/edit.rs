@@ -4,7 +4,6 @@
 //! (two `plugin link` at once) from losing each other's entry.
 
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::file::{parse, ConfigError};
@@ -174,26 +173,15 @@ fn lock_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory, so a reader sees
-/// the old file or the new one, never half of one.
+/// Writes `bytes` to `path` whole (see [`crate::atomic_file`]): a reader sees the old file or
+/// the new one, never half of one.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), EditError> {
-    let error = |source| EditError::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{}", std::process::id()));
-    let temp = path.with_file_name(name);
-    let result = (|| {
-        let mut file = File::create(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result.map_err(error)
+    crate::atomic_file::write(path, bytes, crate::atomic_file::PUBLIC).map_err(|source| {
+        EditError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
+    })
 }
 
 #[cfg(test)]

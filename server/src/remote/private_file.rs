@@ -1,10 +1,9 @@
-//! Files only their owner may read: the token store, the certificate's key. Written through a
-//! temporary file created 0600 (never through a link) and renamed over the old one, so a
-//! reader sees the old file or the new one; read with a bound, refusing a link or a file
-//! others can read.
+//! Files only their owner may read: the token store, the certificate's key. Written whole and
+//! 0600 by `phux_core::atomic_file` (in a directory made 0700); read with a bound, refusing a
+//! link or a file others can read.
 
 use std::fs::OpenOptions;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -16,24 +15,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
             .mode(0o700)
             .create(dir)?;
     }
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp.{}", std::process::id()));
-    let temp = path.with_file_name(name);
-    let _ = std::fs::remove_file(&temp);
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
+    phux_core::atomic_file::write(path, bytes, phux_core::atomic_file::PRIVATE)
 }
 
 /// Reads at most `limit` bytes of `path`; `Ok(None)` when it does not exist. A link, a file
