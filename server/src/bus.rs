@@ -3,7 +3,7 @@
 //! subscriber has a bounded queue; one that cannot keep up is dropped (watchers, observers) or
 //! coalesced (change listeners), so no subscriber can make the server's memory grow.
 
-use crossbeam_channel::{Sender, TrySendError};
+use crossbeam_channel::{Receiver, Sender, TrySendError};
 use phux_core::documents::{WatchEventKind, WatchEventName};
 use phux_core::ids::PaneId;
 use std::sync::Arc;
@@ -13,9 +13,17 @@ pub const WATCH_QUEUE: usize = 4096;
 /// Output chunks an observer (recorder) may have queued before it is told it lagged and dropped.
 pub const OBSERVER_QUEUE: usize = 4096;
 
-/// An observer's channel: one slot beyond `OBSERVER_QUEUE`, kept for the lag notice.
-pub fn observer_channel() -> (Sender<BusEvent>, crossbeam_channel::Receiver<BusEvent>) {
-    crossbeam_channel::bounded(OBSERVER_QUEUE + 1)
+/// A watcher's channel, held to `WATCH_QUEUE` events by `Subscriber::deliver`. Not a bounded
+/// channel: one allocates and writes every slot up front (about 0.5 MB for 4096 bus events),
+/// and every pane has a watcher (its agent supervisor) that is nearly always empty; this one
+/// takes room a block of slots at a time, as events wait (issue 41).
+pub fn watch_channel() -> (Sender<BusEvent>, Receiver<BusEvent>) {
+    crossbeam_channel::unbounded()
+}
+
+/// An observer's channel, held to `OBSERVER_QUEUE` chunks and the lag notice after them.
+pub fn observer_channel() -> (Sender<BusEvent>, Receiver<BusEvent>) {
+    crossbeam_channel::unbounded()
 }
 
 /// One thing that happened in a pane.
@@ -68,6 +76,17 @@ pub struct Subscriber {
 }
 
 impl Subscriber {
+    /// Whether the queue holds all it may: a bounded channel says so itself, an unbounded one
+    /// (`watch_channel`, `observer_channel`) by the length its interest allows.
+    fn is_full(&self) -> bool {
+        let limit = match self.interest {
+            Interest::Watch(_) => WATCH_QUEUE,
+            Interest::Observe => OBSERVER_QUEUE,
+            Interest::Changes => 1,
+        };
+        self.tx.capacity().is_none() && self.tx.len() >= limit
+    }
+
     fn wants(&self, event: &BusEvent) -> bool {
         match (&self.interest, event) {
             (Interest::Watch(names), BusEvent::Watch { kind, .. }) => {
@@ -102,7 +121,12 @@ impl Subscriber {
                 return false;
             }
         }
-        match self.tx.try_send(event.clone()) {
+        let sent = if self.is_full() {
+            Err(TrySendError::Full(event.clone()))
+        } else {
+            self.tx.try_send(event.clone())
+        };
+        match sent {
             Ok(()) => true,
             // A change listener's one queued notice already says "re-read": coalescing loses
             // nothing it needs, so a full queue never drops it. The pane's end is the exception:
@@ -204,6 +228,27 @@ mod tests {
             matches!(last, Some(BusEvent::Lagged { dropped: 3, .. })),
             "{last:?}"
         );
+    }
+
+    // Regression (issue 41): the watch channel became unbounded so an idle watcher costs no
+    // preallocated slots; it must still drop a watcher that stops reading at WATCH_QUEUE.
+    #[test]
+    fn a_stuck_watcher_on_a_watch_channel_is_dropped_at_the_queue_limit() {
+        let (tx, rx) = watch_channel();
+        let mut bus = Bus::default();
+        bus.add(Subscriber {
+            interest: Interest::Watch(Vec::new()),
+            tx,
+        });
+        for t_ns in 0..=WATCH_QUEUE as u64 {
+            bus.publish(&BusEvent::Watch {
+                pane: PaneId(1),
+                kind: WatchEventKind::Bell,
+                t_ns,
+            });
+        }
+        assert!(bus.is_empty(), "dropped once its queue was full");
+        assert_eq!(rx.len(), WATCH_QUEUE);
     }
 
     #[test]

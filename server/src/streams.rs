@@ -3,7 +3,7 @@
 //! every output chunk with the time the server read it, and resizes). Also `report_asked`,
 //! which raises an event on a pane's bus.
 
-use crate::bus::{observer_channel, BusEvent, Interest, Subscriber, WATCH_QUEUE};
+use crate::bus::{observer_channel, watch_channel, BusEvent, Interest, Subscriber};
 use crate::handlers::{lifecycle, pane_ops};
 use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
@@ -37,12 +37,11 @@ pub struct Stream {
 
 pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, RequestError> {
     let interest = interest_of(&request.events)?;
-    let capacity = if matches!(interest, Interest::Changes) {
-        1
+    let (tx, rx) = if matches!(interest, Interest::Changes) {
+        bounded(1)
     } else {
-        WATCH_QUEUE
+        watch_channel()
     };
-    let (tx, rx) = bounded(capacity);
     let subscriber = Subscriber { interest, tx };
     let now = crate::bus::now_ns(shared.epoch);
     let from_ns = match (request.after_ns, request.since_ms) {

@@ -18,7 +18,7 @@ use phux_core::wire::{ActiveAsk, DetectionReport, Occupant};
 use super::handlers::announce;
 use super::identity::foreground;
 use super::store::{apply_detection, depart};
-use crate::bus::{BusEvent, Interest, Subscriber, WATCH_QUEUE};
+use crate::bus::{watch_channel, BusEvent, Interest, Subscriber};
 use crate::pane::{ask::parse_title, PaneCommand, PaneHandle};
 use crate::shared::Shared;
 
@@ -45,7 +45,7 @@ const EDGES: [WatchEventName; 7] = [
 
 /// Starts supervising `handle`'s pane.
 pub fn supervise(shared: &Arc<Shared>, handle: &PaneHandle) {
-    let (tx, rx) = bounded(WATCH_QUEUE);
+    let (tx, rx) = watch_channel();
     let subscriber = Subscriber {
         interest: Interest::Watch(EDGES.to_vec()),
         tx,
