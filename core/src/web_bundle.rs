@@ -50,6 +50,16 @@ pub fn installed() -> Option<PathBuf> {
     script.is_file().then_some(script)
 }
 
+/// The script's bytes, installing the pinned release first when it is missing (the listener's
+/// page and `rec -o x.html` both take it this way).
+pub fn script() -> Result<Vec<u8>, WebError> {
+    let path = match installed() {
+        Some(path) => path,
+        None => install()?,
+    };
+    Ok(std::fs::read(path)?)
+}
+
 /// Installs the pinned release (from `PHUX_WEB_BUNDLE` when set, else the registry) and
 /// returns the script's path. Nothing is kept unless the hash matches.
 pub fn install() -> Result<PathBuf, WebError> {

@@ -56,6 +56,7 @@ pub fn write_html(
         .filter(|_| options.prefer_cast_theme)
         .unwrap_or(options.theme);
     let (events, duration) = timeline(cast, options.idle_limit, options.speed);
+    let event_count = events.len() as u64;
     let data = json!({
         "cols": cast.header.cols,
         "rows": cast.header.rows,
@@ -83,12 +84,8 @@ pub fn write_html(
         path: out.to_path_buf(),
         bytes,
         duration_ms: (duration * 1000.0).round() as u64,
-        events: events_len(&data),
+        events: event_count,
     })
-}
-
-fn events_len(data: &serde_json::Value) -> u64 {
-    data["events"].as_array().map_or(0, |e| e.len() as u64)
 }
 
 /// The output and resize events with idle gaps clamped and the speed applied, and the end.

@@ -16,6 +16,7 @@
 use std::time::{Duration, Instant};
 
 use phux_tests::fleet::Fleet;
+use phux_tests::listening::Listening;
 use phux_tests::sshd::Sshd;
 use phux_tests::{run_with_deadline, stderr, TestServer};
 
@@ -178,42 +179,11 @@ fn real_ssh_fleet() -> Option<(Fleet, String, Sshd, TestServer)> {
 
 /// A hub whose satellite `viawss` is reached over its listener (`wss://127.0.0.1:PORT`), paired
 /// with a token and the certificate pinned, as `docs/remote.md` says.
-fn wss_fleet() -> (Fleet, String, TestServer) {
-    let dir = tempfile::tempdir().unwrap().keep();
-    let tokens = dir.join("remote-tokens");
-    let satellite = TestServer::start_with_env(
-        &["--ws-addr", "127.0.0.1:0"],
-        &[("PHUX_WS_TOKENS", tokens.as_os_str())],
-    );
-    let log = satellite.dir.path().join("server.log");
-    let start = Instant::now();
-    let port = loop {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        let port = text
-            .lines()
-            .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
-            .and_then(|rest| rest.split_whitespace().next())
-            .map(str::to_owned);
-        if let Some(port) = port {
-            break port;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "no listener: {text}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut pair = satellite.phux(&["pair", "--json"]);
-    pair.env("PHUX_WS_TOKENS", &tokens);
-    let output = run_with_deadline(&mut pair, Duration::from_secs(15));
-    let paired: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    let token_file = dir.join("hub.token");
-    std::fs::write(&token_file, paired["token"].as_str().unwrap()).unwrap();
-    std::fs::set_permissions(
-        &token_file,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
+fn wss_fleet() -> (Fleet, String, Listening) {
+    let satellite = Listening::start();
+    let paired = satellite.pair(&[]);
+    let token_file = satellite.token_file("hub.token", paired["token"].as_str().unwrap());
+    let port = satellite.port;
     let fleet = Fleet::start();
     let output = fleet.run(&[
         "host",
@@ -228,7 +198,7 @@ fn wss_fleet() -> (Fleet, String, TestServer) {
         paired["cert_fingerprint"].as_str().unwrap(),
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let pane = satellite.plain_shell("w", "sh");
+    let pane = satellite.server.plain_shell("w", "sh");
     let far = format!("viawss/{pane}");
     fleet.wait_listed(&far);
     (fleet, far, satellite)

@@ -15,8 +15,9 @@
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use phux_tests::listening::Listening;
 use phux_tests::{rss_of, run_with_deadline, TestServer};
 
 const VIEWERS: usize = 20;
@@ -29,24 +30,16 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map_or(100, |v| v.parse().unwrap());
     println!("phux: {}", phux_tests::phux_bin().display());
-    let dir = tempfile::tempdir().unwrap().keep();
-    let tokens = dir.join("remote-tokens");
-    let server = TestServer::start_with_env(
-        &["--ws-addr", "127.0.0.1:0"],
-        &[("PHUX_WS_TOKENS", tokens.as_os_str())],
-    );
-    let port = listening_port(&server);
+    let listening = Listening::start();
+    let server = &listening.server;
+    let port = listening.port;
     let pane = server.plain_shell("echo", "sh");
-    let mut pair = server.phux(&["pair", "--json"]);
-    pair.env("PHUX_WS_TOKENS", &tokens);
-    let paired: serde_json::Value =
-        serde_json::from_slice(&run_with_deadline(&mut pair, Duration::from_secs(15)).stdout)
-            .unwrap();
+    let paired = listening.pair(&[]);
     let token = paired["token"].as_str().unwrap().to_owned();
 
     println!("\n1. keystroke echo in the browser, {runs} keys into a `sh` pane");
     let plan = serde_json::json!({
-        "base": format!("https://127.0.0.1:{port}"),
+        "base": listening.base(),
         "token": token,
         "runs": runs,
     });
@@ -75,11 +68,9 @@ fn main() {
     println!("   TUI: see tui_bench's \"at rest\" row, measured the same way at the outer screen");
 
     println!("\n2. server memory per viewer, {VIEWERS} viewers of one pane");
-    let pid = server.server_pid();
     let id = pane.trim_start_matches('@');
-    let wss = viewers(&server, "wss", port, &token, id);
-    let local = viewers(&server, "unix", port, &token, id);
-    let _ = pid;
+    let wss = viewers(server, "wss", port, &token, id);
+    let local = viewers(server, "unix", port, &token, id);
     println!(
         "   browser viewer (wss)        {:8.1} KB each",
         wss as f64 / 1024.0 / VIEWERS as f64
@@ -89,24 +80,6 @@ fn main() {
         local as f64 / 1024.0 / VIEWERS as f64,
         wss as f64 / local.max(1) as f64
     );
-}
-
-fn listening_port(server: &TestServer) -> u16 {
-    let log = server.dir.path().join("server.log");
-    let start = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        if let Some(port) = text
-            .lines()
-            .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|p| p.parse().ok())
-        {
-            return port;
-        }
-        assert!(start.elapsed() < Duration::from_secs(10), "no listener");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// The server's RSS growth while VIEWERS connections (over `mode`: wss or the unix socket)

@@ -5,6 +5,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
 pub mod fleet;
+pub mod listening;
 pub mod mcp;
 pub mod outer_screen;
 pub mod play;

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use phux_server::remote::dial::{self, WssAddr};
+use phux_core::hosts::Endpoint;
+use phux_server::remote::dial;
 
 /// Carry a hub's link over wss (run by the hub)
 #[derive(Debug, clap::Args)]
@@ -21,10 +22,12 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> i32 {
-    let result = WssAddr::parse(&args.url).and_then(|addr| {
-        let token = read_token(&args.token_file)?;
-        dial::link_stdio(&addr, &token, &args.fingerprint)
-    });
+    let result = Endpoint::parse(&args.url)
+        .map_err(|e| e.to_string())
+        .and_then(|endpoint| {
+            let token = read_token(&args.token_file)?;
+            dial::link_stdio(&endpoint, &token, &args.fingerprint)
+        });
     match result {
         Ok(()) => 0,
         Err(why) => {

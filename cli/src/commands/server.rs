@@ -72,10 +72,10 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     let file = super::server_defaults::apply(&mut config);
     config.seed_session = !args.no_seed && !args.detach_stdio;
     config.adopt = args.adopt;
-    let env_addr = std::env::var("PHUX_WS_ADDR")
-        .ok()
-        .filter(|v| !v.trim().is_empty());
-    config.ws_addr = args.ws_addr.or(env_addr).or(config.ws_addr.take());
+    let from_file = config.ws_addr.take();
+    config.ws_addr = args
+        .ws_addr
+        .or_else(|| phux_core::config::listener::configured_addr(|| from_file));
     if let Some(bytes) = args.flight_bytes {
         config.flight_bytes = bytes;
     }

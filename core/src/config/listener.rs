@@ -19,3 +19,13 @@ impl Listener {
         self.ws_addr.is_none()
     }
 }
+
+/// The address a server started now listens on: `PHUX_WS_ADDR` when set, else `from_file`
+/// (the config file's `[listener] ws_addr`, read only when needed). `server --ws-addr` outranks
+/// both.
+pub fn configured_addr(from_file: impl FnOnce() -> Option<String>) -> Option<String> {
+    std::env::var("PHUX_WS_ADDR")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .or_else(from_file)
+}

@@ -67,6 +67,31 @@ pub fn write_close(out: &mut impl Write, channel: u32) -> std::io::Result<()> {
     write_frame(out, channel, &[])
 }
 
+/// The frame at the head of `buffer` and the bytes it took, or `None` while it is not whole
+/// (for a reader whose bytes come in messages that need not end at a frame's end).
+pub fn decode(buffer: &[u8]) -> Result<Option<(LinkFrame, usize)>, LinkFrameError> {
+    let Some(header) = buffer.get(..8) else {
+        return Ok(None);
+    };
+    let channel = u32::from_be_bytes([header[0], header[1], header[2], header[3]]);
+    let len = u32::from_be_bytes([header[4], header[5], header[6], header[7]]) as usize;
+    if len > MAX_CHUNK {
+        return Err(LinkFrameError::TooLarge(len));
+    }
+    let Some(bytes) = buffer.get(8..8 + len) else {
+        return Ok(None);
+    };
+    let frame = if len == 0 {
+        LinkFrame::Close { channel }
+    } else {
+        LinkFrame::Data {
+            channel,
+            bytes: bytes.to_vec(),
+        }
+    };
+    Ok(Some((frame, 8 + len)))
+}
+
 /// Reads one frame; [`LinkFrameError::Closed`] at a clean end between frames.
 pub fn read_frame(input: &mut impl Read) -> Result<LinkFrame, LinkFrameError> {
     let mut header = [0u8; 8];
@@ -94,6 +119,28 @@ pub fn read_frame(input: &mut impl Read) -> Result<LinkFrame, LinkFrameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_is_decoded_once_whole_and_an_oversize_one_is_refused() {
+        let mut buf = Vec::new();
+        write_frame(&mut buf, 3, b"abc").unwrap();
+        write_close(&mut buf, 3).unwrap();
+        assert!(decode(&buf[..10]).unwrap().is_none());
+        let (first, used) = decode(&buf).unwrap().unwrap();
+        assert_eq!(
+            first,
+            LinkFrame::Data {
+                channel: 3,
+                bytes: b"abc".to_vec()
+            }
+        );
+        assert_eq!(
+            decode(&buf[used..]).unwrap().unwrap(),
+            (LinkFrame::Close { channel: 3 }, 8)
+        );
+        let huge = [0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff];
+        assert!(matches!(decode(&huge), Err(LinkFrameError::TooLarge(_))));
+    }
 
     #[test]
     fn frames_round_trip() {

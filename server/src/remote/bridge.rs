@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
-use phux_core::hosts::link_frame::{ProxyHello, CONTROL_CHANNEL, MAX_CHUNK};
+use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL, MAX_CHUNK};
 use phux_core::wire::PROTOCOL;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
@@ -69,7 +69,11 @@ where
                 version: env!("CARGO_PKG_VERSION").to_owned(),
             };
             let hello = serde_json::to_vec(&hello).unwrap_or_default();
-            if out_tx.send(frame(CONTROL_CHANNEL, &hello)).await.is_err() {
+            if out_tx
+                .send(frame_bytes(CONTROL_CHANNEL, &hello))
+                .await
+                .is_err()
+            {
                 return;
             }
             let mut link = Link {
@@ -122,7 +126,7 @@ fn open(
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     let bytes = match channel {
-                        Some(channel) => frame(channel, &buf[..n]),
+                        Some(channel) => frame_bytes(channel, &buf[..n]),
                         None => buf[..n].to_vec(),
                     };
                     if out.send(bytes).await.is_err() {
@@ -132,18 +136,17 @@ fn open(
             }
         }
         if let Some(channel) = channel {
-            let _ = out.send(frame(channel, &[])).await;
+            let _ = out.send(frame_bytes(channel, &[])).await;
         }
     });
     Some(writer)
 }
 
-/// One link frame's bytes: `channel`, length, body (an empty body closes the channel).
-fn frame(channel: u32, bytes: &[u8]) -> Vec<u8> {
+/// One link frame's bytes (an empty body closes the channel).
+fn frame_bytes(channel: u32, bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(8 + bytes.len());
-    out.extend_from_slice(&channel.to_be_bytes());
-    out.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
-    out.extend_from_slice(bytes);
+    // Writing to a Vec cannot fail.
+    let _ = link_frame::write_frame(&mut out, channel, bytes);
     out
 }
 
@@ -164,65 +167,57 @@ impl Link {
     /// Takes the link's next bytes; false when the link must end (a malformed frame).
     async fn receive(&mut self, bytes: &[u8]) -> bool {
         self.pending.extend_from_slice(bytes);
-        loop {
-            if self.pending.len() < 8 {
-                return true;
+        let mut used = 0;
+        let whole = loop {
+            match link_frame::decode(&self.pending[used..]) {
+                Ok(Some((frame, took))) => {
+                    used += took;
+                    self.apply(frame).await;
+                }
+                Ok(None) => break true,
+                Err(e) => {
+                    crate::log::line(&format!("remote: a link sent a bad frame: {e}"));
+                    break false;
+                }
             }
-            let channel = u32::from_be_bytes([
-                self.pending[0],
-                self.pending[1],
-                self.pending[2],
-                self.pending[3],
-            ]);
-            let len = u32::from_be_bytes([
-                self.pending[4],
-                self.pending[5],
-                self.pending[6],
-                self.pending[7],
-            ]) as usize;
-            if len > MAX_CHUNK {
-                crate::log::line(&format!(
-                    "remote: a link sent a frame of {len} bytes, more than {MAX_CHUNK}"
-                ));
-                return false;
-            }
-            if self.pending.len() < 8 + len {
-                return true;
-            }
-            let body: Vec<u8> = self.pending[8..8 + len].to_vec();
-            self.pending.drain(..8 + len);
-            if channel == CONTROL_CHANNEL {
-                continue;
-            }
-            if len == 0 {
+        };
+        self.pending.drain(..used);
+        whole
+    }
+
+    /// One frame from the hub: a channel's bytes (opening it on its first), or its close.
+    async fn apply(&mut self, frame: LinkFrame) {
+        let (channel, body) = match frame {
+            LinkFrame::Data { channel, .. } if channel == CONTROL_CHANNEL => return,
+            LinkFrame::Close { channel } => {
                 if let Some(mut local) = self.channels.remove(&channel) {
                     let _ = local.shutdown().await;
                 }
-                continue;
+                return;
             }
-            if !self.channels.contains_key(&channel) {
-                if self.channels.len() >= MAX_CHANNELS {
-                    let _ = self.out.send(frame(channel, &[])).await;
-                    continue;
+            LinkFrame::Data { channel, bytes } => (channel, bytes),
+        };
+        if !self.channels.contains_key(&channel) {
+            let opened = (self.channels.len() < MAX_CHANNELS)
+                .then(|| open(&self.shared, self.grant, self.out.clone(), Some(channel)))
+                .flatten();
+            match opened {
+                Some(local) => {
+                    self.channels.insert(channel, local);
                 }
-                match open(&self.shared, self.grant, self.out.clone(), Some(channel)) {
-                    Some(local) => {
-                        self.channels.insert(channel, local);
-                    }
-                    None => {
-                        let _ = self.out.send(frame(channel, &[])).await;
-                        continue;
-                    }
+                None => {
+                    let _ = self.out.send(frame_bytes(channel, &[])).await;
+                    return;
                 }
             }
-            let failed = match self.channels.get_mut(&channel) {
-                Some(local) => local.write_all(&body).await.is_err(),
-                None => false,
-            };
-            if failed {
-                self.channels.remove(&channel);
-                let _ = self.out.send(frame(channel, &[])).await;
-            }
+        }
+        let failed = match self.channels.get_mut(&channel) {
+            Some(local) => local.write_all(&body).await.is_err(),
+            None => false,
+        };
+        if failed {
+            self.channels.remove(&channel);
+            let _ = self.out.send(frame_bytes(channel, &[])).await;
         }
     }
 }

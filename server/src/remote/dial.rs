@@ -19,53 +19,12 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
+use phux_core::hosts::{Endpoint, Scheme};
+
 use super::cert::{fingerprint_of, normalized_fingerprint};
 
 /// How long TLS and the upgrade may take.
 pub const CONNECT_DEADLINE: Duration = Duration::from_secs(15);
-
-/// `wss://HOST:PORT`, split.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WssAddr {
-    pub host: String,
-    pub port: u16,
-}
-
-impl WssAddr {
-    pub fn parse(text: &str) -> Result<WssAddr, String> {
-        let rest = text
-            .strip_prefix("wss://")
-            .ok_or_else(|| format!("{text:?} does not start with wss://"))?;
-        let rest = rest.trim_end_matches('/');
-        if rest.contains(['/', '?', '#', '@']) || rest.is_empty() {
-            return Err(format!("{text:?}: a wss address is wss://HOST:PORT only"));
-        }
-        let (host, port) = match rest.rsplit_once(':') {
-            Some((host, port)) if !host.ends_with(']') || host.starts_with('[') => {
-                let port = port
-                    .parse::<u16>()
-                    .map_err(|_| format!("{text:?}: the port is not a number"))?;
-                (host, port)
-            }
-            _ => (rest, 443),
-        };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        if host.is_empty()
-            || host.starts_with('-')
-            || !host
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':'))
-        {
-            return Err(format!(
-                "{text:?}: the host is letters, digits, '.', '-' or an IP"
-            ));
-        }
-        Ok(WssAddr {
-            host: host.to_owned(),
-            port,
-        })
-    }
-}
 
 /// Accepts exactly one certificate: the one whose SHA-256 is the pinned fingerprint.
 #[derive(Debug)]
@@ -129,8 +88,29 @@ impl ServerCertVerifier for Pinned {
     }
 }
 
-/// Dials `addr`'s `/link` and carries stdin/stdout over it until either side ends.
-pub fn link_stdio(addr: &WssAddr, token: &str, fingerprint: &str) -> Result<(), String> {
+/// The port a `wss://` endpoint without one is dialed on.
+pub const DEFAULT_PORT: u16 = 443;
+
+/// Where a `wss://` endpoint (`Endpoint::parse` checked it) is dialed: host and port.
+struct Addr {
+    host: String,
+    port: u16,
+}
+
+/// Dials `endpoint`'s `/link` and carries stdin/stdout over it until either side ends.
+pub fn link_stdio(endpoint: &Endpoint, token: &str, fingerprint: &str) -> Result<(), String> {
+    if endpoint.scheme != Scheme::Wss {
+        return Err(format!("{endpoint} is not a wss:// address"));
+    }
+    let addr = Addr {
+        host: endpoint
+            .host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_owned(),
+        port: endpoint.port.unwrap_or(DEFAULT_PORT),
+    };
+    let addr = &addr;
     let pinned = normalized_fingerprint(fingerprint);
     if pinned.len() != 64 {
         return Err(format!(
@@ -153,7 +133,7 @@ pub fn link_stdio(addr: &WssAddr, token: &str, fingerprint: &str) -> Result<(), 
 type Wss =
     tokio_tungstenite::WebSocketStream<tokio_rustls::client::TlsStream<tokio::net::TcpStream>>;
 
-async fn connect(addr: &WssAddr, token: &str, pinned: String, path: &str) -> Result<Wss, String> {
+async fn connect(addr: &Addr, token: &str, pinned: String, path: &str) -> Result<Wss, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let config = rustls::ClientConfig::builder_with_provider(Arc::clone(&provider))
         .with_safe_default_protocol_versions()
@@ -236,31 +216,5 @@ async fn carry(ws: Wss) -> Result<(), String> {
     tokio::select! {
         result = upstream => result,
         result = downstream => result,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_wss_address_is_host_and_port_only() {
-        assert_eq!(
-            WssAddr::parse("wss://box.tail:8787").unwrap(),
-            WssAddr {
-                host: "box.tail".into(),
-                port: 8787
-            }
-        );
-        assert_eq!(WssAddr::parse("wss://10.0.0.2").unwrap().port, 443);
-        for bad in [
-            "ssh://x",
-            "wss://-oProxy:1",
-            "wss://a/b",
-            "wss://u@h:1",
-            "wss://h:x",
-        ] {
-            assert!(WssAddr::parse(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -87,13 +87,7 @@ pub async fn serve<S: AsyncWrite + Unpin>(
 
 /// The installed script, installing it on first use.
 async fn bundle() -> Result<Vec<u8>, String> {
-    tokio::task::spawn_blocking(|| {
-        let path = match web_bundle::installed() {
-            Some(path) => path,
-            None => web_bundle::install().map_err(|e| e.to_string())?,
-        };
-        std::fs::read(&path).map_err(|e| e.to_string())
-    })
-    .await
-    .map_err(|e| e.to_string())?
+    tokio::task::spawn_blocking(|| web_bundle::script().map_err(|e| e.to_string()))
+        .await
+        .map_err(|e| e.to_string())?
 }

@@ -67,6 +67,16 @@ impl Plugin {
     }
 }
 
+/// The remote listener's address as a server started now would take it (`PHUX_WS_ADDR`, else
+/// `[listener] ws_addr`; `None`: no listener).
+pub fn configured_ws_addr() -> Option<String> {
+    phux_core::config::listener::configured_addr(|| {
+        load_config()
+            .ok()
+            .and_then(|loaded| loaded.file.listener.ws_addr)
+    })
+}
+
 /// The config file phux uses, loaded; a malformed one is the `registry` failure.
 pub fn load_config() -> Result<LoadedConfig, RegistryError> {
     Ok(load(&config_path())?)

@@ -168,14 +168,7 @@ fn config() -> DoctorCheck {
 /// The remote listener's address: off, loopback only, or open to other machines (the user's
 /// explicit choice, but one to be reminded of).
 fn remote_listener() -> DoctorCheck {
-    let addr = std::env::var("PHUX_WS_ADDR")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| {
-            registry::load_config()
-                .ok()
-                .and_then(|loaded| loaded.file.listener.ws_addr)
-        });
+    let addr = registry::configured_ws_addr();
     let Some(addr) = addr else {
         return check(
             "remote",

@@ -68,7 +68,7 @@ fn execute(args: Flags) -> VerbResult {
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_else(|| PathBuf::from("."));
-    let ws_addr = configured_ws_addr();
+    let ws_addr = crate::registry::configured_ws_addr();
     let overlay = phux_server::remote::overlay::addresses();
     // Everything that can fail is checked before a token exists.
     let link_base = link_base(args.host.as_deref(), ws_addr.as_deref(), &overlay)?;
@@ -173,18 +173,6 @@ fn qr_lines(text: &str) -> Vec<String> {
         y += 2;
     }
     lines
-}
-
-/// `PHUX_WS_ADDR`, else `[listener] ws_addr` (what a server started now would listen on).
-fn configured_ws_addr() -> Option<String> {
-    std::env::var("PHUX_WS_ADDR")
-        .ok()
-        .filter(|v| !v.trim().is_empty())
-        .or_else(|| {
-            crate::registry::load_config()
-                .ok()
-                .and_then(|loaded| loaded.file.listener.ws_addr)
-        })
 }
 
 /// `https://HOST:PORT` for the connect link: `--host`, else the first overlay address with

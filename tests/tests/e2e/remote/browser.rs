@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use phux_tests::{json, missing, phux_bin, run_with_deadline, stdout, wait_until, TestServer};
+use phux_tests::listening::Listening;
+use phux_tests::{missing, phux_bin, run_with_deadline, stdout, TestServer};
 
 fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("browser")
@@ -34,32 +35,13 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
         missing(&what);
         return;
     }
+    let listening = Listening::start();
+    let server = &listening.server;
     let dir = tempfile::tempdir().unwrap();
-    let tokens = dir.path().join("remote-tokens");
-    let server = TestServer::start_with_env(
-        &["--ws-addr", "127.0.0.1:0"],
-        &[("PHUX_WS_TOKENS", tokens.as_os_str())],
-    );
-    let log = server.dir.path().join("server.log");
-    let mut port = String::new();
-    wait_until("the listener listens", Duration::from_secs(10), || {
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        port = text
-            .lines()
-            .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_default()
-            .to_owned();
-        !port.is_empty()
-    });
     let pane = server.marked_bash("web");
     server.run(&["send-keys", &pane, "echo WEB-MARK-$((20+1))", "Enter"]);
     server.wait_for_text(&pane, "WEB-MARK-21");
-    let pair = |args: &[&str]| {
-        let mut command = server.phux(&["pair", "--json"]);
-        command.args(args).env("PHUX_WS_TOKENS", &tokens);
-        json(&run_with_deadline(&mut command, Duration::from_secs(15)))
-    };
+    let pair = |args: &[&str]| listening.pair(args);
     let full = pair(&[]);
     let read_only = pair(&["--read-only"]);
     let shots = std::env::var_os("PHUX_BROWSER_SHOTS")
@@ -67,7 +49,7 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
         .unwrap_or_else(|| dir.path().to_path_buf());
     std::fs::create_dir_all(&shots).unwrap();
     let plan = serde_json::json!({
-        "base": format!("https://127.0.0.1:{port}"),
+        "base": listening.base(),
         "token": full["token"],
         "credential_id": full["credential_id"],
         "read_only_token": read_only["token"],
@@ -85,7 +67,7 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
         .current_dir(browser_dir())
         .env("PHUX_BROWSER_PLAN", plan.to_string())
         .env("PHUX_SOCKET", &server.socket)
-        .env("PHUX_WS_TOKENS", &tokens);
+        .env("PHUX_WS_TOKENS", &listening.tokens);
     let output = run_with_deadline(&mut node, Duration::from_secs(120));
     let printed = stdout(&output);
     assert!(
@@ -135,7 +117,7 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
     );
     assert!(!lines.contains("READONLY"), "{lines}");
     assert!(shots.join("fleet-and-pane.png").exists());
-    let log = std::fs::read_to_string(&log).unwrap();
+    let log = std::fs::read_to_string(server.dir.path().join("server.log")).unwrap();
     assert!(
         !log.contains(full["token"].as_str().unwrap()),
         "no token in the log"

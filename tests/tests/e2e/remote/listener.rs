@@ -3,78 +3,29 @@
 //! credential's writes refused, and a hub reaching a satellite over `wss://`. The browser's
 //! side is `browser.rs`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use phux_tests::listening::Listening;
 use phux_tests::{json, phux, run_with_deadline, stdout, wait_until, TestServer};
 
-/// A server listening on a free loopback port, its token store in its own directory.
-struct Listening {
-    server: TestServer,
-    tokens: PathBuf,
-    port: u16,
-}
-
-impl Listening {
-    fn start() -> Listening {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let tokens = dir.keep().join("remote-tokens");
-        let server = TestServer::start_with_env(
-            &["--ws-addr", "127.0.0.1:0"],
-            &[("PHUX_WS_TOKENS", tokens.as_os_str())],
-        );
-        let log = server.dir.path().join("server.log");
-        let mut port = 0;
-        wait_until(
-            "the listener says where it listens",
-            Duration::from_secs(10),
-            || {
-                let text = std::fs::read_to_string(&log).unwrap_or_default();
-                port = text
-                    .lines()
-                    .find_map(|l| l.split("remote: listening on 127.0.0.1:").nth(1))
-                    .and_then(|rest| rest.split_whitespace().next())
-                    .and_then(|p| p.parse().ok())
-                    .unwrap_or(0);
-                port != 0
-            },
-        );
-        Listening {
-            server,
-            tokens,
-            port,
-        }
-    }
-
-    /// `phux pair ARGS --json` against this listener's store.
-    fn pair(&self, args: &[&str]) -> serde_json::Value {
-        let mut command = self.server.phux(&["pair"]);
-        command
-            .args(args)
-            .arg("--json")
-            .env("PHUX_WS_TOKENS", &self.tokens);
-        let output = run_with_deadline(&mut command, Duration::from_secs(15));
-        assert!(output.status.success(), "{}", phux_tests::stderr(&output));
-        json(&output)
-    }
-
-    /// Runs the Python probe (a real TLS WebSocket client) and returns what it printed.
-    fn probe(&self, script: &str, env: &[(&str, &str)]) -> serde_json::Value {
-        let mut command = Command::new("python3");
-        command
-            .arg("-c")
-            .arg(format!("{PROBE}\n{script}"))
-            .env("PORT", self.port.to_string())
-            .envs(env.iter().copied());
-        let output = run_with_deadline(&mut command, Duration::from_secs(40));
-        assert!(
-            output.status.success(),
-            "the probe failed: {}",
-            phux_tests::stderr(&output)
-        );
-        serde_json::from_str(stdout(&output).trim()).expect("the probe prints one JSON line")
-    }
+/// Runs the Python probe (a real TLS WebSocket client) against `listening` and returns what it
+/// printed.
+fn probe(listening: &Listening, script: &str, env: &[(&str, &str)]) -> serde_json::Value {
+    let mut command = Command::new("python3");
+    command
+        .arg("-c")
+        .arg(format!("{PROBE}\n{script}"))
+        .env("PORT", listening.port.to_string())
+        .envs(env.iter().copied());
+    let output = run_with_deadline(&mut command, Duration::from_secs(40));
+    assert!(
+        output.status.success(),
+        "the probe failed: {}",
+        phux_tests::stderr(&output)
+    );
+    serde_json::from_str(stdout(&output).trim()).expect("the probe prints one JSON line")
 }
 
 /// A minimal WebSocket client over Python's ssl module: enough to show what the listener does
@@ -295,7 +246,8 @@ fn bad_tokens_garbage_and_huge_frames_are_refused_before_any_session_data() {
     let listening = Listening::start();
     let good = listening.pair(&[]);
     let token = good["token"].as_str().unwrap();
-    let seen = listening.probe(
+    let seen = probe(
+        &listening,
         r#"
 s = tls(); head = upgrade(s, headers="Authorization: Bearer 00ff\r\n")
 wrong_header = head.split("\r\n")[0]
@@ -363,7 +315,8 @@ send(f, 2, frame({"type": "input", "id": 1, "pane": PANE, "actions": [{"kind": "
 full = wire_messages(f, 1)[0]
 print(json.dumps({"welcome": welcome, "screen": screen, "typed": typed, "tunnel": tunnel, "full": full}))
 "#;
-    let seen = listening.probe(
+    let seen = probe(
+        &listening,
         script,
         &[
             ("RO", read_only["token"].as_str().unwrap()),
@@ -405,13 +358,7 @@ fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
         .run(&["send-keys", &pane, "echo FAR-$((6*7))", "Enter"]);
     satellite.server.wait_for_text(&pane, "FAR-42");
     let paired = satellite.pair(&[]);
-    let token_file = satellite.tokens.with_file_name("hub.token");
-    std::fs::write(&token_file, paired["token"].as_str().unwrap()).unwrap();
-    std::fs::set_permissions(
-        &token_file,
-        std::os::unix::fs::PermissionsExt::from_mode(0o600),
-    )
-    .unwrap();
+    let token_file = satellite.token_file("hub.token", paired["token"].as_str().unwrap());
     let hub = TestServer::start();
     let add = hub.run(&[
         "host",

@@ -39,12 +39,9 @@ pub struct PageSettings {
 }
 
 pub fn write(cast: &Cast, out: &Path, settings: &PageSettings) -> Result<HtmlSummary, HtmlError> {
-    let script = match web_bundle::installed() {
-        Some(path) => path,
-        None => web_bundle::install().map_err(|e| HtmlError::Renderer(e.to_string()))?,
-    };
-    let renderer = std::fs::read_to_string(&script)
-        .map_err(|e| HtmlError::Renderer(format!("{}: {e}", script.display())))?;
+    let script = web_bundle::script().map_err(|e| HtmlError::Renderer(e.to_string()))?;
+    let renderer = String::from_utf8(script)
+        .map_err(|_| HtmlError::Renderer("the installed script is not UTF-8".into()))?;
     let options = HtmlOptions {
         theme: settings.theme,
         prefer_cast_theme: settings.prefer_cast_theme,
