@@ -95,7 +95,7 @@ pub enum Fit {
 pub struct WriterTotals {
     /// File size.
     pub bytes: u64,
-    /// Frames written.
+    /// Frames written (the writer's count; the pipeline reports pictures instead).
     pub frames: u32,
     /// Sum of written delays, in ms.
     pub duration_ms: u64,
@@ -255,6 +255,15 @@ fn run_worker<W: FrameWriter>(
 ) -> WorkerResult {
     let mut held: Option<(f64, FramePatch)> = None;
     let mut truncated = false;
+    // Pictures written: what `frames` reports, the same for every output of one recording
+    // (a writer may write one picture as several rectangles, each an animation frame).
+    let mut pictures = 0u32;
+    let mut written = |fit: Fit| {
+        if fit == Fit::Written {
+            pictures += 1;
+        }
+        fit
+    };
     for message in rx {
         match message {
             Message::Frame {
@@ -262,7 +271,7 @@ fn run_worker<W: FrameWriter>(
                 patch: Some(patch),
             } if !truncated && !patch.changes_nothing() => {
                 if let Some((held_start, held_patch)) = held.take() {
-                    if writer.write(&held_patch, held_start, start)? == Fit::WouldExceed {
+                    if written(writer.write(&held_patch, held_start, start)?) == Fit::WouldExceed {
                         truncated = true;
                         full.store(true, Ordering::Release);
                         continue;
@@ -275,9 +284,14 @@ fn run_worker<W: FrameWriter>(
             Message::Frame { .. } => {}
             Message::Finish { end } => {
                 if let (Some((start, patch)), false) = (held.take(), truncated) {
-                    truncated = writer.write(&patch, start, end.max(start))? == Fit::WouldExceed;
+                    truncated =
+                        written(writer.write(&patch, start, end.max(start))?) == Fit::WouldExceed;
                 }
-                return Ok((writer.finish()?, truncated));
+                let totals = WriterTotals {
+                    frames: pictures,
+                    ..writer.finish()?
+                };
+                return Ok((totals, truncated));
             }
         }
     }

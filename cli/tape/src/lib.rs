@@ -146,22 +146,15 @@ fn outputs_of(args: &TapeOptions, plan: &Plan) -> Result<Vec<(PathBuf, OutputKin
         })?;
         out.push(resolved);
     }
-    for (path, _) in &out {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        if !dir.is_dir() {
-            return Err(Failure::new(
-                ErrorCode::OutputUnwritable,
-                format!(
-                    "cannot write {}: {} is not a directory",
-                    path.display(),
-                    dir.display()
-                ),
-                "create the directory, or choose another output path",
-            ));
-        }
+    // The tape's own outputs are named by their line; `-o`s by the flag.
+    let lines = plan.outputs.iter().map(|(_, step)| Some(step));
+    for ((path, _), step) in out.iter().zip(lines.chain(std::iter::repeat(None))) {
+        phux_client::verbs::rec::check_directory(path).map_err(|mut failure| {
+            if let Some(step) = step {
+                failure.message = step.error(failure.message).to_string();
+            }
+            failure
+        })?;
     }
     Ok(out)
 }

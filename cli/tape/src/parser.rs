@@ -24,12 +24,20 @@ pub struct Step {
     pub file: PathBuf,
     pub line: usize,
     pub col: usize,
+    /// The column of the command's last argument (`"Nope"` in `Set Theme "Nope"`): where an
+    /// error about the value points. The command's own column when it takes none.
+    pub value_col: usize,
 }
 
 impl Step {
     /// An error about this step.
     pub fn error(&self, message: impl Into<String>) -> TapeError {
         TapeError::at(&self.file, self.line, self.col, message)
+    }
+
+    /// An error about this step's value, pointing at the value.
+    pub fn value_error(&self, message: impl Into<String>) -> TapeError {
+        TapeError::at(&self.file, self.line, self.value_col, message)
     }
 }
 
@@ -206,15 +214,16 @@ impl<'a> Parser<'a> {
             };
             let word = word.clone();
             let file = self.file.to_path_buf();
-            let step = |command| Step {
+            let step = |command, value_col| Step {
                 command,
                 file: file.clone(),
                 line: token.line,
                 col: token.col,
+                value_col,
             };
             self.count_step(&token)?;
             if word == "Source" {
-                let source = step(Command::Hide);
+                let source = step(Command::Hide, token.col);
                 let name = self.text_arg(&token, "a tape file to source")?;
                 self.command_end()?;
                 let path = self.relative(&name);
@@ -223,9 +232,14 @@ impl<'a> Parser<'a> {
                 steps.extend(nested);
                 continue;
             }
+            let first_argument = self.at;
             let command = self.command(&token, &word)?;
+            let value_col = match self.at.checked_sub(1) {
+                Some(last) if last >= first_argument => self.tokens[last].col,
+                _ => token.col,
+            };
             self.command_end()?;
-            steps.push(step(command));
+            steps.push(step(command, value_col));
         }
         Ok(steps)
     }

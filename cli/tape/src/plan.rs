@@ -175,6 +175,8 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
     let mut first_action: Option<(usize, usize)> = None;
     // The last setting that sized the image: where a size error points.
     let mut sized_by: Option<Step> = None;
+    // The last `Set FontFamily`: where a font that cannot be loaded is reported.
+    let mut font_named_by: Option<Step> = None;
     for step in steps {
         match &step.command {
             Command::Output(path) => plan.outputs.push((path.clone(), step.clone())),
@@ -214,6 +216,9 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
                 ) {
                     sized_by = Some(step.clone());
                 }
+                if matches!(setting, Setting::FontFamily(_)) {
+                    font_named_by = Some(step.clone());
+                }
             }
             _ => {
                 first_action.get_or_insert((step.line, step.col));
@@ -234,9 +239,10 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             ),
         ));
     }
-    let cell = s
-        .cell()
-        .map_err(|problem| size_error(sized_by.as_ref(), problem))?;
+    let cell = s.cell().map_err(|problem| match &font_named_by {
+        Some(step) => step.value_error(problem),
+        None => size_error(sized_by.as_ref(), problem),
+    })?;
     let grid = s.grid(cell);
     if let Some((cols, rows)) = grid {
         if phux_core::limits::check_grid(cols, rows).is_err() {
@@ -269,7 +275,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
 /// An error about the image's size, at the setting that last sized it.
 fn size_error(sized_by: Option<&Step>, message: String) -> TapeError {
     match sized_by {
-        Some(step) => step.error(message),
+        Some(step) => step.value_error(message),
         None => TapeError::at(&PathBuf::from("(the default settings)"), 0, 0, message),
     }
 }
@@ -287,7 +293,7 @@ fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), 
         Setting::Margin(v) => settings.margin = *v,
         Setting::MarginFill(color) => {
             settings.margin_fill = Some(Rgb::parse_hex(color).map_err(|_| {
-                step.error(format!(
+                step.value_error(format!(
                     "MarginFill {color:?} is not a colour: expected \"#rrggbb\""
                 ))
             })?)
@@ -295,7 +301,7 @@ fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), 
         Setting::BorderRadius(v) => settings.border_radius = *v,
         Setting::WindowBar(name) => {
             settings.window_bar = Some(WindowBar::parse(name).ok_or_else(|| {
-                step.error(format!(
+                step.value_error(format!(
                     "unknown WindowBar {name:?}: expected one of {}",
                     WindowBar::NAMES.join(", ")
                 ))
@@ -306,7 +312,9 @@ fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), 
         Setting::TypingSpeed(v) => settings.typing_speed = *v,
         Setting::Framerate(v) => {
             if !(1..=100).contains(v) {
-                return Err(step.error(format!("Framerate {v} is out of range: expected 1 to 100")));
+                return Err(
+                    step.value_error(format!("Framerate {v} is out of range: expected 1 to 100"))
+                );
             }
             settings.framerate = *v;
         }
@@ -345,7 +353,7 @@ fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
         ThemeSource::Name(name) => {
             let wanted = name.trim().to_ascii_lowercase().replace([' ', '_'], "-");
             Theme::builtin(&wanted).map_err(|_| {
-                step.error(format!(
+                step.value_error(format!(
                     "unknown theme {name:?}: expected one of {}, or a JSON object of colours",
                     Theme::builtin_names().join(", ")
                 ))
@@ -353,7 +361,7 @@ fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
         }
         ThemeSource::Json(text) => {
             let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
-                .map_err(|e| step.error(format!("the theme is not a JSON object: {e}")))?;
+                .map_err(|e| step.value_error(format!("the theme is not a JSON object: {e}")))?;
             let color = |key: &str| -> Result<Rgb, TapeError> {
                 let alias = match key {
                     "magenta" => "purple",
@@ -365,14 +373,14 @@ fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
                     .or_else(|| map.get(alias))
                     .and_then(|v| v.as_str())
                     .ok_or_else(|| {
-                        step.error(format!(
+                        step.value_error(format!(
                             "the theme has no {key:?} colour: it needs foreground, background and \
                              {}",
                             ANSI_KEYS.join(", ")
                         ))
                     })?;
                 Rgb::parse_hex(value).map_err(|_| {
-                    step.error(format!(
+                    step.value_error(format!(
                         "the theme's {key:?} is {value:?}: expected \"#rrggbb\""
                     ))
                 })
@@ -383,7 +391,7 @@ fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
                 .collect::<Result<Vec<_>, _>>()?;
             let (fg, bg) = (color("foreground")?, color("background")?);
             let mut theme =
-                Theme::from_cast(fg, bg, &palette).map_err(|e| step.error(e.to_string()))?;
+                Theme::from_cast(fg, bg, &palette).map_err(|e| step.value_error(e.to_string()))?;
             if map.contains_key("cursor") {
                 theme.cursor = Some(color("cursor")?);
             }
@@ -480,5 +488,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("leaves no room"), "{err}");
+    }
+
+    #[test]
+    fn a_bad_value_is_reported_at_the_value() {
+        let at = |text: &str| plan_of(text).unwrap_err().to_string();
+        let err = at("Set Theme \"Nope\"");
+        assert!(err.starts_with("t.tape:1:11: unknown theme"), "{err}");
+        // A font that cannot be loaded is the FontFamily's value, not the default settings'.
+        let err = at("Set FontSize 20\nSet FontFamily \"Nope Font\"\nSet Width 600");
+        assert!(
+            err.starts_with("t.tape:2:16: no font \"Nope Font\""),
+            "{err}"
+        );
+        let err = at("Set Width 100000");
+        assert!(err.starts_with("t.tape:1:11: Width 100000"), "{err}");
+        let err = at("Set MarginFill \"red\"");
+        assert!(err.starts_with("t.tape:1:16: MarginFill"), "{err}");
     }
 }

@@ -56,6 +56,9 @@ pub struct Run {
     pub ended: Instant,
 }
 
+/// How long a step that finds the server gone waits for the pane's end to be read.
+const PANE_END_PATIENCE: Duration = Duration::from_secs(1);
+
 /// How long the shell gets to show its first output before the tape starts anyway.
 const SHELL_READY: Duration = Duration::from_secs(10);
 
@@ -82,12 +85,19 @@ pub fn run(
         };
         sleep(0.0)?;
         let pane = session.pane;
+        let pane_end = session.pane_end();
         let client = &mut session.input;
+        // The pane is gone, or the tape's own server ended with it (its shell exited).
         let closed = |e: ClientError| match &e {
             ClientError::Server {
                 code: phux_core::error_code::ErrorCode::NoSuchTarget,
                 ..
             } => RunError::PaneExited(Box::new(step.clone())),
+            ClientError::ServerDisconnected { .. } | ClientError::NoServer { .. }
+                if pane_end.closed_within(PANE_END_PATIENCE) =>
+            {
+                RunError::PaneExited(Box::new(step.clone()))
+            }
             _ => RunError::Client(e),
         };
         match &step.command {

@@ -36,6 +36,30 @@ struct Log {
     offset_ns: Option<i128>,
     /// The server dropped the stream for falling behind: the recording ends early.
     lagged: bool,
+    /// The stream said the pane closed (its shell exited).
+    pane_closed: bool,
+}
+
+/// Whether the tape's pane has closed, as its observe stream says: read while the session's
+/// input connection is in use (a step that fails because the tape's server ended with its pane).
+#[derive(Clone)]
+pub struct PaneEnd(Arc<Mutex<Log>>);
+
+impl PaneEnd {
+    /// True once the stream has said the pane closed, waiting up to `patience` for it to say
+    /// so (the server's last words may still be in flight when a request finds it gone).
+    pub fn closed_within(&self, patience: std::time::Duration) -> bool {
+        let deadline = Instant::now() + patience;
+        loop {
+            if lock(&self.0).pane_closed {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
 }
 
 /// A running tape pane.
@@ -126,6 +150,11 @@ impl Session {
         })
     }
 
+    /// A handle that says whether the pane has closed.
+    pub fn pane_end(&self) -> PaneEnd {
+        PaneEnd(Arc::clone(&self.log))
+    }
+
     /// Removes the pane and hands back what was recorded.
     pub fn finish(mut self) -> Recorded {
         let killed = Instant::now();
@@ -173,7 +202,9 @@ fn read_stream(stream: UnixStream, log: &Mutex<Log>, base: Instant) {
             ObserveItem::Output { t_ns, bytes, .. } => Observed::Output { t_ns, bytes },
             ObserveItem::Resized { t_ns, cols, rows } => Observed::Resize { t_ns, cols, rows },
             ObserveItem::Ended(end) => {
-                lock(log).lagged = end.lagged();
+                let mut log = lock(log);
+                log.lagged = end.lagged();
+                log.pane_closed = matches!(end, phux_client::observe::StreamEnd::PaneClosed { .. });
                 return;
             }
         };

@@ -65,7 +65,8 @@ pub struct Args {
     max_bytes: Option<u64>,
     /// Colour theme of an animation (the recording's own theme wins when it has one)
     /// [default: [defaults] theme]
-    #[arg(long)]
+    #[arg(long, ignore_case = true,
+          value_parser = clap::builder::PossibleValuesParser::new(phux_encoders::Theme::builtin_names()))]
     theme: Option<String>,
     /// Integer pixel scale of an animation (1 = 8x16 px bitmap cells; multiplies --font-size)
     /// [default: [defaults] scale, else 1]

@@ -155,6 +155,15 @@ fn every_command_and_setting_runs_end_to_end() {
         "{pngs} PNGs, {} GIF frames",
         frames.len()
     );
+    // `frames` counts pictures, so every output of the tape says the same: the PNGs written.
+    let counts: Vec<u64> = doc["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["format"] != "cast" && o["format"] != "txt")
+        .map(|o| o["frames"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [pngs as u64; 4], "gif, apng, frames, extra gif");
 }
 
 #[test]
@@ -225,6 +234,46 @@ fn a_missing_required_program_fails_before_anything_runs() {
     assert!(!dir.join("never.gif").exists());
     let panes = server.json(&["ls", "--json"]).to_string();
     assert!(!panes.contains("tape-"), "no pane was started: {panes}");
+}
+
+#[test]
+fn an_output_directory_that_does_not_exist_is_named_with_its_line() {
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    std::fs::write(
+        dir.join("nodir.tape"),
+        "Set Width 400\nOutput missing/out.gif\nType \"echo hi\"\n",
+    )
+    .unwrap();
+    let output = tape(&server, &dir, &["nodir.tape", "--json"]);
+    assert_eq!(output.status.code(), Some(1));
+    let error = error_line(&output);
+    assert_eq!(error["error"]["code"], "output_unwritable");
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("nodir.tape:2:1: cannot write missing/out.gif: missing does not exist"),
+        "{message}"
+    );
+    assert!(stdout(&output).is_empty());
+}
+
+#[test]
+fn a_shell_that_exits_mid_tape_is_named_with_the_next_line() {
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    std::fs::write(
+        dir.join("exits.tape"),
+        "Output exits.gif\nType \"exit\"\nEnter\nSleep 1\nType \"echo late\"\n",
+    )
+    .unwrap();
+    let output = tape(&server, &dir, &["exits.tape"]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = stderr(&output);
+    assert!(
+        err.contains("exits.tape:5:1: the shell exited before this step"),
+        "{err}"
+    );
+    assert!(!dir.join("exits.gif").exists());
 }
 
 #[test]

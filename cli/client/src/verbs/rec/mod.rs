@@ -320,8 +320,8 @@ pub fn record_to_file_timed(
 }
 
 /// The output's directory must exist and take new files: refused before anything is recorded
-/// (or any command started), not after.
-fn check_directory(out: &Path) -> Result<(), Failure> {
+/// (or any command started), not after. `phux tape` checks its outputs with it too.
+pub fn check_directory(out: &Path) -> Result<(), Failure> {
     let dir = match out.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
