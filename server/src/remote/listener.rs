@@ -263,7 +263,7 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
                 crate::log::line(&format!("remote: {peer}: refused: {}", refusal.log()));
                 let _ = http::respond(
                     &mut tls,
-                    "401 Unauthorized",
+                    refusal.status(),
                     "text/plain",
                     format!("{}\n", refusal.reason()).as_bytes(),
                     &[("WWW-Authenticate", "Bearer")],
@@ -338,7 +338,7 @@ fn admit(state: &State, token: Option<&str>) -> Result<Admitted, Refusal> {
         Ok(store) => store.admit(token),
         Err(e) => {
             crate::log::line(&format!("remote: {e}"));
-            Err(Refusal::Unknown)
+            Err(Refusal::StoreUnreadable)
         }
     }
 }

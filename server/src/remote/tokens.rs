@@ -93,12 +93,30 @@ pub enum StoreError {
 pub enum Refusal {
     Missing,
     Unknown,
-    Revoked { id: String },
-    Expired { id: String },
-    Superseded { id: String },
+    Revoked {
+        id: String,
+    },
+    Expired {
+        id: String,
+    },
+    Superseded {
+        id: String,
+    },
+    /// The server could not read its token store (its log says why): no token can be checked,
+    /// so none is admitted, and the client is not told its token is wrong.
+    StoreUnreadable,
 }
 
 impl Refusal {
+    /// The HTTP status a refusal before the upgrade is answered with: the client's fault, or
+    /// the server's.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Refusal::StoreUnreadable => "503 Service Unavailable",
+            _ => "401 Unauthorized",
+        }
+    }
+
     /// The reason a client is told (a WebSocket close reason is at most 123 bytes).
     pub fn reason(&self) -> &'static str {
         match self {
@@ -107,6 +125,9 @@ impl Refusal {
             Refusal::Revoked { .. } => "this credential was revoked",
             Refusal::Expired { .. } => "this credential expired: pair again",
             Refusal::Superseded { .. } => "this token was rotated: use the newest one",
+            Refusal::StoreUnreadable => {
+                "the server cannot read its token store: see its log (phux logs --server)"
+            }
         }
     }
 
@@ -118,6 +139,7 @@ impl Refusal {
             Refusal::Revoked { id } => format!("credential {id} is revoked"),
             Refusal::Expired { id } => format!("credential {id} expired"),
             Refusal::Superseded { id } => format!("an old generation of credential {id}"),
+            Refusal::StoreUnreadable => "the token store is unreadable".into(),
         }
     }
 }

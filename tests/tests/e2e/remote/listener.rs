@@ -287,6 +287,40 @@ print(json.dumps({"wrong_header": wrong_header, "wrong_message": wrong_message,
 }
 
 #[test]
+fn an_unreadable_token_store_is_the_servers_fault_not_a_wrong_token() {
+    let listening = Listening::start();
+    let good = listening.pair(&[]);
+    let token = good["token"].as_str().unwrap();
+    std::fs::write(&listening.tokens, b"{ not json").unwrap();
+    let seen = probe(
+        &listening,
+        r#"
+s = tls(); head = upgrade(s, headers="Authorization: Bearer " + os.environ["TOKEN"] + "\r\n")
+lines = head.split("\r\n")
+print(json.dumps({"status": lines[0], "body": head.split("\r\n\r\n", 1)[-1] + s.recv(512).decode(errors="replace")}))
+"#,
+        &[("TOKEN", token)],
+    );
+    assert_eq!(seen["status"], "HTTP/1.1 503 Service Unavailable", "{seen}");
+    assert!(
+        seen["body"]
+            .as_str()
+            .unwrap()
+            .contains("cannot read its token store"),
+        "{seen}"
+    );
+    let log = std::fs::read_to_string(listening.server.dir.path().join("server.log")).unwrap();
+    assert!(
+        log.contains("refused: the token store is unreadable"),
+        "{log}"
+    );
+    assert!(
+        log.contains("is not a phux token store"),
+        "the cause is logged: {log}"
+    );
+}
+
+#[test]
 fn a_read_only_credential_watches_but_its_writes_and_tunnels_are_refused() {
     let listening = Listening::start();
     let pane = listening.server.marked_bash("watched");
