@@ -123,7 +123,9 @@ fn execute(args: Flags) -> VerbResult {
                 }
             }
             None => lines.push(
-                "no connect link: give --host HOST:PORT (the address devices dial)".to_owned(),
+                "no connect link: give --host HOST:PORT (the address devices dial); an overlay \
+                 address is used only when the listener binds 0.0.0.0 or that address"
+                    .to_owned(),
             ),
         }
         if document.ws_addr.is_none() {
@@ -175,8 +177,8 @@ fn qr_lines(text: &str) -> Vec<String> {
     lines
 }
 
-/// `https://HOST:PORT` for the connect link: `--host`, else the first overlay address with
-/// the listener's port; `None` when neither is known.
+/// `https://HOST:PORT` for the connect link: `--host`, else the first overlay address the
+/// listener listens on, with its port; `None` when neither is known.
 fn link_base(
     host: Option<&str>,
     ws_addr: Option<&str>,
@@ -209,8 +211,58 @@ fn link_base(
             (false, None) => Some(format!("https://{bare}")),
         });
     }
-    Ok(match (overlay.first(), port) {
+    // An overlay address serves only when the listener listens there: on every address
+    // (0.0.0.0, [::]) or on that one. A listener bound to 127.0.0.1 is not reached through
+    // the overlay, and a link that cannot connect is worse than none.
+    let bind_host = ws_addr
+        .and_then(|a| a.rsplit_once(':'))
+        .map(|(host, _)| host.trim_start_matches('[').trim_end_matches(']'));
+    let reachable = |address: &&String| match bind_host {
+        Some("0.0.0.0" | "::" | "") => true,
+        Some(host) => host == address.as_str(),
+        None => false,
+    };
+    Ok(match (overlay.iter().find(reachable), port) {
         (Some(address), Some(port)) => Some(format!("https://{address}:{port}")),
         _ => None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link_base;
+
+    #[test]
+    fn an_overlay_address_makes_a_link_only_where_the_listener_listens() {
+        let overlay = vec!["100.64.0.2".to_owned()];
+        let link = |bind: &str| link_base(None, Some(bind), &overlay).unwrap();
+        assert_eq!(
+            link("0.0.0.0:8787").as_deref(),
+            Some("https://100.64.0.2:8787")
+        );
+        assert_eq!(
+            link("[::]:8787").as_deref(),
+            Some("https://100.64.0.2:8787")
+        );
+        assert_eq!(
+            link("100.64.0.2:8787").as_deref(),
+            Some("https://100.64.0.2:8787")
+        );
+        assert_eq!(
+            link("127.0.0.1:8787"),
+            None,
+            "loopback is not reached over the overlay"
+        );
+        assert_eq!(
+            link_base(None, None, &overlay).unwrap(),
+            None,
+            "no port known"
+        );
+        let host = link_base(Some("h.example:9"), Some("127.0.0.1:8787"), &overlay).unwrap();
+        assert_eq!(
+            host.as_deref(),
+            Some("https://h.example:9"),
+            "--host is taken as given"
+        );
+    }
 }
