@@ -48,6 +48,7 @@ pub use socket::SocketError;
 
 use crossbeam_channel::{bounded, RecvTimeoutError};
 use shared::Shared;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -91,6 +92,15 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         }
     };
     handoff::remember_socket(&bound);
+    // SIGTERM (`systemctl stop`, `kill PID`) stops the server as `kill --server` does: the
+    // socket unlinked, every pane hung up. Without it the process died with its socket file
+    // left behind.
+    let terminated = Arc::new(AtomicBool::new(false));
+    if let Err(e) =
+        signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&terminated))
+    {
+        log::line(&format!("cannot catch SIGTERM: {e}"));
+    }
     let (shutdown_tx, shutdown_rx) = bounded(1);
     let mut shared = Shared::new(config, shutdown_tx);
     // An adopted server's clock goes on from the old one's: times it carries stay valid.
@@ -121,7 +131,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     if shared.config.seed_session && !adopted {
         seed(&shared)?;
     }
-    wait_for_shutdown(&shared, &shutdown_rx);
+    wait_for_shutdown(&shared, &shutdown_rx, &terminated);
     shared.mark_stopping();
     shared.hub.stop();
     // Unlink the socket and release the lock first, so a client arriving now starts a new
@@ -152,12 +162,20 @@ fn seed(shared: &Arc<Shared>) -> Result<(), ServerError> {
         .map_err(|e| ServerError::Seed(e.to_string()))
 }
 
-fn wait_for_shutdown(shared: &Shared, shutdown: &crossbeam_channel::Receiver<()>) {
+fn wait_for_shutdown(
+    shared: &Shared,
+    shutdown: &crossbeam_channel::Receiver<()>,
+    terminated: &AtomicBool,
+) {
     let mut idle_since: Option<Instant> = None;
     loop {
         match shutdown.recv_timeout(Duration::from_millis(250)) {
             Ok(()) | Err(RecvTimeoutError::Disconnected) => return,
             Err(RecvTimeoutError::Timeout) => {}
+        }
+        if terminated.load(Ordering::Relaxed) {
+            log::line("stopping on SIGTERM");
+            return;
         }
         handlers::lease::expire(shared, None);
         let Some(limit) = shared.config.exit_after_idle else {

@@ -257,6 +257,32 @@ fn after_kill_9_the_next_new_recovers() {
 }
 
 #[test]
+fn sigterm_stops_the_server_as_kill_server_does() {
+    let mut server = TestServer::start();
+    let pane = server.new_session("termed", &["bash", "--norc", "-i"]);
+    server.send_keys(&pane, &["echo SHELL-PID=$$", "Enter"]);
+    server.wait_for_text(&pane, "SHELL-PID=");
+    let shell_pid: u32 = server
+        .lines(&pane)
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("SHELL-PID=")?.parse().ok())
+        .expect("the shell printed its pid");
+    run(std::process::Command::new("kill").args(["-TERM", &server.server_pid().to_string()]));
+    assert!(
+        server.wait_exit(Duration::from_secs(10)),
+        "the server stops on SIGTERM"
+    );
+    assert!(!server.socket.exists(), "its socket is unlinked");
+    let log = std::fs::read_to_string(server.dir.path().join("server.log")).unwrap();
+    assert!(log.contains("stopping on SIGTERM"), "{log}");
+    wait_until(
+        "the pane's shell is hung up",
+        Duration::from_secs(5),
+        || !std::path::Path::new(&format!("/proc/{shell_pid}")).exists(),
+    );
+}
+
+#[test]
 fn eight_concurrent_cold_starts_make_one_server() {
     let runtime = private_dir();
     let socket = runtime.path().join("phux.sock");
