@@ -79,9 +79,11 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     // A server started by `phux upgrade` inherits its socket (and the lock) instead.
     let (bound, inheritance) = match config.adopt.clone() {
         Some(manifest) => {
+            let mut phases = handoff::Phases::start();
             phux_core::engine::engine()?;
-            let (bound, inheritance) =
-                handoff::receive(&manifest, config.socket.clone()).map_err(ServerError::Adopt)?;
+            phases.lap("engine");
+            let (bound, inheritance) = handoff::receive(&manifest, config.socket.clone(), phases)
+                .map_err(ServerError::Adopt)?;
             (bound, Some(inheritance))
         }
         None => {

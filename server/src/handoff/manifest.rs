@@ -68,6 +68,19 @@ pub struct Blobs {
     pub exited: Vec<Vec<u8>>,
 }
 
+impl Blobs {
+    /// Their bytes together.
+    pub fn total_bytes(&self) -> usize {
+        (self
+            .snapshots
+            .iter()
+            .chain(&self.windows)
+            .chain(&self.exited))
+        .map(Vec::len)
+        .sum()
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SessionState {
     pub id: SessionId,
@@ -179,7 +192,7 @@ impl Manifest {
     }
 }
 
-/// Writes `manifest` and its blobs to a fresh private file.
+/// Writes `manifest` and its blobs to a fresh private file, for the process the exec starts.
 pub fn write(path: &Path, manifest: &Manifest, blobs: &Blobs) -> std::io::Result<()> {
     let all = (blobs.snapshots.iter())
         .chain(&blobs.windows)
@@ -203,9 +216,10 @@ pub fn write(path: &Path, manifest: &Manifest, blobs: &Blobs) -> std::io::Result
     for blob in all {
         out.write_all(blob)?;
     }
-    out.flush()?;
-    drop(out);
-    file.sync_all()
+    // Not synced: the next process reads it at once, from the page cache, and a machine that
+    // goes down meanwhile takes the panes' programs with it (nothing is left to adopt). A sync
+    // would make every pane wait for the disk.
+    out.flush()
 }
 
 /// Reads and removes the manifest: the JSON part and its blobs.
