@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use phux_core::engine::{Terminal, TerminalOptions};
+use phux_core::engine::{EngineError, Terminal, TerminalOptions};
 use phux_core::ids::PaneId;
 
 use super::manifest::{self, Blobs, ExitedState, Manifest, PaneState};
+use super::restoring::{self, Restoring};
 use super::{fds, flight_window, in_parallel, Phases};
 use crate::flight::CarriedWindow;
 use crate::session_tree::{PaneEntry, Session, SessionTree, Window};
@@ -24,12 +25,19 @@ const MAX_HAND_OFF_NS: u64 = 60_000_000_000;
 /// What the previous process handed over, received before the server is built.
 pub struct Inheritance {
     manifest: Manifest,
+    /// Its blobs but the panes' snapshots, which `restoring` took.
     blobs: Blobs,
+    restoring: Restoring,
     masters: Vec<OwnedFd>,
     phases: Phases,
 }
 
 impl Inheritance {
+    /// Ends the phase `name` of the new process's start (see `Phases`).
+    pub fn lap(&mut self, name: &'static str) {
+        self.phases.lap(name);
+    }
+
     /// The server's clock as the previous process left it, going on: its epoch, set back as
     /// far as the old one's. `None` when the manifest does not say (a process that carried no
     /// flight windows) or the machine's clock does not reach back that far.
@@ -51,8 +59,14 @@ pub fn receive(
     socket: PathBuf,
     mut phases: Phases,
 ) -> std::io::Result<(BoundSocket, Inheritance)> {
-    let (manifest, blobs) = manifest::take(manifest_path)?;
+    let (manifest, mut blobs) = manifest::take(manifest_path)?;
     phases.lap("manifest read");
+    let jobs = (manifest.panes.iter())
+        .map(|p| TerminalOptions::new(p.cols, p.rows, p.history_limit))
+        .zip(std::mem::take(&mut blobs.snapshots))
+        .map(|(options, snapshot)| (snapshot, options))
+        .collect();
+    let restoring = restoring::start(jobs);
     let to_start = phases
         .started_unix_ns
         .saturating_sub(manifest.frozen_at_unix_ns);
@@ -62,12 +76,14 @@ pub fn receive(
         return Err(std::io::Error::other("the socket was not handed over"));
     };
     let bound = BoundSocket::adopt(socket, listener, lock)?;
-    let inheritance = Inheritance {
+    let mut inheritance = Inheritance {
         manifest,
         blobs,
+        restoring,
         masters: fds.collect(),
         phases,
     };
+    inheritance.phases.lap("descriptors");
     Ok((bound, inheritance))
 }
 
@@ -78,30 +94,32 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance, clocked: bool) {
     let Inheritance {
         manifest,
         blobs,
+        restoring,
         masters,
         mut phases,
     } = inheritance;
-    phases.lap("descriptors");
+    phases.lap("server state");
+    let restored = restoring.wait();
+    phases.lap("terminals restored (waited for)");
+    phases.add(
+        "restore work summed over threads",
+        restored.work.as_secs_f64() * 1e3,
+    );
+    phases.skip_to_now();
     let carried: Vec<Carried> = (manifest.panes.into_iter())
-        .zip(blobs.snapshots)
+        .zip(restored.terminals)
         .zip(blobs.windows)
         .zip(masters)
-        .map(|(((pane, snapshot), window), master)| Carried {
+        .map(|(((pane, terminal), window), master)| Carried {
             pane,
-            snapshot,
+            terminal,
             window,
             master,
         })
         .collect();
-    let adopted = in_parallel::map(carried, |carried| adopt_pane(carried, shared, clocked));
-    phases.lap("panes restored and started");
-    let restoring: Duration = adopted.iter().map(|(_, took)| *took).sum();
-    phases.add(
-        "restore work summed over threads",
-        restoring.as_secs_f64() * 1e3,
-    );
-    phases.skip_to_now();
-    let entries: Vec<PaneEntry> = adopted.into_iter().filter_map(|(entry, _)| entry).collect();
+    let entries = in_parallel::map(carried, |carried| adopt_pane(carried, shared, clocked));
+    phases.lap("panes started");
+    let entries: Vec<PaneEntry> = entries.into_iter().flatten().collect();
     let sessions = manifest
         .sessions
         .into_iter()
@@ -131,39 +149,33 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance, clocked: bool) {
     ));
 }
 
-/// One pane as handed over: its state, its blobs and its PTY master.
+/// One pane as handed over: its state, its terminal as restored, its flight window and its
+/// PTY master.
 struct Carried {
     pane: PaneState,
-    snapshot: Vec<u8>,
+    terminal: Result<Terminal, EngineError>,
     window: Vec<u8>,
     master: OwnedFd,
 }
 
-/// The pane's terminal restored and its threads started (reading its PTY again), with how
-/// long the restore took; no entry when it could not start.
-fn adopt_pane(
-    carried: Carried,
-    shared: &Arc<Shared>,
-    clocked: bool,
-) -> (Option<PaneEntry>, Duration) {
+/// The pane's threads started around its restored terminal (a blank one when its snapshot
+/// could not be read), reading its PTY again; none when it could not start.
+fn adopt_pane(carried: Carried, shared: &Arc<Shared>, clocked: bool) -> Option<PaneEntry> {
     let Carried {
         pane,
-        snapshot,
+        terminal,
         window,
         master,
     } = carried;
-    let began = Instant::now();
     let options = TerminalOptions::new(pane.cols, pane.rows, pane.history_limit);
-    let terminal = Terminal::restore(&snapshot, options).or_else(|e| {
+    let terminal = terminal.or_else(|e| {
         crate::log::line(&format!("upgrade: pane {} starts blank: {e}", pane.id));
         Terminal::with_options(options)
     });
-    drop(snapshot);
     let window = CarriedWindow {
         seq: pane.seq,
         entries: carried_window(pane.id, &window, clocked),
     };
-    let took = began.elapsed();
     let handle = match terminal.map_err(|e| std::io::Error::other(e.to_string())) {
         Ok(terminal) => crate::pane::adopt(
             pane.id,
@@ -179,7 +191,7 @@ fn adopt_pane(
         Ok(handle) => handle,
         Err(e) => {
             crate::log::line(&format!("upgrade: pane {} lost: {e}", pane.id));
-            return (None, took);
+            return None;
         }
     };
     shared.agents.restore(pane.id, pane.metadata, pane.ask);
@@ -195,7 +207,7 @@ fn adopt_pane(
         cols: pane.cols,
         rows: pane.rows,
     };
-    (Some(entry), took)
+    Some(entry)
 }
 
 /// A pane's flight window as decoded, or none when it cannot be read or placed in time.

@@ -22,6 +22,7 @@ pub mod flight_window;
 mod in_parallel;
 pub mod manifest;
 mod phases;
+mod restoring;
 mod snapshots;
 
 pub use adopt::{adopt, receive, Inheritance};
