@@ -8,7 +8,7 @@
 //! manifest of an earlier one leaves it out) and comes after what an earlier one reads (which
 //! ignores it), so a hand-off works both ways between neighbouring versions.
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -222,20 +222,24 @@ pub fn write(path: &Path, manifest: &Manifest, blobs: &Blobs) -> std::io::Result
     out.flush()
 }
 
-/// Reads and removes the manifest: the JSON part and its blobs.
+/// Reads and removes the manifest: the JSON part and its blobs. Each blob is read straight
+/// into its own buffer (no copy of the whole file: the panes wait while this runs), once the
+/// lengths the JSON part gives are found to add up to no more than the file holds.
 pub fn take(path: &Path) -> std::io::Result<(Manifest, Blobs)> {
-    let bytes = phux_core::bounded_read::read_file(path, MAX_MANIFEST_BYTES, "a hand-off manifest")
+    let file = phux_core::bounded_read::open_file(path, MAX_MANIFEST_BYTES, "a hand-off manifest")
         .map_err(|e| std::io::Error::other(e.to_string()));
     let _ = std::fs::remove_file(path);
-    let bytes = bytes?;
+    let file = file?;
+    let size = file.metadata()?.len();
     let invalid =
         |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| invalid("the hand-off manifest has no header"))?;
-    let manifest: Manifest =
-        serde_json::from_slice(&bytes[..end]).map_err(std::io::Error::other)?;
+    let mut reader = std::io::BufReader::new(file.take(MAX_MANIFEST_BYTES));
+    let mut header = Vec::new();
+    reader.read_until(b'\n', &mut header)?;
+    if header.pop() != Some(b'\n') {
+        return Err(invalid("the hand-off manifest has no header"));
+    }
+    let manifest: Manifest = serde_json::from_slice(&header).map_err(std::io::Error::other)?;
     if manifest.version != MANIFEST_VERSION {
         return Err(invalid(&format!(
             "the hand-off manifest is of version {}, and this phux reads version \
@@ -243,14 +247,20 @@ pub fn take(path: &Path) -> std::io::Result<(Manifest, Blobs)> {
             manifest.version
         )));
     }
-    let mut rest = &bytes[end + 1..];
+    let cut_short = || invalid("the hand-off manifest is cut short");
+    let claimed = (manifest.blob_lens().map(|len| len as u64))
+        .try_fold(header.len() as u64 + 1, u64::checked_add);
+    if claimed.is_none_or(|claimed| claimed > size) {
+        return Err(cut_short());
+    }
     let mut all = Vec::new();
     for len in manifest.blob_lens() {
-        let (blob, after) = rest
-            .split_at_checked(len)
-            .ok_or_else(|| invalid("the hand-off manifest is cut short"))?;
-        all.push(blob.to_vec());
-        rest = after;
+        let mut blob = vec![0; len];
+        reader.read_exact(&mut blob).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => cut_short(),
+            _ => e,
+        })?;
+        all.push(blob);
     }
     let mut all = all.into_iter();
     let panes = manifest.panes.len();
