@@ -2,10 +2,11 @@
 //! server process several times. For each run: the time the panes' output went unread (from
 //! the old process stopping its readers to the new one reading again, as the new process logs
 //! it) and the time `phux upgrade` took end to end; and that the server PID, the panes' PIDs
-//! and every snapshot (with history) are unchanged. Prints figures; asserts only that nothing
-//! was lost.
+//! and every snapshot (with history) are unchanged; then where the unread time went, phase by
+//! phase, as both processes logged it. Prints figures; asserts only that nothing was lost.
 //!
-//! Run: `cargo build -p phux-cli && cargo run -p phux-tests --example upgrade_bench`.
+//! Run: `cargo build -p phux-cli && cargo run -p phux-tests --example upgrade_bench` (or with
+//! `--release` and `PHUX_BIN=target/x86_64-unknown-linux-gnu/release/phux`).
 //! `PHUX_BENCH_PANES` (20), `PHUX_BENCH_LINES` (10000) and `PHUX_BENCH_RUNS` (5) change it.
 
 #![forbid(unsafe_code)]
