@@ -40,6 +40,7 @@ pub mod shell;
 pub mod shim;
 pub mod socket;
 pub mod split_tree;
+mod stream_gather;
 mod streams;
 mod viewer_stream;
 
