@@ -1,9 +1,11 @@
 //! `phux upgrade`: the server re-execs the binary on disk without its panes noticing. The old
-//! process stops its PTY readers (output waits in the PTYs), writes every pane's terminal
-//! snapshot, size, title, tags and place in the layout to a private manifest, hands the PTY
+//! process snapshots every pane's terminal, stops its PTY readers (output waits in the PTYs),
+//! snapshots again the terminals that changed meanwhile (see `snapshots`), writes the
+//! snapshots, sizes, titles, tags and places in the layout to a private manifest, hands the PTY
 //! masters and the listening socket to the exec through a socket pair on stdin (see `fds`),
 //! and execs `phux server ... --adopt MANIFEST` in its own PID, so programs stay its children.
-//! The new process (`adopt`) rebuilds each terminal from its snapshot and reads on. A binary
+//! The new process (`adopt`) rebuilds each terminal from its snapshot (see `restoring`) and
+//! reads on. Each process logs where the frozen time went (see `phases`). A binary
 //! that does not run or speaks another protocol, or an exec that fails, leaves the old process running
 //! as it was, with `upgrade_failed`.
 //!
