@@ -371,3 +371,35 @@ fn a_row_read_into_old_cells_equals_a_fresh_read() {
     assert_eq!(row, t.viewport_row_cells(0), "after a resize");
     assert_eq!(row.len(), 20);
 }
+
+/// What `phux upgrade` relies on to take a pane's snapshot before the freeze and keep it: the
+/// count of changes moves with every write, resize and reset, and not with reads or
+/// compression, and two snapshots at one count are the same bytes.
+#[test]
+fn changes_count_what_a_snapshot_holds() {
+    let mut t = Terminal::new(40, 6, 1_000).expect("engine");
+    let start = t.changes();
+    for i in 0..100 {
+        t.write(format!("line {i}\r\n").as_bytes());
+    }
+    let written = t.changes();
+    assert!(written > start, "writes count");
+    let first = t.snapshot().expect("snapshot");
+    let _ = (
+        t.viewport_lines(),
+        t.scrollback_text(None, false),
+        t.cursor(),
+    );
+    let _ = t.compress_history(true).expect("compress");
+    assert_eq!(t.changes(), written, "reads and compression do not count");
+    assert_eq!(
+        t.snapshot().expect("snapshot"),
+        first,
+        "same count, same snapshot"
+    );
+    t.resize(30, 6).expect("resize");
+    assert!(t.changes() > written, "a resize counts");
+    let resized = t.changes();
+    t.reset();
+    assert!(t.changes() > resized, "a reset counts");
+}

@@ -24,11 +24,6 @@ pub(crate) type Writer<'a> = FrameWriter<&'a UnixStream>;
 
 /// The most bytes of queued stream events gathered into one write.
 const MAX_STREAM_WRITE: usize = 1 << 20;
-/// A stream write at least this large means output is flooding in ...
-const FLOOD_WRITE: usize = 64 * 1024;
-/// ... and the next one waits this long for more to gather (well inside the observer queue:
-/// at 100 MB/s, 400 KB of 4096 chunks).
-const FLOOD_GATHER: Duration = Duration::from_millis(4);
 
 /// How long a new connection has to send its hello.
 pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
@@ -388,14 +383,14 @@ fn stream_after<T: serde::Serialize>(
         _ => true,
     };
     let mut out = Vec::new();
+    let mut gather = crate::stream_gather::StreamGather::default();
     loop {
         match stream.rx.recv_timeout(Duration::from_millis(500)) {
             Ok(event) => {
-                // Under a flood (the last write was large) output keeps coming: let it gather
-                // a moment, so the stream costs a few hundred wake-ups a second on both sides
-                // instead of one per PTY read. Interactive output (small writes) goes at once.
-                if out.len() >= FLOOD_WRITE {
-                    std::thread::sleep(FLOOD_GATHER);
+                // Under a flood output keeps coming: let it gather a moment (see
+                // `stream_gather`). Interactive output goes at once.
+                if let Some(wait) = gather.wait() {
+                    std::thread::sleep(wait);
                 }
                 // What is already queued behind it goes in the same write: one system call,
                 // and one wake-up of the reader, for a burst of output.
@@ -412,6 +407,7 @@ fn stream_after<T: serde::Serialize>(
                 if !out.is_empty() {
                     writer.write_encoded(&out)?;
                 }
+                gather.wrote(out.len(), std::time::Instant::now());
             }
             Err(RecvTimeoutError::Timeout) => {
                 if client_gone(socket) {

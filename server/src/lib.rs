@@ -40,6 +40,7 @@ pub mod shell;
 pub mod shim;
 pub mod socket;
 pub mod split_tree;
+mod stream_gather;
 mod streams;
 mod viewer_stream;
 
@@ -80,9 +81,18 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     // A server started by `phux upgrade` inherits its socket (and the lock) instead.
     let (bound, inheritance) = match config.adopt.clone() {
         Some(manifest) => {
+            let phases = handoff::Phases::start();
+            // Loaded while the manifest is read and the descriptors received; the terminals'
+            // restores wait for it.
+            let loading = std::thread::Builder::new()
+                .name("engine-load".into())
+                .spawn(|| drop(phux_core::engine::engine()));
+            let (bound, mut inheritance) =
+                handoff::receive(&manifest, config.socket.clone(), phases)
+                    .map_err(ServerError::Adopt)?;
+            drop(loading);
             phux_core::engine::engine()?;
-            let (bound, inheritance) =
-                handoff::receive(&manifest, config.socket.clone()).map_err(ServerError::Adopt)?;
+            inheritance.lap("engine (waited for)");
             (bound, Some(inheritance))
         }
         None => {

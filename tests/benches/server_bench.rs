@@ -6,7 +6,8 @@
 //! `cargo build --release -p phux-cli`; `PHUX_BENCH_MB` sets the file size, default 200;
 //! `PHUX_BENCH_RUNS` the runs of the recording-overhead row, default 5, and `PHUX_BENCH_TRIALS`
 //! the trials each side of a run takes the fastest of, default 3;
-//! `PHUX_BENCH_ONLY=recording` or `=memory` runs that row alone).
+//! `PHUX_BENCH_ONLY=recording` or `=memory` runs that row alone; `=throughput` runs the
+//! throughput row `PHUX_BENCH_RUNS` times and prints its spread).
 
 #![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark fails loudly by design
@@ -283,6 +284,10 @@ fn main() {
         recording_overhead(&file, dir.path());
         return;
     }
+    if only == "throughput" {
+        throughput_runs(&file, megabytes);
+        return;
+    }
     println!(
         "throughput: cat of a {megabytes} MB text file in an 80x24 pane, until the pane closes"
     );
@@ -315,6 +320,44 @@ fn main() {
     );
     println!();
     memory_or_exit();
+}
+
+/// The throughput row `PHUX_BENCH_RUNS` times (default 5), the bare PTY, tmux and phux taken
+/// in turn in each run, so the machine's load weighs on the three alike; then the median, least
+/// and most of phux's time over the bare PTY's and over tmux's.
+fn throughput_runs(file: &Path, megabytes: usize) {
+    let runs: usize = std::env::var("PHUX_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5)
+        .max(1);
+    println!("throughput: cat of a {megabytes} MB text file in an 80x24 pane, {runs} runs");
+    let (mut over_bare, mut over_tmux) = (Vec::new(), Vec::new());
+    for run in 1..=runs {
+        let bare = bare_pty(file).as_secs_f64();
+        let tmux_time = tmux_cat(file).as_secs_f64();
+        let (phux_time, phux_cpu) = phux_cat(file);
+        let phux_time = phux_time.as_secs_f64();
+        println!(
+            "  run {run}: bare PTY {bare:.2} s, tmux {tmux_time:.2} s, phux {phux_time:.2} s \
+             (server CPU {:.2} s): {:.2}x the bare PTY, {:.2}x tmux",
+            phux_cpu.as_secs_f64(),
+            phux_time / bare,
+            phux_time / tmux_time
+        );
+        over_bare.push(phux_time / bare);
+        over_tmux.push(phux_time / tmux_time);
+    }
+    let summary = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 2], v[0], v[v.len() - 1])
+    };
+    let (median, low, high) = summary(over_bare);
+    println!(
+        "  phux / bare PTY: median {median:.2}x, {low:.2}x to {high:.2}x (goal: median <= 1.0x)"
+    );
+    let (median, low, high) = summary(over_tmux);
+    println!("  phux / tmux: median {median:.2}x, {low:.2}x to {high:.2}x");
 }
 
 /// The memory row; a regression past the recorded figures ends the bench with exit 1.

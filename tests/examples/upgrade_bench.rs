@@ -2,10 +2,11 @@
 //! server process several times. For each run: the time the panes' output went unread (from
 //! the old process stopping its readers to the new one reading again, as the new process logs
 //! it) and the time `phux upgrade` took end to end; and that the server PID, the panes' PIDs
-//! and every snapshot (with history) are unchanged. Prints figures; asserts only that nothing
-//! was lost.
+//! and every snapshot (with history) are unchanged; then where the unread time went, phase by
+//! phase, as both processes logged it. Prints figures; asserts only that nothing was lost.
 //!
-//! Run: `cargo build -p phux-cli && cargo run -p phux-tests --example upgrade_bench`.
+//! Run: `cargo build -p phux-cli && cargo run -p phux-tests --example upgrade_bench` (or with
+//! `--release` and `PHUX_BIN=target/x86_64-unknown-linux-gnu/release/phux`).
 //! `PHUX_BENCH_PANES` (20), `PHUX_BENCH_LINES` (10000) and `PHUX_BENCH_RUNS` (5) change it.
 
 #![forbid(unsafe_code)]
@@ -54,6 +55,68 @@ fn unread_ms(log: &str) -> Vec<u64> {
         .filter_map(|l| l.split("went unread for ").nth(1))
         .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
         .collect()
+}
+
+/// Each run's "upgrade: SIDE phases (ms): name 1.2, name 3.4" line of the log, as pairs.
+fn phases(log: &str, side: &str) -> Vec<Vec<(String, f64)>> {
+    let marker = format!("upgrade: {side} phases (ms): ");
+    log.lines()
+        .filter_map(|l| l.split(marker.as_str()).nth(1))
+        .map(|rest| {
+            rest.split(", ")
+                .filter_map(|phase| {
+                    let (name, ms) = phase.rsplit_once(' ')?;
+                    Some((name.to_owned(), ms.parse().ok()?))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Median, min and max.
+fn spread(values: &[f64]) -> (f64, f64, f64) {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let at = |i: usize| sorted.get(i).copied().unwrap_or(f64::NAN);
+    (
+        at(sorted.len() / 2),
+        at(0),
+        at(sorted.len().saturating_sub(1)),
+    )
+}
+
+/// Where the frozen time went, phase by phase (median, min, max over the runs): the old
+/// process's phases, the exec and the new process's start (the time from the freeze to the
+/// new process's start less the old process's phases), then the new process's phases.
+fn print_split(log: &str) {
+    let frozen = phases(log, "frozen");
+    let adopting = phases(log, "adopting");
+    let mut rows: Vec<(String, Vec<f64>)> = Vec::new();
+    let mut add = |name: &str, ms: f64| match rows.iter_mut().find(|(n, _)| n == name) {
+        Some((_, values)) => values.push(ms),
+        None => rows.push((name.to_owned(), vec![ms])),
+    };
+    for (old, new) in frozen.iter().zip(&adopting) {
+        let old_total: f64 = old.iter().map(|(_, ms)| ms).sum();
+        for (name, ms) in old {
+            add(&format!("old: {name}"), *ms);
+        }
+        for (name, ms) in new {
+            if name == "freeze to this start" {
+                add("exec and the new process's start", ms - old_total);
+            } else {
+                add(&format!("new: {name}"), *ms);
+            }
+        }
+    }
+    println!(
+        "where the frozen time went (ms: median, min, max over {} runs):",
+        frozen.len()
+    );
+    for (name, values) in rows {
+        let (median, min, max) = spread(&values);
+        println!("  {name:<40} {median:>7.1} {min:>7.1} {max:>7.1}");
+    }
 }
 
 fn main() {
@@ -111,9 +174,13 @@ fn main() {
     let unread = unread_ms(&log);
     println!("output unread during the hand-off (ms, per run): {unread:?}");
     println!("phux upgrade end to end (ms, per run):          {totals:?}");
-    if let (Some(min), Some(max)) = (unread.iter().min(), unread.iter().max()) {
-        println!("unread: min {min} ms, max {max} ms (goal: < 200 ms for 20 panes of 10k lines)");
-    }
+    let unread_f: Vec<f64> = unread.iter().map(|&ms| ms as f64).collect();
+    let (median, min, max) = spread(&unread_f);
+    println!(
+        "unread: median {median} ms, min {min} ms, max {max} ms \
+         (goal: < 200 ms for 20 panes of 10k lines)"
+    );
+    print_split(&log);
     println!(
         "server pid {pid} and {} pane pids unchanged; snapshots equal",
         kids.len()

@@ -133,6 +133,8 @@ pub struct Terminal {
     callbacks: *mut CallbackState,
     scrollback_rows: usize,
     options: TerminalOptions,
+    /// Counts the calls that changed what a snapshot holds (see `changes`).
+    changes: u64,
 }
 
 // SAFETY: the engine terminal has no thread affinity; it only must not be used from two threads
@@ -169,6 +171,7 @@ impl Terminal {
             callbacks: Box::into_raw(state),
             scrollback_rows: options.scrollback_rows,
             options,
+            changes: 0,
         };
         terminal.install_callbacks()?;
         terminal.sync_size_and_budget()?;
@@ -230,12 +233,14 @@ impl Terminal {
         if bytes.is_empty() {
             return;
         }
+        self.changes += 1;
         // SAFETY: (ptr, len) describe `bytes`; callbacks only touch `self.callbacks`.
         unsafe { (self.sym.ghostty_terminal_vt_write)(self.ptr, bytes.as_ptr(), bytes.len()) }
     }
 
     /// Resizes with reflow; the scrollback byte cap follows the new width.
     pub fn resize(&mut self, cols: u16, rows: u16) -> Result<(), EngineError> {
+        self.changes += 1;
         // SAFETY: plain values; 8×16 is the pixel cell size reported to programs.
         let code = unsafe {
             (self.sym.ghostty_terminal_resize)(self.ptr, cols.max(1), rows.max(1), 8, 16)
@@ -246,8 +251,17 @@ impl Terminal {
 
     /// Full reset (RIS).
     pub fn reset(&mut self) {
+        self.changes += 1;
         // SAFETY: valid handle.
         unsafe { (self.sym.ghostty_terminal_reset)(self.ptr) }
+    }
+
+    /// How many times the terminal was changed (fed, resized, reset) since it was made: two
+    /// snapshots taken at the same count are the same, so a snapshot can be taken early and
+    /// kept while the count stands. Every call that changes the engine's state takes `&mut
+    /// self` and counts here; compressing history changes how it is held, not what it holds.
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     pub fn scrollback_budget_rows(&self) -> usize {

@@ -8,7 +8,7 @@
 //! manifest of an earlier one leaves it out) and comes after what an earlier one reads (which
 //! ignores it), so a hand-off works both ways between neighbouring versions.
 
-use std::io::Write;
+use std::io::{BufRead, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
@@ -66,6 +66,19 @@ pub struct Blobs {
     pub windows: Vec<Vec<u8>>,
     /// Each exited pane's terminal snapshot.
     pub exited: Vec<Vec<u8>>,
+}
+
+impl Blobs {
+    /// Their bytes together.
+    pub fn total_bytes(&self) -> usize {
+        (self
+            .snapshots
+            .iter()
+            .chain(&self.windows)
+            .chain(&self.exited))
+        .map(Vec::len)
+        .sum()
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -179,7 +192,7 @@ impl Manifest {
     }
 }
 
-/// Writes `manifest` and its blobs to a fresh private file.
+/// Writes `manifest` and its blobs to a fresh private file, for the process the exec starts.
 pub fn write(path: &Path, manifest: &Manifest, blobs: &Blobs) -> std::io::Result<()> {
     let all = (blobs.snapshots.iter())
         .chain(&blobs.windows)
@@ -203,25 +216,30 @@ pub fn write(path: &Path, manifest: &Manifest, blobs: &Blobs) -> std::io::Result
     for blob in all {
         out.write_all(blob)?;
     }
-    out.flush()?;
-    drop(out);
-    file.sync_all()
+    // Not synced: the next process reads it at once, from the page cache, and a machine that
+    // goes down meanwhile takes the panes' programs with it (nothing is left to adopt). A sync
+    // would make every pane wait for the disk.
+    out.flush()
 }
 
-/// Reads and removes the manifest: the JSON part and its blobs.
+/// Reads and removes the manifest: the JSON part and its blobs. Each blob is read straight
+/// into its own buffer (no copy of the whole file: the panes wait while this runs), once the
+/// lengths the JSON part gives are found to add up to no more than the file holds.
 pub fn take(path: &Path) -> std::io::Result<(Manifest, Blobs)> {
-    let bytes = phux_core::bounded_read::read_file(path, MAX_MANIFEST_BYTES, "a hand-off manifest")
+    let file = phux_core::bounded_read::open_file(path, MAX_MANIFEST_BYTES, "a hand-off manifest")
         .map_err(|e| std::io::Error::other(e.to_string()));
     let _ = std::fs::remove_file(path);
-    let bytes = bytes?;
+    let file = file?;
+    let size = file.metadata()?.len();
     let invalid =
         |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_owned());
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .ok_or_else(|| invalid("the hand-off manifest has no header"))?;
-    let manifest: Manifest =
-        serde_json::from_slice(&bytes[..end]).map_err(std::io::Error::other)?;
+    let mut reader = std::io::BufReader::new(file.take(MAX_MANIFEST_BYTES));
+    let mut header = Vec::new();
+    reader.read_until(b'\n', &mut header)?;
+    if header.pop() != Some(b'\n') {
+        return Err(invalid("the hand-off manifest has no header"));
+    }
+    let manifest: Manifest = serde_json::from_slice(&header).map_err(std::io::Error::other)?;
     if manifest.version != MANIFEST_VERSION {
         return Err(invalid(&format!(
             "the hand-off manifest is of version {}, and this phux reads version \
@@ -229,14 +247,20 @@ pub fn take(path: &Path) -> std::io::Result<(Manifest, Blobs)> {
             manifest.version
         )));
     }
-    let mut rest = &bytes[end + 1..];
+    let cut_short = || invalid("the hand-off manifest is cut short");
+    let claimed = (manifest.blob_lens().map(|len| len as u64))
+        .try_fold(header.len() as u64 + 1, u64::checked_add);
+    if claimed.is_none_or(|claimed| claimed > size) {
+        return Err(cut_short());
+    }
     let mut all = Vec::new();
     for len in manifest.blob_lens() {
-        let (blob, after) = rest
-            .split_at_checked(len)
-            .ok_or_else(|| invalid("the hand-off manifest is cut short"))?;
-        all.push(blob.to_vec());
-        rest = after;
+        let mut blob = vec![0; len];
+        reader.read_exact(&mut blob).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => cut_short(),
+            _ => e,
+        })?;
+        all.push(blob);
     }
     let mut all = all.into_iter();
     let panes = manifest.panes.len();

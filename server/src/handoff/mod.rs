@@ -1,9 +1,11 @@
 //! `phux upgrade`: the server re-execs the binary on disk without its panes noticing. The old
-//! process stops its PTY readers (output waits in the PTYs), writes every pane's terminal
-//! snapshot, size, title, tags and place in the layout to a private manifest, hands the PTY
+//! process snapshots every pane's terminal, stops its PTY readers (output waits in the PTYs),
+//! snapshots again the terminals that changed meanwhile (see `snapshots`), writes the
+//! snapshots, sizes, titles, tags and places in the layout to a private manifest, hands the PTY
 //! masters and the listening socket to the exec through a socket pair on stdin (see `fds`),
 //! and execs `phux server ... --adopt MANIFEST` in its own PID, so programs stay its children.
-//! The new process (`adopt`) rebuilds each terminal from its snapshot and reads on. A binary
+//! The new process (`adopt`) rebuilds each terminal from its snapshot (see `restoring`) and
+//! reads on. Each process logs where the frozen time went (see `phases`). A binary
 //! that does not run or speaks another protocol, or an exec that fails, leaves the old process running
 //! as it was, with `upgrade_failed`.
 //!
@@ -16,25 +18,32 @@
 //! run slots and connection-bound leases (their connections end), and attached clients and
 //! streams (their connections close: they reconnect; the browser page dials again).
 
+mod adopt;
 mod fds;
 pub mod flight_window;
+mod in_parallel;
 pub mod manifest;
+mod phases;
+mod restoring;
+mod snapshots;
+
+pub use adopt::{adopt, receive, Inheritance};
+pub use phases::Phases;
 
 use std::collections::HashMap;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use phux_core::engine::{Terminal, TerminalOptions};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 
 use crate::flight::CarriedWindow;
 use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
-use crate::session_tree::{PaneEntry, Session, SessionTree, Window};
+use crate::session_tree::SessionTree;
 use crate::shared::Shared;
 use crate::socket::BoundSocket;
 use manifest::{
@@ -47,8 +56,6 @@ const WINDOWS_BUDGET: usize = 256 << 20;
 /// How long a pane's core may take to hand its flight window over (it is idle or busy only
 /// for moments: its reader is stopped).
 const HAND_OVER_WAIT: Duration = Duration::from_secs(2);
-/// The longest a hand-off is taken to have lasted when the new process sets its clock.
-const MAX_HAND_OFF_NS: u64 = 60_000_000_000;
 
 /// Copies of the listening socket and its lock, kept from start-up for a hand-off.
 static SOCKET: OnceLock<(OwnedFd, OwnedFd)> = OnceLock::new();
@@ -80,30 +87,40 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     let (listener, lock) = SOCKET
         .get()
         .ok_or_else(|| failed("this server kept no copy of its socket to hand over".into()))?;
+    let mut early_phases = Phases::start();
+    let early = snapshots::early(pane_handles(shared));
+    early_phases.lap("snapshots");
+    crate::log::line(&early_phases.line("before the freeze"));
     let gate = crate::pane::io::READ_GATE
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let frozen_at = manifest::unix_ns();
+    let mut phases = Phases::start();
+    let frozen_at = phases.started_unix_ns;
     let epoch_age_ns = crate::bus::now_ns(shared.epoch);
     // Before the tree is locked: a pane's core may need it to finish what it is doing.
     let windows = flight_windows(shared);
+    phases.lap("flight windows");
     let tree = shared.tree();
-    let (mut manifest, blobs, masters) = describe(&tree, shared, windows)?;
+    let (mut manifest, blobs, masters) = describe(&tree, shared, (early, windows), &mut phases)?;
     manifest.frozen_at_unix_ns = frozen_at;
     manifest.clock = Some(flight_window::Clock { epoch_age_ns });
     let path = manifest::path_for(&shared.config.socket);
     manifest::write(&path, &manifest, &blobs)
         .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+    phases.lap("manifest");
     let mut handed = vec![listener.as_fd(), lock.as_fd()];
     handed.extend(masters.iter().map(|m| m.as_fd()));
     let staged = fds::stage(&handed);
+    phases.lap("descriptors");
     let error = match staged {
         Ok(sender) => {
             crate::log::line(&format!(
-                "upgrade: handing {} panes to {}",
+                "upgrade: handing {} panes ({} MiB of state) to {}",
                 manifest.panes.len(),
+                blobs.total_bytes() >> 20,
                 binary.display()
             ));
+            crate::log::line(&phases.line("frozen"));
             let error = std::process::Command::new(&binary)
                 .args(next_args(&path))
                 .exec();
@@ -178,13 +195,7 @@ fn next_args(manifest: &Path) -> Vec<std::ffi::OsString> {
 /// Each pane's flight window and sequence number, asked of its core. A pane whose core does
 /// not answer in time is carried without its window.
 fn flight_windows(shared: &Shared) -> HashMap<PaneId, CarriedWindow> {
-    let handles: Vec<_> = shared
-        .tree()
-        .panes
-        .values()
-        .map(|e| e.handle.clone())
-        .collect();
-    let asked: Vec<_> = handles
+    let asked: Vec<_> = pane_handles(shared)
         .iter()
         .filter_map(|handle| {
             let (reply, answer) = crossbeam_channel::bounded(1);
@@ -201,23 +212,40 @@ fn flight_windows(shared: &Shared) -> HashMap<PaneId, CarriedWindow> {
 
 type Described = (Manifest, Blobs, Vec<Arc<OwnedFd>>);
 
+/// The handles of every pane.
+fn pane_handles(shared: &Shared) -> Vec<crate::pane::PaneHandle> {
+    (shared.tree().panes.values())
+        .map(|e| e.handle.clone())
+        .collect()
+}
+
+/// Each pane's snapshot taken before the freeze, and each pane's flight window.
+type Taken = (
+    HashMap<PaneId, crate::pane::TerminalSnapshot>,
+    HashMap<PaneId, CarriedWindow>,
+);
+
 fn describe(
     tree: &SessionTree,
     shared: &Shared,
-    mut windows: HashMap<PaneId, CarriedWindow>,
+    (early, mut windows): Taken,
+    phases: &mut Phases,
 ) -> Result<Described, RequestError> {
+    let handles = (tree.panes.values()).map(|e| e.handle.clone()).collect();
+    let (snapshots, retaken) = snapshots::current(handles, early);
+    phases.lap("snapshots changed since");
+    let mut encoding = Duration::ZERO;
     let mut panes = Vec::new();
     let mut blobs = Blobs::default();
     let mut masters = Vec::new();
     let mut windows_size = 0;
-    for (id, entry) in &tree.panes {
-        let (snapshot, history_limit) = entry
-            .handle
-            .snapshot()
-            .map_err(|e| failed(format!("cannot snapshot pane {id}: {e}")))?;
+    for ((id, entry), snapshot) in tree.panes.iter().zip(snapshots) {
+        let snapshot = snapshot.map_err(|e| failed(format!("cannot snapshot pane {id}: {e}")))?;
+        let began = Instant::now();
         let agent = shared.agents.get(*id);
         let window = windows.remove(id).unwrap_or_default();
         let mut encoded = flight_window::encode(&window.entries);
+        encoding += began.elapsed();
         windows_size += encoded.len();
         if windows_size > WINDOWS_BUDGET {
             crate::log::line(&format!(
@@ -233,19 +261,26 @@ fn describe(
             title: entry.title.clone(),
             cols: entry.cols,
             rows: entry.rows,
-            history_limit,
+            history_limit: snapshot.history_limit,
             pid: entry.handle.pid,
             output_mark: entry.handle.output().mark(),
-            snapshot_len: snapshot.len(),
+            snapshot_len: snapshot.bytes.len(),
             metadata: agent.metadata,
             ask: agent.ask,
             lease: shared.leases.carried(*id),
             seq: window.seq,
             flight_len: encoded.len(),
         });
-        blobs.snapshots.push(snapshot);
+        blobs.snapshots.push(snapshot.bytes);
         blobs.windows.push(encoded);
         masters.push(Arc::clone(entry.handle.master()));
+    }
+    phases.add("flight windows encoded", encoding.as_secs_f64() * 1e3);
+    phases.skip_to_now();
+    if retaken > 0 {
+        crate::log::line(&format!(
+            "upgrade: {retaken} panes changed after their early snapshot: taken again"
+        ));
     }
     let exited = exited_panes(shared, &mut blobs.exited);
     let sessions = tree
@@ -266,6 +301,7 @@ fn describe(
                 .collect(),
         })
         .collect();
+    phases.lap("exited panes and layout");
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
         counters: tree.counters(),
@@ -303,165 +339,4 @@ fn exited_panes(shared: &Shared, snapshots: &mut Vec<Vec<u8>>) -> Vec<ExitedStat
         snapshots.push(carried.snapshot);
     }
     states
-}
-
-/// What the previous process handed over, received before the server is built.
-pub struct Inheritance {
-    manifest: Manifest,
-    blobs: Blobs,
-    masters: Vec<OwnedFd>,
-}
-
-impl Inheritance {
-    /// The server's clock as the previous process left it, going on: its epoch, set back as
-    /// far as the old one's. `None` when the manifest does not say (a process that carried no
-    /// flight windows) or the machine's clock does not reach back that far.
-    pub fn epoch(&self) -> Option<Instant> {
-        let clock = self.manifest.clock?;
-        // Measured on the wall clock (the monotonic one's value does not cross the exec), and
-        // capped: a hand-off never takes a minute, a clock set forward meanwhile might.
-        let handed_ns = manifest::unix_ns()
-            .saturating_sub(self.manifest.frozen_at_unix_ns)
-            .min(MAX_HAND_OFF_NS);
-        clock.epoch(handed_ns)
-    }
-}
-
-/// Receives the socket and the panes' descriptors, and reads (and removes) the manifest.
-pub fn receive(
-    manifest_path: &Path,
-    socket: PathBuf,
-) -> std::io::Result<(BoundSocket, Inheritance)> {
-    let (manifest, blobs) = manifest::take(manifest_path)?;
-    let mut fds = fds::receive(manifest.descriptors)?.into_iter();
-    let (Some(listener), Some(lock)) = (fds.next(), fds.next()) else {
-        return Err(std::io::Error::other("the socket was not handed over"));
-    };
-    let bound = BoundSocket::adopt(socket, listener, lock)?;
-    let inheritance = Inheritance {
-        manifest,
-        blobs,
-        masters: fds.collect(),
-    };
-    Ok((bound, inheritance))
-}
-
-/// Rebuilds the session tree: each pane's terminal from its snapshot around its adopted PTY,
-/// with its flight window when `clocked` (the server's clock went on from the old one's);
-/// and the ended panes still kept.
-pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance, clocked: bool) {
-    let Inheritance {
-        manifest,
-        blobs,
-        masters,
-    } = inheritance;
-    let mut entries = Vec::new();
-    let carried = (manifest.panes.into_iter())
-        .zip(blobs.snapshots)
-        .zip(blobs.windows)
-        .zip(masters);
-    for (((pane, snapshot), window), master) in carried {
-        let options = TerminalOptions::new(pane.cols, pane.rows, pane.history_limit);
-        let terminal = Terminal::restore(&snapshot, options).or_else(|e| {
-            crate::log::line(&format!("upgrade: pane {} starts blank: {e}", pane.id));
-            Terminal::with_options(options)
-        });
-        let window = CarriedWindow {
-            seq: pane.seq,
-            entries: carried_window(pane.id, &window, clocked),
-        };
-        let handle = match terminal.map_err(|e| std::io::Error::other(e.to_string())) {
-            Ok(terminal) => crate::pane::adopt(
-                pane.id,
-                terminal,
-                pane.output_mark,
-                (master, pane.pid),
-                window,
-                shared,
-            ),
-            Err(e) => Err(e),
-        };
-        if handle.is_ok() {
-            shared.agents.restore(pane.id, pane.metadata, pane.ask);
-            if let Some(lease) = pane.lease {
-                shared.leases.restore(pane.id, lease);
-            }
-        }
-        match handle {
-            Ok(handle) => entries.push(PaneEntry {
-                handle,
-                session: pane.session,
-                window: pane.window,
-                tags: pane.tags,
-                title: pane.title,
-                cols: pane.cols,
-                rows: pane.rows,
-            }),
-            Err(e) => crate::log::line(&format!("upgrade: pane {} lost: {e}", pane.id)),
-        }
-    }
-    let sessions = manifest
-        .sessions
-        .into_iter()
-        .map(|s| Session {
-            id: s.id,
-            name: s.name,
-            windows: s
-                .windows
-                .into_iter()
-                .map(|w| Window {
-                    id: w.id,
-                    index: w.index,
-                    name: w.name,
-                    layout: w.layout.into(),
-                })
-                .collect(),
-        })
-        .collect();
-    let adopted = entries.len();
-    *shared.tree() = SessionTree::restore(sessions, entries, manifest.counters);
-    adopt_exited(shared, manifest.exited, blobs.exited);
-    let unread_ms = manifest::unix_ns().saturating_sub(manifest.frozen_at_unix_ns) / 1_000_000;
-    crate::log::line(&format!(
-        "upgrade: adopted {adopted} panes; their output went unread for {unread_ms} ms"
-    ));
-}
-
-/// A pane's flight window as decoded, or none when it cannot be read or placed in time.
-fn carried_window(pane: PaneId, window: &[u8], clocked: bool) -> Vec<crate::flight::FlightEntry> {
-    if window.is_empty() {
-        return Vec::new();
-    }
-    if !clocked {
-        crate::log::line(&format!(
-            "upgrade: pane {pane}'s flight window is dropped: the server's clock could not go on"
-        ));
-        return Vec::new();
-    }
-    flight_window::decode(window).unwrap_or_else(|e| {
-        crate::log::line(&format!(
-            "upgrade: pane {pane}'s flight window is dropped: {e}"
-        ));
-        Vec::new()
-    })
-}
-
-/// Keeps the ended panes the previous process kept, each for the rest of its time.
-fn adopt_exited(shared: &Shared, states: Vec<ExitedState>, snapshots: Vec<Vec<u8>>) {
-    let mut exited = shared.exited();
-    for (state, snapshot) in states.into_iter().zip(snapshots) {
-        let options = TerminalOptions::new(state.cols, state.rows, state.history_limit);
-        match Terminal::restore(&snapshot, options) {
-            Ok(terminal) => exited.add(crate::exited::ExitedPane::carried(
-                state.view,
-                terminal,
-                state.output_mark,
-                Duration::from_millis(state.age_ms),
-            )),
-            Err(e) => crate::log::line(&format!(
-                "upgrade: exited pane {} is not kept: {e}",
-                state.view.id
-            )),
-        }
-    }
 }

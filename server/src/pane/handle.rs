@@ -30,6 +30,16 @@ pub struct PaneHandle {
 
 /// What tells whether the pane's shell is listening: its terminal (for the foreground process
 /// group) and what its OSC 133 marks said.
+/// A pane's terminal as `phux upgrade` carries it.
+pub struct TerminalSnapshot {
+    /// The engine's snapshot: screen, history, modes, cursor.
+    pub bytes: Vec<u8>,
+    /// The rows of history the terminal keeps.
+    pub history_limit: usize,
+    /// The terminal's count of changes when it was taken (see `Terminal::changes`).
+    pub changes: u64,
+}
+
 #[derive(Clone)]
 pub struct PaneProcess {
     pub master: Arc<OwnedFd>,
@@ -84,10 +94,20 @@ impl PaneHandle {
         &self.process.master
     }
 
-    /// The whole terminal in the engine's snapshot format, and the rows of history it keeps.
-    pub fn snapshot(&self) -> Result<(Vec<u8>, usize), phux_core::engine::EngineError> {
+    /// The whole terminal in the engine's snapshot format, the rows of history it keeps, and
+    /// its count of changes when taken (see `Terminal::changes`).
+    pub fn snapshot(&self) -> Result<TerminalSnapshot, phux_core::engine::EngineError> {
         let terminal = lock(&self.terminal);
-        Ok((terminal.snapshot()?, terminal.options().scrollback_rows))
+        Ok(TerminalSnapshot {
+            bytes: terminal.snapshot()?,
+            history_limit: terminal.options().scrollback_rows,
+            changes: terminal.changes(),
+        })
+    }
+
+    /// The terminal's count of changes now: a snapshot taken at this count is still current.
+    pub fn changes(&self) -> u64 {
+        lock(&self.terminal).changes()
     }
 
     pub fn size(&self) -> (u16, u16) {

@@ -15,7 +15,7 @@ mod pane_core;
 pub mod shell_track;
 mod typing_pace;
 
-pub use handle::PaneHandle;
+pub use handle::{PaneHandle, TerminalSnapshot};
 
 use crate::bus::Subscriber;
 use crate::pty::{self, SpawnSpec};
