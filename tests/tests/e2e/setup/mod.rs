@@ -3,4 +3,5 @@
 mod engine_cli;
 mod first_run;
 mod install;
+mod one_build;
 mod readme;
