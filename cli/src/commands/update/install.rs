@@ -71,8 +71,14 @@ pub fn check_maintained(binary: &Path) -> Result<(), Failure> {
             ErrorCode::UpdateSourceUnsupported,
             format!("{shown} was built from source"),
             format!(
-                "cd {} && git pull && cargo build -p phux-cli",
-                checkout.display()
+                "cd {} && git pull && cargo build{} -p phux-cli",
+                checkout.display(),
+                // The profile the binary was built with: a release build is rebuilt as one.
+                if binary.parent().and_then(|p| p.file_name()) == Some("release".as_ref()) {
+                    " --release"
+                } else {
+                    ""
+                }
             ),
         ));
     }

@@ -84,12 +84,24 @@ fn update_refuses_installs_it_does_not_maintain_with_their_native_command() {
     m.publish("v9.9.9", PLATFORM, Archive::Good, Checksum::Right);
     let checkout = m.dir.path().join("checkout");
     let cargo_bin = m.home().join(".cargo/bin/phux");
-    let cases: [(String, &str, String); 5] = [
+    let cases: [(String, &str, String); 6] = [
         (
             checkout.join("target/debug/phux").display().to_string(),
             "update_source_unsupported",
             format!(
                 "cd {} && git pull && cargo build -p phux-cli",
+                checkout.display()
+            ),
+        ),
+        (
+            // A release build (scripts/install's) is rebuilt as one.
+            checkout
+                .join("target/x86_64-unknown-linux-gnu/release/phux")
+                .display()
+                .to_string(),
+            "update_source_unsupported",
+            format!(
+                "cd {} && git pull && cargo build --release -p phux-cli",
                 checkout.display()
             ),
         ),
@@ -129,7 +141,7 @@ fn update_refuses_installs_it_does_not_maintain_with_their_native_command() {
     let (code, exit, remedy) = failure(&run(&mut bare));
     assert_eq!((code.as_str(), exit), ("update_source_unsupported", 2));
     assert!(
-        remedy.ends_with("&& git pull && cargo build -p phux-cli"),
+        remedy.contains("&& git pull && cargo build") && remedy.ends_with(" -p phux-cli"),
         "{remedy}"
     );
     m.assert_untouched();
