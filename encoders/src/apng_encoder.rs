@@ -269,13 +269,8 @@ impl FrameWriter for ApngWriter {
             .and_then(|()| file.flush());
         written.map_err(|e| self.out.write_error(e))?;
         let duration_ms = self.clock.total_units();
-        let frames = self.frames;
         let bytes = self.out.persist()?;
-        Ok(WriterTotals {
-            bytes,
-            frames,
-            duration_ms,
-        })
+        Ok(WriterTotals { bytes, duration_ms })
     }
 }
 

@@ -432,11 +432,7 @@ impl FrameWriter for GifWriter {
         }
         let duration_ms = self.clock.total_units() * 10;
         let bytes = self.out.persist()?;
-        Ok(WriterTotals {
-            bytes,
-            frames: self.frames,
-            duration_ms,
-        })
+        Ok(WriterTotals { bytes, duration_ms })
     }
 }
 

@@ -95,8 +95,6 @@ pub enum Fit {
 pub struct WriterTotals {
     /// File size.
     pub bytes: u64,
-    /// Frames written (the writer's count; the pipeline reports pictures instead).
-    pub frames: u32,
     /// Sum of written delays, in ms.
     pub duration_ms: u64,
 }
@@ -119,8 +117,18 @@ enum Message {
     },
 }
 
-/// What the worker returns: the writer's totals and whether frames were dropped.
-type WorkerResult = Result<(WriterTotals, bool), EncodeError>;
+/// What the worker returns once the file is finished.
+#[derive(Debug)]
+pub struct Finished {
+    pub totals: WriterTotals,
+    /// Pictures written: what `frames` reports, the same for every output of one recording
+    /// (a writer may write one picture as several rectangles, each an animation frame).
+    pub pictures: u32,
+    /// Frames were dropped at the byte limit.
+    pub truncated: bool,
+}
+
+type WorkerResult = Result<Finished, EncodeError>;
 
 /// The rasterizer of a `cols`×`rows` grid and the compositor that frames it, as `options` say.
 pub fn prepare(
@@ -210,12 +218,16 @@ impl FramePipeline {
         format: crate::format::OutputFormat,
     ) -> Result<crate::summary::EncodeSummary, EncodeError> {
         let (width_px, height_px) = self.size();
-        let (totals, truncated) = self.finish(end)?;
+        let Finished {
+            totals,
+            pictures,
+            truncated,
+        } = self.finish(end)?;
         Ok(crate::summary::EncodeSummary {
             path,
             format,
             bytes: totals.bytes,
-            frames: totals.frames,
+            frames: pictures,
             duration_ms: totals.duration_ms,
             width_px,
             height_px,
@@ -223,7 +235,7 @@ impl FramePipeline {
         })
     }
 
-    pub fn finish(mut self, end: f64) -> Result<(WriterTotals, bool), EncodeError> {
+    pub fn finish(mut self, end: f64) -> WorkerResult {
         self.send(Message::Finish { end })?;
         self.tx = None;
         self.join()
@@ -255,8 +267,6 @@ fn run_worker<W: FrameWriter>(
 ) -> WorkerResult {
     let mut held: Option<(f64, FramePatch)> = None;
     let mut truncated = false;
-    // Pictures written: what `frames` reports, the same for every output of one recording
-    // (a writer may write one picture as several rectangles, each an animation frame).
     let mut pictures = 0u32;
     let mut written = |fit: Fit| {
         if fit == Fit::Written {
@@ -287,11 +297,11 @@ fn run_worker<W: FrameWriter>(
                     truncated =
                         written(writer.write(&patch, start, end.max(start))?) == Fit::WouldExceed;
                 }
-                let totals = WriterTotals {
-                    frames: pictures,
-                    ..writer.finish()?
-                };
-                return Ok((totals, truncated));
+                return Ok(Finished {
+                    totals: writer.finish()?,
+                    pictures,
+                    truncated,
+                });
             }
         }
     }

@@ -253,6 +253,23 @@ impl FlightRecorder {
                 start = Some(i);
             }
         }
+        self.unpacked_from(start)
+    }
+
+    /// Takes in a window the previous server process recorded (see `window`), before
+    /// anything new is recorded.
+    pub fn restore(&mut self, window: Vec<FlightEntry>) {
+        for entry in window {
+            if let FlightEntry::Keyframe { t_ns, .. } = &entry {
+                self.last_keyframe_ns = Some(*t_ns);
+                self.since_keyframe = 0;
+            }
+            self.push(entry);
+        }
+    }
+
+    /// Every entry from the stored one at `start` on, unpacked (none without a start).
+    fn unpacked_from(&self, start: Option<usize>) -> Vec<FlightEntry> {
         let mut out = Vec::new();
         for stored in self
             .entries
@@ -262,33 +279,6 @@ impl FlightRecorder {
             stored.unpack_into(&mut out);
         }
         out
-    }
-
-    /// Takes in a window the previous server process recorded (see `window`), before
-    /// anything new is recorded.
-    pub fn restore(&mut self, window: Vec<FlightEntry>) {
-        for entry in window {
-            match entry {
-                FlightEntry::Keyframe {
-                    seq,
-                    t_ns,
-                    cols,
-                    rows,
-                    repaint,
-                } => {
-                    self.last_keyframe_ns = Some(t_ns);
-                    self.since_keyframe = 0;
-                    self.push(FlightEntry::Keyframe {
-                        seq,
-                        t_ns,
-                        cols,
-                        rows,
-                        repaint,
-                    });
-                }
-                other => self.push(other),
-            }
-        }
     }
 
     /// The latest keyframe at or before `from_ns` (the oldest one when the ring does not reach
@@ -299,15 +289,7 @@ impl FlightRecorder {
             .iter()
             .rposition(|e| e.keyframe_at_or_before(from_ns))
             .or_else(|| self.entries.iter().position(Stored::is_keyframe));
-        let mut out = Vec::new();
-        for stored in self
-            .entries
-            .iter()
-            .skip(start.unwrap_or(self.entries.len()))
-        {
-            stored.unpack_into(&mut out);
-        }
-        out
+        self.unpacked_from(start)
     }
 }
 

@@ -74,6 +74,7 @@ pub fn run(
     let mut clipboard: Option<String> = None;
     let mut moments = Vec::new();
     wait_for_first_output(session)?;
+    let pane_end = session.pane_end();
     for (i, step) in actions.iter().enumerate() {
         on_step(i, step);
         let sleep = |secs: f64| -> Result<(), RunError> {
@@ -85,7 +86,6 @@ pub fn run(
         };
         sleep(0.0)?;
         let pane = session.pane;
-        let pane_end = session.pane_end();
         let client = &mut session.input;
         // The pane is gone, or the tape's own server ended with it (its shell exited).
         let closed = |e: ClientError| match &e {
