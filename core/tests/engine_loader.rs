@@ -156,3 +156,46 @@ fn install_downloads_verifies_and_places_the_library_atomically() {
         .info();
     assert!(info.pinned);
 }
+
+#[test]
+fn a_verified_library_is_remembered_until_the_file_changes() {
+    let real = engine().expect("the engine").info().path;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let library = dir.path().join(LIBRARY_FILE);
+    let stamp = dir.path().join(format!("{LIBRARY_FILE}.verified"));
+    std::fs::copy(&real, &library).expect("copy the engine");
+    let mut config = config(dir.path());
+    config.explicit = Some(library.clone());
+
+    // Just written: its change time may share a clock tick with a later change, so its hash
+    // is not remembered yet.
+    assert!(load_existing(&config).expect("loads").info().pinned);
+    assert!(!stamp.exists(), "a file changed just now is not remembered");
+
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    assert!(load_existing(&config).expect("loads").info().pinned);
+    let remembered = std::fs::read_to_string(&stamp).expect("the stamp is written");
+    assert!(remembered.starts_with(LIBRARY_SHA256), "{remembered}");
+    // Loaded through the stamp: the same answer.
+    assert!(load_existing(&config).expect("loads").info().pinned);
+
+    // One byte changed in place, the size and the modification time kept: the change time
+    // moved, so the file is hashed again and refused.
+    let modified = std::fs::metadata(&library).unwrap().modified().unwrap();
+    let mut bytes = std::fs::read(&library).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xFF;
+    std::fs::write(&library, &bytes).unwrap();
+    let file = std::fs::File::options().write(true).open(&library).unwrap();
+    file.set_modified(modified).unwrap();
+    drop(file);
+    assert_eq!(
+        std::fs::metadata(&library).unwrap().modified().unwrap(),
+        modified
+    );
+    let error = load_error(&config);
+    assert!(
+        matches!(error, EngineError::HashMismatch { .. }),
+        "a changed file behind a stamp must be refused: {error}"
+    );
+}

@@ -1,11 +1,14 @@
-//! Animated PNG output: truecolour RGB, millisecond timing, changed rectangles only, streamed to
-//! the file with `acTL`'s frame count patched at the end.
+//! Animated PNG output: truecolour RGB, millisecond timing, changed rectangles only, frames
+//! deflated on every core ([`crate::apng_frame`]) and streamed to the file in order, with
+//! `acTL`'s frame count patched at the end.
 
 use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::animator::{FrameSink, SinkStatus};
+use crate::apng_frame::{self, delay_fraction_ms, ApngPiece, CompressedPiece};
+use crate::compress_pool::Compress;
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
 use crate::output_file::OutputFile;
@@ -13,7 +16,6 @@ use crate::patch_split::{SplitLimits, MAX_PIECES};
 use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
-use crate::theme::Rgb;
 use crate::timing::DelayClock;
 
 /// The `IEND` chunk: length 0, type, CRC.
@@ -107,19 +109,32 @@ impl Write for Spool {
 /// The worker-side APNG writer.
 struct ApngWriter {
     out: OutputFile,
-    png: png::Writer<Spool>,
-    spool: Spool,
     actl_offset: u64,
     bytes: u64,
     frames: u32,
+    /// The next chunk sequence number (`fcTL` and `fdAT` share one count).
+    sequence: u32,
     max_bytes: u64,
     clock: DelayClock,
-    rgb: Vec<u8>,
     /// RGBA, with unchanged pixels at alpha 0 blended over the frame before.
     alpha: bool,
     /// Write far-apart changes as separate rectangles.
     split: bool,
+    /// Frames prepared so far (the first is never split).
+    prepared: u64,
+    /// The threads frames are compressed on.
+    threads: usize,
 }
+
+/// A frame ready to compress: its pieces, and how long it shows in all.
+pub(crate) struct ApngJob {
+    pieces: Vec<ApngPiece>,
+    shown_ms: u64,
+    alpha: bool,
+}
+
+/// A compressed frame, or why it could not be.
+pub(crate) type ApngDone = Result<(Vec<CompressedPiece>, u64), EncodeError>;
 
 impl ApngWriter {
     fn create(
@@ -130,19 +145,13 @@ impl ApngWriter {
         (alpha, split): (bool, bool),
     ) -> Result<Self, EncodeError> {
         let spool = Spool::default();
-        let mut encoder = png::Encoder::new(spool.clone(), width, height);
-        encoder.set_color(if alpha {
-            png::ColorType::Rgba
-        } else {
-            png::ColorType::Rgb
-        });
-        encoder.set_depth(png::BitDepth::Eight);
-        // Balanced: ~3x smaller than Fast on terminal frames for ~1 ms/frame on the worker.
-        encoder.set_compression(png::Compression::Balanced);
+        let mut encoder = apng_frame::png_encoder(spool.clone(), width, height, alpha);
         encoder.validate_sequence(false);
         encoder.set_animated(PLACEHOLDER_FRAMES, 0)?;
+        // The header only: the frames are compressed and framed by `apng_frame`.
         let png = encoder.write_header()?;
         let header = spool.take();
+        drop(png);
         let actl_offset = find_chunk(&header, b"acTL")
             .ok_or(EncodeError::Internal("the png writer wrote no acTL chunk"))?;
         out.file()
@@ -150,52 +159,17 @@ impl ApngWriter {
             .map_err(|e| out.write_error(e))?;
         Ok(ApngWriter {
             out,
-            png,
-            spool,
             actl_offset,
             bytes: header.len() as u64,
             frames: 0,
+            sequence: 0,
             max_bytes,
             clock: DelayClock::new(1000),
-            rgb: Vec::new(),
             alpha,
             split: alpha && split,
+            prepared: 0,
+            threads: crate::compress_pool::threads(),
         })
-    }
-
-    /// Sets the next frame's rectangle, timing and operations on the `png` writer.
-    fn prepare(&mut self, patch: &FramePatch, delay_ms: u64) -> Result<(), EncodeError> {
-        let r = patch.rect;
-        self.png.reset_frame_position()?;
-        self.png.set_frame_dimension(r.width, r.height)?;
-        self.png.set_frame_position(r.x, r.y)?;
-        let (num, den) = delay_fraction(delay_ms);
-        self.png.set_frame_delay(num, den)?;
-        self.png.set_dispose_op(png::DisposeOp::None)?;
-        self.rgb.clear();
-        if self.alpha {
-            let see_through = (0..patch.pixels.len()).any(|i| patch.unchanged(i));
-            self.png.set_blend_op(if see_through {
-                png::BlendOp::Over
-            } else {
-                png::BlendOp::Source
-            })?;
-            self.rgb
-                .extend(patch.pixels.iter().enumerate().flat_map(|(i, p)| {
-                    if patch.unchanged(i) {
-                        return [0, 0, 0, 0];
-                    }
-                    let Rgb(r, g, b) = Rgb::from_packed(*p);
-                    [r, g, b, 255]
-                }));
-        } else {
-            self.png.set_blend_op(png::BlendOp::Source)?;
-            self.rgb.extend(patch.pixels.iter().flat_map(|p| {
-                let Rgb(r, g, b) = Rgb::from_packed(*p);
-                [r, g, b]
-            }));
-        }
-        Ok(())
     }
 }
 
@@ -204,7 +178,7 @@ impl ApngWriter {
     /// only when each can be shown [`LEAD_DELAY_MS`], never for the first frame (the default
     /// image covers the whole canvas).
     fn split(&self, patch: &FramePatch, delay: u64) -> Option<Vec<FramePatch>> {
-        if !self.split || self.frames == 0 {
+        if !self.split || self.prepared == 0 {
             return None;
         }
         let fits = usize::try_from(delay / LEAD_DELAY_MS).unwrap_or(MAX_PIECES);
@@ -215,25 +189,66 @@ impl ApngWriter {
     }
 }
 
+impl Compress for ApngWriter {
+    type Job = ApngJob;
+    type Done = ApngDone;
+    type Compressor = ();
+
+    fn compressor(&self) {}
+
+    fn compress((): &mut (), job: ApngJob) -> ApngDone {
+        let ApngJob {
+            pieces,
+            shown_ms,
+            alpha,
+        } = job;
+        let pieces = (pieces.into_iter())
+            .map(|piece| apng_frame::compress(piece, alpha))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((pieces, shown_ms))
+    }
+}
+
 impl FrameWriter for ApngWriter {
-    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError> {
+    /// Every core: deflate is most of a busy recording's time, and frames compress apart.
+    fn compression_threads(&self) -> usize {
+        self.threads
+    }
+
+    fn prepare(&mut self, patch: FramePatch, start: f64, end: f64) -> Result<ApngJob, EncodeError> {
         let delay = self.clock.peek(start, end);
-        let split = self.split(patch, delay);
-        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(patch));
+        let split = self.split(&patch, delay);
+        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(&patch));
         // The leading pieces flash by; the last one carries the rest of the frame's delay.
         let lead = LEAD_DELAY_MS * (pieces.len() as u64 - 1);
+        let mut shown_ms = 0;
+        let pieces = (pieces.iter().enumerate())
+            .map(|(i, piece)| {
+                let delay_ms = if i + 1 == pieces.len() {
+                    delay - lead
+                } else {
+                    LEAD_DELAY_MS
+                };
+                shown_ms += delay_fraction_ms(delay_ms);
+                ApngPiece::new(piece, delay_ms, self.alpha)
+            })
+            .collect();
+        self.prepared += 1;
+        Ok(ApngJob {
+            pieces,
+            shown_ms,
+            alpha: self.alpha,
+        })
+    }
+
+    fn commit(&mut self, done: ApngDone) -> Result<Fit, EncodeError> {
+        let (pieces, shown_ms) = done?;
         let mut chunks = Vec::new();
-        let mut shown = 0;
+        let mut sequence = self.sequence;
         for (i, piece) in pieces.iter().enumerate() {
-            let piece_delay = if i + 1 == pieces.len() {
-                delay - lead
-            } else {
-                LEAD_DELAY_MS
-            };
-            self.prepare(piece, piece_delay)?;
-            self.png.write_image_data(&self.rgb)?;
-            chunks.extend(self.spool.take());
-            shown += delay_fraction_ms(piece_delay);
+            // The first image is the one every viewer shows, animated or not: IDAT.
+            let first = self.frames == 0 && i == 0;
+            apng_frame::append_chunks(&mut chunks, piece, first, &mut sequence);
         }
         let total = self.bytes + chunks.len() as u64 + IEND.len() as u64;
         if total > self.max_bytes {
@@ -251,11 +266,18 @@ impl FrameWriter for ApngWriter {
             .map_err(|e| self.out.write_error(e))?;
         self.bytes += chunks.len() as u64;
         self.frames += u32::try_from(pieces.len()).unwrap_or(u32::MAX);
-        self.clock.commit(shown);
+        self.sequence = sequence;
+        self.clock.commit(shown_ms);
         Ok(Fit::Written)
     }
 
-    fn finish(mut self) -> Result<WriterTotals, EncodeError> {
+    fn finish(self) -> Result<WriterTotals, EncodeError> {
+        self.finish_file()
+    }
+}
+
+impl ApngWriter {
+    fn finish_file(mut self) -> Result<WriterTotals, EncodeError> {
         if self.frames == 0 {
             return Err(EncodeError::NoFrames);
         }
@@ -299,33 +321,38 @@ fn actl_chunk(frames: u32) -> [u8; 20] {
     chunk
 }
 
-/// A delay in ms as `fcTL`'s 16-bit fraction: ms/1000 when it fits, coarser units beyond 65 s.
-fn delay_fraction(ms: u64) -> (u16, u16) {
-    for (den, per) in [(1000u16, 1u64), (100, 10), (10, 100), (1, 1000)] {
-        let v = (ms + per / 2) / per;
-        if let Ok(num) = u16::try_from(v) {
-            return (num, den);
-        }
-    }
-    (u16::MAX, 1)
-}
-
-/// The delay actually encoded for `ms`, in ms (differs from `ms` only past 65.5 s).
-fn delay_fraction_ms(ms: u64) -> u64 {
-    let (num, den) = delay_fraction(ms);
-    u64::from(num) * 1000 / u64::from(den)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The APNG of a scrolling log written with its frames compressed on `threads` threads, at
+    /// most `max_bytes` long: its bytes and whether it was cut.
+    fn scrolling_log(threads: usize, max_bytes: u64) -> (Vec<u8>, bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.png");
+        let options = EncodeOptions::default();
+        let (_, compositor) = crate::pipeline::prepare(60, 20, &options).unwrap();
+        let (w, h) = (compositor.image().width, compositor.image().height);
+        let out = OutputFile::create(&path, false).unwrap();
+        let levers = (true, true);
+        let mut writer = ApngWriter::create(out, w, h, max_bytes, levers).unwrap();
+        writer.threads = threads;
+        let cut = crate::pipeline::push_scrolling_log(writer, &options);
+        (std::fs::read(&path).unwrap(), cut)
+    }
+
     #[test]
-    fn delays_use_milliseconds_until_they_do_not_fit() {
-        assert_eq!(delay_fraction(33), (33, 1000));
-        assert_eq!(delay_fraction(65_535), (65_535, 1000));
-        assert_eq!(delay_fraction(70_000), (7_000, 100));
-        assert_eq!(delay_fraction_ms(70_004), 70_000);
+    fn frames_compressed_on_several_threads_make_the_file_one_thread_makes() {
+        let alone = crate::pipeline::assert_threads_change_nothing(scrolling_log);
+        // Every frame decodes, in order, from the one image: sequence numbers and all.
+        let decoder = png::Decoder::new(std::io::Cursor::new(&alone));
+        let mut reader = decoder.read_info().unwrap();
+        let frames = reader.info().animation_control().unwrap().num_frames;
+        let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+        for _ in 0..frames {
+            reader.next_frame(&mut buffer).unwrap();
+        }
+        assert!(frames > 20, "{frames} frames");
     }
 
     #[test]

@@ -148,6 +148,63 @@ pub enum EncodeError {
 }
 
 impl EncodeError {
+    /// What the person can do about it, in words that hold for every command that encodes
+    /// (`phux rec`, `phux tape`); a command may say it with its own flags instead.
+    pub fn remedy(&self) -> String {
+        match self {
+            EncodeError::Io { path, .. } => format!(
+                "check that {} is writable (its directory exists, permissions, free disk space)",
+                path.display()
+            ),
+            EncodeError::UnknownExtension { .. } | EncodeError::NotAnAnimation(_) => {
+                "name the output .gif, .png (or .apng), .html or .cast".into()
+            }
+            EncodeError::BadColor(_) => "write colours as #rrggbb, e.g. #1e1e2e".into(),
+            EncodeError::BadPaletteLength(_) => {
+                "give the theme 8 colours (normal) or 16 (normal then bright)".into()
+            }
+            EncodeError::UnknownTheme { .. } => "pick one of the known themes listed".into(),
+            EncodeError::BadDimensions { .. } | EncodeError::CanvasTooLarge { .. } => {
+                "use a smaller scale or font size, or record a smaller grid (a cast keeps any size)"
+                    .into()
+            }
+            EncodeError::OutputExists(path) => format!(
+                "move {} away, or write to another path; nothing was replaced",
+                path.display()
+            ),
+            EncodeError::ChromeTooSmall { .. } => {
+                "make the image larger, or its padding, margin and window bar smaller".into()
+            }
+            EncodeError::BadScale(_) => "use a scale from 1 to 16".into(),
+            EncodeError::BadFontOption { accepted, .. } => format!("use {accepted}"),
+            EncodeError::FontNotFound { .. } | EncodeError::FontUnreadable { .. } => {
+                "name an installed family (`fc-list : family` lists them) or a font file".into()
+            }
+            EncodeError::NoFrames => {
+                "the recording shows nothing: record a command that prints, or check the cast's events"
+                    .into()
+            }
+            EncodeError::FrameOutOfRange { available, .. } => {
+                format!("ask for a frame from 1 to {available}, or the last one")
+            }
+            EncodeError::MaxBytesTooSmall { needed, .. } => {
+                format!("allow at least {needed} bytes, or make the image smaller")
+            }
+            EncodeError::Engine(_) => {
+                "reinstall the engine with `phux engine install`; `phux doctor` checks it".into()
+            }
+            EncodeError::Timing(_) => {
+                "use a positive speed and idle limit, and a cast whose times are numbers".into()
+            }
+            EncodeError::Gif(_) | EncodeError::Png(_) => {
+                "check the output's disk space and permissions, then encode again".into()
+            }
+            EncodeError::Internal(_) | EncodeError::WorkerDied => {
+                "this is a bug in phux: report it with the recording that caused it".into()
+            }
+        }
+    }
+
     /// Wraps an I/O error with what was being done and to which path.
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         EncodeError::Io {

@@ -1,18 +1,19 @@
-//! Animated GIF output: changed rectangles only, exact palettes, LZW on the worker thread, and
+//! Animated GIF output: changed rectangles only, exact palettes, frames LZW-compressed on every
+//! core (in the order they come, whatever order they finish in), and
 //! the header written last so its global palette holds exactly the colours the frames use.
 //! Until then the compressed frames go to an unnamed scratch file beside the output, not to
 //! memory, so a recording of any length is encoded in the same few megabytes.
 
-use std::borrow::Cow;
 use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::animator::{FrameSink, SinkStatus};
+use crate::compress_pool::Compress;
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
-use crate::gif_lzw;
-use crate::gif_palette::{GlobalPalette, IndexedFrame, UNCHANGED};
+use crate::gif_frame_compress::{compress_job, GifCompressor, GifDone, GifJob, PieceJob, Way};
+use crate::gif_palette::{GlobalPalette, UNCHANGED};
 use crate::output_file::OutputFile;
 use crate::patch_split::{SplitLimits, MAX_PIECES};
 use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
@@ -34,8 +35,6 @@ const TRAILER: u64 = 1;
 /// rectangles (the best of 512 to 16384 on the sample casts, measured with
 /// `cargo run --release -p phux-encoders --example size_bench`).
 const MIN_GAP_PIXELS: u64 = 1024;
-/// Rectangles at least this tall are also tried interlaced (shorter ones gain nothing).
-const MIN_INTERLACED_ROWS: u32 = 16;
 /// How long each but the last rectangle of a split frame is shown, in hundredths: the shortest
 /// delay browsers honour (Chromium and Firefox show 0 and 1 as 10, which would slow the
 /// animation down), and too short to see the half-drawn frame.
@@ -119,7 +118,10 @@ struct GifWriter {
     clock: DelayClock,
     /// Write far-apart changes as separate rectangles.
     split: bool,
-    lzw: gif_lzw::LzwEncoder,
+    /// Frames prepared so far (the first is never split).
+    prepared: u64,
+    /// The threads frames are compressed on.
+    threads: usize,
 }
 
 impl GifWriter {
@@ -147,7 +149,8 @@ impl GifWriter {
             body_bytes: 0,
             clock: DelayClock::new(100),
             split,
-            lzw: gif_lzw::LzwEncoder::default(),
+            prepared: 0,
+            threads: crate::compress_pool::threads(),
         })
     }
 }
@@ -156,7 +159,7 @@ impl GifWriter {
     /// The pieces `patch` is written as when it is shown for `delay` hundredths: several
     /// rectangles only when each can be shown [`LEAD_DELAY`], never for the first frame.
     fn split(&self, patch: &FramePatch, delay: u64) -> Option<Vec<FramePatch>> {
-        if !self.split || self.frames == 0 {
+        if !self.split || self.prepared == 0 {
             return None;
         }
         let fits = usize::try_from(delay / LEAD_DELAY).unwrap_or(MAX_PIECES);
@@ -166,58 +169,29 @@ impl GifWriter {
         })
     }
 
-    /// One piece as an LZW-compressed GIF frame shown for `delay` hundredths: of the ways to
-    /// write its unchanged pixels, the one that compresses best.
-    fn encode(&mut self, patch: &FramePatch, delay: u64) -> gif::Frame<'static> {
-        let quick = self.quick_encode(patch, delay);
-        quick.compress_harder(&mut self.lzw)
-    }
-
-    /// [`GifWriter::encode`]'s choice, made on quickly compressed frames. Each way after the
-    /// first is given the bytes of the best so far to beat, and is left unfinished as soon as
-    /// it cannot: the same choice, without finishing the losers (an unfinished frame is never
-    /// smaller than the one it had to beat).
-    fn quick_encode(&mut self, patch: &FramePatch, delay: u64) -> QuickFrame {
-        let Some(changed) = &patch.changed else {
-            return self.encode_pixels(patch, delay, &patch.pixels, None);
+    /// The ways `piece` can be written, indexed against the palette (which grows by the
+    /// colours they bring): its pixels, or with its unchanged ones transparent, and then also
+    /// [`Unchanged::ContinueRuns`] when some are.
+    fn ways(&mut self, piece: &FramePatch) -> (Way, Option<Way>) {
+        let Some(changed) = &piece.changed else {
+            return (self.indexed(&piece.pixels, piece), None);
         };
-        let transparent = keyed(patch, Unchanged::Transparent);
-        let transparent = self.encode_pixels(patch, delay, &transparent, None);
-        if !changed.contains(&false) {
-            return transparent;
-        }
-        let runs = keyed(patch, Unchanged::ContinueRuns);
-        let runs = self.encode_pixels(patch, delay, &runs, Some(transparent.bytes()));
-        if runs.bytes() < transparent.bytes() {
-            runs
-        } else {
-            transparent
-        }
+        let transparent = self.indexed(&keyed(piece, Unchanged::Transparent), piece);
+        let runs = (changed.contains(&false))
+            .then(|| self.indexed(&keyed(piece, Unchanged::ContinueRuns), piece));
+        (transparent, runs)
     }
 
-    /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) as a GIF frame, left unfinished
-    /// once it cannot take fewer than `beat` bytes.
-    fn encode_pixels(
-        &mut self,
-        patch: &FramePatch,
-        delay: u64,
-        pixels: &[u32],
-        beat: Option<u64>,
-    ) -> QuickFrame {
-        let mut indexed = self.palette.index_frame(pixels);
-        if !indexed.exact {
+    /// `pixels` (`piece`'s, some replaced by [`UNCHANGED`]) against the global palette, and
+    /// against a local one when that narrows the codes.
+    fn indexed(&mut self, pixels: &[u32], piece: &FramePatch) -> Way {
+        let mut global = self.palette.index_frame(pixels);
+        if !global.exact {
             // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
-            indexed = self.palette.index_frame(&patch.pixels);
+            global = self.palette.index_frame(&piece.pixels);
         }
-        let compact = self.palette.compact(&indexed);
-        let frame = lzw_frame(&mut self.lzw, patch, delay, indexed, beat);
-        // The narrower codes pay for the local palette on some frames and not others: keep
-        // the smaller.
-        let beat = Some(beat.map_or(frame.bytes(), |b| b.min(frame.bytes())));
-        match compact.map(|c| lzw_frame(&mut self.lzw, patch, delay, c, beat)) {
-            Some(local) if local.bytes() < frame.bytes() => local,
-            _ => frame,
-        }
+        let local = self.palette.compact(&global);
+        Way { global, local }
     }
 }
 
@@ -243,121 +217,61 @@ fn keyed(patch: &FramePatch, how: Unchanged) -> Vec<u32> {
         .collect()
 }
 
-/// `indexed` as the LZW-compressed GIF frame of `patch`'s rectangle, shown `delay` hundredths:
-/// its rows in order or interlaced, whichever compresses better (rows eight apart are often
-/// more alike than neighbours in text: the same line of a glyph row further down).
-fn lzw_frame(
-    lzw: &mut gif_lzw::LzwEncoder,
-    patch: &FramePatch,
-    delay: u64,
-    indexed: IndexedFrame,
-    beat: Option<u64>,
-) -> QuickFrame {
-    let frame = gif::Frame {
-        delay: u16::try_from(delay).unwrap_or(u16::MAX),
-        dispose: gif::DisposalMethod::Keep,
-        left: clamp_u16(patch.rect.x),
-        top: clamp_u16(patch.rect.y),
-        width: clamp_u16(patch.rect.width),
-        height: clamp_u16(patch.rect.height),
-        transparent: indexed.transparent,
-        palette: indexed.local_palette,
-        buffer: Cow::Owned(indexed.indices),
-        ..gif::Frame::default()
-    };
-    let interlaced = (patch.rect.height >= MIN_INTERLACED_ROWS).then(|| gif::Frame {
-        interlaced: true,
-        buffer: Cow::Owned(interlace(&frame.buffer, patch.rect.width as usize)),
-        ..frame.clone()
-    });
-    let frame = QuickFrame::compress(lzw, frame, beat);
-    let beat = Some(beat.map_or(frame.bytes(), |b| b.min(frame.bytes())));
-    match interlaced.map(|other| QuickFrame::compress(lzw, other, beat)) {
-        Some(other) if other.frame.buffer.len() < frame.frame.buffer.len() => other,
-        _ => frame,
-    }
-}
+impl Compress for GifWriter {
+    type Job = GifJob;
+    type Done = GifDone;
+    type Compressor = GifCompressor;
 
-/// A frame compressed quickly, with the indices it was compressed from: of the ways to write a
-/// piece, only the one that compresses best is compressed again, harder.
-struct QuickFrame {
-    frame: gif::Frame<'static>,
-    indices: Vec<u8>,
-    /// How the quick codes were made, but for their bytes (which are in `frame`).
-    quick: gif_lzw::Compressed,
-}
-
-impl QuickFrame {
-    /// `frame` (holding indices) with its buffer replaced by greedy codes
-    /// ([`gif_lzw::LzwEncoder::compress_quick`]).
-    /// They are left unfinished once the frame cannot take fewer than `beat` bytes.
-    fn compress(
-        lzw: &mut gif_lzw::LzwEncoder,
-        mut frame: gif::Frame<'static>,
-        beat: Option<u64>,
-    ) -> QuickFrame {
-        let indices = std::mem::take(&mut frame.buffer).into_owned();
-        let limit = beat.map_or(usize::MAX, |b| longest_smaller_than(&frame, b));
-        let mut quick = lzw.compress_quick(&indices, limit);
-        frame.buffer = Cow::Owned(std::mem::take(&mut quick.bytes));
-        QuickFrame {
-            frame,
-            indices,
-            quick,
-        }
+    fn compressor(&self) -> GifCompressor {
+        // With frames on every core already, a second thread per frame only costs.
+        GifCompressor::new(self.threads < 2)
     }
 
-    fn bytes(&self) -> u64 {
-        frame_bytes(&self.frame)
+    fn compress(c: &mut GifCompressor, job: GifJob) -> GifDone {
+        compress_job(c, job)
     }
-
-    /// The frame with the shortest codes [`gif_lzw`] finds.
-    fn compress_harder(self, lzw: &mut gif_lzw::LzwEncoder) -> gif::Frame<'static> {
-        let QuickFrame {
-            mut frame,
-            indices,
-            mut quick,
-        } = self;
-        quick.bytes = std::mem::take(&mut frame.buffer).into_owned();
-        if !quick.finished {
-            // Never chosen (it lost to the frame it had to beat); finished here all the same.
-            quick = lzw.compress_quick(&indices, usize::MAX);
-        }
-        frame.buffer = Cow::Owned(lzw.compress_harder(&indices, quick));
-        frame
-    }
-}
-
-/// `pixels` (rows of `width`) in GIF's interlaced order: every eighth row from the first,
-/// every eighth from the fifth, every fourth from the third, then every other from the second.
-fn interlace(pixels: &[u8], width: usize) -> Vec<u8> {
-    let rows: Vec<&[u8]> = pixels.chunks(width.max(1)).collect();
-    let mut out = Vec::with_capacity(pixels.len());
-    for (first, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
-        for row in rows.iter().skip(first).step_by(step) {
-            out.extend_from_slice(row);
-        }
-    }
-    out
 }
 
 impl FrameWriter for GifWriter {
-    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError> {
+    /// Every core: LZW is most of a busy recording's time, and frames compress independently.
+    fn compression_threads(&self) -> usize {
+        self.threads
+    }
+
+    fn prepare(&mut self, patch: FramePatch, start: f64, end: f64) -> Result<GifJob, EncodeError> {
         let palette_before = self.palette.len();
         let delay = self.clock.peek(start, end);
-        let split = self.split(patch, delay);
-        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(patch));
+        let split = self.split(&patch, delay);
+        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(&patch));
         // The leading pieces flash by; the last one carries the rest of the frame's delay.
         let lead = LEAD_DELAY * (pieces.len() as u64 - 1);
-        let frames: Vec<gif::Frame<'static>> = (pieces.iter().enumerate())
-            .map(|(i, piece)| {
-                let last = i + 1 == pieces.len();
-                self.encode(piece, if last { delay - lead } else { LEAD_DELAY })
+        let pieces = (pieces.iter().enumerate())
+            .map(|(i, piece)| PieceJob {
+                rect: piece.rect,
+                delay: if i + 1 == pieces.len() {
+                    delay - lead
+                } else {
+                    LEAD_DELAY
+                },
+                ways: self.ways(piece),
             })
             .collect();
+        let first = self.prepared == 0;
+        self.prepared += 1;
+        Ok(GifJob {
+            pieces,
+            first,
+            palette: (palette_before, self.palette.len()),
+        })
+    }
+
+    fn commit(&mut self, done: GifDone) -> Result<Fit, EncodeError> {
+        let GifDone { frames, palette } = done;
+        let (palette_before, palette_after) = palette;
         let size: u64 = frames.iter().map(frame_bytes).sum();
-        let total = header_bytes(self.palette.len()) + self.body_bytes + size + TRAILER;
+        let total = header_bytes(palette_after) + self.body_bytes + size + TRAILER;
         if total > self.max_bytes {
+            // This frame's colours, and those of any prepared after it (never written either).
             self.palette.truncate(palette_before);
             if self.frames == 0 {
                 return Err(EncodeError::MaxBytesTooSmall {
@@ -436,12 +350,8 @@ impl FrameWriter for GifWriter {
     }
 }
 
-fn clamp_u16(v: u32) -> u16 {
-    u16::try_from(v).unwrap_or(u16::MAX)
-}
-
 /// Entries a colour table of `n` colours occupies once padded to a power of two (at least 2).
-fn table_entries(n: usize) -> u64 {
+pub(crate) fn table_entries(n: usize) -> u64 {
     n.clamp(2, 256).next_power_of_two() as u64
 }
 
@@ -450,31 +360,8 @@ fn header_bytes(n: usize) -> u64 {
     HEADER_FIXED + 3 * table_entries(n)
 }
 
-/// The longest LZW buffer (minimum code size byte included) with which `frame` (its local
-/// palette counted) takes fewer than `beat` bytes in the file; 0 when none does.
-fn longest_smaller_than(frame: &gif::Frame<'_>, beat: u64) -> usize {
-    let fixed = frame_bytes(&gif::Frame {
-        buffer: Cow::Borrowed(&[0]),
-        palette: frame.palette.clone(),
-        ..gif::Frame::default()
-    });
-    // A buffer of `data + 1` bytes adds `data + ceil(data / 255)` (its sub-blocks) to
-    // `fixed`: the largest `data` keeping the sum under `beat`.
-    let Some(room) = beat.checked_sub(fixed + 1) else {
-        return 0;
-    };
-    let mut data = room * 255 / 256;
-    while data + 1 + (data + 1).div_ceil(255) <= room {
-        data += 1;
-    }
-    while data > 0 && data + data.div_ceil(255) > room {
-        data -= 1;
-    }
-    usize::try_from(data + 1).unwrap_or(usize::MAX)
-}
-
 /// Bytes a pre-encoded frame takes in the file: its blocks, local palette and data sub-blocks.
-fn frame_bytes(frame: &gif::Frame<'_>) -> u64 {
+pub(crate) fn frame_bytes(frame: &gif::Frame<'_>) -> u64 {
     let local = frame
         .palette
         .as_ref()
@@ -487,28 +374,25 @@ fn frame_bytes(frame: &gif::Frame<'_>) -> u64 {
 mod tests {
     use super::*;
 
+    /// The GIF of a scrolling, coloured log written with its frames compressed on `threads`
+    /// threads, at most `max_bytes` long: its bytes and whether it was cut.
+    fn scrolling_log(threads: usize, max_bytes: u64) -> (Vec<u8>, bool) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.gif");
+        let options = EncodeOptions::default();
+        let (_, compositor) = crate::pipeline::prepare(60, 20, &options).unwrap();
+        let (w, h) = (compositor.image().width, compositor.image().height);
+        let out = OutputFile::create(&path, false).unwrap();
+        let scratch = out.scratch().unwrap();
+        let size = (u16::try_from(w).unwrap(), u16::try_from(h).unwrap());
+        let mut writer = GifWriter::new(out, scratch, size, max_bytes, true).unwrap();
+        writer.threads = threads;
+        let cut = crate::pipeline::push_scrolling_log(writer, &options);
+        (std::fs::read(&path).unwrap(), cut)
+    }
+
     #[test]
-    fn the_longest_buffer_that_still_beats_a_size_is_exact() {
-        // Ways of writing a frame stop once they cannot beat the best so far; one byte off
-        // here and a winner would be cut short (or a loser finished for nothing).
-        for palette in [None, Some(vec![0u8; 3 * 5])] {
-            let frame = |len: usize| gif::Frame {
-                buffer: Cow::Owned(vec![0; len]),
-                palette: palette.clone(),
-                ..gif::Frame::default()
-            };
-            for beat in [0, 10, 30, 31, 300, 540, 541, 542, 100_000] {
-                let longest = longest_smaller_than(&frame(1), beat);
-                if longest == 0 {
-                    assert!(frame_bytes(&frame(1)) >= beat, "{beat}");
-                    continue;
-                }
-                assert!(frame_bytes(&frame(longest)) < beat, "{beat}: {longest}");
-                assert!(
-                    frame_bytes(&frame(longest + 1)) >= beat,
-                    "{beat}: {longest}"
-                );
-            }
-        }
+    fn frames_compressed_on_several_threads_make_the_file_one_thread_makes() {
+        crate::pipeline::assert_threads_change_nothing(scrolling_log);
     }
 }

@@ -1,7 +1,8 @@
 //! GIF's LZW compression, written for size and speed rather than taken from the `gif` crate:
 //! greedy parsing that crosses a run of one colour in one step, flexible parsing (one step of
 //! lookahead) where a bounded trial shows it pays, and a choice of what to do when the code
-//! table fills up. One [`LzwEncoder`] is kept per output, so its tables are allocated once.
+//! table fills up. One [`LzwEncoder`] is kept per compression thread, so its tables are
+//! allocated once.
 //!
 //! A GIF decoder only sees codes. After each code it adds one entry to its table, the string it
 //! just decoded plus the first symbol of the next one, whatever string that was. So the encoder
@@ -123,8 +124,6 @@ pub struct LzwEncoder {
     runs: Vec<u32>,
     /// The codes of the current match's prefixes.
     prefixes: Vec<u16>,
-    /// Frames compressed so far (the first gets the full search).
-    frames: u64,
     /// Symbols parsed with lookahead so far: the work the effort rules bound.
     #[cfg(test)]
     flexible_symbols: usize,
@@ -156,12 +155,11 @@ impl LzwEncoder {
 
     /// The shortest of `quick` (what [`LzwEncoder::compress_quick`] made of `indices`) and
     /// `indices` parsed with lookahead where that pays, doing with a full table what did
-    /// better in `quick`: each of [`LOOKAHEADS`] on the first frame and on small ones; on a
+    /// better in `quick`: each of [`LOOKAHEADS`] on an output's `first` frame and on small ones; on a
     /// larger frame, the [`TRIAL_LOOKAHEADS`] when they saved [`TRIAL_MIN_GAIN`] on its first
     /// [`TRIAL_LEN`] indices, none otherwise.
-    pub fn compress_harder(&mut self, indices: &[u8], quick: Compressed) -> Vec<u8> {
-        self.frames += 1;
-        if self.frames == 1 || indices.len() <= SEARCH_ALL_UP_TO {
+    pub fn compress_harder(&mut self, indices: &[u8], quick: Compressed, first: bool) -> Vec<u8> {
+        if first || indices.len() <= SEARCH_ALL_UP_TO {
             return self.compress_with(indices, quick, &LOOKAHEADS);
         }
         match self.trial(&indices[..TRIAL_LEN], quick.full) {
@@ -216,7 +214,7 @@ impl LzwEncoder {
     fn compress_greedy(&mut self, indices: &[u8], full: FullTable, limit: usize) -> Compressed {
         let min_size = min_code_size(indices);
         let table = &mut self.table;
-        table.reset(min_size, indices.len());
+        table.reset(min_size);
         let mut out = CodeWriter::new(min_size, indices.len());
         out.emit_clear(table.clear_code());
         let mut filled_table = false;
@@ -287,7 +285,7 @@ impl LzwEncoder {
         run_lengths(indices, &mut self.runs);
         let (table, runs, prefixes) = (&mut self.table, &self.runs, &mut self.prefixes);
         let min_size = min_code_size(indices);
-        table.reset(min_size, indices.len());
+        table.reset(min_size);
         let mut out = CodeWriter::new(min_size, indices.len());
         out.emit_clear(table.clear_code());
         let mut filled_table = false;
@@ -346,16 +344,20 @@ fn run_lengths(indices: &[u8], runs: &mut Vec<u32>) {
 }
 
 /// The encoder's string table: each code past the clear and end codes is an earlier code plus
-/// one symbol, found through a hash of (code, symbol) sized to the input.
+/// one symbol, found in a dense array indexed by (code, symbol). A symbol is below the clear
+/// code, so the array is 4096 rows of one entry per symbol (128 KiB for 16 colours, 2 MiB for
+/// 256), and a lookup is one load: no hash, no probing, no key to compare. A clear zeroes the
+/// entries written since the last one, at most 4096, not the whole array.
 struct CodeTable {
     clear_code: u16,
     next_code: u16,
-    /// `(code << 8 | symbol) + 1` of each slot's entry, 0 when the slot is empty.
-    keys: Vec<u32>,
-    codes: Vec<u16>,
-    mask: usize,
-    /// `32 - log2(slots)`: a key's slot is the top bits of its multiplicative hash.
-    shift: u32,
+    /// `children[code << symbol_bits | symbol]`: the code of that string, 0 when it has none
+    /// (0 is a single symbol's code, never an added string's).
+    children: Vec<u16>,
+    /// The minimum code size: how many bits index a row's symbols.
+    symbol_bits: u32,
+    /// The entries of `children` written since the last clear.
+    written: Vec<u32>,
     /// For each symbol, the codes of its runs: `runs[s][j]` stands for `s` repeated `j + 1`
     /// times. Lookahead jumps across a run of background through these instead of walking it.
     runs: Vec<Vec<u16>>,
@@ -366,30 +368,27 @@ impl Default for CodeTable {
         let mut table = CodeTable {
             clear_code: 0,
             next_code: 0,
-            keys: Vec::new(),
-            codes: Vec::new(),
-            mask: 0,
-            shift: 0,
+            children: Vec::new(),
+            symbol_bits: 0,
+            written: Vec::new(),
             runs: Vec::new(),
         };
-        table.reset(2, 0);
+        table.reset(2);
         table
     }
 }
 
 impl CodeTable {
-    /// An empty table for codes of at least `min_size` bits, with slots for `input_len`
-    /// symbols' worth of entries, in the memory of the last one.
-    fn reset(&mut self, min_size: u8, input_len: usize) {
-        let entries = (input_len + 1).min(usize::from(MAX_ENTRIES));
-        let slots = (2 * entries).next_power_of_two();
+    /// An empty table for codes of at least `min_size` bits, in the memory of the last one.
+    fn reset(&mut self, min_size: u8) {
+        self.clear_entries();
+        self.symbol_bits = u32::from(min_size);
+        let len = usize::from(MAX_ENTRIES) << self.symbol_bits;
+        if self.children.len() < len {
+            self.children.resize(len, 0);
+        }
         self.clear_code = 1 << min_size;
         self.next_code = self.clear_code + 2;
-        self.keys.clear();
-        self.keys.resize(slots, 0);
-        self.codes.resize(slots, 0);
-        self.mask = slots - 1;
-        self.shift = 32 - slots.trailing_zeros();
         let symbols = usize::from(self.clear_code);
         self.runs.resize_with(symbols, Vec::new);
         for (symbol, run) in (0..self.clear_code).zip(&mut self.runs) {
@@ -398,51 +397,50 @@ impl CodeTable {
         }
     }
 
+    /// Zeroes the entries written since the last clear.
+    fn clear_entries(&mut self) {
+        for &index in &self.written {
+            self.children[index as usize] = 0;
+        }
+        self.written.clear();
+    }
+
     fn clear_code(&self) -> u16 {
         self.clear_code
     }
 
     fn clear(&mut self) {
-        self.keys.fill(0);
+        self.clear_entries();
         self.next_code = self.clear_code + 2;
         for run in &mut self.runs {
             run.truncate(1);
         }
     }
 
-    fn key(code: u16, symbol: u8) -> u32 {
-        (u32::from(code) << 8 | u32::from(symbol)) + 1
-    }
-
-    fn slot(&self, key: u32) -> usize {
-        (key.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
+    fn index(&self, code: u16, symbol: u8) -> usize {
+        usize::from(code) << self.symbol_bits | usize::from(symbol)
     }
 
     fn child(&self, code: u16, symbol: u8) -> Option<u16> {
-        let key = Self::key(code, symbol);
-        let mut slot = self.slot(key);
-        loop {
-            match self.keys[slot] {
-                0 => return None,
-                k if k == key => return Some(self.codes[slot]),
-                _ => slot = (slot + 1) & self.mask,
-            }
+        match self.children[self.index(code, symbol)] {
+            0 => None,
+            child => Some(child),
         }
     }
 
     /// Adds `code` + `symbol` as the next code, as the decoder will once it reads the code
-    /// after `code`; false (and nothing added) when the table is full.
+    /// after `code`; false (and nothing added) when the table is full. Where the string is
+    /// already in the table (flexible parsing emits a shorter prefix and adds what follows it,
+    /// which may be known) the older code stays the one found.
     fn add(&mut self, code: u16, symbol: u8) -> bool {
         if self.next_code == MAX_ENTRIES {
             return false;
         }
-        let key = Self::key(code, symbol);
-        let mut slot = self.slot(key);
-        while self.keys[slot] != 0 {
-            slot = (slot + 1) & self.mask;
+        let index = self.index(code, symbol);
+        if self.children[index] == 0 {
+            self.children[index] = self.next_code;
+            self.written.push(index as u32);
         }
-        self.keys[slot] = key;
-        self.codes[slot] = self.next_code;
         // Only codes found by lookup are ever emitted, so `code` is the run's longest when it
         // is the run's own code at all (a repeated string's second code is never a prefix).
         let run = &mut self.runs[usize::from(symbol)];

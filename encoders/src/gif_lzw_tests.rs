@@ -309,7 +309,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
     let mut encoder = LzwEncoder::default();
     let first = text_like(&mut noise, 20, 5);
     let quick = encoder.compress_quick(&first, usize::MAX);
-    encoder.compress_harder(&first, quick);
+    encoder.compress_harder(&first, quick, true);
     assert_eq!(
         encoder.flexible_symbols,
         3 * first.len(),
@@ -318,7 +318,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
     let busy = random(&mut noise, 8 * SEARCH_ALL_UP_TO, 8);
     let quick = encoder.compress_quick(&busy, usize::MAX);
     let before = encoder.flexible_symbols;
-    let bytes = encoder.compress_harder(&busy, quick.clone());
+    let bytes = encoder.compress_harder(&busy, quick.clone(), false);
     assert_eq!(
         encoder.flexible_symbols - before,
         TRIAL_LOOKAHEADS.len() * TRIAL_LEN,
@@ -329,7 +329,7 @@ fn a_large_frame_is_parsed_with_lookahead_only_when_a_trial_pays() {
     assert!(small.len() <= SEARCH_ALL_UP_TO);
     let quick = encoder.compress_quick(&small, usize::MAX);
     let before = encoder.flexible_symbols;
-    encoder.compress_harder(&small, quick);
+    encoder.compress_harder(&small, quick, false);
     assert_eq!(
         encoder.flexible_symbols - before,
         3 * small.len(),
@@ -348,12 +348,18 @@ fn an_encoder_reused_across_frames_writes_what_a_fresh_one_writes() {
     ];
     let mut reused = LzwEncoder::default();
     for frame in &frames {
+        // Codes cut short at a byte limit leave the table as they found it for the next.
+        let cut = reused.compress_quick(frame, 100);
+        assert!(!cut.finished);
         let quick = reused.compress_quick(frame, usize::MAX);
         assert_eq!(
             quick,
             LzwEncoder::default().compress_quick(frame, usize::MAX)
         );
-        let harder = reused.compress_harder(frame, quick.clone());
-        assert_eq!(harder, LzwEncoder::default().compress_harder(frame, quick));
+        let harder = reused.compress_harder(frame, quick.clone(), false);
+        assert_eq!(
+            harder,
+            LzwEncoder::default().compress_harder(frame, quick, false)
+        );
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! The flow is [`RenderScreen`] (filled from the engine by the caller) → [`Animator`] (frame
 //! rate and timing) → a [`FrameSink`] ([`GifEncoder`], [`ApngEncoder`] or
-//! [`AnimationEncoder`]), which rasterizes with [`Rasterizer`] and compresses on a second thread.
+//! [`AnimationEncoder`]), which rasterizes with [`Rasterizer`] and compresses on the other cores.
 //!
 //! ```no_run
 //! use phux_encoders::{AnimationEncoder, Animator, EncodeOptions, RenderScreen, CellColor};
@@ -25,11 +25,15 @@
 mod animation_encoder;
 mod animator;
 mod apng_encoder;
+mod apng_frame;
+mod compress_pool;
+mod emoji_join;
 mod error;
 pub mod font;
 mod format;
 mod frame_chrome;
 mod gif_encoder;
+mod gif_frame_compress;
 mod gif_lzw;
 mod gif_palette;
 mod html_player;
@@ -38,6 +42,7 @@ mod patch_split;
 mod pipeline;
 mod png_frames;
 mod raster;
+mod raw_frames;
 mod replay;
 mod screen;
 mod still;
@@ -58,6 +63,7 @@ pub use gif_encoder::GifEncoder;
 pub use html_player::{write_html, HtmlOptions, HtmlSummary};
 pub use png_frames::{write_png, write_screenshot, PngFrames};
 pub use raster::{blend_levels, Canvas, Rasterizer, Rect, MAX_CANVAS_PIXELS, MAX_SCALE};
+pub use raw_frames::RawFrames;
 pub use replay::{
     canvas_size, effective_options, render_cast, render_cast_into, replay_until, screen_of,
     Progress, RenderSettings,

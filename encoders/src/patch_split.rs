@@ -20,27 +20,28 @@ struct Mask<'a> {
 }
 
 impl Mask<'_> {
-    fn at(&self, x: u32, y: u32) -> bool {
-        let i = y as usize * self.width as usize + x as usize;
-        self.changed.get(i).copied().unwrap_or(false)
+    /// Row `y`'s flags for the columns of `r` (fewer where the mask ends).
+    fn row(&self, y: u32, r: Rect) -> &[bool] {
+        let len = self.changed.len();
+        let start = (y as usize * self.width as usize + r.x as usize).min(len);
+        let end = (start + r.width as usize).min(len);
+        &self.changed[start..end]
     }
 
     /// The bounding box of the changed pixels inside `r`, if any.
     fn crop(&self, r: Rect) -> Option<Rect> {
         let mut bounds: Option<(u32, u32, u32, u32)> = None;
         for y in r.y..r.y + r.height {
-            let row = (r.x..r.x + r.width).filter(|&x| self.at(x, y));
-            let (mut first, mut last) = (None, None);
-            for x in row {
-                first.get_or_insert(x);
-                last = Some(x);
-            }
-            if let (Some(a), Some(b)) = (first, last) {
-                bounds = Some(match bounds {
-                    None => (a, y, b, y),
-                    Some((x0, y0, x1, _)) => (x0.min(a), y0, x1.max(b), y),
-                });
-            }
+            let row = self.row(y, r);
+            let Some(first) = row.iter().position(|&c| c) else {
+                continue;
+            };
+            let last = row.iter().rposition(|&c| c).unwrap_or(first);
+            let (a, b) = (r.x + first as u32, r.x + last as u32);
+            bounds = Some(match bounds {
+                None => (a, y, b, y),
+                Some((x0, y0, x1, _)) => (x0.min(a), y0, x1.max(b), y),
+            });
         }
         bounds.map(|(x0, y0, x1, y1)| Rect {
             x: x0,
@@ -51,14 +52,21 @@ impl Mask<'_> {
     }
 
     /// The widest run of unchanged rows or columns inside the cropped `r`, as the two cropped
-    /// rectangles either side of it and the unchanged pixels it covers.
+    /// rectangles either side of it and the unchanged pixels it covers. One pass over the rows
+    /// finds both the rows and the columns that changed.
     fn best_cut(&self, r: Rect) -> Option<Cut> {
-        let rows: Vec<bool> = (r.y..r.y + r.height)
-            .map(|y| (r.x..r.x + r.width).any(|x| self.at(x, y)))
-            .collect();
-        let cols: Vec<bool> = (r.x..r.x + r.width)
-            .map(|x| (r.y..r.y + r.height).any(|y| self.at(x, y)))
-            .collect();
+        let mut rows = Vec::with_capacity(r.height as usize);
+        let mut cols = vec![false; r.width as usize];
+        for y in r.y..r.y + r.height {
+            let row = self.row(y, r);
+            let changed = row.contains(&true);
+            rows.push(changed);
+            if changed {
+                for (col, &c) in cols.iter_mut().zip(row) {
+                    *col |= c;
+                }
+            }
+        }
         let by_rows = widest_gap(&rows).map(|(at, len)| {
             let above = Rect { height: at, ..r };
             let below = Rect {

@@ -1,8 +1,10 @@
-//! Rasterizes on the caller's thread and compresses on a second one, so both cores work.
+//! Rasterizes on the caller's thread and encodes on a worker, so both cores work.
 //!
 //! The caller's side draws each screen, finds the changed rectangle and ships its pixels; the
 //! worker holds one frame back until the next one's start time gives it a delay, folds frames
-//! that changed no pixel into the previous one, and hands each to a [`FrameWriter`].
+//! that changed no pixel into the previous one, and hands each to a [`FrameWriter`]: prepared
+//! in order, compressed on the writer's compression threads (see [`crate::compress_pool`]),
+//! committed in order.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -10,6 +12,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::animator::SinkStatus;
+use crate::compress_pool::{Compress, Compression};
 use crate::error::EncodeError;
 use crate::frame_chrome::Compositor;
 use crate::patch_split::{changed_rects, SplitLimits};
@@ -99,10 +102,22 @@ pub struct WriterTotals {
     pub duration_ms: u64,
 }
 
-/// A container format's encoder, run on the worker thread.
-pub trait FrameWriter: Send + 'static {
-    /// Encodes `patch`, shown from `start` to `end` seconds, unless it would exceed the limit.
-    fn write(&mut self, patch: &FramePatch, start: f64, end: f64) -> Result<Fit, EncodeError>;
+/// A container format's encoder, run on the worker thread in three steps: what must be decided
+/// in frame order (`prepare`: colours, timing), what any core may do in any order
+/// ([`Compress::compress`]), and writing in frame order (`commit`).
+pub trait FrameWriter: Compress + Send + 'static {
+    /// Threads worth compressing on (below 2: the worker thread compresses as it goes).
+    fn compression_threads(&self) -> usize;
+    /// `patch`, shown from `start` to `end` seconds, as a job; called in frame order.
+    fn prepare(
+        &mut self,
+        patch: FramePatch,
+        start: f64,
+        end: f64,
+    ) -> Result<Self::Job, EncodeError>;
+    /// Writes `done` unless it would exceed the limit; called in frame order, for every job
+    /// prepared until one would exceed it.
+    fn commit(&mut self, done: Self::Done) -> Result<Fit, EncodeError>;
     /// Closes the container and renames the file into place.
     fn finish(self) -> Result<WriterTotals, EncodeError>;
 }
@@ -140,6 +155,37 @@ pub fn prepare(
     let (w, h) = (raster.canvas().width, raster.canvas().height);
     let compositor = Compositor::new(&options.chrome, &options.theme, w, h)?;
     Ok((raster, compositor))
+}
+
+/// A grid drawn and framed whole, for the writers of whole images (PNG files, a video's raw
+/// frames, a screenshot).
+pub struct WholeImage {
+    raster: Rasterizer,
+    compositor: Compositor,
+}
+
+impl WholeImage {
+    /// A `cols`×`rows` grid, drawn and framed as `options` say.
+    pub fn new(
+        cols: u16,
+        rows: u16,
+        options: &crate::summary::EncodeOptions,
+    ) -> Result<WholeImage, EncodeError> {
+        let (raster, compositor) = prepare(cols, rows, options)?;
+        Ok(WholeImage { raster, compositor })
+    }
+
+    /// Draws `screen`: the framed image, when a pixel of it changed.
+    pub fn draw(&mut self, screen: &RenderScreen) -> Option<&crate::raster::Canvas> {
+        let rect = self.raster.draw(screen)?;
+        self.compositor.place(self.raster.canvas(), rect);
+        Some(self.compositor.image())
+    }
+
+    /// The framed image as last drawn.
+    pub fn image(&self) -> &crate::raster::Canvas {
+        self.compositor.image()
+    }
 }
 
 /// The caller's half: the rasterizer and the channel to the worker.
@@ -259,33 +305,39 @@ impl FramePipeline {
     }
 }
 
-/// The worker loop: delays each frame until the next start is known, then writes it.
+/// The worker loop: delays each frame until the next start is known, then prepares it, has it
+/// compressed and writes it.
 fn run_worker<W: FrameWriter>(
     mut writer: W,
     rx: Receiver<Message>,
     full: &AtomicBool,
 ) -> WorkerResult {
+    let mut compression = Compression::start(&writer, writer.compression_threads());
     let mut held: Option<(f64, FramePatch)> = None;
-    let mut truncated = false;
     let mut pictures = 0u32;
-    let mut written = |fit: Fit| {
-        if fit == Fit::Written {
-            pictures += 1;
+    // Frames prepared after the one that would exceed the limit are compressed already, or
+    // about to be: they are dropped, like every frame after it.
+    let mut commit = |writer: &mut W, done: Vec<W::Done>| -> Result<(), EncodeError> {
+        for frame in done {
+            if full.load(Ordering::Acquire) {
+                break;
+            }
+            match writer.commit(frame)? {
+                Fit::Written => pictures += 1,
+                Fit::WouldExceed => full.store(true, Ordering::Release),
+            }
         }
-        fit
+        Ok(())
     };
     for message in rx {
         match message {
             Message::Frame {
                 start,
                 patch: Some(patch),
-            } if !truncated && !patch.changes_nothing() => {
+            } if !full.load(Ordering::Acquire) && !patch.changes_nothing() => {
                 if let Some((held_start, held_patch)) = held.take() {
-                    if written(writer.write(&held_patch, held_start, start)?) == Fit::WouldExceed {
-                        truncated = true;
-                        full.store(true, Ordering::Release);
-                        continue;
-                    }
+                    let job = writer.prepare(held_patch, held_start, start)?;
+                    commit(&mut writer, compression.submit(job)?)?;
                 }
                 held = Some((start, patch));
             }
@@ -293,17 +345,83 @@ fn run_worker<W: FrameWriter>(
             // there), or we are past the limit.
             Message::Frame { .. } => {}
             Message::Finish { end } => {
-                if let (Some((start, patch)), false) = (held.take(), truncated) {
-                    truncated =
-                        written(writer.write(&patch, start, end.max(start))?) == Fit::WouldExceed;
+                if let (Some((start, patch)), false) = (held.take(), full.load(Ordering::Acquire)) {
+                    let job = writer.prepare(patch, start, end.max(start))?;
+                    commit(&mut writer, compression.submit(job)?)?;
                 }
+                commit(&mut writer, compression.drain()?)?;
+                drop(compression);
                 return Ok(Finished {
                     totals: writer.finish()?,
                     pictures,
-                    truncated,
+                    truncated: full.load(Ordering::Acquire),
                 });
             }
         }
     }
     Err(EncodeError::WorkerDied)
+}
+
+/// A scrolling, coloured log (a new colour with each new line, so a GIF's palette grows as
+/// frames come) pushed through a pipeline around `writer`: whether it was cut at the limit.
+#[cfg(test)]
+pub(crate) fn push_scrolling_log<W: FrameWriter>(
+    writer: W,
+    options: &crate::EncodeOptions,
+) -> bool {
+    use crate::screen::CellColor;
+    let (raster, compositor) = prepare(60, 20, options).unwrap();
+    let transparent = options.keep_unchanged_transparent;
+    let mut pipeline = FramePipeline::start(raster, compositor, transparent, writer).unwrap();
+    let mut screen = RenderScreen::blank(60, 20);
+    for frame in 0u8..40 {
+        for row in 0..20u16 {
+            let line = u16::from(frame) + row;
+            let colour = CellColor::Palette(u8::try_from(line % 200 + 16).unwrap());
+            let text = format!("{line:>5} GET /api/items/{} 200 {}ms", line * 37, line % 91);
+            screen.put_str(0, row, &format!("{text:<60}"), colour, CellColor::Default);
+        }
+        pipeline
+            .add_frame(f64::from(frame) / 10.0, &screen)
+            .unwrap();
+    }
+    pipeline.finish(5.0).unwrap().truncated
+}
+
+/// Checks that a writer makes the same file on 1, 2 and 3 compression threads, whole and cut
+/// at the byte limit (the frames prepared past it, and a GIF's colours they brought, dropped):
+/// `scrolling_log(threads, max_bytes)` is the file [`push_scrolling_log`] made and whether it
+/// was cut. Returns the whole file.
+#[cfg(test)]
+pub(crate) fn assert_threads_change_nothing(
+    scrolling_log: impl Fn(usize, u64) -> (Vec<u8>, bool),
+) -> Vec<u8> {
+    let (alone, cut) = scrolling_log(1, u64::MAX);
+    assert!(!cut);
+    for threads in [2, 3] {
+        assert!(
+            scrolling_log(threads, u64::MAX).0 == alone,
+            "{threads} threads"
+        );
+    }
+    let limit = alone.len() as u64 / 3;
+    let (cut_alone, cut) = scrolling_log(1, limit);
+    assert!(cut && cut_alone.len() as u64 <= limit);
+    assert!(scrolling_log(3, limit) == (cut_alone, true));
+    alone
+}
+
+/// Three screens ("first" at 0 s, "second" at 0.35 s, "third" at 0.5 s) through `sink`, ended
+/// at 1 s: what the constant-rate writers' slot tests feed them.
+#[cfg(test)]
+pub(crate) fn three_screens_in_a_second<S: crate::animator::FrameSink>(
+    mut sink: S,
+) -> crate::summary::EncodeSummary {
+    use crate::screen::CellColor;
+    let mut screen = RenderScreen::blank(20, 4);
+    for (t, text) in [(0.0, "first"), (0.35, "second"), (0.5, "third")] {
+        screen.put_str(0, 0, text, CellColor::Default, CellColor::Default);
+        sink.add_frame(t, &screen).unwrap();
+    }
+    sink.finish(1.0).unwrap()
 }

@@ -1,33 +1,69 @@
 //! Frames as PNG files: a directory of one PNG per frame (`frame-00001.png`, ...), optionally
 //! at a constant rate (a frame repeated as hard links until the next one starts, as a video
 //! encoder reads them), and single screenshots. The directory is built beside its destination
-//! and renamed into place when complete, so a failure leaves nothing half-written.
+//! and renamed into place when complete, so a failure leaves nothing half-written. The files
+//! are compressed on every core ([`crate::compress_pool`]); the links to a frame are made once
+//! its file is written.
 
+use std::collections::VecDeque;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
 use crate::animator::{FrameSink, SinkStatus};
+use crate::compress_pool::{Compress, Compression};
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
-use crate::frame_chrome::Compositor;
-use crate::raster::{Canvas, Rasterizer};
+use crate::pipeline::WholeImage;
+use crate::raster::Canvas;
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
 use crate::theme::Rgb;
+use crate::timing::slots_until;
 
 /// Writes each frame as a whole-image PNG.
-#[derive(Debug)]
 pub struct PngFrames {
-    raster: Rasterizer,
-    compositor: Compositor,
+    /// First, so it is dropped (its threads joined) before the directory they write into.
+    pool: Compression<FrameFile>,
+    image: WholeImage,
     dest: PathBuf,
     temp: tempfile::TempDir,
     constant_fps: Option<u32>,
+    /// Files named so far, frames and links (`frame-NNNNN.png` counts them).
     files: u32,
+    /// Frames sent to be written.
     frames: u32,
-    bytes: u64,
+    /// Frames whose files are written, and the last of them.
+    written: u32,
     last: Option<PathBuf>,
+    bytes: u64,
+    /// Links still to make: the frame (1-based) they repeat, and the link's path.
+    links: VecDeque<(u32, PathBuf)>,
     overwrite: bool,
+}
+
+impl std::fmt::Debug for PngFrames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PngFrames")
+            .field("dest", &self.dest)
+            .field("frames", &self.frames)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Writes a frame's PNG file, on any thread.
+struct FrameFile;
+
+impl Compress for FrameFile {
+    type Job = (PathBuf, Canvas);
+    type Done = Result<(PathBuf, u64), EncodeError>;
+    type Compressor = ();
+
+    fn compressor(&self) {}
+
+    fn compress((): &mut (), (path, image): (PathBuf, Canvas)) -> Self::Done {
+        let bytes = write_png(&image, &path)?;
+        Ok((path, bytes))
+    }
 }
 
 impl PngFrames {
@@ -40,7 +76,7 @@ impl PngFrames {
         options: &EncodeOptions,
         constant_fps: Option<u32>,
     ) -> Result<PngFrames, EncodeError> {
-        let (raster, compositor) = crate::pipeline::prepare(cols, rows, options)?;
+        let image = WholeImage::new(cols, rows, options)?;
         let parent = match dest.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -50,15 +86,17 @@ impl PngFrames {
             .tempdir_in(&parent)
             .map_err(|e| EncodeError::io("create a temporary directory in", &parent, e))?;
         Ok(PngFrames {
-            raster,
-            compositor,
+            pool: Compression::start(&FrameFile, crate::compress_pool::threads()),
+            image,
             dest: dest.to_path_buf(),
             temp,
             constant_fps,
             files: 0,
             frames: 0,
-            bytes: 0,
+            written: 0,
             last: None,
+            bytes: 0,
+            links: VecDeque::new(),
             overwrite: options.overwrite,
         })
     }
@@ -70,15 +108,44 @@ impl PngFrames {
             .join(format!("frame-{:05}.png", self.files))
     }
 
-    /// Repeats the last frame until `t` seconds (constant rate only).
+    /// Repeats the last frame until `t` seconds (constant rate only): a link per slot, made
+    /// now or once that frame's file is written.
     fn fill_until(&mut self, t: f64) -> Result<(), EncodeError> {
-        let (Some(fps), Some(last)) = (self.constant_fps, self.last.clone()) else {
+        let Some(fps) = self.constant_fps else {
             return Ok(());
         };
-        let slots = (t * f64::from(fps)).round() as u32;
-        while self.files < slots {
+        if self.frames == 0 {
+            return Ok(());
+        }
+        while u64::from(self.files) < slots_until(t, fps) {
             let path = self.next_path();
-            std::fs::hard_link(&last, &path).map_err(|e| EncodeError::io("link", &path, e))?;
+            self.links.push_back((self.frames, path));
+        }
+        self.make_links()
+    }
+
+    /// Files the frames written since the last call, and makes the links to them.
+    fn written(&mut self, done: Vec<<FrameFile as Compress>::Done>) -> Result<(), EncodeError> {
+        for frame in done {
+            let (path, bytes) = frame?;
+            self.written += 1;
+            self.bytes += bytes;
+            self.last = Some(path);
+            // Before the next frame's file becomes the last.
+            self.make_links()?;
+        }
+        Ok(())
+    }
+
+    /// Makes the pending links to the last frame written (those to earlier frames are made
+    /// already: links are queued in frame order, and made as each frame is written).
+    fn make_links(&mut self) -> Result<(), EncodeError> {
+        while let Some((frame, link)) = self.links.front() {
+            let Some(last) = self.last.as_ref().filter(|_| *frame == self.written) else {
+                break;
+            };
+            std::fs::hard_link(last, link).map_err(|e| EncodeError::io("link", link, e))?;
+            self.links.pop_front();
         }
         Ok(())
     }
@@ -99,15 +166,16 @@ impl FrameSink for PngFrames {
         start_secs: f64,
         screen: &RenderScreen,
     ) -> Result<SinkStatus, EncodeError> {
-        let Some(rect) = self.raster.draw(screen) else {
+        // Repeating the last frame up to now is the same whether or not this one changed.
+        self.fill_until(start_secs)?;
+        // The thread that writes it gets its own copy.
+        let Some(image) = self.image.draw(screen).cloned() else {
             return Ok(SinkStatus::Accepting);
         };
-        self.compositor.place(self.raster.canvas(), rect);
-        self.fill_until(start_secs)?;
         let path = self.next_path();
-        self.bytes += write_png(self.compositor.image(), &path)?;
         self.frames += 1;
-        self.last = Some(path);
+        let done = self.pool.submit((path, image))?;
+        self.written(done)?;
         Ok(SinkStatus::Accepting)
     }
 
@@ -116,7 +184,12 @@ impl FrameSink for PngFrames {
             return Err(EncodeError::NoFrames);
         }
         self.fill_until(end_secs)?;
-        let image = self.compositor.image();
+        let done = self.pool.drain()?;
+        self.written(done)?;
+        if !self.links.is_empty() {
+            return Err(EncodeError::Internal("a frame's links were never made"));
+        }
+        let image = self.image.image();
         let (width_px, height_px) = (image.width, image.height);
         if self.overwrite && std::fs::symlink_metadata(&self.dest).is_ok() {
             let removed = if self.dest.is_dir() {
@@ -174,12 +247,41 @@ pub fn write_screenshot(
     options: &EncodeOptions,
     path: &Path,
 ) -> Result<u64, EncodeError> {
-    let (mut raster, mut compositor) = crate::pipeline::prepare(screen.cols, screen.rows, options)?;
-    if let Some(rect) = raster.draw(screen) {
-        compositor.place(raster.canvas(), rect);
-    }
+    let mut image = WholeImage::new(screen.cols, screen.rows, options)?;
+    image.draw(screen);
     let out = crate::output_file::OutputFile::create(path, options.overwrite)?;
     let temp_path = out.path().to_path_buf();
-    write_png(compositor.image(), &temp_path)?;
+    write_png(image.image(), &temp_path)?;
     out.persist()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::MetadataExt;
+
+    #[test]
+    fn constant_rate_frames_are_files_then_links_to_them_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("frames");
+        let options = EncodeOptions::default();
+        let sink = PngFrames::create(&dest, 20, 4, &options, Some(10)).unwrap();
+        let summary = crate::pipeline::three_screens_in_a_second(sink);
+        assert_eq!(summary.frames, 3);
+        let file = |n: u32| dest.join(format!("frame-{n:05}.png"));
+        let inode = |n: u32| std::fs::metadata(file(n)).unwrap().ino();
+        // One file a tenth of a second: "first" until 0.35 s (rounded to 4 slots), "second"
+        // for one, "third" to the end.
+        let shows = [1, 1, 1, 1, 5, 6, 6, 6, 6, 6];
+        for (slot, frame) in (1..).zip(shows) {
+            assert_eq!(inode(slot), inode(frame), "slot {slot} shows frame {frame}");
+        }
+        assert!(!file(11).exists());
+        assert!(inode(1) != inode(5) && inode(5) != inode(6));
+        let sizes: u64 = [1, 5, 6]
+            .iter()
+            .map(|&n| std::fs::metadata(file(n)).unwrap().len())
+            .sum();
+        assert_eq!(summary.bytes, sizes);
+    }
 }

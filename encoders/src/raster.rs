@@ -224,6 +224,15 @@ impl Rasterizer {
         for y in 0..self.rows {
             let mut x = 0;
             while x < self.cols {
+                let joined = screen
+                    .cell(x, y)
+                    .is_some_and(crate::emoji_join::may_start)
+                    .then(|| self.draw_joined(screen, x, y, cursor, &mut dirty))
+                    .flatten();
+                if let Some(span) = joined {
+                    x = x.saturating_add(span);
+                    continue;
+                }
                 let span = self.draw_cell(screen, x, y, cursor == Some((x, y)), &mut dirty);
                 x = x.saturating_add(span);
             }
@@ -247,17 +256,62 @@ impl Rasterizer {
         if let Some(grapheme) = screen.grapheme(cell).filter(|_| wide) {
             look.cluster = self.grapheme_number(grapheme);
         }
+        self.repaint(look, x, y, dirty);
+        if wide {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// Paints `look` at (`x`, `y`) unless the cell already shows it.
+    fn repaint(&mut self, look: CellLook, x: u16, y: u16, dirty: &mut DirtyBox) {
         let index = usize::from(y) * usize::from(self.cols) + usize::from(x);
-        let span = if wide { 2 } else { 1 };
         if self.drawn[index] != Some(look) {
             self.paint(look, x, y, dirty);
             self.drawn[index] = Some(look);
-            if wide {
+            if look.wide {
                 // The spacer is painted by this cell; forget it so it repaints when uncovered.
                 self.drawn[index + 1] = None;
             }
         }
-        span
+    }
+
+    /// Draws the emoji sequence whose parts start at (`x`, `y`) in cells of their own (see
+    /// `emoji_join`) as the colour font's one glyph, in the first part's two columns, and
+    /// the other parts' cells blank; returns the columns covered. `None` (draw cell by cell)
+    /// when no sequence starts there, the font has no glyph for it, or the cursor is on it.
+    fn draw_joined(
+        &mut self,
+        screen: &RenderScreen,
+        x: u16,
+        y: u16,
+        cursor: Option<(u16, u16)>,
+        dirty: &mut DirtyBox,
+    ) -> Option<u16> {
+        let (text, span) = crate::emoji_join::candidates(screen, x, y)
+            .into_iter()
+            .find(|(text, _)| self.emoji.draws_whole(text))?;
+        if x.checked_add(span)? > self.cols
+            || cursor.is_some_and(|(cx, cy)| cy == y && (x..x + span).contains(&cx))
+        {
+            return None;
+        }
+        let blank = RenderCell::blank();
+        let mut look = self.look(screen.cell(x, y).unwrap_or(&blank), true, false);
+        look.cluster = self.grapheme_number(&text);
+        self.repaint(look, x, y, dirty);
+        for col in (x + 2..x + span).step_by(2) {
+            let part = screen.cell(col, y).unwrap_or(&blank);
+            let hidden = RenderCell {
+                text: ' ',
+                cluster: 0,
+                ..*part
+            };
+            let look = self.look(&hidden, true, false);
+            self.repaint(look, col, y, dirty);
+        }
+        Some(span)
     }
 
     fn grapheme_number(&mut self, grapheme: &str) -> u32 {

@@ -43,6 +43,17 @@ impl DelayClock {
     }
 }
 
+/// How many slots of a constant `fps` rate have begun by `secs` (a frame starting then takes
+/// the next one): what a video, and a directory of its frames, repeat a frame until.
+pub fn slots_until(secs: f64, fps: u32) -> u64 {
+    let v = (secs.max(0.0) * f64::from(fps.max(1))).round();
+    if v.is_finite() {
+        v as u64
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

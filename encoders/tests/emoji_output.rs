@@ -90,16 +90,26 @@ fn read_png(path: &Path) -> (u32, Vec<Rgb>) {
     (info.width, pixels)
 }
 
-/// How many frames of a GIF carry a local colour table.
-fn local_palettes(path: &Path) -> usize {
+/// How many frames of a GIF bring colours the global palette lacks. A frame may carry a local
+/// table of fewer of the global colours because narrower codes make it smaller; only a table
+/// with colours of its own says the global palette ran out.
+fn frames_with_colours_of_their_own(path: &Path) -> usize {
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::Indexed);
     let mut decoder = options
         .read_info(std::fs::File::open(path).unwrap())
         .unwrap();
+    let global: std::collections::HashSet<Vec<u8>> = decoder
+        .global_palette()
+        .unwrap_or_default()
+        .chunks(3)
+        .map(<[u8]>::to_vec)
+        .collect();
     let mut n = 0;
     while let Some(frame) = decoder.read_next_frame().unwrap() {
-        n += usize::from(frame.palette.is_some());
+        if let Some(local) = &frame.palette {
+            n += usize::from(local.chunks(3).any(|c| !global.contains(c)));
+        }
     }
     n
 }
@@ -152,14 +162,18 @@ fn emoji_in_gif_frames_are_drawn_in_colour_and_leave_the_palette_room() {
         }
         // Every emoji of the session fits the one global palette beside the text's colours:
         // no frame needs a palette of its own.
-        assert_eq!(local_palettes(&out), 0, "{name}");
+        assert_eq!(frames_with_colours_of_their_own(&out), 0, "{name}");
     }
 }
 
 /// A cast whose program turned on grapheme clustering (mode 2027), so each of these is one
 /// two-column cell: a flag, ZWJ sequences, skin tones, a keycap.
 fn clustered_cast() -> phux_recorder::Cast {
-    let text = "\x1b[?2027h🇯🇵 👩\u{200d}💻 👍🏽 1\u{fe0f}\u{20e3}";
+    cast_printing("\x1b[?2027h🇯🇵 👩\u{200d}💻 👍🏽 1\u{fe0f}\u{20e3}")
+}
+
+/// A 20x2 recording whose program prints `text` at once.
+fn cast_printing(text: &str) -> phux_recorder::Cast {
     phux_recorder::Cast {
         header: phux_recorder::Header::new(phux_recorder::CastVersion::V2, 20, 2),
         events: vec![phux_recorder::Event::new(
@@ -190,22 +204,7 @@ fn a_flag_a_zwj_sequence_a_skin_tone_and_a_keycap_are_each_the_fonts_one_glyph()
         );
     }
     // End to end: the flag's cell shows Japan's flag, a red disc on white.
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("flag.png");
-    let font = FontOptions::smooth();
-    render_still(
-        &clustered_cast(),
-        &out,
-        &options(font.clone()),
-        true,
-        StillFrame::Last,
-    )
-    .unwrap();
-    let (width, image) = read_png(&out);
-    let raster = Rasterizer::with_font(20, 2, Theme::default(), 1, &font).unwrap();
-    let (cw, ch) = raster.cell_size();
-    let image = &image;
-    let cell = (0..ch).flat_map(|y| (0..2 * cw).map(move |x| image[(y * width + x) as usize]));
+    let cell = cells_pixels(&clustered_cast(), &FontOptions::smooth(), 0, 2).into_iter();
     let (red, white) = cell.fold((0, 0), |(r, w), p| {
         let red = p.0 > 180 && p.1 < 100 && p.2 < 100;
         let white = p.0 > 220 && p.1 > 220 && p.2 > 220;
@@ -215,4 +214,49 @@ fn a_flag_a_zwj_sequence_a_skin_tone_and_a_keycap_are_each_the_fonts_one_glyph()
         red >= 4 && white >= 20,
         "{red} red and {white} white pixels"
     );
+}
+
+/// The same emoji printed the way most programs print them, without mode 2027: each part of a
+/// sequence in wide cells of its own (a flag's two letters, the two people of a ZWJ sequence,
+/// a hand and its skin tone).
+fn unclustered_cast() -> phux_recorder::Cast {
+    cast_printing("🇯🇵 👩\u{200d}💻 👍🏽")
+}
+
+/// The pixels of columns `x..x + w` of the first row of a still of `cast`.
+fn cells_pixels(cast: &phux_recorder::Cast, font: &FontOptions, x: u32, w: u32) -> Vec<Rgb> {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("still.png");
+    render_still(cast, &out, &options(font.clone()), true, StillFrame::Last).unwrap();
+    let (width, image) = read_png(&out);
+    let raster = Rasterizer::with_font(20, 2, Theme::default(), 1, font).unwrap();
+    let (cw, ch) = raster.cell_size();
+    (0..ch)
+        .flat_map(|py| (x * cw..(x + w) * cw).map(move |px| (py, px)))
+        .map(|(py, px)| image[(py * width + px) as usize])
+        .collect()
+}
+
+#[test]
+fn sequences_printed_without_clustering_are_the_fonts_one_glyph_and_their_other_cells_blank() {
+    if !color_font() {
+        return;
+    }
+    let (clustered, parts) = (clustered_cast(), unclustered_cast());
+    for (name, font) in fonts() {
+        // Clustered: 🇯🇵 at 0, 👩‍💻 at 3, 👍🏽 at 6. Unclustered: 🇯🇵 at 0 (🇵 at 2), 👩‍💻 at 5
+        // (💻 at 7), 👍🏽 at 10 (🏽 at 12).
+        for (whole_at, parts_at, rest_at) in [(0, 0, 2), (3, 5, 7), (6, 10, 12)] {
+            assert!(
+                cells_pixels(&parts, &font, parts_at, 2)
+                    == cells_pixels(&clustered, &font, whole_at, 2),
+                "{name}: the sequence at column {parts_at} is not the clustered one's glyph"
+            );
+            let rest = cells_pixels(&parts, &font, rest_at, 2);
+            assert!(
+                rest.iter().all(|p| *p == rest[0]),
+                "{name}: the second part's cells at column {rest_at} are not blank"
+            );
+        }
+    }
 }

@@ -49,6 +49,8 @@ pub enum CastErrorKind {
     Empty,
     #[error("first line is not JSON ({0}); an asciicast starts with a JSON header object")]
     HeaderNotJson(String),
+    #[error("this is {0}, not an asciicast recording")]
+    NotARecording(&'static str),
     #[error("header is not a JSON object")]
     HeaderNotObject,
     #[error("header has no \"version\" key")]
@@ -100,6 +102,9 @@ impl CastErrorKind {
         let text = match self {
             Self::Io(_) => "check that the path exists and is a readable file",
             Self::Empty => "the recording captured nothing; record it again",
+            Self::NotARecording(_) => {
+                "give the .cast it was made from (`phux rec -o demo.cast` keeps one); an image or a video cannot be read back into a recording"
+            }
             Self::HeaderNotJson(_) | Self::HeaderNotObject => {
                 "check that this is an asciicast (.cast) file; line 1 must be a JSON object such as {\"version\": 2, \"width\": 80, \"height\": 24}"
             }

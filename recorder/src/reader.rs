@@ -167,6 +167,9 @@ impl<R: BufRead> CastReader<R> {
             }
         };
         let text = line.text.strip_prefix('\u{feff}').unwrap_or(&line.text);
+        if let Some(what) = made_from_a_recording(text) {
+            return Err(self.error(CastErrorKind::NotARecording(what)));
+        }
         let value: Value = serde_json::from_str(text)
             .map_err(|e| self.error(CastErrorKind::HeaderNotJson(json_problem(&e))))?;
         Header::from_json(&value).map_err(|kind| self.error(kind))
@@ -256,5 +259,42 @@ fn json_problem(error: &serde_json::Error) -> String {
     match message.rfind(" at line ") {
         Some(cut) => format!("{} at column {}", &message[..cut], error.column()),
         None => message,
+    }
+}
+
+/// What a file starting with `first_line` is, when it is what people make from a recording
+/// and may hand over in its place: a GIF or PNG image, an MP4 or WebM video (by their magic
+/// bytes, as read lossily: WebM's `DF A3` happens to be valid UTF-8).
+fn made_from_a_recording(first_line: &str) -> Option<&'static str> {
+    if first_line.starts_with("GIF87a") || first_line.starts_with("GIF89a") {
+        Some("a GIF image")
+    } else if first_line.starts_with("\u{fffd}PNG") {
+        Some("a PNG image")
+    } else if first_line.get(4..8) == Some("ftyp") {
+        Some("an MP4 video")
+    } else if first_line.starts_with("\u{1a}E\u{7e3}") {
+        Some("a WebM video")
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod recognised_files {
+    use super::made_from_a_recording;
+
+    #[test]
+    fn images_and_videos_are_named_and_casts_are_not() {
+        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        let png = lossy(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR");
+        let mp4 = lossy(b"\0\0\0\x20ftypisom\0\0\x02\0");
+        let webm = lossy(b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81");
+        assert_eq!(made_from_a_recording("GIF89a\u{1}\0"), Some("a GIF image"));
+        assert_eq!(made_from_a_recording(&png), Some("a PNG image"));
+        assert_eq!(made_from_a_recording(&mp4), Some("an MP4 video"));
+        assert_eq!(made_from_a_recording(&webm), Some("a WebM video"));
+        let cast = r#"{"version": 2, "width": 80, "height": 24}"#;
+        assert_eq!(made_from_a_recording(cast), None);
+        assert_eq!(made_from_a_recording(""), None);
     }
 }

@@ -55,6 +55,7 @@ pub fn spawn(spec: &SpawnSpec, shim_exe: &std::path::Path) -> std::io::Result<Pt
         Mode::empty(),
     )?;
     rustix::termios::tcsetwinsize(&slave, winsize(spec.cols, spec.rows))?;
+    utf8_line_editing(&slave)?;
     let slave_file = std::fs::File::from(slave);
     let mut command = Command::new(shim_exe);
     command
@@ -75,6 +76,17 @@ pub fn spawn(spec: &SpawnSpec, shim_exe: &std::path::Path) -> std::io::Result<Pt
     // once the child and its descendants close the terminal.
     drop(command);
     Ok(PtyProcess { master, child })
+}
+
+/// Marks the terminal's input as UTF-8 (`IUTF8`), as every pane's is: the kernel's own line
+/// editing (a program reading lines, like `cat` or `read`) then erases a whole character on
+/// Backspace, not the last byte of one, which would leave half an `é` in the line.
+fn utf8_line_editing(slave: &OwnedFd) -> std::io::Result<()> {
+    use rustix::termios::{tcgetattr, tcsetattr, InputModes, OptionalActions};
+    let mut modes = tcgetattr(slave)?;
+    modes.input_modes |= InputModes::IUTF8;
+    tcsetattr(slave, OptionalActions::Now, &modes)?;
+    Ok(())
 }
 
 /// Tells the terminal (and so the foreground program, by SIGWINCH) its new size.

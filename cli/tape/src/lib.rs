@@ -14,6 +14,7 @@ mod progress;
 mod runner;
 mod session;
 mod set_command;
+mod video;
 
 use outputs::OutputKind;
 pub use outputs::Written;
@@ -317,9 +318,13 @@ fn located(step: &Step) -> String {
 }
 
 fn output_failure(error: outputs::OutputError) -> Failure {
-    Failure::new(
-        ErrorCode::EncodeFailed,
-        error.to_string(),
-        "check the output path and the free disk space",
-    )
+    let remedy = match &error {
+        outputs::OutputError::Encode { source, .. } => source.remedy(),
+        outputs::OutputError::Ffmpeg { .. } => "the usual cause is an ffmpeg built without the \
+            codec (libx264 for .mp4, libvpx-vp9 for .webm): install one that has it, or write a \
+            .gif or .png instead"
+            .into(),
+        _ => "check the output path and the free disk space".into(),
+    };
+    Failure::new(ErrorCode::EncodeFailed, error.to_string(), remedy)
 }

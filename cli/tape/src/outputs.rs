@@ -335,6 +335,24 @@ pub enum OutputError {
     Ffmpeg { path: PathBuf, detail: String },
 }
 
+impl OutputError {
+    /// An encoder's error, for the output at `path`.
+    pub fn encode_at(path: &Path) -> impl Fn(EncodeError) -> OutputError + Copy + '_ {
+        |source| OutputError::Encode {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+
+    /// A file's error, for the output at `path`.
+    pub fn io_at(path: &Path) -> impl Fn(std::io::Error) -> OutputError + Copy + '_ {
+        |source| OutputError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
 /// Writes one output from the recording.
 pub fn write(
     recording: &Recording,
@@ -343,14 +361,7 @@ pub fn write(
     settings: &RenderSettings,
     loop_offset: f64,
 ) -> Result<Written, OutputError> {
-    let encode = |source| OutputError::Encode {
-        path: path.to_path_buf(),
-        source,
-    };
-    let io = |source| OutputError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+    let (encode, io) = (OutputError::encode_at(path), OutputError::io_at(path));
     let looped = recording.looped(loop_offset);
     // Animations start at the loop offset; the cast and the text are the recording as it ran.
     let cast = match kind {
@@ -403,10 +414,12 @@ pub fn write(
             })?;
             Ok(written(path, kind.name(), None, page.bytes, secs))
         }
-        OutputKind::Video(ext) => video(cast, path, ext, settings).map(|(bytes, frames)| Written {
-            frames: Some(frames),
-            ..written(path, kind.name(), None, bytes, secs)
-        }),
+        OutputKind::Video(ext) => {
+            super::video::video(cast, path, ext, settings).map(|(bytes, frames)| Written {
+                frames: Some(frames),
+                ..written(path, kind.name(), None, bytes, secs)
+            })
+        }
     }
 }
 
@@ -417,10 +430,7 @@ pub fn screenshots(
 ) -> Result<Vec<Written>, OutputError> {
     let mut out = Vec::new();
     for (path, t) in &recording.screenshots {
-        let encode = |source| OutputError::Encode {
-            path: path.clone(),
-            source,
-        };
+        let encode = OutputError::encode_at(path);
         let terminal = replay_until(&recording.raw, Some(*t)).map_err(encode)?;
         let (cols, rows) = terminal.size();
         let screen = screen_of(&terminal, cols, rows);
@@ -465,67 +475,6 @@ fn write_cast(cast: &Cast, path: &Path) -> Result<u64, phux_recorder::RecorderEr
         path: Some(path.to_path_buf()),
         source,
     })
-}
-
-/// Renders constant-rate PNG frames into a scratch directory and has ffmpeg encode them.
-fn video(
-    cast: &Cast,
-    path: &Path,
-    ext: &str,
-    settings: &RenderSettings,
-) -> Result<(u64, u32), OutputError> {
-    let io = |source| OutputError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let encode = |source| OutputError::Encode {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let scratch = tempfile::Builder::new()
-        .prefix(".phux-video-")
-        .tempdir_in(dir)
-        .map_err(io)?;
-    let frames_dir = scratch.path().join("frames");
-    let fps = settings.fps.clamp(1, 100);
-    let (cols, rows) = phux_encoders::canvas_size(cast);
-    let sink =
-        PngFrames::create(&frames_dir, cols, rows, &settings.options, Some(fps)).map_err(encode)?;
-    let summary = render_cast_into(cast, sink, settings, &mut |_, _| {}).map_err(encode)?;
-    let out = scratch.path().join(format!("out.{ext}"));
-    let codec: &[&str] = if ext == "webm" {
-        &["-c:v", "libvpx-vp9", "-b:v", "0", "-crf", "30"]
-    } else {
-        &["-c:v", "libx264", "-crf", "18"]
-    };
-    let result = std::process::Command::new("ffmpeg")
-        .args(["-hide_banner", "-loglevel", "error", "-y", "-framerate"])
-        .arg(fps.to_string())
-        .arg("-i")
-        .arg(frames_dir.join("frame-%05d.png"))
-        .args([
-            "-vf",
-            "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-            "-pix_fmt",
-            "yuv420p",
-        ])
-        .args(codec)
-        .arg(&out)
-        .output()
-        .map_err(io)?;
-    if !result.status.success() {
-        return Err(OutputError::Ffmpeg {
-            path: path.to_path_buf(),
-            detail: String::from_utf8_lossy(&result.stderr).trim().to_owned(),
-        });
-    }
-    std::fs::rename(&out, path).map_err(io)?;
-    let bytes = std::fs::metadata(path).map_err(io)?.len();
-    Ok((bytes, summary.frames))
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use phux_encoders::{
-    FontOptions, FrameChrome, Rasterizer, Rgb, Theme, WindowBar, DEFAULT_WINDOW_BAR_SIZE,
+    EncodeError, FontOptions, FrameChrome, Rasterizer, Rgb, Theme, WindowBar,
+    DEFAULT_WINDOW_BAR_SIZE,
 };
 
 use super::error::TapeError;
@@ -100,10 +101,26 @@ impl Settings {
 
     /// One cell's size in pixels with the tape's font (an error names a font that cannot be
     /// loaded).
-    pub fn cell(&self) -> Result<(u32, u32), String> {
-        let raster = Rasterizer::with_font(1, 1, self.theme, self.scale(), &self.font())
-            .map_err(|e| e.to_string())?;
+    pub fn cell(&self) -> Result<(u32, u32), EncodeError> {
+        let raster = Rasterizer::with_font(1, 1, self.theme, self.scale(), &self.font())?;
         Ok(raster.cell_size())
+    }
+
+    /// [`Settings::cell`], with the fonts of `FontFamily` that are not on this machine left out
+    /// of the chain (a tape written elsewhere names that machine's fonts): which were.
+    fn cell_with_the_fonts_here(&mut self) -> Result<((u32, u32), Vec<String>), EncodeError> {
+        let mut missing = Vec::new();
+        loop {
+            let chain = FontOptions::family_list(self.font_family.as_deref().unwrap_or(""));
+            match self.cell() {
+                Err(EncodeError::FontNotFound { name, .. }) if chain.contains(&name) => {
+                    let kept: Vec<String> = chain.into_iter().filter(|f| *f != name).collect();
+                    self.font_family = (!kept.is_empty()).then(|| kept.join(", "));
+                    missing.push(name);
+                }
+                cell => return cell.map(|cell| (cell, missing)),
+            }
+        }
     }
 
     pub fn chrome(&self) -> FrameChrome {
@@ -202,7 +219,7 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
                         step.col
                     ));
                 }
-                apply(&mut plan.settings, setting, &step)?;
+                apply(&mut plan.settings, setting, &step, &mut plan.notes)?;
                 if matches!(
                     setting,
                     Setting::Width(_)
@@ -239,10 +256,18 @@ pub fn plan(steps: Vec<Step>) -> Result<Plan, TapeError> {
             ),
         ));
     }
-    let cell = s.cell().map_err(|problem| match &font_named_by {
-        Some(step) => step.value_error(problem),
-        None => size_error(sized_by.as_ref(), problem),
+    let (cell, missing) = plan.settings.cell_with_the_fonts_here().map_err(|e| {
+        let problem = e.to_string();
+        match &font_named_by {
+            Some(step) => step.value_error(problem),
+            None => size_error(sized_by.as_ref(), problem),
+        }
     })?;
+    if let (Some(step), false) = (&font_named_by, missing.is_empty()) {
+        plan.notes
+            .push(fonts_not_here(step, &missing, &plan.settings));
+    }
+    let s = &plan.settings;
     let grid = s.grid(cell);
     if let Some((cols, rows)) = grid {
         if phux_core::limits::check_grid(cols, rows).is_err() {
@@ -280,7 +305,14 @@ fn size_error(sized_by: Option<&Step>, message: String) -> TapeError {
     }
 }
 
-fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), TapeError> {
+/// Applies `setting`; what a tape written elsewhere asks for and phux lacks (a theme of VHS's
+/// long list) is added to `notes` and the default kept, never refused.
+fn apply(
+    settings: &mut Settings,
+    setting: &Setting,
+    step: &Step,
+    notes: &mut Vec<String>,
+) -> Result<(), TapeError> {
     match setting {
         Setting::Shell(shell) => settings.shell.clone_from(shell),
         Setting::FontFamily(f) => settings.font_family = Some(f.clone()),
@@ -308,7 +340,16 @@ fn apply(settings: &mut Settings, setting: &Setting, step: &Step) -> Result<(), 
             })?)
         }
         Setting::WindowBarSize(v) => settings.window_bar_size = *v,
-        Setting::Theme(source) => settings.theme = theme(source, step)?,
+        Setting::Theme(ThemeSource::Name(name)) => match Theme::builtin(&theme_key(name)) {
+            Ok(theme) => settings.theme = theme,
+            Err(_) => notes.push(format!(
+                "{}: Theme {name:?} is not one phux has, so its default theme is used: name one \
+                 of {}, or give a JSON object of colours",
+                located(step),
+                Theme::builtin_names().join(", ")
+            )),
+        },
+        Setting::Theme(ThemeSource::Json(text)) => settings.theme = json_theme(text, step)?,
         Setting::TypingSpeed(v) => settings.typing_speed = *v,
         Setting::Framerate(v) => {
             if !(1..=100).contains(v) {
@@ -348,56 +389,73 @@ const ANSI_KEYS: [&str; 16] = [
     "brightWhite",
 ];
 
-fn theme(source: &ThemeSource, step: &Step) -> Result<Theme, TapeError> {
-    match source {
-        ThemeSource::Name(name) => {
-            let wanted = name.trim().to_ascii_lowercase().replace([' ', '_'], "-");
-            Theme::builtin(&wanted).map_err(|_| {
+/// A theme's name as the built-in themes are named ("Solarized Dark" is `solarized-dark`).
+fn theme_key(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace([' ', '_'], "-")
+}
+
+/// `file:line:col` of `step`'s value.
+fn located(step: &Step) -> String {
+    format!("{}:{}:{}", step.file.display(), step.line, step.value_col)
+}
+
+/// The note for the fonts of `FontFamily` (at `step`) that are not on this machine: what is
+/// drawn instead.
+fn fonts_not_here(step: &Step, missing: &[String], settings: &Settings) -> String {
+    let names: Vec<String> = missing.iter().map(|m| format!("{m:?}")).collect();
+    let instead = match &settings.font_family {
+        Some(rest) => rest.clone(),
+        None => format!(
+            "the default font ({})",
+            phux_encoders::font::discovery::BUNDLED_FAMILY
+        ),
+    };
+    format!(
+        "{}: FontFamily {} {} not installed here, so {instead} is used",
+        located(step),
+        names.join(", "),
+        if missing.len() == 1 { "is" } else { "are" },
+    )
+}
+
+/// The theme a JSON object of colours spells out.
+fn json_theme(text: &str, step: &Step) -> Result<Theme, TapeError> {
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
+        .map_err(|e| step.value_error(format!("the theme is not a JSON object: {e}")))?;
+    let color = |key: &str| -> Result<Rgb, TapeError> {
+        let alias = match key {
+            "magenta" => "purple",
+            "brightMagenta" => "brightPurple",
+            other => other,
+        };
+        let value = map
+            .get(key)
+            .or_else(|| map.get(alias))
+            .and_then(|v| v.as_str())
+            .ok_or_else(|| {
                 step.value_error(format!(
-                    "unknown theme {name:?}: expected one of {}, or a JSON object of colours",
-                    Theme::builtin_names().join(", ")
+                    "the theme has no {key:?} colour: it needs foreground, background and \
+                     {}",
+                    ANSI_KEYS.join(", ")
                 ))
-            })
-        }
-        ThemeSource::Json(text) => {
-            let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)
-                .map_err(|e| step.value_error(format!("the theme is not a JSON object: {e}")))?;
-            let color = |key: &str| -> Result<Rgb, TapeError> {
-                let alias = match key {
-                    "magenta" => "purple",
-                    "brightMagenta" => "brightPurple",
-                    other => other,
-                };
-                let value = map
-                    .get(key)
-                    .or_else(|| map.get(alias))
-                    .and_then(|v| v.as_str())
-                    .ok_or_else(|| {
-                        step.value_error(format!(
-                            "the theme has no {key:?} colour: it needs foreground, background and \
-                             {}",
-                            ANSI_KEYS.join(", ")
-                        ))
-                    })?;
-                Rgb::parse_hex(value).map_err(|_| {
-                    step.value_error(format!(
-                        "the theme's {key:?} is {value:?}: expected \"#rrggbb\""
-                    ))
-                })
-            };
-            let palette = ANSI_KEYS
-                .iter()
-                .map(|k| color(k))
-                .collect::<Result<Vec<_>, _>>()?;
-            let (fg, bg) = (color("foreground")?, color("background")?);
-            let mut theme =
-                Theme::from_cast(fg, bg, &palette).map_err(|e| step.value_error(e.to_string()))?;
-            if map.contains_key("cursor") {
-                theme.cursor = Some(color("cursor")?);
-            }
-            Ok(theme)
-        }
+            })?;
+        Rgb::parse_hex(value).map_err(|_| {
+            step.value_error(format!(
+                "the theme's {key:?} is {value:?}: expected \"#rrggbb\""
+            ))
+        })
+    };
+    let palette = ANSI_KEYS
+        .iter()
+        .map(|k| color(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (fg, bg) = (color("foreground")?, color("background")?);
+    let mut theme =
+        Theme::from_cast(fg, bg, &palette).map_err(|e| step.value_error(e.to_string()))?;
+    if map.contains_key("cursor") {
+        theme.cursor = Some(color("cursor")?);
     }
+    Ok(theme)
 }
 
 #[cfg(test)]
@@ -467,10 +525,6 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("has no \"black\""), "{err}");
-        assert!(plan_of("Set Theme Nope")
-            .unwrap_err()
-            .to_string()
-            .contains("dracula"));
     }
 
     #[test]
@@ -480,6 +534,40 @@ mod tests {
             p.notes,
             vec!["t.tape:1:1: Set CursorBlink true is not applied: phux draws a steady cursor"]
         );
+    }
+
+    #[test]
+    fn a_theme_or_font_this_machine_lacks_is_noted_and_the_default_used() {
+        // Tapes name VHS's themes and the fonts of the machine they were written on.
+        let p = plan_of("Set Theme \"Catppuccin Mocha\"\nSet Width 600").unwrap();
+        assert_eq!(p.settings.theme, Theme::default());
+        assert!(
+            p.notes[0].starts_with("t.tape:1:11: Theme \"Catppuccin Mocha\" is not one phux has")
+                && p.notes[0].contains("dracula"),
+            "{:?}",
+            p.notes
+        );
+        let p = plan_of("Set FontFamily \"Nope Font\"").unwrap();
+        assert_eq!(p.settings.font_family, None);
+        assert_eq!(
+            p.notes,
+            vec![
+                "t.tape:1:16: FontFamily \"Nope Font\" is not installed here, so the default \
+                  font (JetBrains Mono) is used"
+            ]
+        );
+        // In a chain, the names that are here stay, in order.
+        let p = plan_of("Set FontFamily \"Nope Font, unifont\"").unwrap();
+        assert_eq!(p.settings.font_family.as_deref(), Some("unifont"));
+        assert!(p.notes[0].ends_with("so unifont is used"), "{:?}", p.notes);
+        // A font file that is there but broken is still refused: it was named on purpose.
+        let dir = tempfile::tempdir().unwrap();
+        let broken = dir.path().join("broken.ttf");
+        std::fs::write(&broken, b"not a font").unwrap();
+        let err = plan_of(&format!("Set FontFamily \"{}\"", broken.display()))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("cannot use font file"), "{err}");
     }
 
     #[test]
@@ -493,12 +581,16 @@ mod tests {
     #[test]
     fn a_bad_value_is_reported_at_the_value() {
         let at = |text: &str| plan_of(text).unwrap_err().to_string();
-        let err = at("Set Theme \"Nope\"");
-        assert!(err.starts_with("t.tape:1:11: unknown theme"), "{err}");
         // A font that cannot be loaded is the FontFamily's value, not the default settings'.
-        let err = at("Set FontSize 20\nSet FontFamily \"Nope Font\"\nSet Width 600");
+        let dir = tempfile::tempdir().unwrap();
+        let broken = dir.path().join("broken.ttf");
+        std::fs::write(&broken, b"not a font").unwrap();
+        let err = at(&format!(
+            "Set FontSize 20\nSet FontFamily \"{}\"\nSet Width 600",
+            broken.display()
+        ));
         assert!(
-            err.starts_with("t.tape:2:16: no font \"Nope Font\""),
+            err.starts_with("t.tape:2:16: cannot use font file"),
             "{err}"
         );
         let err = at("Set Width 100000");

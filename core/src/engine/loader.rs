@@ -1,10 +1,12 @@
-//! Finds libghostty-vt, checks its sha256 pin, loads it, resolves every symbol and verifies its
-//! ABI. The search order is fixed: `$PHUX_ENGINE_LIB` alone when set; otherwise next to the
-//! executable, `<exe>/../lib/phux/`, then the data directory.
+//! Finds libghostty-vt, checks its sha256 pin (or finds it remembered for this very file:
+//! `verified_stamp`), loads it, resolves every symbol and verifies its ABI. The search order is
+//! fixed: `$PHUX_ENGINE_LIB` alone when set; otherwise next to the executable,
+//! `<exe>/../lib/phux/`, then the data directory.
 
 use super::abi_check;
 use super::error::{Attempt, EngineError};
 use super::symbols::Symbols;
+use super::verified_stamp;
 use sha2::{Digest, Sha256};
 use std::ffi::CStr;
 use std::path::{Path, PathBuf};
@@ -114,15 +116,19 @@ enum LoadOutcome {
 }
 
 fn load_one(path: &Path, allow_unpinned: bool) -> Result<LoadedLibrary, LoadOutcome> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(LoadOutcome::Absent("not found".into()))
-        }
-        Err(e) => return Err(LoadOutcome::Absent(format!("unreadable ({e})"))),
+    let absent = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::NotFound => LoadOutcome::Absent("not found".into()),
+        _ => LoadOutcome::Absent(format!("unreadable ({e})")),
     };
+    let meta = std::fs::metadata(path).map_err(absent)?;
+    if verified_stamp::remembers(path, &meta, LIBRARY_SHA256) {
+        return open_verified(path, LIBRARY_SHA256.into()).map_err(LoadOutcome::Refused);
+    }
+    let bytes = std::fs::read(path).map_err(absent)?;
     let sha256 = sha256_hex(&bytes);
-    if sha256 != LIBRARY_SHA256 && !allow_unpinned {
+    if sha256 == LIBRARY_SHA256 {
+        verified_stamp::remember(path, &meta, &sha256);
+    } else if !allow_unpinned {
         return Err(LoadOutcome::Refused(EngineError::HashMismatch {
             path: path.to_path_buf(),
             expected: LIBRARY_SHA256.into(),

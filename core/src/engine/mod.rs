@@ -16,6 +16,7 @@ mod snapshot;
 mod symbols;
 mod terminal;
 mod text;
+mod verified_stamp;
 mod wheel;
 
 pub use abi_check::{verify as verify_layout, LayoutMismatch};

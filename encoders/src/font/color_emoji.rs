@@ -43,6 +43,8 @@ pub struct ColorEmoji {
     font: Option<Option<EmojiFont>>,
     /// Per background, per grapheme.
     tiles: HashMap<u32, HashMap<String, Option<Tile>>>,
+    /// Per sequence: whether the font has one glyph for all of it.
+    whole: HashMap<String, bool>,
     /// The colours emoji drawn so far use, in order of first use.
     shared: Vec<u32>,
 }
@@ -66,6 +68,7 @@ impl ColorEmoji {
             dirs: None,
             font: None,
             tiles: HashMap::new(),
+            whole: HashMap::new(),
             shared: Vec::new(),
         }
     }
@@ -81,6 +84,22 @@ impl ColorEmoji {
     /// Whether a colour font was found (looking for it now if not yet done).
     pub fn available(&mut self) -> bool {
         self.font().is_some()
+    }
+
+    /// Whether the font draws all of `grapheme` (a sequence of several characters) as one
+    /// glyph, not only its first character; false without a colour font.
+    pub fn draws_whole(&mut self, grapheme: &str) -> bool {
+        if let Some(known) = self.whole.get(grapheme) {
+            return *known;
+        }
+        let found = self.font().is_some_and(|font| {
+            ttf_parser::Face::parse(&font.data, font.index)
+                .ok()
+                .and_then(|face| sequence_glyph(&face, grapheme))
+                .is_some()
+        });
+        self.whole.insert(grapheme.to_string(), found);
+        found
     }
 
     /// `ch` in colour over `bg` (`0x00RRGGBB`) as `width * height` pixels, row-major, or `None`
@@ -210,6 +229,12 @@ fn bitmap(font: &EmojiFont, grapheme: &str, ppem: u32) -> Option<Premultiplied> 
 /// selectors (emoji fonts tend to list sequences without VS16), else its first character's.
 fn glyph_of(face: &ttf_parser::Face<'_>, grapheme: &str) -> Option<ttf_parser::GlyphId> {
     let first = grapheme.chars().next()?;
+    sequence_glyph(face, grapheme).or_else(|| face.glyph_index(first))
+}
+
+/// The font's one glyph for all of a grapheme of several characters, if it has one.
+fn sequence_glyph(face: &ttf_parser::Face<'_>, grapheme: &str) -> Option<ttf_parser::GlyphId> {
+    let first = grapheme.chars().next()?;
     if grapheme.len() > first.len_utf8() {
         let every: Vec<char> = grapheme.chars().collect();
         let bare: Vec<char> = every.iter().copied().filter(|c| *c != VS16).collect();
@@ -231,7 +256,7 @@ fn glyph_of(face: &ttf_parser::Face<'_>, grapheme: &str) -> Option<ttf_parser::G
             }
         }
     }
-    face.glyph_index(first)
+    None
 }
 
 /// The combining enclosing keycap that makes `1`, `#` or `*` (and VS16) the emoji `1️⃣`.

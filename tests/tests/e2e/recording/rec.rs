@@ -6,7 +6,9 @@
 
 use phux_core::engine::Terminal;
 use phux_recorder::{read_cast, EventKind};
-use phux_tests::{screen, stderr, stdout, threads_of, wait_for_text, wait_until, TestServer};
+use phux_tests::{
+    error_line, screen, stderr, stdout, threads_of, wait_for_text, wait_until, TestServer,
+};
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
@@ -523,6 +525,35 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
         pictures >= 1 && pictures <= frames,
         "{pictures} pictures, {frames} GIF frames"
     );
+
+    // A limit below the first frame: refused, with the bytes that frame needs as the remedy.
+    let refused = server.run(&[
+        "rec",
+        "--from",
+        cast_path.to_str().unwrap(),
+        "-o",
+        server.dir.path().join("none.gif").to_str().unwrap(),
+        "--max-bytes",
+        "100",
+        "--json",
+    ]);
+    let line = error_line(&refused);
+    assert_eq!(line["error"]["code"], "encode_failed", "{line}");
+    let needed: u64 = (line["error"]["message"].as_str().unwrap())
+        .split("needs ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the message names the bytes the first frame needs");
+    assert!(needed > 100, "{line}");
+    assert!(
+        line["remedy"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("--max-bytes {needed}")),
+        "{line}"
+    );
+    assert!(!server.dir.path().join("none.gif").exists());
 
     // Too small for even one frame: the render fails, the live recording is kept, and the
     // message says how to render it again.

@@ -1,7 +1,8 @@
 //! `phux send-keys` types keys as tmux does, checked against a program that logs the exact bytes
 //! it receives in raw mode: text is never pasted (even with bracketed paste on), key names in any
 //! case, application cursor keys, the Kitty keyboard protocol, `-l`, and the refusal of words
-//! shaped like keys that are none (`invalid_key_spec`, its JSON line pinned).
+//! shaped like keys that are none (`invalid_key_spec`, its JSON line pinned), and Backspace
+//! erasing a whole UTF-8 character where the kernel edits the line.
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
@@ -207,4 +208,26 @@ impl Logger {
         });
         assert_eq!(std::fs::read(&self.log).unwrap(), want);
     }
+}
+
+/// Regression: panes' terminals were not marked UTF-8 (`IUTF8`), so Backspace after `é` in a
+/// program reading lines erased one of its two bytes and the program read the other.
+#[test]
+fn backspace_erases_a_whole_character_in_a_program_reading_lines() {
+    let server = TestServer::start();
+    let pane = server.new_session(
+        "lines",
+        &[
+            "sh",
+            "-c",
+            "echo READY; IFS= read -r line; printf '%s' \"$line\" | od -An -tx1; exec sleep 600",
+        ],
+    );
+    server.wait_for_text(&pane, "READY");
+    let output = server.run(&["send-keys", &pane, "é", "BSpace", "x", "Enter"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    server.wait_for_text(&pane, "78");
+    let lines = phux_tests::screen(&server.socket, &pane).lines;
+    let read = lines.iter().find(|l| l.contains("78")).unwrap();
+    assert_eq!(read.trim(), "78", "the bytes the program read: {lines:?}");
 }

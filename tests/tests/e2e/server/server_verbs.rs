@@ -232,12 +232,17 @@ fn move_pane_across_sessions_keeps_the_process_scrollback_and_id() {
     let a = server.new_session("a", &["bash", "--norc"]);
     let b = server.new_session("b", &[]);
     server.send_keys(&a, &["echo kept-$$", "Enter"]);
-    wait_until("pid shown", Duration::from_secs(10), || {
-        screen(&server.socket, &a)
-            .lines
-            .iter()
-            .any(|l| l.starts_with("kept-"))
-    });
+    // The pid and then the next prompt: the shell is idle, so the screen read next is final
+    // (read between the two, the prompt appeared during the move and the screens differed).
+    wait_until(
+        "pid shown and the prompt back",
+        Duration::from_secs(10),
+        || {
+            let lines = screen(&server.socket, &a).lines;
+            let shown = lines.iter().position(|l| l.starts_with("kept-"));
+            shown.is_some_and(|at| lines.get(at + 1).is_some_and(|l| !l.trim().is_empty()))
+        },
+    );
     let before: Vec<String> = screen(&server.socket, &a).lines;
     let doc = server.json(&["move-pane", "--json", &a, &b]);
     assert_eq!(doc["operation"], "move-pane");

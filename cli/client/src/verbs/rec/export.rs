@@ -260,16 +260,17 @@ fn render(
         }
     };
     let summary = result.map_err(|e| {
+        // Where a flag of `phux rec` is the fix, say it with the flag.
         let remedy = match e {
             EncodeError::CanvasTooLarge { .. } | EncodeError::BadDimensions { .. } => {
-                "lower --scale or --font-size, or render a recording of a smaller grid (.cast output keeps any size)"
+                "lower --scale or --font-size, or render a recording of a smaller grid (.cast output keeps any size)".into()
             }
-            EncodeError::OutputExists(_) => "choose another path, or pass --overwrite",
-            EncodeError::FontNotFound { .. } | EncodeError::FontUnreadable { .. } => {
-                "name an installed family (`fc-list : family` lists them) or a font file"
+            EncodeError::OutputExists(_) => "choose another path, or pass --overwrite".into(),
+            EncodeError::FrameOutOfRange { .. } => "pass a smaller --frame, or --frame last".into(),
+            EncodeError::MaxBytesTooSmall { needed, .. } => {
+                format!("pass --max-bytes {needed} or more, or lower --scale or --font-size")
             }
-            EncodeError::FrameOutOfRange { .. } => "pass a smaller --frame, or --frame last",
-            _ => "check the output path and --max-bytes",
+            _ => e.remedy(),
         };
         let code = match e {
             EncodeError::OutputExists(_) => ErrorCode::OutputExists,
