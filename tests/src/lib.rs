@@ -356,13 +356,35 @@ impl TestServer {
             .expect("status --json counts its clients")
     }
 
-    /// Waits (up to 10 s) until the server holds at least `count` client connections (this
-    /// look included): a command started in the background (a `wait`, a `watch`) is connected.
-    pub fn wait_for_clients(&self, count: u64) {
+    /// Waits (up to 10 s) until this look is the server's only client: the connections of
+    /// commands run before it are closed on the server's side too, so a count taken next is
+    /// not inflated by one the server has not yet seen go.
+    pub fn wait_until_alone(&self) {
         wait_until(
-            &format!("the server holds {count} client connections"),
+            "the server holds no client connection but this look's",
             Duration::from_secs(10),
-            || self.clients() >= count,
+            || self.clients() == 1,
+        );
+    }
+
+    /// Waits (up to 10 s) until `command`, started in the background after
+    /// [`wait_until_alone`](Self::wait_until_alone), holds its `connections` to the server (a
+    /// `wait` holds two: its requests and its subscription). If it ends first, fails with what
+    /// it printed instead of a timeout.
+    pub fn wait_until_connected(&self, command: &mut std::process::Child, connections: u64) {
+        wait_until(
+            &format!("the background command holds {connections} connections"),
+            Duration::from_secs(10),
+            || {
+                if let Ok(Some(status)) = command.try_wait() {
+                    let mut said = String::new();
+                    if let Some(mut err) = command.stderr.take() {
+                        let _ = std::io::Read::read_to_string(&mut err, &mut said);
+                    }
+                    panic!("the background command ended ({status}) before connecting: {said}");
+                }
+                self.clients() >= 1 + connections
+            },
         );
     }
 

@@ -125,6 +125,8 @@ fn a_pane_whose_shell_exits_mid_run_is_pane_exited_with_its_status() {
 /// Starts `phux ARGS` against `server` in the background, waits until `ready` holds, crashes
 /// the server and returns what the verb printed.
 fn crash_under(server: &mut TestServer, args: &[&str], ready: impl FnMut() -> bool) -> Output {
+    // Counted from one: a set-up connection still counted would make `ready` true too soon.
+    server.wait_until_alone();
     let child = server
         .phux(args)
         .stdout(Stdio::piped())
@@ -263,6 +265,7 @@ fn a_resize_to_the_same_size_is_not_an_event() {
     let pane = server.plain_shell("same", "sh");
     let resized = server.run(&["resize", &pane, "70x20"]);
     assert!(resized.status.success(), "{}", stderr(&resized));
+    server.wait_until_alone();
     let watcher = server
         .phux(&[
             "watch",
@@ -294,6 +297,7 @@ fn a_pane_that_exits_before_watch_s_until_is_pane_exited() {
     server.plain_shell("keeper", "sh"); // the server stops with its last pane
     let pane = server.new_session("closing", &["sh", "-c", "read _; exit 5"]);
     let socket = server.socket.clone();
+    server.wait_until_alone();
     let watcher = server
         .phux(&["watch", "--json", "--until", "bell", &pane])
         .stdout(Stdio::piped())

@@ -69,24 +69,19 @@ impl Agent {
     }
 
     /// Starts `agent wait ARGS` and returns once it holds its stream (the server counts its
-    /// connections), so a transition made afterwards is one it must see.
+    /// connections, from one once the earlier commands' connections are gone on its side too:
+    /// one still counted would leave later, and the wait's two would never add up), so a
+    /// transition made afterwards is one it must see.
     fn start_wait(&self, args: &[&str]) -> Child {
-        let clients = || {
-            self.server.json(&["status", "--json"])["clients"]
-                .as_u64()
-                .unwrap()
-        };
-        let before = clients();
-        let child = self
+        self.server.wait_until_alone();
+        let mut child = self
             .server
             .phux(args)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        wait_until("agent wait is subscribed", Duration::from_secs(10), || {
-            clients() >= before + 2
-        });
+        self.server.wait_until_connected(&mut child, 2);
         // Connected; its baseline read follows at once, and nothing reports it: a bounded wait.
         std::thread::sleep(Duration::from_millis(300));
         child

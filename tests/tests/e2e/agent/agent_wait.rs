@@ -51,8 +51,10 @@ fn until_matches_text_that_straddles_a_soft_wrap() {
 fn a_wait_started_before_the_output_sees_it() {
     let server = TestServer::start();
     let pane = server.marked_bash("late");
-    let before = server.clients();
-    let waiter = server
+    // Counted from one (this look's own) once the set-up's connections are gone: a lingering
+    // one counted here would leave later, and the waiter's two would never add up.
+    server.wait_until_alone();
+    let mut waiter = server
         .phux(&[
             "wait",
             "--until",
@@ -67,7 +69,7 @@ fn a_wait_started_before_the_output_sees_it() {
         .spawn()
         .unwrap();
     // Under way before the output: its request connection and its subscription are open.
-    server.wait_for_clients(before + 2);
+    server.wait_until_connected(&mut waiter, 2);
     server.send_keys(
         &pane,
         &["sleep 0.3; echo LATE-$((6*7))ARRIVAL | tr -d 0-9", "Enter"],
@@ -246,7 +248,8 @@ fn the_pane_closing_mid_wait_is_pane_exited() {
     // The server stops with its last pane; this one keeps it up.
     server.plain_shell("keeper", "sh");
     let pane = server.new_session("closing", &["sh", "-c", "read _; exit 42"]);
-    let waiter = server
+    server.wait_until_alone();
+    let mut waiter = server
         .phux(&[
             "wait",
             "--until",
@@ -261,9 +264,7 @@ fn the_pane_closing_mid_wait_is_pane_exited() {
         .spawn()
         .unwrap();
     // Under way: its request connection and its subscription are both open.
-    phux_tests::wait_until("the wait subscribed", Duration::from_secs(10), || {
-        server.json(&["status", "--json"])["clients"].as_u64() > Some(2)
-    });
+    server.wait_until_connected(&mut waiter, 2);
     server.send_keys(&pane, &["Enter"]);
     let output = waiter.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));

@@ -313,6 +313,8 @@ fn a_cancelled_wait_stops_at_once_and_is_never_answered() {
     let server = TestServer::start();
     let pane = server.plain_shell("waiting", "bash");
     let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    // Counted once the earlier calls' connections are gone on the server's side too.
+    server.wait_until_alone();
     let before = clients(&server);
     let id = mcp.send(
         "tools/call",
@@ -420,6 +422,8 @@ fn a_cancelled_run_stops_waiting_and_the_command_goes_on() {
     let server = TestServer::start();
     let pane = server.plain_shell("running", "bash");
     let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    // Counted once the earlier calls' connections are gone on the server's side too.
+    server.wait_until_alone();
     let before = clients(&server);
     let id = mcp.send(
         "tools/call",

@@ -183,6 +183,8 @@ fn a_cancelled_agent_wait_lets_go_at_once() {
         "phux_agent_set",
         json!({"target": pane, "name": "rev", "state": "working"}),
     );
+    // Counted once the earlier calls' connections are gone on the server's side too.
+    server.wait_until_alone();
     let before = clients(&server);
     let id = mcp.send(
         "tools/call",

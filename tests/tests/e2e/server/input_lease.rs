@@ -231,6 +231,7 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
         .status
         .success());
     // The agent blocks while a person holds the pane: no turn for it while the lease lasts.
+    server.wait_until_alone();
     let mut held = server
         .phux(&[
             "agent",
@@ -247,9 +248,7 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
         .unwrap();
     // Its two connections (requests and the subscription) are open, and its baseline read
     // follows at once.
-    wait_until("the wait subscribed", Duration::from_secs(10), || {
-        server.json(&["status", "--json"])["clients"].as_u64() >= Some(3)
-    });
+    server.wait_until_connected(&mut held, 2);
     std::thread::sleep(Duration::from_millis(300));
     declare("blocked");
     let status = held.wait().unwrap();
@@ -261,7 +260,8 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
 
     // Once given back, the blocked state is the agent's turn.
     declare("working");
-    let waiting = server
+    server.wait_until_alone();
+    let mut waiting = server
         .phux(&[
             "agent",
             "wait",
@@ -277,9 +277,7 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
         .unwrap();
     // Its two connections (requests and the subscription) are open, and its baseline read
     // follows at once.
-    wait_until("the wait subscribed", Duration::from_secs(10), || {
-        server.json(&["status", "--json"])["clients"].as_u64() >= Some(3)
-    });
+    server.wait_until_connected(&mut waiting, 2);
     std::thread::sleep(Duration::from_millis(300));
     declare("blocked");
     assert!(as_actor(&server, None, &["give", "--as", "alice", &pane])
