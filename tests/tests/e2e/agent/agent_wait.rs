@@ -5,7 +5,6 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
 use std::process::Stdio;
-use std::time::Duration;
 
 use phux_tests::{error_line, json, stderr, TestServer};
 
