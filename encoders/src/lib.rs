@@ -45,6 +45,7 @@ mod raster;
 mod raw_frames;
 mod replay;
 mod screen;
+mod screen_reader;
 mod still;
 mod summary;
 mod theme;
@@ -65,10 +66,11 @@ pub use png_frames::{write_png, write_screenshot, PngFrames};
 pub use raster::{blend_levels, Canvas, Rasterizer, Rect, MAX_CANVAS_PIXELS, MAX_SCALE};
 pub use raw_frames::RawFrames;
 pub use replay::{
-    canvas_size, effective_options, render_cast, render_cast_into, replay_until, screen_of,
-    Progress, RenderSettings,
+    canvas_size, effective_options, render_cast, render_cast_into, replay_until, Progress,
+    RenderSettings,
 };
 pub use screen::{CellAttrs, CellColor, CellWidth, RenderCell, RenderCursor, RenderScreen};
+pub use screen_reader::{screen_of, ScreenReader};
 pub use still::{render_still, StillFrame};
 pub use summary::{EncodeOptions, EncodeSummary, DEFAULT_MAX_BYTES};
 pub use theme::{Rgb, Theme};

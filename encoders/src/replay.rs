@@ -5,7 +5,7 @@
 use crate::animation_encoder::AnimationEncoder;
 use crate::animator::{Animator, FrameSink};
 use crate::error::EncodeError;
-use crate::screen::{CellAttrs, CellWidth, RenderCell, RenderCursor, RenderScreen};
+use crate::screen_reader::ScreenReader;
 use crate::summary::{EncodeOptions, EncodeSummary};
 use crate::theme::Theme;
 use phux_core::engine::{self, Terminal};
@@ -62,6 +62,7 @@ pub fn render_cast_into<S: FrameSink>(
 ) -> Result<EncodeSummary, EncodeError> {
     let (cols, rows) = canvas_size(cast);
     let mut animator = Animator::new(sink, settings.fps);
+    let mut screens = ScreenReader::default();
     let mut terminal =
         Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
     let mut timeline = Timeline::new(settings.idle_limit, settings.speed)
@@ -77,7 +78,7 @@ pub fn render_cast_into<S: FrameSink>(
         let t = timeline.playback_time(event.time);
         if let Some(start) = pending {
             if t >= start + slot {
-                animator.push(start, &screen_of(&terminal, cols, rows))?;
+                animator.push(start, screens.read(&terminal, cols, rows))?;
                 pending = None;
             }
         }
@@ -95,7 +96,7 @@ pub fn render_cast_into<S: FrameSink>(
         }
     }
     if let Some(start) = pending {
-        animator.push(start, &screen_of(&terminal, cols, rows))?;
+        animator.push(start, screens.read(&terminal, cols, rows))?;
     }
     progress(total, total);
     animator.finish(settings.last_frame_hold)
@@ -138,68 +139,4 @@ pub fn canvas_size(cast: &Cast) -> (u16, u16) {
 
 pub(crate) fn cast_theme(cast: &Cast) -> Option<Theme> {
     Theme::from_cast_theme(cast.header.theme.as_ref()?).ok()
-}
-
-/// The engine's screen as the rasterizer's input, on a `cols`×`rows` canvas.
-pub fn screen_of(terminal: &Terminal, cols: u16, rows: u16) -> RenderScreen {
-    let mut screen = RenderScreen::blank(cols, rows);
-    let (term_cols, term_rows) = terminal.size();
-    for y in 0..term_rows.min(rows) {
-        for (x, cell) in terminal
-            .viewport_row_cells(y)
-            .into_iter()
-            .enumerate()
-            .take(usize::from(term_cols.min(cols)))
-        {
-            if let Some(target) = screen.cell_mut(x as u16, y) {
-                *target = render_cell(&cell);
-            }
-            if cell.text.chars().nth(1).is_some() {
-                screen.clusters.push(cell.text);
-                let n = u32::try_from(screen.clusters.len()).unwrap_or(0);
-                if let Some(target) = screen.cell_mut(x as u16, y) {
-                    target.cluster = n;
-                }
-            }
-        }
-    }
-    let cursor = terminal.cursor();
-    screen.cursor = Some(RenderCursor {
-        x: cursor.x,
-        y: cursor.y,
-        visible: cursor.visible,
-    });
-    screen
-}
-
-fn render_cell(cell: &engine::CellData) -> RenderCell {
-    let style = &cell.style;
-    let mut attrs = CellAttrs::default();
-    for (on, flag) in [
-        (style.bold, CellAttrs::BOLD),
-        (style.faint, CellAttrs::FAINT),
-        (style.italic, CellAttrs::ITALIC),
-        (style.underline, CellAttrs::UNDERLINE),
-        (style.blink, CellAttrs::BLINK),
-        (style.inverse, CellAttrs::INVERSE),
-        (style.invisible, CellAttrs::INVISIBLE),
-        (style.strikethrough, CellAttrs::STRIKETHROUGH),
-        (style.overline, CellAttrs::OVERLINE),
-    ] {
-        if on {
-            attrs |= flag;
-        }
-    }
-    RenderCell {
-        text: cell.text.chars().next().unwrap_or(' '),
-        wide: match cell.width {
-            engine::CellWidth::Wide => CellWidth::Wide,
-            engine::CellWidth::SpacerTail => CellWidth::SpacerTail,
-            _ => CellWidth::Narrow,
-        },
-        fg: style.fg,
-        bg: style.bg,
-        attrs,
-        cluster: 0,
-    }
 }

@@ -10,7 +10,8 @@ use phux_recorder::{Cast, EventKind};
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
 use crate::output_file::OutputFile;
-use crate::replay::{canvas_size, cast_theme, engine_error, screen_of};
+use crate::replay::{canvas_size, cast_theme, engine_error};
+use crate::screen_reader::screen_of;
 use crate::summary::{EncodeOptions, EncodeSummary};
 
 /// Which screen of a recording a still shows.
