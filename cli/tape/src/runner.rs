@@ -73,6 +73,9 @@ pub fn run(
     let mut typing_speed = settings.typing_speed;
     let mut clipboard: Option<String> = None;
     let mut moments = Vec::new();
+    // The pane's output position just before the last input was written: a `Wait` after it
+    // only counts a screen that output after that input reached.
+    let mut last_input: Option<u64> = None;
     wait_for_first_output(session)?;
     let pane_end = session.pane_end();
     for (i, step) in actions.iter().enumerate() {
@@ -105,16 +108,20 @@ pub fn run(
             Command::Type { text, speed } => {
                 let pause = speed.unwrap_or(typing_speed);
                 for c in text.chars() {
-                    pane::send_literal(client, pane, c.to_string(), &pane::operation_id())
-                        .map_err(closed)?;
+                    let mark =
+                        pane::send_literal(client, pane, c.to_string(), &pane::operation_id())
+                            .map_err(closed)?;
+                    last_input = Some(mark);
                     sleep(pause)?;
                 }
             }
             Command::Key { spec, speed, count } => {
                 let pause = speed.unwrap_or(typing_speed);
                 for _ in 0..*count {
-                    pane::send_keys(client, pane, vec![spec.clone()], &pane::operation_id())
-                        .map_err(closed)?;
+                    let mark =
+                        pane::send_keys(client, pane, vec![spec.clone()], &pane::operation_id())
+                            .map_err(closed)?;
+                    last_input = Some(mark);
                     sleep(pause)?;
                 }
             }
@@ -129,7 +136,9 @@ pub fn run(
                 let text = clipboard
                     .clone()
                     .ok_or_else(|| RunError::NothingCopied(Box::new(step.clone())))?;
-                pane::paste(client, pane, text, &pane::operation_id()).map_err(closed)?;
+                let (mark, _) =
+                    pane::paste(client, pane, text, &pane::operation_id()).map_err(closed)?;
+                last_input = Some(mark);
             }
             Command::Wait {
                 scope,
@@ -138,7 +147,13 @@ pub fn run(
             } => {
                 let pattern = pattern.as_deref().unwrap_or(&settings.wait_pattern);
                 let timeout = timeout.unwrap_or(settings.wait_timeout);
-                wait(session, step, *scope, pattern, timeout, stop)?;
+                let target = WaitTarget {
+                    scope: *scope,
+                    pattern,
+                    timeout,
+                    after: last_input,
+                };
+                wait(session, step, &target, stop)?;
             }
             Command::Output(_)
             | Command::Require(_)
@@ -186,17 +201,45 @@ fn wait_for_first_output(session: &mut Session) -> Result<(), RunError> {
     }
 }
 
+/// What a `Wait` waits for.
+struct WaitTarget<'a> {
+    scope: WaitScope,
+    pattern: &'a str,
+    timeout: f64,
+    /// The output position before the last input, if any was written: a screen that no
+    /// output after it has reached is the screen from before that input (a prompt the shell
+    /// has not yet answered a typed line under), and matches only once the timeout shows
+    /// that nothing is coming.
+    after: Option<u64>,
+}
+
+impl WaitTarget<'_> {
+    fn matches(&self, regex: &regex::Regex, screen: &phux_core::documents::ScreenState) -> bool {
+        match self.scope {
+            WaitScope::Screen => regex.is_match(&screen.lines.join("\n")),
+            WaitScope::Line => regex.is_match(cursor_line(screen)),
+        }
+    }
+
+    /// Whether output written after the last input is on `screen` (a screen without a mark
+    /// comes from no server of ours: taken as it is).
+    fn reached(&self, screen: &phux_core::documents::ScreenState) -> bool {
+        match (self.after, screen.mark) {
+            (Some(after), Some(mark)) => mark > after,
+            _ => true,
+        }
+    }
+}
+
 fn wait(
     session: &mut Session,
     step: &Step,
-    scope: WaitScope,
-    pattern: &str,
-    timeout: f64,
+    target: &WaitTarget<'_>,
     stop: &AtomicBool,
 ) -> Result<(), RunError> {
     // The parser compiled every pattern already; a bad WaitPattern cannot reach here.
     // Multi-line: on the whole screen, `^` and `$` match at each line's start and end.
-    let regex = regex::RegexBuilder::new(pattern)
+    let regex = regex::RegexBuilder::new(target.pattern)
         .multi_line(true)
         .build()
         .map_err(|e| {
@@ -206,15 +249,11 @@ fn wait(
                 remedy: "fix the regex".into(),
             })
         })?;
-    let deadline = Instant::now() + Duration::from_secs_f64(timeout.min(86_400.0));
+    let deadline = Instant::now() + Duration::from_secs_f64(target.timeout.min(86_400.0));
     let mut feed = ScreenFeed::open(&session.input, session.pane)?;
     loop {
         let screen = get_screen(&mut session.input, session.pane, None, false)?;
-        let matched = match scope {
-            WaitScope::Screen => regex.is_match(&screen.lines.join("\n")),
-            WaitScope::Line => regex.is_match(cursor_line(&screen)),
-        };
-        if matched {
+        if target.reached(&screen) && target.matches(&regex, &screen) {
             return Ok(());
         }
         if stop.load(Ordering::Relaxed) {
@@ -226,19 +265,17 @@ fn wait(
             Change::Maybe => {}
             Change::Closed => return Err(RunError::PaneExited(Box::new(step.clone()))),
             Change::Deadline => {
+                // Matching at the end without output after the input: the input drew
+                // nothing, and the screen it left matches.
                 let last = get_screen(&mut session.input, session.pane, None, false)?;
-                let matched = match scope {
-                    WaitScope::Screen => regex.is_match(&last.lines.join("\n")),
-                    WaitScope::Line => regex.is_match(cursor_line(&last)),
-                };
-                if matched {
+                if target.matches(&regex, &last) {
                     return Ok(());
                 }
                 return Err(RunError::WaitTimedOut {
                     step: Box::new(step.clone()),
-                    pattern: pattern.to_owned(),
-                    scope,
-                    timeout,
+                    pattern: target.pattern.to_owned(),
+                    scope: target.scope,
+                    timeout: target.timeout,
                     screen: last.lines,
                 });
             }

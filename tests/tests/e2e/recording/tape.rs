@@ -439,6 +439,29 @@ fn the_timeline_is_the_real_one() {
 }
 
 #[test]
+fn a_wait_after_input_does_not_take_the_screen_from_before_it() {
+    // The program's prompt is on the screen before the typed line and again after its answer:
+    // only the second may end the Wait, so the answer is hidden, not recorded after Show.
+    let server = TestServer::start();
+    let dir = tapes(&server);
+    let output = tape(&server, &dir, &["slow_answer.tape"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // Shown again, the screen the hidden stretch left is one repaint (a reset, then the
+    // screen); the answer may be on it, but never arrive as output after it.
+    let cast = phux_recorder::read_cast(dir.join("slow-answer.cast")).unwrap();
+    let outputs: Vec<&str> = (cast.events.iter())
+        .filter_map(|e| match &e.kind {
+            phux_recorder::EventKind::Output(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(outputs.iter().any(|t| t.contains("answered-shown")));
+    for text in outputs.iter().filter(|t| t.contains("answered-secret")) {
+        assert!(text.starts_with("\u{1b}c"), "recorded after Show: {text:?}");
+    }
+}
+
+#[test]
 fn tapes_written_as_vhs_examples_are_run_end_to_end() {
     // Several commands on a line, stacked modifiers, a hidden setup and every Wait form run as
     // VHS runs them; Subtitle is skipped with a note, not refused.
