@@ -82,6 +82,11 @@ impl Sshd {
     }
 
     /// The value for `PHUX_SSH`: ssh with the test key and no host-key prompts.
+    /// What sshd wrote to its log (errors only), for a failing test's message.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("sshd.log")).unwrap_or_default()
+    }
+
     pub fn ssh_command(&self) -> String {
         format!(
             "ssh -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \

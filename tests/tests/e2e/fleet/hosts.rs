@@ -625,15 +625,25 @@ fn a_satellite_over_a_real_sshd_on_localhost() {
     };
     let fleet = Fleet::start_with_ssh(Some(&sshd.ssh_command()));
     let pane = satellite.plain_shell("w", "sh");
-    let enrolled = fleet.run(&[
-        "host",
-        "enroll",
-        &sshd.endpoint(),
-        "--name",
-        "real",
-        "--json",
-    ]);
-    assert!(enrolled.status.success(), "enroll: {}", stderr(&enrolled));
+    // Given the time enroll gives a host to answer (30 s), so a slow login fails with what ssh
+    // said rather than being cut short.
+    let enrolled = run_with_deadline(
+        &mut fleet.phux(&[
+            "host",
+            "enroll",
+            &sshd.endpoint(),
+            "--name",
+            "real",
+            "--json",
+        ]),
+        Duration::from_secs(45),
+    );
+    assert!(
+        enrolled.status.success(),
+        "enroll: {}\nsshd's log: {}",
+        stderr(&enrolled),
+        sshd.log()
+    );
     let remote = format!("real/{pane}");
     fleet.wait_listed(&remote);
     let output = fleet.run(&["run", "--json", &remote, "echo over-ssh"]);
