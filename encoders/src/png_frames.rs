@@ -249,9 +249,19 @@ pub fn write_screenshot(
 ) -> Result<u64, EncodeError> {
     let mut image = WholeImage::new(screen.cols, screen.rows, options)?;
     image.draw(screen);
-    let out = crate::output_file::OutputFile::create(path, options.overwrite)?;
+    write_still(image.image(), path, options.overwrite)
+}
+
+/// `image` as a still PNG at `path`, written beside it first and renamed into place (an
+/// existing file is kept unless `overwrite`).
+pub(crate) fn write_still(
+    image: &Canvas,
+    path: &Path,
+    overwrite: bool,
+) -> Result<u64, EncodeError> {
+    let out = crate::output_file::OutputFile::create(path, overwrite)?;
     let temp_path = out.path().to_path_buf();
-    write_png(image.image(), &temp_path)?;
+    write_png(image, &temp_path)?;
     out.persist()
 }
 

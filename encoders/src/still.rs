@@ -9,7 +9,7 @@ use phux_recorder::{Cast, EventKind};
 
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
-use crate::output_file::OutputFile;
+use crate::pipeline::WholeImage;
 use crate::replay::{canvas_size, cast_theme, engine_error};
 use crate::screen_reader::screen_of;
 use crate::summary::{EncodeOptions, EncodeSummary};
@@ -46,7 +46,7 @@ pub fn render_still(
     };
     // The canvas is checked before the cast is replayed, as for an animation: a 72-byte cast
     // declaring a huge grid took the engine past 4 GB before the size was refused.
-    let (mut raster, mut compositor) = crate::pipeline::prepare(cols, rows, &options)?;
+    let mut image = WholeImage::new(cols, rows, &options)?;
     let mut terminal =
         Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
     let screen_events = cast
@@ -82,15 +82,10 @@ pub fn render_still(
             });
         }
     }
-    if let Some(rect) = raster.draw(&screen_of(&terminal, cols, rows)) {
-        compositor.place(raster.canvas(), rect);
-    }
-    let image = compositor.image();
+    image.draw(&screen_of(&terminal, cols, rows));
+    let image = image.image();
     let (width_px, height_px) = (image.width, image.height);
-    let file = OutputFile::create(output, options.overwrite)?;
-    let temp = file.path().to_path_buf();
-    crate::png_frames::write_png(image, &temp)?;
-    let bytes = file.persist()?;
+    let bytes = crate::png_frames::write_still(image, output, options.overwrite)?;
     Ok(EncodeSummary {
         path: output.to_path_buf(),
         format: OutputFormat::Apng,
