@@ -331,19 +331,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log.png");
         let options = EncodeOptions::default();
-        let (_, compositor) = crate::pipeline::prepare(60, 20, &options).unwrap();
-        let (w, h) = (compositor.image().width, compositor.image().height);
+        let (w, h) = crate::test_support::scrolling_log_size(&options);
         let out = OutputFile::create(&path, false).unwrap();
         let levers = (true, true);
         let mut writer = ApngWriter::create(out, w, h, max_bytes, levers).unwrap();
         writer.threads = threads;
-        let cut = crate::pipeline::push_scrolling_log(writer, &options);
+        let cut = crate::test_support::push_scrolling_log(writer, &options);
         (std::fs::read(&path).unwrap(), cut)
     }
 
     #[test]
     fn frames_compressed_on_several_threads_make_the_file_one_thread_makes() {
-        let alone = crate::pipeline::assert_threads_change_nothing(scrolling_log);
+        let alone = crate::test_support::assert_threads_change_nothing(scrolling_log);
         // Every frame decodes, in order, from the one image: sequence numbers and all.
         let decoder = png::Decoder::new(std::io::Cursor::new(&alone));
         let mut reader = decoder.read_info().unwrap();

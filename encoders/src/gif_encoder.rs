@@ -380,19 +380,18 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log.gif");
         let options = EncodeOptions::default();
-        let (_, compositor) = crate::pipeline::prepare(60, 20, &options).unwrap();
-        let (w, h) = (compositor.image().width, compositor.image().height);
+        let (w, h) = crate::test_support::scrolling_log_size(&options);
         let out = OutputFile::create(&path, false).unwrap();
         let scratch = out.scratch().unwrap();
         let size = (u16::try_from(w).unwrap(), u16::try_from(h).unwrap());
         let mut writer = GifWriter::new(out, scratch, size, max_bytes, true).unwrap();
         writer.threads = threads;
-        let cut = crate::pipeline::push_scrolling_log(writer, &options);
+        let cut = crate::test_support::push_scrolling_log(writer, &options);
         (std::fs::read(&path).unwrap(), cut)
     }
 
     #[test]
     fn frames_compressed_on_several_threads_make_the_file_one_thread_makes() {
-        crate::pipeline::assert_threads_change_nothing(scrolling_log);
+        crate::test_support::assert_threads_change_nothing(scrolling_log);
     }
 }

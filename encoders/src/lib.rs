@@ -48,6 +48,8 @@ mod screen;
 mod screen_reader;
 mod still;
 mod summary;
+#[cfg(test)]
+mod test_support;
 mod theme;
 mod timing;
 

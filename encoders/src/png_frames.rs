@@ -276,7 +276,7 @@ mod tests {
         let dest = dir.path().join("frames");
         let options = EncodeOptions::default();
         let sink = PngFrames::create(&dest, 20, 4, &options, Some(10)).unwrap();
-        let summary = crate::pipeline::three_screens_in_a_second(sink);
+        let summary = crate::test_support::three_screens_in_a_second(sink);
         assert_eq!(summary.frames, 3);
         let file = |n: u32| dest.join(format!("frame-{n:05}.png"));
         let inode = |n: u32| std::fs::metadata(file(n)).unwrap().ino();

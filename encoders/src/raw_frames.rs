@@ -143,7 +143,7 @@ mod tests {
             },
         )
         .unwrap();
-        let summary = crate::pipeline::three_screens_in_a_second(sink);
+        let summary = crate::test_support::three_screens_in_a_second(sink);
         assert_eq!(summary.frames, 3);
         let frame_len = (size.0 * size.1 * 3) as usize;
         assert_eq!(bytes.len(), 10 * frame_len, "a slot a tenth of a second");
