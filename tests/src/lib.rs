@@ -367,13 +367,22 @@ impl TestServer {
         );
     }
 
-    /// Waits (up to 10 s) until `command`, started in the background after
-    /// [`wait_until_alone`](Self::wait_until_alone), holds its `connections` to the server (a
-    /// `wait` holds two: its requests and its subscription). If it ends first, fails with what
+    /// Starts `phux ARGS` in the background (stdout and stderr piped) and returns once it
+    /// holds its `connections` to the server (a `wait` holds two: its requests and its
+    /// subscription; a `watch` one), counted from one, this look's own, once the connections
+    /// of the commands run before are gone on the server's side too: one still counted would
+    /// leave later, and the command's would never add up. If it ends first, fails with what
     /// it printed instead of a timeout.
-    pub fn wait_until_connected(&self, command: &mut std::process::Child, connections: u64) {
+    pub fn spawn_connected(&self, args: &[&str], connections: u64) -> std::process::Child {
+        self.wait_until_alone();
+        let mut command = self
+            .phux(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start phux in the background");
         wait_until(
-            &format!("the background command holds {connections} connections"),
+            &format!("phux {args:?} holds {connections} connections"),
             Duration::from_secs(10),
             || {
                 if let Ok(Some(status)) = command.try_wait() {
@@ -381,11 +390,12 @@ impl TestServer {
                     if let Some(mut err) = command.stderr.take() {
                         let _ = std::io::Read::read_to_string(&mut err, &mut said);
                     }
-                    panic!("the background command ended ({status}) before connecting: {said}");
+                    panic!("phux {args:?} ended ({status}) before connecting: {said}");
                 }
                 self.clients() > connections // this look's own, and the command's
             },
         );
+        command
     }
 
     /// Waits (up to 10 s, by reading the screen) until the pane shows `text`.

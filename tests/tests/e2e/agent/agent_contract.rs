@@ -265,9 +265,9 @@ fn a_resize_to_the_same_size_is_not_an_event() {
     let pane = server.plain_shell("same", "sh");
     let resized = server.run(&["resize", &pane, "70x20"]);
     assert!(resized.status.success(), "{}", stderr(&resized));
-    server.wait_until_alone();
-    let watcher = server
-        .phux(&[
+    // Subscribed: its one connection is open.
+    let watcher = server.spawn_connected(
+        &[
             "watch",
             "--json",
             "--until",
@@ -275,15 +275,9 @@ fn a_resize_to_the_same_size_is_not_an_event() {
             "--timeout",
             "2",
             &pane,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let socket = server.socket.clone();
-    wait_until("watch subscribed", Duration::from_secs(10), || {
-        clients_besides_me(&socket, 1)
-    });
+        ],
+        1,
+    );
     let again = server.run(&["resize", &pane, "70x20"]);
     assert!(again.status.success(), "{}", stderr(&again));
     let output = watcher.wait_with_output().unwrap();
@@ -296,17 +290,7 @@ fn a_pane_that_exits_before_watch_s_until_is_pane_exited() {
     let server = TestServer::start();
     server.plain_shell("keeper", "sh"); // the server stops with its last pane
     let pane = server.new_session("closing", &["sh", "-c", "read _; exit 5"]);
-    let socket = server.socket.clone();
-    server.wait_until_alone();
-    let watcher = server
-        .phux(&["watch", "--json", "--until", "bell", &pane])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_until("watch subscribed", Duration::from_secs(10), || {
-        clients_besides_me(&socket, 1)
-    });
+    let watcher = server.spawn_connected(&["watch", "--json", "--until", "bell", &pane], 1);
     server.send_keys(&pane, &["Enter"]);
     let output = watcher.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));

@@ -6,7 +6,7 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
 use phux_tests::{error_line, stderr, stdout, wait_until, TestServer};
@@ -68,20 +68,10 @@ impl Agent {
         );
     }
 
-    /// Starts `agent wait ARGS` and returns once it holds its stream (the server counts its
-    /// connections, from one once the earlier commands' connections are gone on its side too:
-    /// one still counted would leave later, and the wait's two would never add up), so a
-    /// transition made afterwards is one it must see.
+    /// Starts `agent wait ARGS` and returns once it holds its stream (its two connections),
+    /// so a transition made afterwards is one it must see.
     fn start_wait(&self, args: &[&str]) -> Child {
-        self.server.wait_until_alone();
-        let mut child = self
-            .server
-            .phux(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        self.server.wait_until_connected(&mut child, 2);
+        let child = self.server.spawn_connected(args, 2);
         // Connected; its baseline read follows at once, and nothing reports it: a bounded wait.
         std::thread::sleep(Duration::from_millis(300));
         child

@@ -4,8 +4,6 @@
 
 #![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
 
-use std::process::Stdio;
-
 use phux_tests::{error_line, json, stderr, TestServer};
 
 /// A 20-column bash pane that has printed `xxxxxxxxxxxxxxxNEEDLEHAY`, which wraps after
@@ -50,11 +48,9 @@ fn until_matches_text_that_straddles_a_soft_wrap() {
 fn a_wait_started_before_the_output_sees_it() {
     let server = TestServer::start();
     let pane = server.marked_bash("late");
-    // Counted from one (this look's own) once the set-up's connections are gone: a lingering
-    // one counted here would leave later, and the waiter's two would never add up.
-    server.wait_until_alone();
-    let mut waiter = server
-        .phux(&[
+    // Under way before the output: its request connection and its subscription are open.
+    let waiter = server.spawn_connected(
+        &[
             "wait",
             "--until",
             "LATE-ARRIVAL",
@@ -62,13 +58,9 @@ fn a_wait_started_before_the_output_sees_it() {
             "10",
             "--json",
             &pane,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Under way before the output: its request connection and its subscription are open.
-    server.wait_until_connected(&mut waiter, 2);
+        ],
+        2,
+    );
     server.send_keys(
         &pane,
         &["sleep 0.3; echo LATE-$((6*7))ARRIVAL | tr -d 0-9", "Enter"],
@@ -247,9 +239,9 @@ fn the_pane_closing_mid_wait_is_pane_exited() {
     // The server stops with its last pane; this one keeps it up.
     server.plain_shell("keeper", "sh");
     let pane = server.new_session("closing", &["sh", "-c", "read _; exit 42"]);
-    server.wait_until_alone();
-    let mut waiter = server
-        .phux(&[
+    // Under way: its request connection and its subscription are both open.
+    let waiter = server.spawn_connected(
+        &[
             "wait",
             "--until",
             "NEVER",
@@ -257,13 +249,9 @@ fn the_pane_closing_mid_wait_is_pane_exited() {
             "10",
             "--json",
             &pane,
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Under way: its request connection and its subscription are both open.
-    server.wait_until_connected(&mut waiter, 2);
+        ],
+        2,
+    );
     server.send_keys(&pane, &["Enter"]);
     let output = waiter.wait_with_output().unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));

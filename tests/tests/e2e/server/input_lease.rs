@@ -231,9 +231,10 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
         .status
         .success());
     // The agent blocks while a person holds the pane: no turn for it while the lease lasts.
-    server.wait_until_alone();
-    let mut held = server
-        .phux(&[
+    // Its two connections (requests and the subscription) are open, and its baseline read
+    // follows at once.
+    let mut held = server.spawn_connected(
+        &[
             "agent",
             "wait",
             "--json",
@@ -242,13 +243,9 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
             "--timeout",
             "3",
             &pane,
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Its two connections (requests and the subscription) are open, and its baseline read
-    // follows at once.
-    server.wait_until_connected(&mut held, 2);
+        ],
+        2,
+    );
     std::thread::sleep(Duration::from_millis(300));
     declare("blocked");
     let status = held.wait().unwrap();
@@ -260,9 +257,10 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
 
     // Once given back, the blocked state is the agent's turn.
     declare("working");
-    server.wait_until_alone();
-    let mut waiting = server
-        .phux(&[
+    // Its two connections (requests and the subscription) are open, and its baseline read
+    // follows at once.
+    let waiting = server.spawn_connected(
+        &[
             "agent",
             "wait",
             "--json",
@@ -271,13 +269,9 @@ fn agent_wait_does_not_call_a_taken_pane_the_agents_turn() {
             "--timeout",
             "30",
             &pane,
-        ])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Its two connections (requests and the subscription) are open, and its baseline read
-    // follows at once.
-    server.wait_until_connected(&mut waiting, 2);
+        ],
+        2,
+    );
     std::thread::sleep(Duration::from_millis(300));
     declare("blocked");
     assert!(as_actor(&server, None, &["give", "--as", "alice", &pane])
