@@ -1,12 +1,14 @@
 //! Compressing a GIF frame, on any thread: of the ways its pieces can be written (global or
 //! local palette, unchanged pixels transparent or continuing runs, rows in order or
-//! interlaced), the one whose quick codes are shortest, compressed again harder.
+//! interlaced), the one whose quick codes are shortest, compressed again harder; on a large
+//! piece, of the ways a sample of it finds promising.
 
 use std::borrow::Cow;
 
 use crate::gif_encoder::frame_bytes;
 use crate::gif_lzw;
 use crate::gif_palette::IndexedFrame;
+use crate::gif_way_sample;
 use crate::raster::Rect;
 
 /// Rectangles at least this tall are also tried interlaced (shorter ones gain nothing).
@@ -76,11 +78,19 @@ pub(crate) fn compress_job(c: &mut GifCompressor, job: GifJob) -> GifDone {
 }
 
 /// `piece` as an LZW-compressed GIF frame: of the ways to write it, the one that compresses
-/// best, compressed again harder. The second way is given the bytes of the first to beat, and
+/// best, compressed again harder. A large piece after the first frame is compressed whole only
+/// the ways a sample of it finds promising ([`gif_way_sample`]). The second way is given the bytes of the first to beat, and
 /// is left unfinished as soon as it cannot: the same choice, without finishing a loser (an
 /// unfinished frame is never smaller than the one it had to beat).
 fn compress_piece(c: &mut GifCompressor, piece: PieceJob, first: bool) -> gif::Frame<'static> {
     let PieceJob { rect, delay, ways } = piece;
+    let pixels = u64::from(rect.width) * u64::from(rect.height);
+    if !first
+        && pixels >= gif_way_sample::SAMPLE_FROM_PIXELS
+        && rect.height as usize >= gif_way_sample::MIN_ROWS
+    {
+        return sampled_way(c, rect, delay, ways).compress_harder(&mut c.lzw, first);
+    }
     let quick = quick_way(c, rect, delay, ways.0, None);
     let best = match ways.1 {
         Some(runs) => {
@@ -94,6 +104,51 @@ fn compress_piece(c: &mut GifCompressor, piece: PieceJob, first: bool) -> gif::F
         None => quick,
     };
     best.compress_harder(&mut c.lzw, first)
+}
+
+/// A large piece written the best of the ways its sample finds promising, each quickly
+/// compressed whole and given the best so far to beat.
+fn sampled_way(
+    c: &mut GifCompressor,
+    rect: Rect,
+    delay: u64,
+    ways: (Way, Option<Way>),
+) -> QuickFrame {
+    let mut indexed = Vec::with_capacity(4);
+    for way in [Some(ways.0), ways.1].into_iter().flatten() {
+        indexed.push(way.global);
+        indexed.extend(way.local);
+    }
+    let orders: &[bool] = if rect.height >= MIN_INTERLACED_ROWS {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let candidates: Vec<gif_way_sample::Candidate<'_>> = (indexed.iter())
+        .flat_map(|i| {
+            orders
+                .iter()
+                .map(move |&interlaced| gif_way_sample::Candidate {
+                    indexed: i,
+                    interlaced,
+                })
+        })
+        .collect();
+    let (width, rows) = (rect.width as usize, rect.height as usize);
+    let promising = gif_way_sample::promising(&mut c.lzw, &candidates, width, rows);
+    let mut best: Option<QuickFrame> = None;
+    for at in promising {
+        let mut frame = piece_frame(rect, delay, indexed[at / orders.len()].clone());
+        if orders[at % orders.len()] {
+            frame.interlaced = true;
+            frame.buffer = Cow::Owned(interlace(&frame.buffer, width));
+        }
+        best = Some(match best {
+            None => QuickFrame::compress(&mut c.lzw, frame, None),
+            Some(best) => shorter(after(&mut c.lzw, &best, frame, None), best),
+        });
+    }
+    best.unwrap_or_else(|| unreachable!("promising names at least one way"))
 }
 
 /// `way` as a quickly compressed frame, left unfinished once it cannot take fewer than `beat`
@@ -125,18 +180,7 @@ fn lzw_frame(
     indexed: IndexedFrame,
     beat: Option<u64>,
 ) -> QuickFrame {
-    let frame = gif::Frame {
-        delay: u16::try_from(delay).unwrap_or(u16::MAX),
-        dispose: gif::DisposalMethod::Keep,
-        left: clamp_u16(rect.x),
-        top: clamp_u16(rect.y),
-        width: clamp_u16(rect.width),
-        height: clamp_u16(rect.height),
-        transparent: indexed.transparent,
-        palette: indexed.local_palette,
-        buffer: Cow::Owned(indexed.indices),
-        ..gif::Frame::default()
-    };
+    let frame = piece_frame(rect, delay, indexed);
     let Some(interlaced) = (rect.height >= MIN_INTERLACED_ROWS).then(|| gif::Frame {
         interlaced: true,
         buffer: Cow::Owned(interlace(&frame.buffer, rect.width as usize)),
@@ -152,6 +196,23 @@ fn lzw_frame(
         beat,
         c.orders_at_once && pixels >= PARALLEL_MIN_PIXELS,
     )
+}
+
+/// The GIF frame of `rect`, shown `delay` hundredths, holding `indexed`'s indices (in row
+/// order) for its buffer.
+fn piece_frame(rect: Rect, delay: u64, indexed: IndexedFrame) -> gif::Frame<'static> {
+    gif::Frame {
+        delay: u16::try_from(delay).unwrap_or(u16::MAX),
+        dispose: gif::DisposalMethod::Keep,
+        left: clamp_u16(rect.x),
+        top: clamp_u16(rect.y),
+        width: clamp_u16(rect.width),
+        height: clamp_u16(rect.height),
+        transparent: indexed.transparent,
+        palette: indexed.local_palette,
+        buffer: Cow::Owned(indexed.indices),
+        ..gif::Frame::default()
+    }
 }
 
 /// Of a frame in row order and the same frame interlaced, the one whose quick codes are
@@ -310,6 +371,61 @@ fn clamp_u16(v: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `frame` (LZW codes over a palette of 256 greys) decoded to indices in row order.
+    fn decoded(frame: &gif::Frame<'_>) -> Vec<u8> {
+        let mut file = Vec::new();
+        {
+            let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i]).collect();
+            let mut encoder =
+                gif::Encoder::new(&mut file, frame.width, frame.height, &palette).unwrap();
+            encoder.write_lzw_pre_encoded_frame(frame).unwrap();
+        }
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options.read_info(file.as_slice()).unwrap();
+        decoder.read_next_frame().unwrap().unwrap().buffer.to_vec()
+    }
+
+    #[test]
+    fn a_large_piece_written_the_way_its_sample_chooses_decodes_to_its_pixels() {
+        let (width, height) = (400u32, 400u32);
+        let noise = |x: u32, y: u32| (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)) >> 7;
+        // Rows eight apart alike: the interlaced order puts them side by side. Every row the
+        // same: both orders are the same indices, and a tie goes to rows in order.
+        let pictures = [("rows eight apart", true), ("every row the same", false)];
+        for (what, interlaced) in pictures {
+            let row = |y: u32| if interlaced { y % 8 } else { 0 };
+            let indices: Vec<u8> = (0..height)
+                .flat_map(|y| (0..width).map(move |x| (x, y)))
+                .map(|(x, y)| (noise(x, row(y)) % 16) as u8)
+                .collect();
+            let way = Way {
+                global: IndexedFrame {
+                    indices: indices.clone(),
+                    local_palette: None,
+                    transparent: None,
+                    exact: true,
+                },
+                local: None,
+            };
+            let rect = Rect {
+                x: 0,
+                y: 0,
+                width,
+                height,
+            };
+            assert!(u64::from(width * height) >= gif_way_sample::SAMPLE_FROM_PIXELS);
+            let piece = PieceJob {
+                rect,
+                delay: 10,
+                ways: (way, None),
+            };
+            let frame = compress_piece(&mut GifCompressor::new(false), piece, false);
+            assert_eq!(frame.interlaced, interlaced, "{what}");
+            assert!(decoded(&frame) == indices, "{what}");
+        }
+    }
 
     #[test]
     fn the_longest_buffer_that_still_beats_a_size_is_exact() {

@@ -52,7 +52,7 @@ pub struct GlobalPalette {
 }
 
 /// A frame's pixels as indices, with the local palette they refer to (none: the global one).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct IndexedFrame {
     /// One index per pixel.
     pub indices: Vec<u8>,

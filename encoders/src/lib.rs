@@ -36,6 +36,7 @@ mod gif_encoder;
 mod gif_frame_compress;
 mod gif_lzw;
 mod gif_palette;
+mod gif_way_sample;
 mod html_player;
 mod output_file;
 mod patch_split;
