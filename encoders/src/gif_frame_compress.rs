@@ -78,10 +78,11 @@ pub(crate) fn compress_job(c: &mut GifCompressor, job: GifJob) -> GifDone {
 }
 
 /// `piece` as an LZW-compressed GIF frame: of the ways to write it, the one that compresses
-/// best, compressed again harder. A large piece after the first frame is compressed whole only
-/// the ways a sample of it finds promising ([`gif_way_sample`]). The second way is given the bytes of the first to beat, and
+/// best, compressed again harder. The second way is given the bytes of the first to beat, and
 /// is left unfinished as soon as it cannot: the same choice, without finishing a loser (an
-/// unfinished frame is never smaller than the one it had to beat).
+/// unfinished frame is never smaller than the one it had to beat). A large piece after the
+/// first frame is compressed whole only the ways a sample of it finds promising
+/// ([`gif_way_sample`]).
 fn compress_piece(c: &mut GifCompressor, piece: PieceJob, first: bool) -> gif::Frame<'static> {
     let PieceJob { rect, delay, ways } = piece;
     let pixels = u64::from(rect.width) * u64::from(rect.height);
@@ -135,20 +136,21 @@ fn sampled_way(
         })
         .collect();
     let (width, rows) = (rect.width as usize, rect.height as usize);
-    let promising = gif_way_sample::promising(&mut c.lzw, &candidates, width, rows);
-    let mut best: Option<QuickFrame> = None;
-    for at in promising {
+    let frame_of = |at: usize| {
         let mut frame = piece_frame(rect, delay, indexed[at / orders.len()].clone());
         if orders[at % orders.len()] {
             frame.interlaced = true;
             frame.buffer = Cow::Owned(interlace(&frame.buffer, width));
         }
-        best = Some(match best {
-            None => QuickFrame::compress(&mut c.lzw, frame, None),
-            Some(best) => shorter(after(&mut c.lzw, &best, frame, None), best),
-        });
+        frame
+    };
+    let mut promising = gif_way_sample::promising(&mut c.lzw, &candidates, width, rows).into_iter();
+    let first = frame_of(promising.next().unwrap_or(0));
+    let mut best = QuickFrame::compress(&mut c.lzw, first, None);
+    for at in promising {
+        best = shorter(after(&mut c.lzw, &best, frame_of(at), None), best);
     }
-    best.unwrap_or_else(|| unreachable!("promising names at least one way"))
+    best
 }
 
 /// `way` as a quickly compressed frame, left unfinished once it cannot take fewer than `beat`
