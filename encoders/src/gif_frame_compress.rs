@@ -330,17 +330,23 @@ impl QuickFrame {
     }
 }
 
-/// `pixels` (rows of `width`) in GIF's interlaced order: every eighth row from the first,
-/// every eighth from the fifth, every fourth from the third, then every other from the second.
+/// `pixels` (rows of `width`) in GIF's interlaced order.
 fn interlace(pixels: &[u8], width: usize) -> Vec<u8> {
-    let rows: Vec<&[u8]> = pixels.chunks(width.max(1)).collect();
     let mut out = Vec::with_capacity(pixels.len());
+    push_interlaced(&mut out, pixels, width);
+    out
+}
+
+/// `pixels` (rows of `width`) in GIF's interlaced order, after what `out` holds: every eighth
+/// row from the first, every eighth from the fifth, every fourth from the third, then every
+/// other from the second.
+pub(crate) fn push_interlaced(out: &mut Vec<u8>, pixels: &[u8], width: usize) {
+    let rows: Vec<&[u8]> = pixels.chunks(width.max(1)).collect();
     for (first, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
         for row in rows.iter().skip(first).step_by(step) {
             out.extend_from_slice(row);
         }
     }
-    out
 }
 
 /// The longest LZW buffer (minimum code size byte included) with which `frame` (its local
@@ -373,21 +379,6 @@ fn clamp_u16(v: u32) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `frame` (LZW codes over a palette of 256 greys) decoded to indices in row order.
-    fn decoded(frame: &gif::Frame<'_>) -> Vec<u8> {
-        let mut file = Vec::new();
-        {
-            let palette: Vec<u8> = (0..=255u8).flat_map(|i| [i, i, i]).collect();
-            let mut encoder =
-                gif::Encoder::new(&mut file, frame.width, frame.height, &palette).unwrap();
-            encoder.write_lzw_pre_encoded_frame(frame).unwrap();
-        }
-        let mut options = gif::DecodeOptions::new();
-        options.set_color_output(gif::ColorOutput::Indexed);
-        let mut decoder = options.read_info(file.as_slice()).unwrap();
-        decoder.read_next_frame().unwrap().unwrap().buffer.to_vec()
-    }
 
     #[test]
     fn a_large_piece_written_the_way_its_sample_chooses_decodes_to_its_pixels() {
@@ -425,7 +416,10 @@ mod tests {
             };
             let frame = compress_piece(&mut GifCompressor::new(false), piece, false);
             assert_eq!(frame.interlaced, interlaced, "{what}");
-            assert!(decoded(&frame) == indices, "{what}");
+            assert!(
+                crate::test_support::decoded_indices(&frame) == indices,
+                "{what}"
+            );
         }
     }
 

@@ -38,22 +38,12 @@ impl Noise {
 
 /// A one-frame GIF of `lzw` (a pre-encoded buffer) as `width`×`height`, decoded to indices.
 fn decode(lzw: &[u8], width: u16, height: u16) -> Vec<u8> {
-    let mut file = Vec::new();
-    {
-        let mut encoder = gif::Encoder::new(&mut file, width, height, &[0; 768]).unwrap();
-        let frame = gif::Frame {
-            width,
-            height,
-            buffer: Cow::Borrowed(lzw),
-            ..gif::Frame::default()
-        };
-        encoder.write_lzw_pre_encoded_frame(&frame).unwrap();
-    }
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::Indexed);
-    let mut decoder = options.read_info(file.as_slice()).unwrap();
-    let frame = decoder.read_next_frame().unwrap().unwrap();
-    frame.buffer.to_vec()
+    crate::test_support::decoded_indices(&gif::Frame {
+        width,
+        height,
+        buffer: Cow::Borrowed(lzw),
+        ..gif::Frame::default()
+    })
 }
 
 /// What the `gif` crate (weezl) makes of `indices`.

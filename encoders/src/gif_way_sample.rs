@@ -8,6 +8,7 @@
 //! same bytes.
 
 use crate::gif_encoder::table_entries;
+use crate::gif_frame_compress::push_interlaced;
 use crate::gif_lzw::LzwEncoder;
 use crate::gif_palette::IndexedFrame;
 
@@ -94,16 +95,6 @@ fn bands(rows: usize) -> Vec<usize> {
         .iter()
         .map(|&centre| (centre.saturating_sub(BAND_ROWS / 2) / 8 * 8).min(last_start))
         .collect()
-}
-
-/// `band`'s rows (of `width`) in GIF's interlaced order, after what `out` holds.
-fn push_interlaced(out: &mut Vec<u8>, band: &[u8], width: usize) {
-    let rows = band.len() / width.max(1);
-    for (first, step) in [(0, 8), (4, 8), (2, 4), (1, 2)] {
-        for row in (first..rows).step_by(step) {
-            out.extend_from_slice(&band[row * width..][..width]);
-        }
-    }
 }
 
 #[cfg(test)]

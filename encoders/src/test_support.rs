@@ -76,3 +76,18 @@ pub(crate) fn three_screens_in_a_second<S: crate::animator::FrameSink>(
     }
     sink.finish(1.0).unwrap()
 }
+
+/// A GIF frame (its buffer LZW codes over a palette of at most 256 colours) decoded to its
+/// indices, in row order (an interlaced frame's rows put back in place).
+pub(crate) fn decoded_indices(frame: &gif::Frame<'_>) -> Vec<u8> {
+    let mut file = Vec::new();
+    {
+        let mut encoder =
+            gif::Encoder::new(&mut file, frame.width, frame.height, &[0; 768]).unwrap();
+        encoder.write_lzw_pre_encoded_frame(frame).unwrap();
+    }
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(file.as_slice()).unwrap();
+    decoder.read_next_frame().unwrap().unwrap().buffer.to_vec()
+}
