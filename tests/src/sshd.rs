@@ -81,12 +81,12 @@ impl Sshd {
         Ok(server)
     }
 
-    /// The value for `PHUX_SSH`: ssh with the test key and no host-key prompts.
     /// What sshd wrote to its log (errors only), for a failing test's message.
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("sshd.log")).unwrap_or_default()
     }
 
+    /// The value for `PHUX_SSH`: ssh with the test key and no host-key prompts.
     pub fn ssh_command(&self) -> String {
         format!(
             "ssh -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
