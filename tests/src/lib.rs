@@ -456,6 +456,17 @@ pub fn golden(rel: &str, actual: &str) {
     phux_golden::check(&path, actual);
 }
 
+/// The output events of `cast`, in order: what the recorded program printed, event by event
+/// (a read can split a word between two).
+pub fn cast_outputs(cast: &phux_recorder::Cast) -> Vec<&str> {
+    (cast.events.iter())
+        .filter_map(|e| match &e.kind {
+            phux_recorder::EventKind::Output(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The viewport rows of a screen document (`snapshot --json`, `wait --json`).
 pub fn screen_lines(doc: &serde_json::Value) -> Vec<String> {
     doc["lines"]

@@ -13,13 +13,7 @@ use std::process::{Child, Stdio};
 use std::time::Duration;
 
 fn outputs(cast: &phux_recorder::Cast) -> String {
-    cast.events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Output(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .collect()
+    phux_tests::cast_outputs(cast).concat()
 }
 
 fn start_rec(server: &TestServer, args: &[&str]) -> Child {

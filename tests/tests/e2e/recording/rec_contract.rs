@@ -179,14 +179,7 @@ fn the_server_dying_mid_rec_is_exit_1_and_the_cast_is_kept_valid() {
         ),
     );
     let cast = phux_recorder::read_cast(&out).unwrap();
-    let text: String = cast
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            phux_recorder::EventKind::Output(text) => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
+    let text = phux_tests::cast_outputs(&cast).concat();
     assert!(text.contains("started"), "{text}");
 }
 

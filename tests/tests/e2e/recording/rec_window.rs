@@ -44,14 +44,7 @@ fn since_alone_writes_the_past_up_to_now_and_exits() {
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let cast = read_cast(&out).unwrap();
-    let text: String = cast
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Output(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect();
+    let text = phux_tests::cast_outputs(&cast).concat();
     assert!(text.contains("from-the-past"), "{text:?}");
     assert!(text.contains("a-bit-later"), "{text:?}");
     // The window began at least two seconds before the recorder did (the pane's start).

@@ -449,12 +449,7 @@ fn a_wait_after_input_does_not_take_the_screen_from_before_it() {
     // Shown again, the screen the hidden stretch left is one repaint (a reset, then the
     // screen); the answer may be on it, but never arrive as output after it.
     let cast = phux_recorder::read_cast(dir.join("slow-answer.cast")).unwrap();
-    let outputs: Vec<&str> = (cast.events.iter())
-        .filter_map(|e| match &e.kind {
-            phux_recorder::EventKind::Output(t) => Some(t.as_str()),
-            _ => None,
-        })
-        .collect();
+    let outputs = phux_tests::cast_outputs(&cast);
     let repaint = (outputs.iter())
         .position(|t| t.starts_with("\u{1b}c"))
         .expect("Show repaints the screen");
