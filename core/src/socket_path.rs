@@ -23,6 +23,21 @@ pub fn resolve(flag: Option<&Path>) -> PathBuf {
     )
 }
 
+/// Where the keepers of the server at `socket` listen, one socket per pane (see the server's
+/// `keeper` module): beside the socket, so a client that finds no server can tell that panes
+/// wait to be taken over.
+pub fn keepers_dir(socket: &Path) -> PathBuf {
+    let mut name = socket.as_os_str().to_os_string();
+    name.push(".keepers");
+    PathBuf::from(name)
+}
+
+/// Whether panes of the server at `socket` are held by keepers with no server: a server that
+/// starts there takes them over.
+pub fn panes_wait(socket: &Path) -> bool {
+    std::fs::read_dir(keepers_dir(socket)).is_ok_and(|mut entries| entries.next().is_some())
+}
+
 /// The same rule over explicit inputs, for tests.
 pub fn resolve_from(
     flag: Option<&Path>,

@@ -24,6 +24,7 @@ mod handlers;
 mod handoff;
 pub mod hooks;
 pub mod hub;
+pub mod keeper;
 pub mod leases;
 pub mod log;
 mod packed;
@@ -119,10 +120,15 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         shared.epoch = epoch;
     }
     let shared = Arc::new(shared);
-    let adopted = inheritance.is_some();
+    let mut adopted = inheritance.is_some();
     if let Some(inheritance) = inheritance {
         handoff::adopt(&shared, inheritance, epoch.is_some());
+    } else {
+        // Panes a previous server left with their keepers (it crashed, or an upgrade's new
+        // binary never took over) come back before anyone is served.
+        adopted = keeper::recover(&shared) > 0;
     }
+    keeper::state_file::start_writer(&shared);
     log::line(&format!("listening on {}", bound.path().display()));
     let listener = bound.listener.try_clone().map_err(|e| SocketError::Io {
         path: bound.path().into(),
@@ -220,4 +226,7 @@ fn close_everything(shared: &Shared) {
     for handle in handles {
         pty::signal_group(handle.pid, rustix::process::Signal::HUP);
     }
+    // A stop on purpose ends the panes with their keepers: none waits for a next server.
+    keeper::hang_up_all();
+    keeper::state_file::remove(&shared.config.socket);
 }

@@ -58,7 +58,7 @@ fn was_stopping(error: &ClientError) -> bool {
 
 /// A client of the server at `socket`, starting one first if nothing listens there.
 pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
-    match Client::connect(socket) {
+    match Client::connect_running(socket) {
         Err(ClientError::NoServer { .. }) => {}
         other => return other,
     }
@@ -73,7 +73,7 @@ pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
     let deadline = Instant::now() + AUTOSTART_LIMIT;
     loop {
         std::thread::sleep(AUTOSTART_POLL);
-        match Client::connect(socket).and_then(|mut client| {
+        match Client::connect_running(socket).and_then(|mut client| {
             client.welcome()?;
             Ok(client)
         }) {

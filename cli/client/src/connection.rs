@@ -52,7 +52,21 @@ impl Client {
     /// one) is [`ClientError::NoServer`]; a server of another major version is
     /// [`ClientError::VersionMismatch`], reported with the first answer; a socket or server
     /// that is not ours is [`ClientError::UntrustedSocket`], before anything is sent.
+    ///
+    /// Where no server listens but panes wait with their keepers (the server crashed, or an
+    /// upgrade's binary never took over), a server is started first: it takes them over, so
+    /// any command brings the panes back.
     pub fn connect(socket: &Path) -> Result<Client, ClientError> {
+        match Client::connect_running(socket) {
+            Err(ClientError::NoServer { .. }) if phux_core::socket_path::panes_wait(socket) => {
+                crate::autostart::ensure_server(socket)
+            }
+            other => other,
+        }
+    }
+
+    /// Connects to the server listening at `socket`, never starting one.
+    pub(crate) fn connect_running(socket: &Path) -> Result<Client, ClientError> {
         let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
         // Before the first byte: what is typed may be a password. (Connecting sends nothing,
         // and a socket nobody listens on stays `no_server`.)

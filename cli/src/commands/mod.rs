@@ -14,6 +14,7 @@ pub mod font_flags;
 pub mod give;
 pub mod host;
 pub mod insert_pane;
+pub mod keeper;
 pub mod kill;
 pub mod launch;
 pub mod logs;
@@ -122,6 +123,8 @@ pub enum Command {
     PaneExec(pane_exec::Args),
     #[command(name = "__play-cast", hide = true)]
     PlayCast(play_cast::Args),
+    #[command(name = "__keeper", hide = true)]
+    Keeper(keeper::Args),
 }
 
 type Describe = fn(clap::Command) -> clap::Command;
@@ -180,6 +183,7 @@ const ARGUMENTS: &[Describe] = &[
     remote_link::Args::augment_args,
     pane_exec::Args::augment_args,
     play_cast::Args::augment_args,
+    keeper::Args::augment_args,
 ];
 
 /// clap's description of the one verb called `name` (or one of its aliases), built without
@@ -258,6 +262,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::PaneExec(args) => pane_exec::run(args),
         Command::Play(args) => play::run(args, context),
         Command::PlayCast(args) => play_cast::run(args, context),
+        Command::Keeper(args) => keeper::run(args),
     }
 }
 

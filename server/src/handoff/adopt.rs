@@ -181,7 +181,7 @@ fn adopt_pane(carried: Carried, shared: &Arc<Shared>, clocked: bool) -> Option<P
             pane.id,
             terminal,
             pane.output_mark,
-            (master, pane.pid),
+            holder(&pane, master, shared),
             window,
             shared,
         ),
@@ -208,6 +208,22 @@ fn adopt_pane(carried: Carried, shared: &Arc<Shared>, clocked: bool) -> Option<P
         rows: pane.rows,
     };
     Some(entry)
+}
+
+/// Who holds the pane's program: its keeper, taken over from the old process (the master
+/// it hands is the same terminal), or this process, whose child it stayed across the exec.
+fn holder(pane: &PaneState, master: OwnedFd, shared: &Shared) -> crate::pane::Holder {
+    if pane.keeper {
+        let path = crate::keeper::directory(&shared.config.socket).join(pane.id.0.to_string());
+        match crate::keeper::adopt(&path) {
+            Ok(held) => return crate::pane::Holder::Keeper(Box::new(held)),
+            Err(e) => crate::log::line(&format!(
+                "upgrade: pane {} is not held by its keeper any more: {e}",
+                pane.id
+            )),
+        }
+    }
+    crate::pane::Holder::Parent(master, pane.pid)
 }
 
 /// A pane's flight window as decoded, or none when it cannot be read or placed in time.

@@ -175,6 +175,9 @@ pub struct PaneState {
     /// Length of its flight window in the bytes after the snapshots (0: none carried).
     #[serde(default)]
     pub flight_len: usize,
+    /// Its program is held by a keeper (see `crate::keeper`), not by this process.
+    #[serde(default)]
+    pub keeper: bool,
 }
 
 /// Where the manifest of the server on `socket` goes.
@@ -324,6 +327,7 @@ mod tests {
                     lease: None,
                     seq: 40 + i as u64,
                     flight_len: window.len(),
+                    keeper: false,
                 })
                 .collect(),
             frozen_at_unix_ns: 1,

@@ -21,7 +21,7 @@
 mod adopt;
 mod fds;
 pub mod flight_window;
-mod in_parallel;
+pub(crate) mod in_parallel;
 pub mod manifest;
 mod phases;
 mod restoring;
@@ -100,6 +100,12 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     // Before the tree is locked: a pane's core may need it to finish what it is doing.
     let windows = flight_windows(shared);
     phases.lap("flight windows");
+    // Should the new binary never take over, a server started later finds the layout beside
+    // the panes' keepers.
+    if let Err(e) = crate::keeper::state_file::write_now(shared) {
+        crate::log::line(&format!("upgrade: cannot write the state file: {e}"));
+    }
+    phases.lap("state file");
     let tree = shared.tree();
     let (mut manifest, blobs, masters) = describe(&tree, shared, (early, windows), &mut phases)?;
     manifest.frozen_at_unix_ns = frozen_at;
@@ -270,6 +276,7 @@ fn describe(
             lease: shared.leases.carried(*id),
             seq: window.seq,
             flight_len: encoded.len(),
+            keeper: entry.handle.kept(),
         });
         blobs.snapshots.push(snapshot.bytes);
         blobs.windows.push(encoded);
@@ -283,8 +290,24 @@ fn describe(
         ));
     }
     let exited = exited_panes(shared, &mut blobs.exited);
-    let sessions = tree
-        .sessions
+    let sessions = sessions_of(tree);
+    phases.lap("exited panes and layout");
+    let manifest = Manifest {
+        version: manifest::MANIFEST_VERSION,
+        counters: tree.counters(),
+        frozen_at_unix_ns: 0,
+        sessions,
+        descriptors: 2 + panes.len(),
+        panes,
+        clock: None,
+        exited,
+    };
+    Ok((manifest, blobs, masters))
+}
+
+/// The sessions, their windows and layouts, as a manifest (or the state file) carries them.
+pub(crate) fn sessions_of(tree: &SessionTree) -> Vec<SessionState> {
+    tree.sessions
         .iter()
         .map(|s| SessionState {
             id: s.id,
@@ -300,19 +323,7 @@ fn describe(
                 })
                 .collect(),
         })
-        .collect();
-    phases.lap("exited panes and layout");
-    let manifest = Manifest {
-        version: manifest::MANIFEST_VERSION,
-        counters: tree.counters(),
-        frozen_at_unix_ns: 0,
-        sessions,
-        descriptors: 2 + panes.len(),
-        panes,
-        clock: None,
-        exited,
-    };
-    Ok((manifest, blobs, masters))
+        .collect()
 }
 
 /// The ended panes still kept, their snapshots pushed onto `snapshots`.

@@ -46,6 +46,8 @@ pub struct PaneProcess {
     pub shell: Arc<ShellTrack>,
     /// The output position and recent output (`mark`, `wait --after`).
     pub output: Arc<OutputLog>,
+    /// The program is held by a keeper (see `crate::keeper`): it outlives this server.
+    pub kept: bool,
 }
 
 /// The longest line a terminal in canonical mode keeps (Linux: a 4096-byte buffer, one byte
@@ -53,6 +55,11 @@ pub struct PaneProcess {
 const CANONICAL_LINE_MAX: usize = 4095;
 
 impl PaneHandle {
+    /// Whether a keeper holds the pane's program (it outlives this server).
+    pub fn kept(&self) -> bool {
+        self.process.kept
+    }
+
     pub(super) fn new(
         id: PaneId,
         pid: u32,

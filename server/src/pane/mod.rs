@@ -112,9 +112,10 @@ pub enum PaneCommand {
     Close,
 }
 
-/// Starts `spec` on a new PTY with its pane core, reader, writer and waiter threads. An `observer`
-/// is attached before the program starts, and its start (the blank screen) is returned with
-/// the handle.
+/// Starts `spec` on a new PTY, held by a keeper (see `crate::keeper`), with its pane core,
+/// reader, writer and waiter threads. An `observer` is attached before the program starts, and
+/// its start (the blank screen) is returned with the handle. A keeper that cannot be started
+/// leaves the pane running as the server's own child, logged: it would not outlive a crash.
 pub fn spawn(
     id: PaneId,
     spec: &SpawnSpec,
@@ -124,13 +125,25 @@ pub fn spawn(
     let options = TerminalOptions::new(spec.cols, spec.rows, spec.history_limit);
     let terminal =
         Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let process = pty::spawn(spec, &shared.config.shim_exe)?;
-    let pid = process.child.id();
-    let mut child = process.child;
-    let program = Program {
-        master: process.master,
-        pid,
-        wait: move || child.wait().ok(),
+    let config = &shared.config;
+    let program = match crate::keeper::start(id, spec, &config.socket, &config.shim_exe) {
+        Ok(held) => kept_program(held),
+        Err(crate::keeper::KeeperError::Program(message)) => {
+            return Err(std::io::Error::new(std::io::ErrorKind::NotFound, message))
+        }
+        Err(e) => {
+            crate::log::line(&format!("pane {id} runs without a keeper: {e}"));
+            let process = pty::spawn(spec, &config.shim_exe)?;
+            let pid = process.child.id();
+            let mut child = process.child;
+            Program {
+                master: process.master,
+                pid,
+                wait: Box::new(move || child.wait().ok()) as Wait,
+                keep: None,
+                kept: false,
+            }
+        }
     };
     start(
         id,
@@ -142,33 +155,83 @@ pub fn spawn(
     )
 }
 
-/// A pane's program: its PTY master, its PID, and what waits for its end.
-struct Program<W> {
+/// What waits for a pane's program to end.
+type Wait = Box<dyn FnOnce() -> Option<std::process::ExitStatus> + Send>;
+
+/// A pane's program: its PTY master, its PID, what waits for its end, and its keep.
+struct Program {
     master: rustix::fd::OwnedFd,
     pid: u32,
-    wait: W,
+    wait: Wait,
+    keep: Option<crate::keeper::KeepWriters>,
+    /// Held by a keeper.
+    kept: bool,
+}
+
+/// The program of a pane a keeper holds: its end is heard from the keeper.
+fn kept_program(held: crate::keeper::Held) -> Program {
+    let crate::keeper::Held {
+        pane,
+        pid,
+        master,
+        files,
+        link,
+        exited,
+        ..
+    } = held;
+    let keep = crate::keeper::KeepWriters::resume(files)
+        .map_err(|e| crate::log::line(&format!("pane {pane} keeps no recent output: {e}")))
+        .ok();
+    Program {
+        master,
+        pid,
+        wait: Box::new(move || link.wait_exit(exited)),
+        keep,
+        kept: true,
+    }
 }
 
 /// Takes over a pane a previous server process ran (`phux upgrade`): its PTY master, its
-/// program (still this process's child: the exec kept the PID), and its terminal rebuilt from
-/// the snapshot. Output the program wrote meanwhile waited in the PTY and is read now.
+/// program (still this process's child: the exec kept the PID, or held by its keeper), and
+/// its terminal rebuilt from the snapshot. Output the program wrote meanwhile waited in the
+/// PTY and is read now.
 pub fn adopt(
     id: PaneId,
     terminal: Terminal,
     output_mark: u64,
-    program: (rustix::fd::OwnedFd, u32),
+    holder: Holder,
     window: crate::flight::CarriedWindow,
     shared: &Arc<Shared>,
 ) -> std::io::Result<PaneHandle> {
-    let (master, pid) = program;
-    let program = Program {
-        master,
-        pid,
-        wait: move || wait_for_pid(pid),
+    let program = match holder {
+        Holder::Parent(master, pid) => Program {
+            master,
+            pid,
+            wait: Box::new(move || wait_for_pid(pid)),
+            keep: None,
+            kept: false,
+        },
+        Holder::Keeper(held) => {
+            let mut program = kept_program(*held);
+            // The keep goes on from this terminal: what it held before is no longer needed.
+            if let Some(keep) = &mut program.keep {
+                if let Err(e) = keep.snapshot(&terminal, output_mark) {
+                    crate::log::line(&format!("pane {id} keeps no recent output: {e}"));
+                    program.keep = None;
+                }
+            }
+            program
+        }
     };
     let output = OutputLog::starting_at(output_mark);
     let start_as = StartAs::Adopted(window);
     start(id, terminal, output, program, shared, start_as).map(|(handle, _)| handle)
+}
+
+/// Who holds an adopted pane's program: this process (its child across the exec), or a keeper.
+pub enum Holder {
+    Parent(rustix::fd::OwnedFd, u32),
+    Keeper(Box<crate::keeper::Held>),
 }
 
 /// How a pane's core starts: new (with an observer attached before its program runs, maybe),
@@ -179,15 +242,23 @@ enum StartAs {
 }
 
 /// The exit status of child `pid`, waited for by its number (an adopted pane has no `Child`).
+/// A process that is not this one's child (its keeper went away) is watched until it is gone,
+/// without a status.
 fn wait_for_pid(pid: u32) -> Option<std::process::ExitStatus> {
     use std::os::unix::process::ExitStatusExt;
-    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
+    let raw = rustix::process::Pid::from_raw(i32::try_from(pid).ok()?)?;
     loop {
-        match rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty()) {
+        match rustix::process::waitpid(Some(raw), rustix::process::WaitOptions::empty()) {
             Ok(Some((_, status))) => {
                 return Some(std::process::ExitStatus::from_raw(status.as_raw()))
             }
             Ok(None) | Err(rustix::io::Errno::INTR) => continue,
+            Err(rustix::io::Errno::CHILD) => {
+                while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+                return None;
+            }
             Err(_) => return None,
         }
     }
@@ -198,11 +269,17 @@ fn start(
     id: PaneId,
     terminal: Terminal,
     output: OutputLog,
-    program: Program<impl FnOnce() -> Option<std::process::ExitStatus> + Send + 'static>,
+    program: Program,
     shared: &Arc<Shared>,
     start_as: StartAs,
 ) -> std::io::Result<(PaneHandle, Option<ObserveStart>)> {
-    let Program { master, pid, wait } = program;
+    let Program {
+        master,
+        pid,
+        wait,
+        keep,
+        kept,
+    } = program;
     let read_side = std::fs::File::from(master.try_clone()?);
     let write_side = std::fs::File::from(master.try_clone()?);
     io::make_nonblocking(&read_side)?;
@@ -228,6 +305,7 @@ fn start(
         master: Arc::new(master.try_clone()?),
         shell,
         output,
+        kept,
     };
     let mut pane_core = pane_core::PaneCore::new(
         id,
@@ -238,6 +316,7 @@ fn start(
         &process_view,
         Arc::clone(shared),
     );
+    pane_core.keep_in(keep);
     // Before the reader starts: the observer sees the blank screen before anything the
     // program prints.
     let observed = match start_as {

@@ -57,6 +57,8 @@ pub struct PaneCore {
     since_compression: usize,
     /// Output kept unpacked since the last time the pane went quiet and packed it.
     unpacked: usize,
+    /// What the pane's keeper holds for the next server: its output and snapshots.
+    keep: Option<crate::keeper::KeepWriters>,
     shared: Arc<Shared>,
 }
 
@@ -89,8 +91,21 @@ impl PaneCore {
             flight: FlightRecorder::new(shared.config.flight_bytes),
             since_compression: 0,
             unpacked: 0,
+            keep: None,
             shared,
         }
+    }
+
+    /// Writes the pane's output and snapshots to `keep` from now on.
+    pub fn keep_in(&mut self, keep: Option<crate::keeper::KeepWriters>) {
+        self.keep = keep;
+    }
+
+    /// A keep that cannot be written is given up (logged): the pane goes on, only a crash
+    /// would now lose its screen.
+    fn keep_failed(&mut self, error: &crate::keeper::KeepError) {
+        crate::log::line(&format!("pane {}: its keep is given up: {error}", self.id));
+        self.keep = None;
     }
 
     /// The pane is born: watchers hear of it, and the flight recorder keeps a keyframe of the
@@ -177,13 +192,22 @@ impl PaneCore {
     /// command thread's next deadline moved.
     pub fn on_output(&mut self, chunk: super::io::Chunk) -> bool {
         let was_idle = !self.dirty;
-        let replies = {
-            let mut terminal = self.terminal();
+        let (replies, kept) = {
+            let mut terminal = lock(&self.terminal);
+            // Kept before the terminal takes it: a snapshot the keep takes first stands
+            // before this read.
+            let kept = match &mut self.keep {
+                Some(keep) => keep.before_output(&terminal, &chunk.bytes, self.output.mark()),
+                None => Ok(()),
+            };
             terminal.write(&chunk.bytes);
             // Under the terminal's lock: a capture and the mark it reports agree.
             self.output.append(Arc::clone(&chunk.bytes));
-            terminal.take_replies()
+            (terminal.take_replies(), kept)
         };
+        if let Err(e) = kept {
+            self.keep_failed(&e);
+        }
         if !replies.is_empty() {
             // Answers a program does not read are dropped once its input queue is full.
             let _ = self.writer.push(replies);
@@ -362,14 +386,23 @@ impl PaneCore {
         // Every size reaches the engine here, whoever asked: none gets past the grid cap
         // (requests naming a size outright were refused before; derived sizes are cut).
         let (cols, rows) = phux_core::limits::clamp_grid(cols, rows);
-        let (before, (cols, rows)) = {
-            let mut terminal = self.terminal();
+        let (before, (cols, rows), kept) = {
+            let mut terminal = lock(&self.terminal);
             let before = terminal.size();
             if terminal.resize(cols, rows).is_ok() {
                 let _ = pty::resize(&self.master, cols, rows);
             }
-            (before, terminal.size())
+            let after = terminal.size();
+            // The keep replays the output after it at the new size.
+            let kept = match &mut self.keep {
+                Some(keep) if after != before => keep.ring.resized(after.0, after.1).map(drop),
+                _ => Ok(()),
+            };
+            (before, after, kept)
         };
+        if let Err(e) = kept {
+            self.keep_failed(&crate::keeper::KeepError::Io(e));
+        }
         self.shared.set_size(self.id, cols, rows);
         let t_ns = now_ns(self.shared.epoch);
         self.publish(BusEvent::Resized {

@@ -340,6 +340,10 @@ pub const VERBS: &[Verb] = &[
             "internal: the player `play` starts in a pane",
         ),
     },
+    Verb {
+        name: "__keeper",
+        mcp: Mcp::NoTool("internal: the process that holds a pane for as long as its program runs"),
+    },
 ];
 
 /// The verb called `name` (`agent wait` for a sub-verb).

@@ -1,0 +1,136 @@
+//! What a server that starts after a crash needs beside the keepers: the sessions, windows and
+//! layouts, and each pane's place, tags, title, size, agent record, ask and lease. The server
+//! writes it beside its socket (`<socket>.state`, 0600, replaced atomically) whenever it
+//! changed, looked at twice a second, and right before an upgrade's exec; a clean stop removes
+//! it. It is the upgrade manifest's JSON without the blobs: the screens are in the keeps.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::handoff::manifest::{Manifest, PaneState, MANIFEST_VERSION};
+use crate::shared::Shared;
+
+/// How often the server looks whether its state changed.
+const LOOK_EVERY: Duration = Duration::from_millis(500);
+/// The most a state file may hold (thousands of panes with large agent records).
+const MAX_STATE_BYTES: u64 = 64 << 20;
+
+/// Where the state file of the server at `socket` lives.
+pub fn path_for(socket: &Path) -> PathBuf {
+    let mut name = socket.as_os_str().to_os_string();
+    name.push(".state");
+    PathBuf::from(name)
+}
+
+/// The server's state as the file holds it.
+pub fn describe(shared: &Shared) -> Manifest {
+    let tree = shared.tree();
+    let panes = (tree.panes.iter())
+        .map(|(id, entry)| {
+            let agent = shared.agents.get(*id);
+            PaneState {
+                id: *id,
+                session: entry.session,
+                window: entry.window,
+                tags: entry.tags.clone(),
+                title: entry.title.clone(),
+                cols: entry.cols,
+                rows: entry.rows,
+                history_limit: 0,
+                pid: entry.handle.pid,
+                output_mark: 0,
+                snapshot_len: 0,
+                metadata: agent.metadata,
+                ask: agent.ask,
+                lease: shared.leases.carried(*id),
+                seq: 0,
+                flight_len: 0,
+                keeper: entry.handle.kept(),
+            }
+        })
+        .collect();
+    Manifest {
+        version: MANIFEST_VERSION,
+        counters: tree.counters(),
+        sessions: crate::handoff::sessions_of(&tree),
+        panes,
+        frozen_at_unix_ns: 0,
+        descriptors: 0,
+        clock: None,
+        exited: Vec::new(),
+    }
+}
+
+/// Writes the state now; returns what it wrote.
+pub fn write_now(shared: &Shared) -> std::io::Result<Vec<u8>> {
+    let bytes = serde_json::to_vec(&describe(shared)).map_err(std::io::Error::other)?;
+    phux_core::atomic_file::write(&path_for(&shared.config.socket), &bytes, 0o600)?;
+    Ok(bytes)
+}
+
+/// Keeps the state file current until the server stops.
+pub fn start_writer(shared: &Arc<Shared>) {
+    let shared = Arc::clone(shared);
+    let spawned = std::thread::Builder::new()
+        .name("state-file".into())
+        .spawn(move || {
+            let mut last: Vec<u8> = Vec::new();
+            let mut failed = false;
+            while !shared.is_stopping() {
+                match serde_json::to_vec(&describe(&shared)) {
+                    Ok(bytes) if bytes != last => {
+                        let path = path_for(&shared.config.socket);
+                        match phux_core::atomic_file::write(&path, &bytes, 0o600) {
+                            Ok(()) => {
+                                last = bytes;
+                                failed = false;
+                            }
+                            Err(e) if !failed => {
+                                failed = true;
+                                crate::log::line(&format!(
+                                    "cannot write {}: a crash would lose the layout: {e}",
+                                    path.display()
+                                ));
+                            }
+                            Err(_) => {}
+                        }
+                    }
+                    _ => {}
+                }
+                std::thread::sleep(LOOK_EVERY);
+            }
+        });
+    if let Err(e) = spawned {
+        crate::log::line(&format!("cannot start the state file's writer: {e}"));
+    }
+}
+
+/// The state a previous server left, if it left one that reads.
+pub fn read(socket: &Path) -> Option<Manifest> {
+    let path = path_for(socket);
+    let bytes = phux_core::bounded_read::read_file(&path, MAX_STATE_BYTES, "state file").ok()?;
+    match serde_json::from_slice::<Manifest>(&bytes) {
+        Ok(manifest) if manifest.version == MANIFEST_VERSION => Some(manifest),
+        Ok(manifest) => {
+            crate::log::line(&format!(
+                "{} is of version {}, not {MANIFEST_VERSION}: panes come back without their layout",
+                path.display(),
+                manifest.version
+            ));
+            None
+        }
+        Err(e) => {
+            crate::log::line(&format!(
+                "{} cannot be read ({e}): panes come back without their layout",
+                path.display()
+            ));
+            None
+        }
+    }
+}
+
+/// Removes the state file (a clean stop: no pane waits).
+pub fn remove(socket: &Path) {
+    let _ = std::fs::remove_file(path_for(socket));
+}
