@@ -3,7 +3,12 @@
 //! `phux_server::keeper`.
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The pane it holds and the server's socket: read by nobody, shown by `ps` so a person
+    /// sees what each keeper is (the keeper learns both from its start message).
+    #[arg(num_args = 0..)]
+    label: Vec<std::ffi::OsString>,
+}
 
 pub fn run(_args: Args) -> i32 {
     let exe = match std::env::current_exe() {

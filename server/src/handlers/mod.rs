@@ -61,13 +61,59 @@ pub fn dispatch_on(
             shared.run_slots.release(m.pane, connection);
             json(Ok(Done {}))
         }
-        M::Lease(m) => json(lease::lease(shared, &m, connection)),
+        M::Lease(m) => {
+            let answer = json(lease::lease(shared, &m, connection));
+            crate::keeper::state_file::after_request(shared);
+            answer
+        }
         other => dispatch(shared, other),
     }
 }
 
 /// The `ok` payload for `message`, or why not.
 pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
+    let lasting = changes_what_a_crash_keeps(&message);
+    let answer = answer(shared, message);
+    if lasting {
+        crate::keeper::state_file::after_request(shared);
+    }
+    answer
+}
+
+/// Whether `message` may change what the state file keeps for a server after a crash (the
+/// layout, names, tags, sizes, agent records, asks, leases).
+fn changes_what_a_crash_keeps(message: &ClientMessage) -> bool {
+    use ClientMessage as M;
+    matches!(
+        message,
+        M::NewSession(_)
+            | M::Spawn(_)
+            | M::Kill(_)
+            | M::KillWindow(_)
+            | M::KillSession(_)
+            | M::RenameSession(_)
+            | M::Resize(_)
+            | M::TagsAdd(_)
+            | M::TagsRemove(_)
+            | M::InsertPane(_)
+            | M::MovePane(_)
+            | M::SwapPane(_)
+            | M::ReportAsked(_)
+            | M::AskAnswered(_)
+            | M::ClientResize(_)
+            | M::SelectPane(_)
+            | M::NewWindow(_)
+            | M::RenameWindow(_)
+            | M::SetSplitRatio(_)
+            | M::MetadataSet(_)
+            | M::AgentSet(_)
+            | M::AgentClear(_)
+            | M::AgentReportState(_)
+            | M::Lease(_)
+    )
+}
+
+fn answer(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, RequestError> {
     use ClientMessage as M;
     match message {
         M::GetState(_) => {

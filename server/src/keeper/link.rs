@@ -78,6 +78,8 @@ pub fn start(
         protocol::pair().map_err(|e| keeper_error("cannot make a socket pair", &e))?;
     let child = Command::new(shim_exe)
         .arg("__keeper")
+        .arg(format!("@{}", pane.0))
+        .arg(socket)
         .stdin(Stdio::from(theirs))
         .stdout(Stdio::null())
         .spawn()

@@ -40,6 +40,9 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
         sessions = state.sessions;
         counters = state.counters;
     }
+    // Held until every pane is in it: a program that ended while no server ran ends its pane
+    // at once, and that end must find the pane in the tree.
+    let mut tree = shared.tree();
     let rebuilt = crate::handoff::in_parallel::map(held, |held| rebuild(held, shared));
     let mut entries = Vec::new();
     let mut orphans = Vec::new();
@@ -99,7 +102,8 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
     let all: HashSet<PaneId> = entries.iter().map(|e| e.handle.id).collect();
     counters.focus_order.retain(|id| all.contains(id));
     let count = entries.len();
-    *shared.tree() = SessionTree::restore(sessions, entries, counters);
+    *tree = SessionTree::restore(sessions, entries, counters);
+    drop(tree);
     crate::log::line(&format!(
         "recovered {count} panes from their keepers (the previous server ended without handing them over)"
     ));

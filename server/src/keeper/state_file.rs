@@ -1,11 +1,13 @@
 //! What a server that starts after a crash needs beside the keepers: the sessions, windows and
 //! layouts, and each pane's place, tags, title, size, agent record, ask and lease. The server
-//! writes it beside its socket (`<socket>.state`, 0600, replaced atomically) whenever it
-//! changed, looked at twice a second, and right before an upgrade's exec; a clean stop removes
-//! it. It is the upgrade manifest's JSON without the blobs: the screens are in the keeps.
+//! writes it beside its socket (`<socket>.state`, 0600, replaced atomically) after every
+//! request that changes it, before the answer (what a client was told survives a crash); twice
+//! a second for what changes on its own (a title a program sets); and right before an
+//! upgrade's exec. A clean stop removes it. It is the upgrade manifest's JSON without the
+//! blobs: the screens are in the keeps.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::handoff::manifest::{Manifest, PaneState, MANIFEST_VERSION};
@@ -62,11 +64,27 @@ pub fn describe(shared: &Shared) -> Manifest {
     }
 }
 
-/// Writes the state now; returns what it wrote.
-pub fn write_now(shared: &Shared) -> std::io::Result<Vec<u8>> {
+/// What was written last (one writer at a time: the temporary file is one per process).
+static WRITTEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// Writes the state if it changed since it was last written.
+pub fn write_now(shared: &Shared) -> std::io::Result<()> {
     let bytes = serde_json::to_vec(&describe(shared)).map_err(std::io::Error::other)?;
+    let mut written = WRITTEN.lock().unwrap_or_else(PoisonError::into_inner);
+    if *written == bytes {
+        return Ok(());
+    }
     phux_core::atomic_file::write(&path_for(&shared.config.socket), &bytes, 0o600)?;
-    Ok(bytes)
+    *written = bytes;
+    Ok(())
+}
+
+/// Writes the state after a request that may have changed it, before its answer. A failure is
+/// logged (the writer's next look tries again).
+pub fn after_request(shared: &Shared) {
+    if let Err(e) = write_now(shared) {
+        crate::log::line(&format!("cannot write the state file: {e}"));
+    }
 }
 
 /// Keeps the state file current until the server stops.
@@ -75,28 +93,17 @@ pub fn start_writer(shared: &Arc<Shared>) {
     let spawned = std::thread::Builder::new()
         .name("state-file".into())
         .spawn(move || {
-            let mut last: Vec<u8> = Vec::new();
             let mut failed = false;
             while !shared.is_stopping() {
-                match serde_json::to_vec(&describe(&shared)) {
-                    Ok(bytes) if bytes != last => {
-                        let path = path_for(&shared.config.socket);
-                        match phux_core::atomic_file::write(&path, &bytes, 0o600) {
-                            Ok(()) => {
-                                last = bytes;
-                                failed = false;
-                            }
-                            Err(e) if !failed => {
-                                failed = true;
-                                crate::log::line(&format!(
-                                    "cannot write {}: a crash would lose the layout: {e}",
-                                    path.display()
-                                ));
-                            }
-                            Err(_) => {}
-                        }
+                match write_now(&shared) {
+                    Ok(()) => failed = false,
+                    Err(e) if !failed => {
+                        failed = true;
+                        crate::log::line(&format!(
+                            "cannot write the state file: a crash would lose the layout: {e}"
+                        ));
                     }
-                    _ => {}
+                    Err(_) => {}
                 }
                 std::thread::sleep(LOOK_EVERY);
             }

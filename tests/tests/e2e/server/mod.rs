@@ -1,6 +1,7 @@
 //! The server's verbs and reliability: panes, input, signals, shells and `upgrade`.
 
 mod acknowledged_input;
+mod crash_recovery;
 mod input_lease;
 mod pane_ends;
 mod process_start;

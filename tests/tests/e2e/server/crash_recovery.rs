@@ -1,0 +1,226 @@
+//! Panes outlive their server: a server killed with SIGKILL (as a crash, a panic's abort or
+//! the OOM killer would end it) loses no pane. The next command starts a server that takes
+//! every pane over from its keeper: the same programs and PIDs, the same screens and
+//! histories, the layout, titles, tags and agent records; output written while no server ran
+//! is all there, once, in order; a program that ended meanwhile is reported with its status.
+
+#![allow(clippy::expect_used, clippy::unwrap_used)] // tests fail loudly by design
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use phux_tests::{stderr, wait_until, TestServer};
+
+/// Each pane's program PID, as its keeper (`phux __keeper @N SOCKET`) holds it.
+fn programs(server: &TestServer) -> BTreeMap<String, u32> {
+    let socket = server.socket.display().to_string();
+    let mut found = BTreeMap::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let Some(at) = args.iter().position(|a| a == "__keeper") else {
+            continue;
+        };
+        if args.get(at + 2) != Some(&socket) {
+            continue;
+        }
+        let children =
+            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+        if let Some(child) = children.split_whitespace().next() {
+            found.insert(args[at + 1].clone(), child.parse().unwrap());
+        }
+    }
+    found
+}
+
+/// The pane's screen and history as `snapshot --json --scrollback` gives them.
+fn screen(server: &TestServer, pane: &str) -> serde_json::Value {
+    server.json(&["snapshot", "--json", "--scrollback", pane])
+}
+
+/// The sessions, windows, layouts, titles and tags, but for session `ending` and its pane
+/// `ended` (whose program ends while no server runs).
+fn state(server: &TestServer, ending: &str, ended: &str) -> serde_json::Value {
+    let state = phux_cli::client::Client::connect(&server.socket)
+        .unwrap()
+        .state()
+        .unwrap();
+    let mut state = serde_json::to_value(state).unwrap();
+    let object = state.as_object_mut().unwrap();
+    // Which panes ended, and when, is not part of the picture.
+    object.remove("exited");
+    let id: u64 = ended.trim_start_matches('@').parse().unwrap();
+    object["sessions"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|s| s["name"] != ending);
+    object["focus_order"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|p| p.as_u64() != Some(id));
+    state
+}
+
+/// Every line of the pane's history and screen.
+fn all_lines(server: &TestServer, pane: &str) -> Vec<String> {
+    let doc = server.json(&["snapshot", "--json", "--scrollback", "--unwrap", pane]);
+    doc["scrollback"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(doc["lines"].as_array().into_iter().flatten())
+        .filter_map(|l| l.as_str().map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn a_killed_server_loses_no_pane() {
+    let mut server = TestServer::start();
+    let bash = server.marked_bash("work");
+    server.send_keys(
+        &bash,
+        &[
+            "SECRET=kept-$((6*7)); for i in $(seq 1 300); do echo history $i; done",
+            "Enter",
+        ],
+    );
+    server.wait_for_text(&bash, "history 300");
+    let spawned = server.json(&["spawn", "--json", "--target", &bash, "--", "sh"]);
+    let sh = format!("@{}", spawned["terminal_id"]);
+    server.send_keys(
+        &sh,
+        &["printf '\\033]2;a title\\007'; echo in the split", "Enter"],
+    );
+    server.wait_for_text(&sh, "in the split");
+    let out = server.run(&["tag", "add", &sh, "keep"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = server.run(&[
+        "agent", "set", &sh, "--name", "reviewer", "--kind", "claude",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let file = server.dir.path().join("unsaved.txt").display().to_string();
+    let vim = server.new_session("edit", &["vim", "-u", "NONE", "-N", "-n", &file]);
+    server.send_keys(&vim, &["itext nobody saved", "Escape"]);
+    wait_until("vim left insert mode", Duration::from_secs(10), || {
+        let lines = server.lines(&vim);
+        lines.iter().any(|l| l.contains("text nobody saved"))
+            && !lines.iter().any(|l| l.contains("INSERT"))
+    });
+    let top = server.new_session("top", &["top", "-d", "0.5"]);
+    server.wait_for_text(&top, "load average");
+    let stop = server.dir.path().join("stop");
+    let ticks = server.new_session(
+        "ticks",
+        &[
+            "sh",
+            "-c",
+            &format!(
+                "i=0; while [ ! -e {} ]; do i=$((i+1)); echo tick-$i; sleep 0.01; done; echo done-$i; sleep 600",
+                stop.display()
+            ),
+        ],
+    );
+    server.wait_for_text(&ticks, "tick-20");
+    let ending = server.new_session(
+        "ending",
+        &["sh", "-c", "echo started; sleep 1; echo goodbye; exit 7"],
+    );
+    server.wait_for_text(&ending, "started");
+    let still = [bash.as_str(), sh.as_str(), vim.as_str()];
+    let before: Vec<_> = still.iter().map(|p| screen(&server, p)).collect();
+    let layout = state(&server, "ending", &ending);
+    let pids = programs(&server);
+    assert_eq!(pids.len(), 6, "a keeper per pane: {pids:?}");
+
+    server.crash();
+    // The ticking goes on and the ending pane's program ends while no server runs.
+    std::thread::sleep(Duration::from_millis(1500));
+
+    // Any command brings the panes back.
+    let out = server.run(&["ls"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after: Vec<_> = still.iter().map(|p| screen(&server, p)).collect();
+    for ((pane, before), after) in still.iter().zip(&before).zip(&after) {
+        assert_eq!(after, before, "{pane}'s screen and history");
+    }
+    assert_eq!(
+        state(&server, "ending", &ending),
+        layout,
+        "sessions, layout, titles and tags"
+    );
+    let now = programs(&server);
+    for (pane, pid) in &pids {
+        if pane != &ending {
+            assert_eq!(now.get(pane), Some(pid), "{pane} runs the same program");
+        }
+    }
+    let agent = server.json(&["agent", "show", "--json", &sh]);
+    assert_eq!(agent["agents"][0]["agent"]["id"], "reviewer", "{agent}");
+    // The ending pane's program ended meanwhile: its status is reported, its last words kept.
+    wait_until(
+        "the ending pane is reported",
+        Duration::from_secs(10),
+        || {
+            let out = server.run(&["ls", "--json"]);
+            !String::from_utf8_lossy(&out.stdout).contains(&format!("\"{ending}\""))
+        },
+    );
+    let exited = phux_cli::client::Client::connect(&server.socket)
+        .unwrap()
+        .state()
+        .unwrap();
+    let ended = serde_json::to_value(exited).unwrap()["exited"].clone();
+    assert!(
+        ended.to_string().contains("\"exit_code\":7"),
+        "the ending pane's status: {ended}"
+    );
+    // The shell kept its variables, vim its buffer, top runs on.
+    server.send_keys(&bash, &["echo secret=$SECRET", "Enter"]);
+    server.wait_for_text(&bash, "secret=kept-42");
+    server.send_keys(&vim, &["o", "and more", "Escape"]);
+    server.wait_for_text(&vim, "and more");
+    server.wait_for_text(&top, "load average");
+    // Every tick once, in order, across the crash.
+    std::fs::write(&stop, "").unwrap();
+    server.wait_for_text(&ticks, "done-");
+    let lines = all_lines(&server, &ticks);
+    let last: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("done-"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the ticker's last line");
+    let numbers: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("tick-")?.trim().parse().ok())
+        .collect();
+    assert_eq!(
+        numbers,
+        (1..=last).collect::<Vec<_>>(),
+        "every tick once, in order"
+    );
+}
+
+#[test]
+fn a_stop_on_purpose_leaves_no_keeper() {
+    let server = TestServer::start();
+    server.new_session("work", &["sh"]);
+    wait_until("the pane's keeper runs it", Duration::from_secs(10), || {
+        programs(&server).len() == 1
+    });
+    let out = server.run(&["kill", "--server"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    wait_until("the keepers are gone", Duration::from_secs(10), || {
+        programs(&server).is_empty()
+    });
+    let keepers = phux_core::socket_path::keepers_dir(&server.socket);
+    let left = std::fs::read_dir(&keepers).map_or(0, Iterator::count);
+    assert_eq!(left, 0, "no keeper socket is left in {}", keepers.display());
+}
