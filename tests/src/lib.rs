@@ -561,6 +561,37 @@ pub fn screen(socket: &std::path::Path, pane: &str) -> phux_core::documents::Scr
         .expect("get_screen")
 }
 
+/// Each pane's program PID (by pane, `@N`), as its keeper (`phux __keeper @N SOCKET`) holds
+/// it, for the server at `socket`.
+pub fn kept_programs(socket: &std::path::Path) -> std::collections::BTreeMap<String, u32> {
+    let socket = socket.display().to_string();
+    let mut found = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        let args: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        let Some(at) = args.iter().position(|a| a == "__keeper") else {
+            continue;
+        };
+        if args.get(at + 2) != Some(&socket) {
+            continue;
+        }
+        let children =
+            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
+        if let Some(child) = children.split_whitespace().next() {
+            found.insert(args[at + 1].clone(), child.parse().unwrap());
+        }
+    }
+    found
+}
+
 /// Waits until some viewport line of `pane` contains `text`, failing after 10 s.
 pub fn wait_for_text(socket: &std::path::Path, pane: &str, text: &str) {
     wait_until(

@@ -66,7 +66,7 @@ impl Client {
     }
 
     /// Connects to the server listening at `socket`, never starting one.
-    pub(crate) fn connect_running(socket: &Path) -> Result<Client, ClientError> {
+    pub fn connect_running(socket: &Path) -> Result<Client, ClientError> {
         let stream = UnixStream::connect(socket).map_err(|e| connect_error(socket, e))?;
         // Before the first byte: what is typed may be a password. (Connecting sends nothing,
         // and a socket nobody listens on stays `no_server`.)

@@ -87,13 +87,23 @@ pub fn upgrade_server(context: &Context) -> Result<UpgradeJson, Failure> {
     let after = wait_for_successor(context)?;
     let handoff_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
     if after.pid != Some(pid) {
+        // The new binary ended in the hand-off: the panes waited with their keepers, and the
+        // server that answers (started by this command's wait) took them over.
+        let kept = connect(context)?
+            .fleet()?
+            .sessions
+            .iter()
+            .map(|s| s.windows.iter().map(|w| w.panes.len()).sum::<usize>())
+            .sum::<usize>();
         return Err(Failure::new(
             ErrorCode::UpgradeFailed,
             format!(
-                "another server (pid {}) answers on the socket, not the upgraded {pid}",
+                "the new binary did not take over: server {pid} ended in the hand-off, and server \
+                 {} took over {kept} of its {panes} panes from their keepers",
                 after.pid.unwrap_or_default()
             ),
-            "the panes of the old server are gone; see `phux logs --server`",
+            "the panes run on; see `phux logs --server` for why the binary failed, fix it \
+             (`phux update --rollback` puts the previous one back), then retry",
         ));
     }
     Ok(UpgradeJson {

@@ -243,11 +243,30 @@ impl KeeperLink {
             },
         };
         let _ = protocol::send(&*self.socket, &ToKeeper::Release, &[]);
-        if let Some(mut child) = self.child.take() {
-            let _ = child.wait();
+        match self.child.take() {
+            Some(mut child) => drop(child.wait()),
+            // Started by this process before an upgrade's exec (still its child, so reaped
+            // here), or by a server that is gone (then not this process's to wait for).
+            None => reap(self.keeper_pid),
         }
         forget(&self.socket);
         status.map(std::process::ExitStatus::from_raw)
+    }
+}
+
+/// Reaps keeper `pid` if it is this process's child; returns at once if it is not.
+fn reap(pid: u32) {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return;
+    };
+    loop {
+        match rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty()) {
+            Err(rustix::io::Errno::INTR) => continue,
+            _ => return,
+        }
     }
 }
 

@@ -9,36 +9,11 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use phux_tests::{stderr, wait_until, TestServer};
+use phux_tests::{kept_programs, stderr, wait_until, TestServer};
 
-/// Each pane's program PID, as its keeper (`phux __keeper @N SOCKET`) holds it.
+/// Each pane's program PID, as its keeper holds it.
 fn programs(server: &TestServer) -> BTreeMap<String, u32> {
-    let socket = server.socket.display().to_string();
-    let mut found = BTreeMap::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
-            continue;
-        };
-        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
-            continue;
-        };
-        let args: Vec<String> = cmdline
-            .split(|b| *b == 0)
-            .map(|a| String::from_utf8_lossy(a).into_owned())
-            .collect();
-        let Some(at) = args.iter().position(|a| a == "__keeper") else {
-            continue;
-        };
-        if args.get(at + 2) != Some(&socket) {
-            continue;
-        }
-        let children =
-            std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).unwrap_or_default();
-        if let Some(child) = children.split_whitespace().next() {
-            found.insert(args[at + 1].clone(), child.parse().unwrap());
-        }
-    }
-    found
+    kept_programs(&server.socket)
 }
 
 /// The pane's screen and history as `snapshot --json --scrollback` gives them.

@@ -13,7 +13,7 @@ fn kernel_grants_slices() -> bool {
     on_a_short_sliced_thread(|| {})
 }
 
-/// The processes `pid` started (the pane programs, for a server).
+/// The processes `pid` started (the panes' keepers, for a server; a program, for a keeper).
 fn children_of(pid: u32) -> Vec<u32> {
     threads_of(pid)
         .iter()
@@ -50,7 +50,9 @@ fn the_server_asks_for_short_slices_and_a_panes_program_keeps_the_default() {
     let pid = server.server_pid();
     let mut program = None;
     wait_until("the pane's program runs", Duration::from_secs(10), || {
-        program = children_of(pid).into_iter().find(|child| {
+        // The programs run under the server's keepers.
+        let programs = children_of(pid).into_iter().flat_map(children_of);
+        program = programs.into_iter().find(|child| {
             std::fs::read_to_string(format!("/proc/{child}/cmdline"))
                 .is_ok_and(|cmdline| cmdline.split('\0').take(2).eq(["sleep", "600"]))
         });

@@ -434,3 +434,102 @@ fn an_exited_pane_stays_readable_across_an_upgrade() {
     server.send_keys(&live, &["echo alive-$((6*7))", "Enter"]);
     server.wait_for_text(&live, "alive-42");
 }
+
+/// A binary that answers `--print-protocol` as a phux server would, and fails otherwise: the
+/// check passes, the exec happens, and the new process ends without taking anything over.
+const CANNOT_ADOPT: &str = "#!/bin/sh\n\
+case \"$*\" in *--print-protocol*) exec REAL server --print-protocol ;; esac\n\
+echo 'this binary cannot adopt' >&2\n\
+exit 1\n";
+
+#[test]
+fn a_binary_that_cannot_adopt_leaves_every_pane_running() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(
+        dir.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(0o700),
+    )
+    .unwrap();
+    let binary = dir.path().join("phux");
+    std::fs::copy(phux_bin(), &binary).unwrap();
+    let socket = dir.path().join("phux.sock");
+    let phux = |args: &[&str]| {
+        let mut command = Command::new(phux_bin());
+        command
+            .args(args)
+            .env("PHUX_SOCKET", &socket)
+            .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .env("SHELL", "/bin/sh")
+            .stdin(Stdio::null());
+        command
+    };
+    let mut server = Command::new(&binary)
+        .args(["server", "--no-seed"])
+        .env("PHUX_SOCKET", &socket)
+        .env("PHUX_CONFIG", dir.path().join("config.toml"))
+        .env("SHELL", "/bin/sh")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let run = |args: &[&str]| run_with_deadline(&mut phux(args), Duration::from_secs(30));
+    wait_until("the server answers", Duration::from_secs(10), || {
+        run(&["status"]).status.success()
+    });
+    for (name, text) in [("one", "first"), ("two", "second")] {
+        let out = run(&["new", "-d", "-s", name, "--", "sh"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let line = format!("V={text}; echo ready-$V");
+        let out = run(&["send-keys", name, &line, "Enter"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let shows = |pane: &str, text: &str| {
+        let out = run(&["snapshot", "--json", pane]);
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).is_ok_and(|doc| {
+            doc["lines"]
+                .as_array()
+                .is_some_and(|lines| lines.iter().any(|l| l.as_str() == Some(text)))
+        })
+    };
+    wait_until("both panes printed", Duration::from_secs(10), || {
+        shows("one", "ready-first") && shows("two", "ready-second")
+    });
+    let programs = phux_tests::kept_programs(&socket);
+    assert_eq!(programs.len(), 2, "{programs:?}");
+    let before: Vec<_> = ["one", "two"]
+        .map(|p| run(&["snapshot", "--json", "--scrollback", p]).stdout)
+        .into();
+
+    let real = phux_bin().display().to_string();
+    replace(&binary, &CANNOT_ADOPT.replace("REAL", &real));
+    let out = run(&["upgrade", "--json"]);
+    let line = error_line(&out);
+    assert_eq!(line["error"]["code"], "upgrade_failed", "{line}");
+    let message = line["error"]["message"].as_str().unwrap();
+    assert!(message.contains("took over 2 of its 2 panes"), "{message}");
+    assert_eq!(out.status.code(), Some(1));
+    let _ = server.wait();
+
+    // Every pane runs on, the same programs with the same screens, served again.
+    assert_eq!(phux_tests::kept_programs(&socket), programs);
+    let after: Vec<_> = ["one", "two"]
+        .map(|p| run(&["snapshot", "--json", "--scrollback", p]).stdout)
+        .into();
+    assert_eq!(after, before, "the screens as they were");
+    let out = run(&["send-keys", "two", "echo still $V", "Enter"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    wait_until("the shell kept its state", Duration::from_secs(10), || {
+        shows("two", "still second")
+    });
+    assert!(
+        !manifest_left(&socket),
+        "the hand-off's manifest is not left behind"
+    );
+    let _ = run(&["kill", "--server"]);
+}
+
+/// Whether a hand-off's manifest is left beside `socket`.
+fn manifest_left(socket: &Path) -> bool {
+    socket.with_extension("sock.handoff").exists()
+}

@@ -37,13 +37,16 @@ pub fn capture(
 ) -> Result<Captured, Failure> {
     // A live pane is observed now (or from `--since`); a command's pane is observed from
     // before its program starts, in the same request that creates it.
-    let (client, pane, observed) = if args.command.is_empty() {
+    let (mut client, pane, observed) = if args.command.is_empty() {
         let (client, pane) = live_target(args, context)?;
         (client, pane, None)
     } else {
         let (client, start) = spawn_command(args, context)?;
         (client, start.pane, Some(start))
     };
+    // The server that streams: a stream it ends while another server answers afterwards (one
+    // that took the panes over from their keepers after a crash) was cut.
+    let streaming_pid = client.welcome().map(|w| w.pid).ok();
     let spawned = observed.is_some();
     // A satellite pane's stream that ends unasked was cut by the link or that host's server.
     let routed = client.route().is_some();
@@ -78,14 +81,17 @@ pub fn capture(
         None => record(client, &request, &mut on_progress),
     };
     progress.finish();
+    // A handshake, not a bare connect: a server being torn down may still hold its socket.
+    // Never a server started to answer, and only the one that streamed.
+    let server_gone = matches!(result, Ok((_, StopReason::StreamEnded)))
+        && (routed
+            || !Client::connect_running(&context.socket).is_ok_and(|mut client| {
+                client.welcome().is_ok_and(|w| Some(w.pid) == streaming_pid)
+            }));
     if spawned && !matches!(result, Ok((_, StopReason::PaneExited(_)))) {
         remove_pane(context, pane);
     }
     let (summary, reason) = result.map_err(|e| record_failure(e, cast_path))?;
-    // A handshake, not a bare connect: a server being torn down may still hold its socket.
-    let server_gone = reason == StopReason::StreamEnded
-        && (routed
-            || !Client::connect(&context.socket).is_ok_and(|mut client| client.welcome().is_ok()));
     Ok(Captured {
         summary,
         reason,
