@@ -72,7 +72,6 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             args.session.clone(),
         ),
     };
-    let server_pid = server_pid(context);
     let mut request = AttachRequest {
         session,
         rec: args.rec.clone(),
@@ -81,9 +80,10 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     let attached = loop {
         let asked = request.session.clone();
         let result = tui::attach(control, request);
-        // A local server that upgraded itself (`phux upgrade`) closed our connections; when
-        // the same process answers again with the session still there, attach again. (Not
-        // with --rec: the recording ended with the connection.)
+        // A local server that upgraded itself (`phux upgrade`), or died and whose panes a new
+        // server took over from their keepers, closed our connections; when a server answers
+        // again with the session still there, attach again. (Not with --rec: the recording
+        // ended with the connection.)
         let (ended_by_server, session) = match &result {
             Ok(attached) => (
                 matches!(attached.ended, Ended::SessionEnded),
@@ -95,7 +95,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             Err(_) => (false, None),
         };
         let again = (rejoins && ended_by_server)
-            .then(|| upgraded_server(context, server_pid, session.as_deref()))
+            .then(|| server_back(context, session.as_deref()))
             .flatten();
         match again {
             Some(client) => {
@@ -118,29 +118,19 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     Ok(SUCCESS)
 }
 
-/// Whether this process runs in a phux pane (`$PHUX`, or `$PHUX_PANE` from older servers).
-/// The PID of the server on the socket, if one answers.
-fn server_pid(context: &Context) -> Option<u32> {
-    crate::client::listing::status(&context.socket)
-        .ok()
-        .and_then(|s| s.pid)
-}
+/// How long a client whose connection closed waits for a server to answer again (an upgrade's
+/// new process, or a server taking the panes over after a crash).
+const RETURN_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// How long a client whose connection closed waits for its server to come back from an upgrade.
-const UPGRADE_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// A connection to the server that was `pid` before, if it answers again (it re-exec'd in
-/// place: `phux upgrade`) and still has `session` (any session when None). A server that is gone, another server, or
-/// a session that ended mean the attach has ended.
-fn upgraded_server(context: &Context, pid: Option<u32>, session: Option<&str>) -> Option<Client> {
-    let pid = pid?;
+/// A connection to the server that answers on the socket again (the same process re-exec'd by
+/// `phux upgrade`, or one that took the panes over from their keepers after a crash) if it has
+/// `session` (any session when None). No server (the socket gone and no pane waiting) or a
+/// session that ended mean the attach has ended.
+fn server_back(context: &Context, session: Option<&str>) -> Option<Client> {
     let start = std::time::Instant::now();
-    while start.elapsed() < UPGRADE_WAIT {
+    while start.elapsed() < RETURN_WAIT {
         match Client::connect(&context.socket) {
             Ok(mut client) => {
-                if server_pid(context) != Some(pid) {
-                    return None;
-                }
                 let state = client.state().ok()?;
                 let present = match session {
                     Some(name) => state.session(name).is_some(),
@@ -148,7 +138,7 @@ fn upgraded_server(context: &Context, pid: Option<u32>, session: Option<&str>) -
                 };
                 return present.then_some(client);
             }
-            // The socket is gone: the server stopped.
+            // The socket is gone and no pane waits for a server: the server stopped.
             Err(ClientError::NoServer { .. }) => return None,
             Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
         }
@@ -156,6 +146,7 @@ fn upgraded_server(context: &Context, pid: Option<u32>, session: Option<&str>) -
     None
 }
 
+/// Whether this process runs in a phux pane (`$PHUX`, or `$PHUX_PANE` from older servers).
 pub fn inside_a_pane() -> bool {
     ["PHUX", "PHUX_PANE"]
         .iter()

@@ -252,11 +252,9 @@ impl Keeper {
         if watching_child && (child_ready || pidfd.is_none()) {
             self.look_at_child();
         }
-        let mut index = servers_at;
         let mut kept = Vec::new();
-        for server in std::mem::take(&mut self.servers) {
+        for (index, server) in (servers_at..).zip(std::mem::take(&mut self.servers)) {
             let readable = ready.get(index).copied().unwrap_or(false);
-            index += 1;
             if !readable {
                 kept.push(server);
                 continue;

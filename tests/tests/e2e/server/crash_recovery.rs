@@ -199,3 +199,57 @@ fn a_stop_on_purpose_leaves_no_keeper() {
     let left = std::fs::read_dir(&keepers).map_or(0, Iterator::count);
     assert_eq!(left, 0, "no keeper socket is left in {}", keepers.display());
 }
+
+#[test]
+fn agent_records_asks_and_leases_survive_a_crash() {
+    let mut server = TestServer::start();
+    let pane = server.marked_bash("agents");
+    let set = server.run(&[
+        "agent", "set", &pane, "--name", "reviewer", "--kind", "claude", "--state", "working",
+    ]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    let asked = server.run(&["ask", &pane, "Ship it?", "--suggest", "yes"]);
+    assert!(asked.status.success(), "{}", stderr(&asked));
+    let took = server.run(&["take", &pane, "--as", "alice"]);
+    assert!(took.status.success(), "{}", stderr(&took));
+    let before = server.json(&["agent", "show", "--json", &pane]);
+    let listed_before = server.json(&["ls", "--json"]);
+    let status_before = server.json(&["status", "--json"]);
+
+    server.crash();
+
+    let after = server.json(&["agent", "show", "--json", &pane]);
+    let agent = |doc: &serde_json::Value| doc["agents"][0]["agent"].clone();
+    assert_eq!(agent(&after), agent(&before), "the agent record: {after}");
+    assert_eq!(after["agents"][0]["state"], before["agents"][0]["state"]);
+    let status_after = server.json(&["status", "--json"]);
+    assert!(
+        status_before["asks"].to_string().contains("Ship it?"),
+        "{status_before}"
+    );
+    assert_eq!(status_after["asks"], status_before["asks"], "the open ask");
+    let listed_after = server.json(&["ls", "--json"]);
+    assert_eq!(
+        listed_after["leases"], listed_before["leases"],
+        "the lease: {listed_after}"
+    );
+    let refused = server.run(&["send-keys", &pane, "echo nope", "Enter"]);
+    assert!(!refused.status.success(), "the lease still holds");
+}
+
+#[test]
+fn an_attached_client_comes_back_after_a_crash() {
+    let mut server = TestServer::start();
+    server.new_session("work", &[]);
+    let tui = phux_tests::outer_screen::AttachedTui::start(&server, &["attach", "work"], 80, 24);
+    tui.wait_for("the status line names the session", |lines| {
+        lines.last().is_some_and(|l| l.starts_with("[work] 0:0*"))
+    });
+    tui.type_bytes(b"X=$((6*7)); echo before-$X\r");
+    tui.wait_for_text("before-42");
+    server.crash();
+    // The client finds the panes waiting, starts a server that takes them over, and
+    // attaches again: the same shell, with its variable.
+    tui.type_bytes(b"echo after-$X\r");
+    tui.wait_for_text("after-42");
+}
