@@ -442,8 +442,29 @@ case \"$*\" in *--print-protocol*) exec REAL server --print-protocol ;; esac\n\
 echo 'this binary cannot adopt' >&2\n\
 exit 1\n";
 
+/// A binary that answers `--print-protocol` as a phux server would and then hangs: the CLI
+/// kills it after `PHUX_UPGRADE_TIMEOUT`.
+const HANGS: &str = "#!/bin/sh\n\
+case \"$*\" in *--print-protocol*) exec REAL server --print-protocol ;; esac\n\
+exec sleep 600\n";
+
 #[test]
 fn a_binary_that_cannot_adopt_leaves_every_pane_running() {
+    let message = upgrade_into_a_bad_binary(CANNOT_ADOPT);
+    assert!(message.contains("took over 2 of its 2 panes"), "{message}");
+}
+
+#[test]
+fn a_binary_that_hangs_is_killed_and_every_pane_runs_on() {
+    let message = upgrade_into_a_bad_binary(HANGS);
+    assert!(message.contains("did not answer within 3 s"), "{message}");
+    assert!(message.contains("took its panes over"), "{message}");
+}
+
+/// Two shells with state on a server whose binary is then replaced by `script` (`REAL` is the
+/// real phux) and upgraded into: the upgrade fails with `upgrade_failed`, every pane runs on
+/// with the same program, screen and state, served by a server again. Returns the message.
+fn upgrade_into_a_bad_binary(script: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(
         dir.path(),
@@ -459,6 +480,7 @@ fn a_binary_that_cannot_adopt_leaves_every_pane_running() {
             .args(args)
             .env("PHUX_SOCKET", &socket)
             .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .env("PHUX_UPGRADE_TIMEOUT", "3")
             .env("SHELL", "/bin/sh")
             .stdin(Stdio::null());
         command
@@ -502,12 +524,10 @@ fn a_binary_that_cannot_adopt_leaves_every_pane_running() {
         .into();
 
     let real = phux_bin().display().to_string();
-    replace(&binary, &CANNOT_ADOPT.replace("REAL", &real));
+    replace(&binary, &script.replace("REAL", &real));
     let out = run(&["upgrade", "--json"]);
     let line = error_line(&out);
     assert_eq!(line["error"]["code"], "upgrade_failed", "{line}");
-    let message = line["error"]["message"].as_str().unwrap();
-    assert!(message.contains("took over 2 of its 2 panes"), "{message}");
     assert_eq!(out.status.code(), Some(1));
     let _ = server.wait();
 
@@ -527,6 +547,7 @@ fn a_binary_that_cannot_adopt_leaves_every_pane_running() {
         "the hand-off's manifest is not left behind"
     );
     let _ = run(&["kill", "--server"]);
+    line["error"]["message"].as_str().unwrap().to_string()
 }
 
 /// Whether a hand-off's manifest is left beside `socket`.
