@@ -103,7 +103,7 @@ pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
 /// Starts `<this exe> server --socket PATH --detach-stdio` in its own process group, so a
 /// Ctrl-C aimed at this CLI does not reach it. It is never waited for: it outlives us.
 fn spawn_server(socket: &Path) -> Result<Child, ClientError> {
-    let exe = std::env::current_exe().map_err(|e| cannot_start(socket, &e))?;
+    let exe = this_executable().map_err(|e| cannot_start(socket, &e))?;
     Command::new(exe)
         .arg("server")
         .arg("--socket")
@@ -117,6 +117,17 @@ fn spawn_server(socket: &Path) -> Result<Child, ClientError> {
         .process_group(0)
         .spawn()
         .map_err(|e| cannot_start(socket, &e))
+}
+
+/// This executable, even when the file it was started from has been replaced (`phux update`
+/// renames a new binary over it): then `/proc/self/exe` still runs this one.
+fn this_executable() -> std::io::Result<std::path::PathBuf> {
+    let exe = std::env::current_exe()?;
+    if exe.exists() {
+        Ok(exe)
+    } else {
+        Ok(std::path::PathBuf::from("/proc/self/exe"))
+    }
 }
 
 fn cannot_start(socket: &Path, error: &std::io::Error) -> ClientError {

@@ -12,6 +12,8 @@ pub struct Args {
 
 pub fn run(_args: Args) -> i32 {
     let exe = match std::env::current_exe() {
+        // A binary replaced since it started still runs as `/proc/self/exe`.
+        Ok(exe) if !exe.exists() => std::path::PathBuf::from("/proc/self/exe"),
         Ok(exe) => exe,
         Err(e) => {
             eprintln!("phux: cannot find this executable: {e}");

@@ -67,7 +67,18 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
         return 0;
     }
     let socket = context.socket.clone();
-    let shim = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("phux"));
+    // Started from a binary since replaced (a client of the old binary taking the panes over
+    // after a failed upgrade): `/proc/self/exe` still runs this one.
+    let shim = std::env::current_exe()
+        .ok()
+        .map(|exe| {
+            if exe.exists() {
+                exe
+            } else {
+                PathBuf::from("/proc/self/exe")
+            }
+        })
+        .unwrap_or_else(|| PathBuf::from("phux"));
     let mut config = ServerConfig::new(socket.clone(), shim);
     let file = super::server_defaults::apply(&mut config);
     config.seed_session = !args.no_seed && !args.detach_stdio;

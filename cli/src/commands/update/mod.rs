@@ -119,9 +119,11 @@ fn restart(args: &Args, context: &Context, mut doc: UpdateJson) -> Result<Update
                 doc.binary.as_deref().unwrap_or("the new binary"),
                 failure.message
             ),
-            remedy: "the server runs on the old binary, its panes kept; `phux update --rollback` \
-                     restores the previous binary"
-                .into(),
+            // What happened to the server and its panes is the upgrade's to say: it checked.
+            remedy: format!(
+                "{}; `phux update --rollback` restores the previous binary",
+                failure.remedy
+            ),
             ..failure
         }),
     }
