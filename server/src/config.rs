@@ -41,6 +41,9 @@ pub struct ServerConfig {
     /// The manifest a previous server process left on `phux upgrade`: take over its socket and
     /// panes instead of binding anew.
     pub adopt: Option<PathBuf>,
+    /// Each pane's program runs under a keeper, so it outlives this server (`PHUX_KEEPERS=0`
+    /// turns it off: panes are then the server's children and die with it).
+    pub keepers: bool,
     /// The remote listener's address (`--ws-addr`, else `[listener] ws_addr`); the
     /// environment's `PHUX_WS_ADDR` outranks both. `None`: no listener.
     pub ws_addr: Option<String>,
@@ -79,6 +82,7 @@ impl ServerConfig {
             hooks: crate::hooks::HookTable::default(),
             config_file: Some(phux_core::config::paths::config_path()),
             adopt: None,
+            keepers: std::env::var("PHUX_KEEPERS").map_or(true, |v| v != "0"),
             ws_addr: None,
         }
     }

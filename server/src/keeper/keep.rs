@@ -100,16 +100,11 @@ pub struct KeepMarks {
 pub struct RingWriter {
     ring: File,
     marks: Arc<KeepMarks>,
-    frame: Vec<u8>,
 }
 
 impl RingWriter {
     pub fn new(ring: File, marks: Arc<KeepMarks>) -> RingWriter {
-        RingWriter {
-            ring,
-            marks,
-            frame: Vec::new(),
-        }
+        RingWriter { ring, marks }
     }
 
     /// Whether `len` more bytes of output fit without overwriting what the current snapshot
@@ -143,13 +138,13 @@ impl RingWriter {
         self.marks.head.load(Ordering::Acquire)
     }
 
+    /// Writes the frame's length, then its bytes (no copy into a buffer: a pane keeps no
+    /// read-sized buffer for its keep), then moves the head past them.
     fn push(&mut self, len: u32, bytes: &[u8]) -> std::io::Result<u64> {
         let head = self.marks.head.load(Ordering::Acquire);
-        self.frame.clear();
-        self.frame.extend_from_slice(&len.to_le_bytes());
-        self.frame.extend_from_slice(bytes);
-        write_wrapped(&self.ring, head, &self.frame)?;
-        let next = head + self.frame.len() as u64;
+        write_wrapped(&self.ring, head, &len.to_le_bytes())?;
+        write_wrapped(&self.ring, head + 4, bytes)?;
+        let next = head + 4 + bytes.len() as u64;
         self.ring.write_all_at(&next.to_le_bytes(), AT_HEAD)?;
         self.marks.head.store(next, Ordering::Release);
         Ok(next)

@@ -55,26 +55,14 @@ pub fn run(shim_exe: &Path) -> i32 {
     let process = match pty::spawn(&spec, shim_exe) {
         Ok(process) => process,
         Err(e) => {
-            let _ = protocol::send(
-                &first,
-                &FromKeeper::Failed {
-                    message: e.to_string(),
-                },
-                &[],
-            );
+            fail(&first, e.to_string());
             return 1;
         }
     };
     let files = match KeepFiles::create(start.pane) {
         Ok(files) => files,
         Err(e) => {
-            let _ = protocol::send(
-                &first,
-                &FromKeeper::Failed {
-                    message: format!("cannot make the pane's keep: {e}"),
-                },
-                &[],
-            );
+            fail(&first, format!("cannot make the pane's keep: {e}"));
             pty::signal_group(process.child.id(), rustix::process::Signal::KILL);
             return 1;
         }
@@ -103,6 +91,18 @@ pub fn run(shim_exe: &Path) -> i32 {
         }
     };
     keeper.serve(listener.as_ref())
+}
+
+/// Tells the starting server why the pane cannot run (cut to what it reads).
+fn fail(server: &OwnedFd, mut message: String) {
+    if message.len() > protocol::MAX_FAILURE_TEXT {
+        let mut end = protocol::MAX_FAILURE_TEXT;
+        while !message.is_char_boundary(end) {
+            end -= 1;
+        }
+        message.truncate(end);
+    }
+    let _ = protocol::send(server, &FromKeeper::Failed { message }, &[]);
 }
 
 fn die(message: &str) -> i32 {

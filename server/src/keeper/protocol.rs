@@ -12,9 +12,28 @@ use rustix::net::{
 };
 use serde::{Deserialize, Serialize};
 
-/// The largest message either side sends (a keeper's hello is a few hundred bytes; a start
-/// carries the program's arguments and environment).
-const MAX_MESSAGE: usize = 128 * 1024;
+/// The largest message a keeper reads (a start carries the program's arguments and
+/// environment).
+const MAX_TO_KEEPER: usize = 128 * 1024;
+/// The largest message a server reads from a keeper (a hello is a few hundred bytes; a
+/// failure's message is cut to fit). Small: a pane's waiter keeps its buffer while it waits.
+const MAX_FROM_KEEPER: usize = 4 * 1024;
+
+/// The most of a failure's message a keeper sends.
+pub const MAX_FAILURE_TEXT: usize = 2 * 1024;
+
+/// How large a buffer a message of type `T` is read into.
+pub trait Bounded {
+    const MAX: usize;
+}
+
+impl Bounded for FromKeeper {
+    const MAX: usize = MAX_FROM_KEEPER;
+}
+
+impl Bounded for ToKeeper {
+    const MAX: usize = MAX_TO_KEEPER;
+}
 /// The most descriptors one message carries (a hello: the master and the keep's memfds).
 const MAX_FDS: usize = 8;
 
@@ -158,10 +177,10 @@ pub fn send<T: Serialize>(
 
 /// Receives one packet: its message and the descriptors it carried. Blocks unless the socket
 /// is non-blocking.
-pub fn receive<T: for<'de> Deserialize<'de>>(
+pub fn receive<T: for<'de> Deserialize<'de> + Bounded>(
     socket: impl AsFd,
 ) -> Result<(T, Vec<OwnedFd>), ProtocolError> {
-    let mut body = vec![0u8; MAX_MESSAGE];
+    let mut body = vec![0u8; T::MAX];
     let mut space = vec![std::mem::MaybeUninit::uninit(); rustix::cmsg_space!(ScmRights(MAX_FDS))];
     let mut ancillary = RecvAncillaryBuffer::new(&mut space);
     let received = loop {

@@ -126,23 +126,20 @@ pub fn spawn(
     let terminal =
         Terminal::with_options(options).map_err(|e| std::io::Error::other(e.to_string()))?;
     let config = &shared.config;
-    let program = match crate::keeper::start(id, spec, &config.socket, &config.shim_exe) {
-        Ok(held) => kept_program(held),
+    let kept = if config.keepers {
+        crate::keeper::start(id, spec, &config.socket, &config.shim_exe).map(Some)
+    } else {
+        Ok(None)
+    };
+    let program = match kept {
+        Ok(Some(held)) => kept_program(held),
         Err(crate::keeper::KeeperError::Program(message)) => {
             return Err(std::io::Error::new(std::io::ErrorKind::NotFound, message))
         }
+        Ok(None) => unkept_program(spec, &config.shim_exe)?,
         Err(e) => {
             crate::log::line(&format!("pane {id} runs without a keeper: {e}"));
-            let process = pty::spawn(spec, &config.shim_exe)?;
-            let pid = process.child.id();
-            let mut child = process.child;
-            Program {
-                master: process.master,
-                pid,
-                wait: Box::new(move || child.wait().ok()) as Wait,
-                keep: None,
-                kept: false,
-            }
+            unkept_program(spec, &config.shim_exe)?
         }
     };
     start(
@@ -153,6 +150,20 @@ pub fn spawn(
         shared,
         StartAs::New(observer),
     )
+}
+
+/// A program started as this server's own child: it ends with the server.
+fn unkept_program(spec: &SpawnSpec, shim_exe: &std::path::Path) -> std::io::Result<Program> {
+    let process = pty::spawn(spec, shim_exe)?;
+    let pid = process.child.id();
+    let mut child = process.child;
+    Ok(Program {
+        master: process.master,
+        pid,
+        wait: Box::new(move || child.wait().ok()),
+        keep: None,
+        kept: false,
+    })
 }
 
 /// What waits for a pane's program to end.
