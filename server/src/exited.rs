@@ -63,12 +63,25 @@ impl ExitedPane {
         })
     }
 
+    /// How long ago it ended.
+    pub fn age(&self) -> Duration {
+        self.ended.elapsed()
+    }
+
     /// The last screen, captured as a live pane's is (its mark is where its output ended).
     pub fn screen(&self, request: CaptureRequest) -> ScreenState {
         let terminal = lock(&self.terminal);
         let mut state = capture(&terminal, self.view.id, request);
         state.mark = Some(self.output.mark());
         state
+    }
+}
+
+/// An ended pane no longer kept lets its keeper go (it kept the pane for a server after a
+/// crash).
+impl Drop for ExitedPane {
+    fn drop(&mut self) {
+        crate::keeper::release(self.view.id);
     }
 }
 

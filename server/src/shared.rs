@@ -216,6 +216,9 @@ impl Shared {
                 end.terminal,
                 end.output,
             ));
+        } else {
+            // Closed on purpose: nothing keeps it readable, nor its keeper.
+            crate::keeper::release(pane);
         }
         crate::log::line(&format!(
             "pane {pane} exited with {:?} (signal {:?})",

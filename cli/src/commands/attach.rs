@@ -130,14 +130,17 @@ fn server_back(context: &Context, session: Option<&str>) -> Option<Client> {
     let start = std::time::Instant::now();
     while start.elapsed() < RETURN_WAIT {
         match Client::connect(&context.socket) {
-            Ok(mut client) => {
-                let state = client.state().ok()?;
-                let present = match session {
-                    Some(name) => state.session(name).is_some(),
-                    None => !state.sessions.is_empty(),
-                };
-                return present.then_some(client);
-            }
+            Ok(mut client) => match client.state() {
+                Ok(state) => {
+                    let present = match session {
+                        Some(name) => state.session(name).is_some(),
+                        None => !state.sessions.is_empty(),
+                    };
+                    return present.then_some(client);
+                }
+                // A connection a dying server's listener still took: ask the next one.
+                Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),
+            },
             // The socket is gone and no pane waits for a server: the server stopped.
             Err(ClientError::NoServer { .. }) => return None,
             Err(_) => std::thread::sleep(std::time::Duration::from_millis(20)),

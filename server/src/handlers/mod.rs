@@ -63,7 +63,7 @@ pub fn dispatch_on(
         }
         M::Lease(m) => {
             let answer = json(lease::lease(shared, &m, connection));
-            crate::keeper::state_file::after_request(shared);
+            crate::keeper::state_file::after_change(shared);
             answer
         }
         other => dispatch(shared, other),
@@ -75,7 +75,7 @@ pub fn dispatch(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, R
     let lasting = changes_what_a_crash_keeps(&message);
     let answer = answer(shared, message);
     if lasting {
-        crate::keeper::state_file::after_request(shared);
+        crate::keeper::state_file::after_change(shared);
     }
     answer
 }

@@ -247,8 +247,20 @@ fn carried_window(pane: PaneId, window: &[u8], clocked: bool) -> Vec<crate::flig
 
 /// Keeps the ended panes the previous process kept, each for the rest of its time.
 fn adopt_exited(shared: &Shared, states: Vec<ExitedState>, snapshots: Vec<Vec<u8>>) {
+    let keepers = crate::keeper::directory(&shared.config.socket);
     let mut exited = shared.exited();
     for (state, snapshot) in states.into_iter().zip(snapshots) {
+        // Its keeper, kept while the pane is (for a server after a crash).
+        let keeper = keepers.join(state.view.id.0.to_string());
+        if keeper.exists() {
+            match crate::keeper::adopt(&keeper) {
+                Ok(held) => held.link.park(),
+                Err(e) => crate::log::line(&format!(
+                    "upgrade: ended pane {}'s keeper is not taken over: {e}",
+                    state.view.id
+                )),
+            }
+        }
         let options = TerminalOptions::new(state.cols, state.rows, state.history_limit);
         match Terminal::restore(&snapshot, options) {
             Ok(terminal) => exited.add(crate::exited::ExitedPane::carried(

@@ -47,12 +47,17 @@ pub struct Held {
 /// The connection to a pane's keeper, and the keeper process when this server started it
 /// (reaped once it ends).
 pub struct KeeperLink {
+    pane: PaneId,
     socket: Arc<OwnedFd>,
     pub keeper_pid: u32,
     /// The program's PID.
     pid: u32,
     child: Option<Child>,
 }
+
+/// The links of panes whose program ended, kept while the server keeps the ended pane readable
+/// (`exited` in `ls --json`): its keeper stays, so a server after a crash still has it.
+static PARKED: Mutex<Vec<KeeperLink>> = Mutex::new(Vec::new());
 
 /// The links of every pane this process holds through a keeper, for a stop on purpose.
 static LINKS: Mutex<Vec<(PaneId, std::sync::Weak<OwnedFd>)>> = Mutex::new(Vec::new());
@@ -146,6 +151,7 @@ impl Hello {
             master: self.master,
             files: self.files,
             link: KeeperLink {
+                pane,
                 socket,
                 keeper_pid: self.keeper_pid,
                 pid: self.pid,
@@ -221,10 +227,10 @@ fn make_directory(dir: &Path) -> std::io::Result<()> {
 
 impl KeeperLink {
     /// Waits for the program's end (`exited`: it had already ended when this server took the
-    /// pane), tells the keeper it may go, and reaps it if this process started it. A keeper
+    /// pane), then keeps the link until the ended pane is no longer kept (`release`). A keeper
     /// that dies first leaves the program unwatched: its end is then noticed by its PID,
     /// without a status.
-    pub fn wait_exit(mut self, exited: Option<i32>) -> Option<std::process::ExitStatus> {
+    pub fn wait_exit(self, exited: Option<i32>) -> Option<std::process::ExitStatus> {
         let status = match exited {
             Some(status) => Some(status),
             None => loop {
@@ -242,6 +248,23 @@ impl KeeperLink {
                 }
             },
         };
+        match status {
+            Some(_) => self.park(),
+            None => self.let_go(),
+        }
+        status.map(std::process::ExitStatus::from_raw)
+    }
+
+    /// Keeps the link of an ended pane until `release`.
+    pub fn park(self) {
+        PARKED
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(self);
+    }
+
+    /// Tells the keeper it may go, and reaps it if this process started it.
+    fn let_go(mut self) {
         let _ = protocol::send(&*self.socket, &ToKeeper::Release, &[]);
         match self.child.take() {
             Some(mut child) => drop(child.wait()),
@@ -250,8 +273,19 @@ impl KeeperLink {
             None => reap(self.keeper_pid),
         }
         forget(&self.socket);
-        status.map(std::process::ExitStatus::from_raw)
     }
+}
+
+/// The ended pane `pane` is no longer kept: its keeper may go.
+pub fn release(pane: PaneId) {
+    let parked = {
+        let mut parked = PARKED.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(at) = parked.iter().position(|link| link.pane == pane) else {
+            return;
+        };
+        parked.swap_remove(at)
+    };
+    parked.let_go();
 }
 
 /// Reaps keeper `pid` if it is this process's child; returns at once if it is not.

@@ -5,10 +5,10 @@
 //! that connects and says `Adopt` receives the master and the keep by SCM_RIGHTS. The server
 //! reads the PTY itself: no byte of output passes through the keeper.
 //!
-//! It ends when its program has ended and a server has been told (`Release`, or the server
-//! that was told went away), when a server stops on purpose (`HangUp`: the program is hung
-//! up), or when its socket is gone from the directory and no server holds the pane (nobody
-//! could ever take it over again).
+//! It ends when its program has ended and the server no longer keeps the ended pane readable
+//! (`Release`), when a server stops on purpose (`HangUp`: the program is hung up), or when its
+//! socket is gone from the directory and no server holds the pane (nobody could ever take it
+//! over again).
 
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::fs::MetadataExt;
@@ -263,8 +263,8 @@ impl Keeper {
                 Ok((ToKeeper::Release, _)) => return Some(End::Reported),
                 Ok((ToKeeper::HangUp, _)) => return Some(End::HungUp),
                 Ok(_) => kept.push(server),
-                // A server that was told the program ended and went away saw the end.
-                Err(_) if self.exited.is_some() => return Some(End::Reported),
+                // A server gone (a crash, or the exec of an upgrade): the next one takes the
+                // pane over, even an ended one (it keeps the pane readable a while).
                 Err(_) => {}
             }
         }

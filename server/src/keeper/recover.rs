@@ -13,7 +13,7 @@ use phux_core::ids::{PaneId, SessionId, WindowId};
 use super::keep::{self, KeptFrame};
 use super::link::{self, Held};
 use super::state_file;
-use crate::handoff::manifest::{PaneState, SessionState, SplitTreeState};
+use crate::handoff::manifest::{ExitedState, PaneState, SessionState, SplitTreeState};
 use crate::session_tree::{Counters, PaneEntry, Session, SessionTree, Window};
 use crate::shared::Shared;
 use crate::split_tree::SplitTree;
@@ -34,11 +34,24 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
     }
     let state = state_file::read(&socket);
     let mut known: BTreeMap<PaneId, PaneState> = BTreeMap::new();
+    let mut ended: BTreeMap<PaneId, ExitedState> = BTreeMap::new();
     let (mut sessions, mut counters) = (Vec::new(), Counters::default());
     if let Some(state) = state {
         known = state.panes.into_iter().map(|p| (p.id, p)).collect();
+        ended = state.exited.into_iter().map(|e| (e.view.id, e)).collect();
         sessions = state.sessions;
         counters = state.counters;
+    }
+    // Panes the last server already kept as ended come back as ended panes, their keepers
+    // kept as long as they are; the others run on (or end now, if they ended meanwhile).
+    let (kept_ended, held): (Vec<Held>, Vec<Held>) = held
+        .into_iter()
+        .partition(|h| h.exited.is_some() && ended.contains_key(&h.pane));
+    let highest_ended = kept_ended.iter().map(|h| h.pane.0).max().unwrap_or(0);
+    for held in kept_ended {
+        if let Some(state) = ended.remove(&held.pane) {
+            keep_ended(shared, held, state);
+        }
     }
     // Held until every pane is in it: a program that ended while no server ran ends its pane
     // at once, and that end must find the pane in the tree.
@@ -97,7 +110,10 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
             rows,
         });
     }
-    let highest = entries.iter().map(|e| e.handle.id.0).max().unwrap_or(0);
+    let highest = (entries.iter().map(|e| e.handle.id.0))
+        .max()
+        .unwrap_or(0)
+        .max(highest_ended);
     counters.next_pane = counters.next_pane.max(highest);
     let all: HashSet<PaneId> = entries.iter().map(|e| e.handle.id).collect();
     counters.focus_order.retain(|id| all.contains(id));
@@ -108,6 +124,29 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
         "recovered {count} panes from their keepers (the previous server ended without handing them over)"
     ));
     count
+}
+
+/// An ended pane the last server kept: readable again for the rest of its time.
+fn keep_ended(shared: &Shared, held: Held, state: ExitedState) {
+    let id = held.pane;
+    let terminal = match replay(&held) {
+        Ok((terminal, mark)) => Some((terminal, mark)),
+        Err(e) => {
+            crate::log::line(&format!("ended pane {id} is not kept: {e}"));
+            None
+        }
+    };
+    let ended_at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(state.view.ended_at);
+    let age = std::time::SystemTime::now()
+        .duration_since(ended_at)
+        .unwrap_or_default();
+    held.link.park();
+    if let Some((terminal, mark)) = terminal {
+        let pane = crate::exited::ExitedPane::carried(state.view, terminal, mark, age);
+        shared.exited().add(pane);
+    } else {
+        crate::keeper::release(id);
+    }
 }
 
 /// Every keeper in `dir` that answers, taken over; the sockets of keepers gone are removed.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use crate::handoff::manifest::{Manifest, PaneState, MANIFEST_VERSION};
+use crate::handoff::manifest::{ExitedState, Manifest, PaneState, MANIFEST_VERSION};
 use crate::shared::Shared;
 
 /// How often the server looks whether its state changed.
@@ -52,6 +52,18 @@ pub fn describe(shared: &Shared) -> Manifest {
             }
         })
         .collect();
+    // The ended panes still kept: their screens are in their keepers' keeps.
+    let exited = (shared.exited().kept())
+        .map(|pane| ExitedState {
+            view: pane.view.clone(),
+            cols: 0,
+            rows: 0,
+            history_limit: 0,
+            output_mark: 0,
+            age_ms: 0,
+            snapshot_len: 0,
+        })
+        .collect();
     Manifest {
         version: MANIFEST_VERSION,
         counters: tree.counters(),
@@ -60,7 +72,7 @@ pub fn describe(shared: &Shared) -> Manifest {
         frozen_at_unix_ns: 0,
         descriptors: 0,
         clock: None,
-        exited: Vec::new(),
+        exited,
     }
 }
 
@@ -79,9 +91,9 @@ pub fn write_now(shared: &Shared) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Writes the state after a request that may have changed it, before its answer. A failure is
-/// logged (the writer's next look tries again).
-pub fn after_request(shared: &Shared) {
+/// Writes the state after something changed it (a request, before its answer; a pane's end).
+/// A failure is logged (the writer's next look tries again).
+pub fn after_change(shared: &Shared) {
     if let Err(e) = write_now(shared) {
         crate::log::line(&format!("cannot write the state file: {e}"));
     }

@@ -147,6 +147,8 @@ impl PaneCore {
         // Kept readable before the watchers hear of the end: a client that reacts to it finds
         // the pane's status. The server stops only after they heard.
         let last = self.shared.pane_exited(self.id, end);
+        // Its end is kept for a server after a crash (with its keeper) before anyone hears.
+        crate::keeper::state_file::after_change(&self.shared);
         self.watch(WatchEventKind::PaneClosed { exit_status });
         if last {
             // Followers' streams end now, so they ask again and hear `pane_exited`.

@@ -192,12 +192,15 @@ fn a_stop_on_purpose_leaves_no_keeper() {
     });
     let out = server.run(&["kill", "--server"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    wait_until("the keepers are gone", Duration::from_secs(10), || {
-        programs(&server).is_empty()
-    });
     let keepers = phux_core::socket_path::keepers_dir(&server.socket);
-    let left = std::fs::read_dir(&keepers).map_or(0, Iterator::count);
-    assert_eq!(left, 0, "no keeper socket is left in {}", keepers.display());
+    wait_until(
+        "the programs and their keepers are gone",
+        Duration::from_secs(10),
+        || {
+            programs(&server).is_empty()
+                && std::fs::read_dir(&keepers).map_or(0, Iterator::count) == 0
+        },
+    );
 }
 
 #[test]
@@ -250,6 +253,40 @@ fn an_attached_client_comes_back_after_a_crash() {
     server.crash();
     // The client finds the panes waiting, starts a server that takes them over, and
     // attaches again: the same shell, with its variable.
+    wait_until(
+        "the client is attached again",
+        Duration::from_secs(10),
+        || server.json(&["ls", "--json"])["sessions"][0]["attached_clients"] == 1,
+    );
     tui.type_bytes(b"echo after-$X\r");
     tui.wait_for_text("after-42");
+}
+
+#[test]
+fn an_ended_pane_stays_readable_across_a_crash() {
+    let mut server = TestServer::start();
+    server.new_session("live", &["sh"]);
+    let ended = server.new_session("ended", &["sh", "-c", "echo last words; exit 3"]);
+    let exited = |server: &TestServer| server.json(&["ls", "--json"])["exited"].clone();
+    wait_until("the pane ended", Duration::from_secs(10), || {
+        exited(&server).to_string().contains("\"exit_code\":3")
+    });
+    let before = screen(&server, &ended);
+    let listed = exited(&server);
+
+    server.crash();
+
+    assert_eq!(
+        exited(&server),
+        listed,
+        "still listed as ended, with its status"
+    );
+    assert_eq!(screen(&server, &ended), before, "its last screen");
+    // It goes when it is no longer kept, and its keeper with it.
+    let out = server.run(&["kill", "--server"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let keepers = phux_core::socket_path::keepers_dir(&server.socket);
+    wait_until("every keeper ended", Duration::from_secs(10), || {
+        std::fs::read_dir(&keepers).map_or(0, Iterator::count) == 0
+    });
 }
