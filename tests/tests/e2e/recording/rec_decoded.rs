@@ -68,9 +68,10 @@ fn pillow_decodes_the_frames_rec_reports_for_the_duration_rec_reports() {
     };
     let dir = tempfile::tempdir().unwrap();
     for cast in casts() {
+        let name = cast.file_stem().unwrap().to_str().unwrap();
         for ext in ["gif", "png"] {
-            let out = dir.path().join(format!("out.{ext}"));
-            let output = run(phux(&[
+            let out = dir.path().join(format!("{name}.{ext}"));
+            let output = run(&mut phux(&[
                 "rec",
                 "--from",
                 cast.to_str().unwrap(),
