@@ -110,7 +110,6 @@ fn render(
         options: EncodeOptions {
             max_bytes: u64::MAX,
             keep_unchanged_transparent: optimised,
-            split_far_changes: optimised,
             font,
             chrome: FrameChrome {
                 padding: DEFAULT_PADDING,

@@ -46,6 +46,13 @@ impl FrameSink for AnimationEncoder {
         }
     }
 
+    fn ticks_per_second(&self) -> u32 {
+        match self {
+            Self::Gif(e) => e.ticks_per_second(),
+            Self::Apng(e) => e.ticks_per_second(),
+        }
+    }
+
     fn add_frame(
         &mut self,
         start_secs: f64,

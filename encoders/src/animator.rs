@@ -1,4 +1,6 @@
-//! The timing layer: turns screens pushed at event times into frames at most `fps` apart.
+//! The timing layer: turns screens pushed at event times into frames at most `fps` apart, each
+//! lasting at least one frame slot on the sink's own grid of delays (a frame that would be
+//! shorter is merged into the next: the later picture, from the earlier start).
 
 use crate::error::EncodeError;
 use crate::screen::RenderScreen;
@@ -23,6 +25,12 @@ pub trait FrameSink {
     /// The highest frame rate the container times faithfully (GIF: 50, as it counts in 1/100 s).
     fn max_fps(&self) -> u32;
 
+    /// What the container's delays count in a second (GIF: 100, APNG: 1000): every frame
+    /// lasts at least a frame slot once its start and end are rounded to this grid.
+    fn ticks_per_second(&self) -> u32 {
+        1000
+    }
+
     /// Adds a frame shown from `start_secs` (seconds since the first frame, non-decreasing)
     /// until the next frame's start.
     fn add_frame(
@@ -41,6 +49,9 @@ pub trait FrameSink {
 pub struct Animator<S: FrameSink> {
     sink: S,
     min_gap: f64,
+    /// The sink's grid of delays, and the fewest ticks of it a frame lasts.
+    ticks_per_second: f64,
+    min_ticks: u64,
     origin: Option<f64>,
     last_t: f64,
     open: Option<(f64, RenderScreen)>,
@@ -52,9 +63,16 @@ impl<S: FrameSink> Animator<S> {
     /// 1..=`sink.max_fps()`).
     pub fn new(sink: S, fps: u32) -> Animator<S> {
         let fps = fps.clamp(1, sink.max_fps().max(1));
+        let ticks_per_second = f64::from(sink.ticks_per_second().max(1));
+        // A slot's whole ticks (the tolerance keeps 1/50 s at 2 hundredths on float error).
+        let min_ticks = ((ticks_per_second / f64::from(fps)) + 1e-6)
+            .floor()
+            .max(1.0) as u64;
         Animator {
             sink,
             min_gap: 1.0 / f64::from(fps),
+            ticks_per_second,
+            min_ticks,
             origin: None,
             last_t: 0.0,
             open: None,
@@ -81,8 +99,10 @@ impl<S: FrameSink> Animator<S> {
         if open_screen == screen {
             return Ok(());
         }
-        // The tolerance keeps events exactly 1/fps apart (like i/30 s) from merging on float error.
-        if t < *start + self.min_gap - 1e-9 {
+        // The tolerance keeps events exactly 1/fps apart (like i/30 s) from merging on float
+        // error; the ticks keep a frame that rounding would shorten below a slot from the file.
+        let ticks = ticks_at(t, self.ticks_per_second) - ticks_at(*start, self.ticks_per_second);
+        if t < *start + self.min_gap - 1e-9 || ticks < self.min_ticks {
             open_screen.clone_from(screen);
             return Ok(());
         }
@@ -93,9 +113,18 @@ impl<S: FrameSink> Animator<S> {
         Ok(())
     }
 
+    /// Records that the recording goes on until `t_seconds` without a new screen (its last
+    /// events drew nothing, or were merged into the frame before): the last frame lasts at
+    /// least until then.
+    pub fn advance(&mut self, t_seconds: f64) {
+        self.relative_time(t_seconds);
+    }
+
     /// Flushes the pending frame and closes the file; the last frame stays up for
-    /// `last_frame_hold_secs` after the last push.
+    /// `last_frame_hold_secs` after the last push (or [`Animator::advance`]), and at least a
+    /// frame slot.
     pub fn finish(mut self, last_frame_hold_secs: f64) -> Result<EncodeSummary, EncodeError> {
+        let last_start = self.open.as_ref().map(|(start, _)| *start);
         if !self.full {
             self.flush_open()?;
         }
@@ -104,7 +133,14 @@ impl<S: FrameSink> Animator<S> {
         } else {
             0.0
         };
-        self.sink.finish(self.last_t + hold)
+        let mut end = self.last_t + hold;
+        if let Some(start) = last_start.filter(|_| !self.full) {
+            let shortest = ticks_at(start, self.ticks_per_second) + self.min_ticks;
+            if ticks_at(end, self.ticks_per_second) < shortest {
+                end = shortest as f64 / self.ticks_per_second;
+            }
+        }
+        self.sink.finish(end)
     }
 
     fn relative_time(&mut self, t_seconds: f64) -> f64 {
@@ -128,6 +164,12 @@ impl<S: FrameSink> Animator<S> {
         }
         Ok(())
     }
+}
+
+/// `secs` on a grid of `ticks_per_second`, rounded as the writers' [`crate::timing::DelayClock`]
+/// rounds a frame's start and end.
+fn ticks_at(secs: f64, ticks_per_second: f64) -> u64 {
+    crate::timing::units_at(secs, ticks_per_second)
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! Animated PNG output: truecolour RGB, millisecond timing, changed rectangles only, frames
+//! Animated PNG output: truecolour RGB, millisecond timing, one image (`fcTL`) per frame: the
+//! bounding box of what changed, unchanged pixels at alpha 0 blended over; frames
 //! deflated on every core ([`crate::apng_frame`]) and streamed to the file in order, with
 //! `acTL`'s frame count patched at the end.
 
@@ -7,12 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::animator::{FrameSink, SinkStatus};
-use crate::apng_frame::{self, delay_fraction_ms, ApngPiece, CompressedPiece};
+use crate::apng_frame::{self, delay_fraction_ms, ApngImage, CompressedImage};
 use crate::compress_pool::Compress;
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
 use crate::output_file::OutputFile;
-use crate::patch_split::{SplitLimits, MAX_PIECES};
 use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
@@ -20,13 +20,6 @@ use crate::timing::DelayClock;
 
 /// The `IEND` chunk: length 0, type, CRC.
 const IEND: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82];
-/// The fewest unchanged pixels between two changes for them to be written as separate
-/// rectangles (the best of 512 to 16384 on the sample casts, measured with
-/// `cargo run --release -p phux-encoders --example size_bench`).
-const MIN_GAP_PIXELS: u64 = 2048;
-/// How long each but the last rectangle of a split frame is shown, in ms: browsers show
-/// delays of 10 ms and less as 100 ms, which would slow the animation down.
-const LEAD_DELAY_MS: u64 = 20;
 /// Frame count announced before the real one is known; patched in `finish`.
 const PLACEHOLDER_FRAMES: u32 = 0x7FFF_FFFF;
 
@@ -49,8 +42,7 @@ impl ApngEncoder {
         let (w, h) = (compositor.image().width, compositor.image().height);
         let out = OutputFile::create(path, options.overwrite)?;
         let alpha = options.keep_unchanged_transparent;
-        let levers = (alpha, options.split_far_changes);
-        let writer = ApngWriter::create(out, w, h, options.max_bytes, levers)?;
+        let writer = ApngWriter::create(out, w, h, options.max_bytes, alpha)?;
         Ok(ApngEncoder {
             pipeline: FramePipeline::start(raster, compositor, alpha, writer)?,
             path: path.to_path_buf(),
@@ -59,9 +51,15 @@ impl ApngEncoder {
 }
 
 impl FrameSink for ApngEncoder {
-    /// 100 frames per second: more is wasted on a terminal and costs bytes.
+    /// 50 frames per second: no frame is shorter than 20 ms, which browsers honour (they
+    /// show a GIF's shorter delays as 100 ms, and some treat APNG's alike).
     fn max_fps(&self) -> u32 {
-        100
+        50
+    }
+
+    /// Milliseconds: what the delays are written in.
+    fn ticks_per_second(&self) -> u32 {
+        1000
     }
 
     fn add_frame(
@@ -118,23 +116,21 @@ struct ApngWriter {
     clock: DelayClock,
     /// RGBA, with unchanged pixels at alpha 0 blended over the frame before.
     alpha: bool,
-    /// Write far-apart changes as separate rectangles.
-    split: bool,
-    /// Frames prepared so far (the first is never split).
+    /// Frames prepared so far (the first is written whole: the default image covers the whole
+    /// canvas; every later one is cropped to its changes).
     prepared: u64,
     /// The threads frames are compressed on.
     threads: usize,
 }
 
-/// A frame ready to compress: its pieces, and how long it shows in all.
+/// A frame ready to compress: its one image.
 pub(crate) struct ApngJob {
-    pieces: Vec<ApngPiece>,
-    shown_ms: u64,
+    image: ApngImage,
     alpha: bool,
 }
 
 /// A compressed frame, or why it could not be.
-pub(crate) type ApngDone = Result<(Vec<CompressedPiece>, u64), EncodeError>;
+pub(crate) type ApngDone = Result<CompressedImage, EncodeError>;
 
 impl ApngWriter {
     fn create(
@@ -142,7 +138,7 @@ impl ApngWriter {
         width: u32,
         height: u32,
         max_bytes: u64,
-        (alpha, split): (bool, bool),
+        alpha: bool,
     ) -> Result<Self, EncodeError> {
         let spool = Spool::default();
         let mut encoder = apng_frame::png_encoder(spool.clone(), width, height, alpha);
@@ -166,25 +162,8 @@ impl ApngWriter {
             max_bytes,
             clock: DelayClock::new(1000),
             alpha,
-            split: alpha && split,
             prepared: 0,
             threads: crate::compress_pool::threads(),
-        })
-    }
-}
-
-impl ApngWriter {
-    /// The pieces `patch` is written as when it is shown for `delay` ms: several rectangles
-    /// only when each can be shown [`LEAD_DELAY_MS`], never for the first frame (the default
-    /// image covers the whole canvas).
-    fn split(&self, patch: &FramePatch, delay: u64) -> Option<Vec<FramePatch>> {
-        if !self.split || self.prepared == 0 {
-            return None;
-        }
-        let fits = usize::try_from(delay / LEAD_DELAY_MS).unwrap_or(MAX_PIECES);
-        patch.pieces(SplitLimits {
-            max_pieces: fits.clamp(1, MAX_PIECES),
-            min_gap: MIN_GAP_PIXELS,
         })
     }
 }
@@ -197,15 +176,7 @@ impl Compress for ApngWriter {
     fn compressor(&self) {}
 
     fn compress((): &mut (), job: ApngJob) -> ApngDone {
-        let ApngJob {
-            pieces,
-            shown_ms,
-            alpha,
-        } = job;
-        let pieces = (pieces.into_iter())
-            .map(|piece| apng_frame::compress(piece, alpha))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok((pieces, shown_ms))
+        apng_frame::compress(job.image, job.alpha)
     }
 }
 
@@ -217,39 +188,27 @@ impl FrameWriter for ApngWriter {
 
     fn prepare(&mut self, patch: FramePatch, start: f64, end: f64) -> Result<ApngJob, EncodeError> {
         let delay = self.clock.peek(start, end);
-        let split = self.split(&patch, delay);
-        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(&patch));
-        // The leading pieces flash by; the last one carries the rest of the frame's delay.
-        let lead = LEAD_DELAY_MS * (pieces.len() as u64 - 1);
-        let mut shown_ms = 0;
-        let pieces = (pieces.iter().enumerate())
-            .map(|(i, piece)| {
-                let delay_ms = if i + 1 == pieces.len() {
-                    delay - lead
-                } else {
-                    LEAD_DELAY_MS
-                };
-                shown_ms += delay_fraction_ms(delay_ms);
-                ApngPiece::new(piece, delay_ms, self.alpha)
-            })
-            .collect();
+        // One image a frame, however far apart its changes: a frame written as several images
+        // shows, between them, screens that never were.
+        let patch = if self.prepared == 0 {
+            patch
+        } else {
+            patch.cropped_to_changes()
+        };
         self.prepared += 1;
         Ok(ApngJob {
-            pieces,
-            shown_ms,
+            image: ApngImage::new(&patch, delay, self.alpha),
             alpha: self.alpha,
         })
     }
 
     fn commit(&mut self, done: ApngDone) -> Result<Fit, EncodeError> {
-        let (pieces, shown_ms) = done?;
+        let image = done?;
         let mut chunks = Vec::new();
         let mut sequence = self.sequence;
-        for (i, piece) in pieces.iter().enumerate() {
-            // The first image is the one every viewer shows, animated or not: IDAT.
-            let first = self.frames == 0 && i == 0;
-            apng_frame::append_chunks(&mut chunks, piece, first, &mut sequence);
-        }
+        // The first image is the one every viewer shows, animated or not: IDAT.
+        let first = self.frames == 0;
+        apng_frame::append_chunks(&mut chunks, &image, first, &mut sequence);
         let total = self.bytes + chunks.len() as u64 + IEND.len() as u64;
         if total > self.max_bytes {
             if self.frames == 0 {
@@ -265,9 +224,9 @@ impl FrameWriter for ApngWriter {
             .write_all(&chunks)
             .map_err(|e| self.out.write_error(e))?;
         self.bytes += chunks.len() as u64;
-        self.frames += u32::try_from(pieces.len()).unwrap_or(u32::MAX);
+        self.frames += 1;
         self.sequence = sequence;
-        self.clock.commit(shown_ms);
+        self.clock.commit(delay_fraction_ms(image.delay_ms));
         Ok(Fit::Written)
     }
 
@@ -333,8 +292,7 @@ mod tests {
         let options = EncodeOptions::default();
         let (w, h) = crate::test_support::scrolling_log_size(&options);
         let out = OutputFile::create(&path, false).unwrap();
-        let levers = (true, true);
-        let mut writer = ApngWriter::create(out, w, h, max_bytes, levers).unwrap();
+        let mut writer = ApngWriter::create(out, w, h, max_bytes, true).unwrap();
         writer.threads = threads;
         let cut = crate::test_support::push_scrolling_log(writer, &options);
         (std::fs::read(&path).unwrap(), cut)
@@ -352,6 +310,56 @@ mod tests {
             reader.next_frame(&mut buffer).unwrap();
         }
         assert!(frames > 20, "{frames} frames");
+    }
+
+    #[test]
+    fn every_frame_is_one_fctl_timed_on_a_carried_forward_grid() {
+        // Pins issue 51: a frame whose changes lay far apart was written as several fcTLs,
+        // each but the last shown 20 ms: screens that never were.
+        use crate::test_support::{animate, apng_frame_delays, carried_forward_delays};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps.png");
+        let times: Vec<f64> = (1..=40)
+            .map(|i| f64::from(i) * 0.0537 + 0.00037 * f64::from(i % 3))
+            .collect();
+        let screens = crate::test_support::prompt_and_clock(&times);
+        let encoder = ApngEncoder::create(&path, 80, 24, &EncodeOptions::default()).unwrap();
+        let summary = animate(encoder, &screens, 30, 1.0);
+        let file = std::fs::read(&path).unwrap();
+        let delays = apng_frame_delays(&file);
+        assert_eq!(delays.len(), screens.len(), "one fcTL a frame");
+        assert_eq!(
+            summary.frames as usize,
+            screens.len(),
+            "frames reported = decoded"
+        );
+        let decoder = png::Decoder::new(std::io::Cursor::new(&file));
+        let reader = decoder.read_info().unwrap();
+        let announced = reader.info().animation_control().unwrap().num_frames;
+        assert_eq!(announced as usize, screens.len());
+        let starts: Vec<f64> = screens.iter().map(|(t, _)| *t).collect();
+        let end = times[times.len() - 1] + 1.0;
+        assert_eq!(delays, carried_forward_delays(&starts, end, 1000.0));
+        assert_eq!(delays.iter().sum::<u64>(), summary.duration_ms);
+        assert!(delays.iter().all(|&d| d >= 20), "{delays:?}");
+    }
+
+    #[test]
+    fn a_frame_shorter_than_20_ms_merges_into_the_next() {
+        // Steps 10 ms apart, asked for at 100 fps: every frame still lasts 20 ms or more, and
+        // the file as long as the steps.
+        use crate::test_support::{animate, apng_frame_delays};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("fast.png");
+        let times: Vec<f64> = (1..=30).map(|i| f64::from(i) * 0.01).collect();
+        let screens = crate::test_support::prompt_and_clock(&times);
+        let encoder = ApngEncoder::create(&path, 80, 24, &EncodeOptions::default()).unwrap();
+        let summary = animate(encoder, &screens, 100, 0.5);
+        let delays = apng_frame_delays(&std::fs::read(&path).unwrap());
+        assert!(delays.iter().all(|&d| d >= 20), "{delays:?}");
+        assert_eq!(delays.len(), summary.frames as usize);
+        assert!(delays.len() < screens.len());
+        assert_eq!(delays.iter().sum::<u64>(), 800);
     }
 
     #[test]

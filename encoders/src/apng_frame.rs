@@ -12,8 +12,8 @@ use crate::pipeline::FramePatch;
 /// The largest chunk the `png` crate writes; a frame's data past it goes on in another chunk.
 const MAX_CHUNK_DATA: usize = (i32::MAX as usize) - 4;
 
-/// A piece of a frame ready to compress: where it goes, how long it shows, and its pixels.
-pub(crate) struct ApngPiece {
+/// A frame's one image, ready to compress: where it goes, how long it shows, and its pixels.
+pub(crate) struct ApngImage {
     pub(crate) rect: Rect,
     pub(crate) delay_ms: u64,
     /// Drawn over the frame before (some pixels are see-through) rather than replacing it.
@@ -22,10 +22,10 @@ pub(crate) struct ApngPiece {
     pub(crate) pixels: Vec<u8>,
 }
 
-impl ApngPiece {
+impl ApngImage {
     /// `patch`'s pixels as the output stores them: RGBA with unchanged ones at alpha 0 when
     /// `alpha`, else RGB.
-    pub(crate) fn new(patch: &FramePatch, delay_ms: u64, alpha: bool) -> ApngPiece {
+    pub(crate) fn new(patch: &FramePatch, delay_ms: u64, alpha: bool) -> ApngImage {
         let mut pixels = Vec::with_capacity(patch.pixels.len() * if alpha { 4 } else { 3 });
         let mut blend_over = false;
         if alpha {
@@ -43,7 +43,7 @@ impl ApngPiece {
                 [r, g, b]
             }));
         }
-        ApngPiece {
+        ApngImage {
             rect: patch.rect,
             delay_ms,
             blend_over,
@@ -52,8 +52,8 @@ impl ApngPiece {
     }
 }
 
-/// A compressed piece: its place and timing, and its zlib stream.
-pub(crate) struct CompressedPiece {
+/// A compressed image: its place and timing, and its zlib stream.
+pub(crate) struct CompressedImage {
     pub(crate) rect: Rect,
     pub(crate) delay_ms: u64,
     pub(crate) blend_over: bool,
@@ -81,17 +81,17 @@ pub(crate) fn png_encoder<W: std::io::Write>(
     encoder
 }
 
-/// `piece`'s pixels filtered and deflated, as the `png` crate does for an image of that size.
-pub(crate) fn compress(piece: ApngPiece, alpha: bool) -> Result<CompressedPiece, EncodeError> {
+/// `image`'s pixels filtered and deflated, as the `png` crate does for an image of that size.
+pub(crate) fn compress(image: ApngImage, alpha: bool) -> Result<CompressedImage, EncodeError> {
     let mut png = Vec::new();
-    let encoder = png_encoder(&mut png, piece.rect.width, piece.rect.height, alpha);
+    let encoder = png_encoder(&mut png, image.rect.width, image.rect.height, alpha);
     let mut writer = encoder.write_header()?;
-    writer.write_image_data(&piece.pixels)?;
+    writer.write_image_data(&image.pixels)?;
     writer.finish()?;
-    Ok(CompressedPiece {
-        rect: piece.rect,
-        delay_ms: piece.delay_ms,
-        blend_over: piece.blend_over,
+    Ok(CompressedImage {
+        rect: image.rect,
+        delay_ms: image.delay_ms,
+        blend_over: image.blend_over,
         zlib: image_data(&png),
     })
 }
@@ -110,17 +110,17 @@ fn image_data(png: &[u8]) -> Vec<u8> {
     data
 }
 
-/// Appends `piece` as the animation's frame with sequence number `*sequence` (advanced past
+/// Appends `image` as the animation's frame with sequence number `*sequence` (advanced past
 /// the numbers it takes): its `fcTL`, then its data, as `IDAT` when it is the image every
 /// viewer shows (`first`), as `fdAT` otherwise.
 pub(crate) fn append_chunks(
     out: &mut Vec<u8>,
-    piece: &CompressedPiece,
+    image: &CompressedImage,
     first: bool,
     sequence: &mut u32,
 ) {
-    let (num, den) = delay_fraction(piece.delay_ms);
-    let r = piece.rect;
+    let (num, den) = delay_fraction(image.delay_ms);
+    let r = image.rect;
     let mut control = Vec::with_capacity(26);
     for field in [*sequence, r.width, r.height, r.x, r.y] {
         control.extend_from_slice(&field.to_be_bytes());
@@ -128,10 +128,10 @@ pub(crate) fn append_chunks(
     control.extend_from_slice(&num.to_be_bytes());
     control.extend_from_slice(&den.to_be_bytes());
     // Dispose: none (the next frame draws over this one). Blend: source, or over.
-    control.extend_from_slice(&[0, u8::from(piece.blend_over)]);
+    control.extend_from_slice(&[0, u8::from(image.blend_over)]);
     append_chunk(out, b"fcTL", &control);
     *sequence = sequence.wrapping_add(1);
-    for part in piece.zlib.chunks(MAX_CHUNK_DATA) {
+    for part in image.zlib.chunks(MAX_CHUNK_DATA) {
         if first {
             append_chunk(out, b"IDAT", part);
         } else {

@@ -1,4 +1,5 @@
-//! Animated GIF output: changed rectangles only, exact palettes, frames LZW-compressed on every
+//! Animated GIF output: one image per frame (the bounding box of what changed, unchanged pixels
+//! transparent or their own colour), exact palettes, frames LZW-compressed on every
 //! core (in the order they come, whatever order they finish in), and
 //! the header written last so its global palette holds exactly the colours the frames use.
 //! Until then the compressed frames go to an unnamed scratch file beside the output, not to
@@ -12,10 +13,9 @@ use crate::animator::{FrameSink, SinkStatus};
 use crate::compress_pool::Compress;
 use crate::error::EncodeError;
 use crate::format::OutputFormat;
-use crate::gif_frame_compress::{compress_job, GifCompressor, GifDone, GifJob, PieceJob, Way};
+use crate::gif_frame_compress::{compress_job, GifCompressor, GifDone, GifJob, ImageJob, Way};
 use crate::gif_palette::{GlobalPalette, UNCHANGED};
 use crate::output_file::OutputFile;
-use crate::patch_split::{SplitLimits, MAX_PIECES};
 use crate::pipeline::{Fit, FramePatch, FramePipeline, FrameWriter, WriterTotals};
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
@@ -31,14 +31,6 @@ const CONTROL_EXTENSION: u64 = 8;
 const FRAME_FIXED: u64 = CONTROL_EXTENSION + 10;
 /// The trailer byte.
 const TRAILER: u64 = 1;
-/// The fewest unchanged pixels between two changes for them to be written as separate
-/// rectangles (the best of 512 to 16384 on the sample casts, measured with
-/// `cargo run --release -p phux-encoders --example size_bench`).
-const MIN_GAP_PIXELS: u64 = 1024;
-/// How long each but the last rectangle of a split frame is shown, in hundredths: the shortest
-/// delay browsers honour (Chromium and Firefox show 0 and 1 as 10, which would slow the
-/// animation down), and too short to see the half-drawn frame.
-const LEAD_DELAY: u64 = 2;
 
 /// Encodes screens as an animated GIF; feed it through an [`crate::Animator`].
 #[derive(Debug)]
@@ -66,9 +58,8 @@ impl GifEncoder {
         let height = u16::try_from(h).map_err(|_| too_big())?;
         let out = OutputFile::create(path, options.overwrite)?;
         let scratch = out.scratch()?;
-        let split = options.keep_unchanged_transparent && options.split_far_changes;
         let (max_bytes, size) = (options.max_bytes, (width, height));
-        let writer = GifWriter::new(out, scratch, size, max_bytes, split)?;
+        let writer = GifWriter::new(out, scratch, size, max_bytes)?;
         Ok(GifEncoder {
             pipeline: FramePipeline::start(
                 raster,
@@ -85,6 +76,11 @@ impl FrameSink for GifEncoder {
     /// 50: GIF delays count hundredths, and browsers slow down delays under 2/100 s.
     fn max_fps(&self) -> u32 {
         50
+    }
+
+    /// Hundredths: what a GIF's delays count.
+    fn ticks_per_second(&self) -> u32 {
+        100
     }
 
     fn add_frame(
@@ -116,9 +112,8 @@ struct GifWriter {
     frames: u32,
     body_bytes: u64,
     clock: DelayClock,
-    /// Write far-apart changes as separate rectangles.
-    split: bool,
-    /// Frames prepared so far (the first is never split).
+    /// Frames prepared so far (the first is written whole, every later one cropped to its
+    /// changes).
     prepared: u64,
     /// The threads frames are compressed on.
     threads: usize,
@@ -130,7 +125,6 @@ impl GifWriter {
         scratch: File,
         (width, height): (u16, u16),
         max_bytes: u64,
-        split: bool,
     ) -> Result<Self, EncodeError> {
         // Any global palette will do for the throwaway header: frames without a local palette
         // are accepted only when there is one.
@@ -148,7 +142,6 @@ impl GifWriter {
             frames: 0,
             body_bytes: 0,
             clock: DelayClock::new(100),
-            split,
             prepared: 0,
             threads: crate::compress_pool::threads(),
         })
@@ -156,39 +149,26 @@ impl GifWriter {
 }
 
 impl GifWriter {
-    /// The pieces `patch` is written as when it is shown for `delay` hundredths: several
-    /// rectangles only when each can be shown [`LEAD_DELAY`], never for the first frame.
-    fn split(&self, patch: &FramePatch, delay: u64) -> Option<Vec<FramePatch>> {
-        if !self.split || self.prepared == 0 {
-            return None;
-        }
-        let fits = usize::try_from(delay / LEAD_DELAY).unwrap_or(MAX_PIECES);
-        patch.pieces(SplitLimits {
-            max_pieces: fits.clamp(1, MAX_PIECES),
-            min_gap: MIN_GAP_PIXELS,
-        })
-    }
-
-    /// The ways `piece` can be written, indexed against the palette (which grows by the
+    /// The ways `patch` can be written, indexed against the palette (which grows by the
     /// colours they bring): its pixels, or with its unchanged ones transparent, and then also
     /// [`Unchanged::ContinueRuns`] when some are.
-    fn ways(&mut self, piece: &FramePatch) -> (Way, Option<Way>) {
-        let Some(changed) = &piece.changed else {
-            return (self.indexed(&piece.pixels, piece), None);
+    fn ways(&mut self, patch: &FramePatch) -> (Way, Option<Way>) {
+        let Some(changed) = &patch.changed else {
+            return (self.indexed(&patch.pixels, patch), None);
         };
-        let transparent = self.indexed(&keyed(piece, Unchanged::Transparent), piece);
+        let transparent = self.indexed(&keyed(patch, Unchanged::Transparent), patch);
         let runs = (changed.contains(&false))
-            .then(|| self.indexed(&keyed(piece, Unchanged::ContinueRuns), piece));
+            .then(|| self.indexed(&keyed(patch, Unchanged::ContinueRuns), patch));
         (transparent, runs)
     }
 
-    /// `pixels` (`piece`'s, some replaced by [`UNCHANGED`]) against the global palette, and
+    /// `pixels` (`patch`'s, some replaced by [`UNCHANGED`]) against the global palette, and
     /// against a local one when that narrows the codes.
-    fn indexed(&mut self, pixels: &[u32], piece: &FramePatch) -> Way {
+    fn indexed(&mut self, pixels: &[u32], patch: &FramePatch) -> Way {
         let mut global = self.palette.index_frame(pixels);
         if !global.exact {
             // Past 256 colours the cube cannot keep "unchanged" apart: write real pixels.
-            global = self.palette.index_frame(&piece.pixels);
+            global = self.palette.index_frame(&patch.pixels);
         }
         let local = self.palette.compact(&global);
         Way { global, local }
@@ -241,34 +221,31 @@ impl FrameWriter for GifWriter {
     fn prepare(&mut self, patch: FramePatch, start: f64, end: f64) -> Result<GifJob, EncodeError> {
         let palette_before = self.palette.len();
         let delay = self.clock.peek(start, end);
-        let split = self.split(&patch, delay);
-        let pieces = split.as_deref().unwrap_or(std::slice::from_ref(&patch));
-        // The leading pieces flash by; the last one carries the rest of the frame's delay.
-        let lead = LEAD_DELAY * (pieces.len() as u64 - 1);
-        let pieces = (pieces.iter().enumerate())
-            .map(|(i, piece)| PieceJob {
-                rect: piece.rect,
-                delay: if i + 1 == pieces.len() {
-                    delay - lead
-                } else {
-                    LEAD_DELAY
-                },
-                ways: self.ways(piece),
-            })
-            .collect();
         let first = self.prepared == 0;
+        // One image a frame, however far apart its changes: a frame written as several images
+        // shows, between them, screens that never were.
+        let patch = if first {
+            patch
+        } else {
+            patch.cropped_to_changes()
+        };
+        let image = ImageJob {
+            rect: patch.rect,
+            delay,
+            ways: self.ways(&patch),
+        };
         self.prepared += 1;
         Ok(GifJob {
-            pieces,
+            image,
             first,
             palette: (palette_before, self.palette.len()),
         })
     }
 
     fn commit(&mut self, done: GifDone) -> Result<Fit, EncodeError> {
-        let GifDone { frames, palette } = done;
+        let GifDone { frame, palette } = done;
         let (palette_before, palette_after) = palette;
-        let size: u64 = frames.iter().map(frame_bytes).sum();
+        let size = frame_bytes(&frame);
         let total = header_bytes(palette_after) + self.body_bytes + size + TRAILER;
         if total > self.max_bytes {
             // This frame's colours, and those of any prepared after it (never written either).
@@ -281,11 +258,9 @@ impl FrameWriter for GifWriter {
             }
             return Ok(Fit::WouldExceed);
         }
-        for frame in &frames {
-            self.body.write_lzw_pre_encoded_frame(frame)?;
-            self.clock.commit(u64::from(frame.delay));
-            self.frames += 1;
-        }
+        self.body.write_lzw_pre_encoded_frame(&frame)?;
+        self.clock.commit(u64::from(frame.delay));
+        self.frames += 1;
         self.body_bytes += size;
         Ok(Fit::Written)
     }
@@ -384,7 +359,7 @@ mod tests {
         let out = OutputFile::create(&path, false).unwrap();
         let scratch = out.scratch().unwrap();
         let size = (u16::try_from(w).unwrap(), u16::try_from(h).unwrap());
-        let mut writer = GifWriter::new(out, scratch, size, max_bytes, true).unwrap();
+        let mut writer = GifWriter::new(out, scratch, size, max_bytes).unwrap();
         writer.threads = threads;
         let cut = crate::test_support::push_scrolling_log(writer, &options);
         (std::fs::read(&path).unwrap(), cut)
@@ -393,5 +368,43 @@ mod tests {
     #[test]
     fn frames_compressed_on_several_threads_make_the_file_one_thread_makes() {
         crate::test_support::assert_threads_change_nothing(scrolling_log);
+    }
+
+    #[test]
+    fn every_frame_is_one_image_timed_on_a_carried_forward_grid() {
+        // Pins issue 51: a frame whose changes lay far apart (here the prompt and the clock)
+        // was written as several images, each shown 20 ms: screens that never were.
+        use crate::test_support::{animate, carried_forward_delays, gif_blocks, prompt_and_clock};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("steps.gif");
+        // Steps whose times fall between hundredths: rounded one by one they would drift.
+        let times: Vec<f64> = (1..=40)
+            .map(|i| f64::from(i) * 0.0537 + 0.0011 * f64::from(i % 3))
+            .collect();
+        let screens = prompt_and_clock(&times);
+        let encoder = GifEncoder::create(&path, 80, 24, &EncodeOptions::default()).unwrap();
+        let summary = animate(encoder, &screens, 30, 1.0);
+        let blocks = gif_blocks(&std::fs::read(&path).unwrap());
+        assert_eq!(blocks.images, screens.len(), "one image descriptor a frame");
+        assert_eq!(
+            blocks.delays.len(),
+            screens.len(),
+            "one control block a frame"
+        );
+        assert_eq!(
+            summary.frames as usize,
+            screens.len(),
+            "frames reported = decoded"
+        );
+        let starts: Vec<f64> = screens.iter().map(|(t, _)| *t).collect();
+        let end = times[times.len() - 1] + 1.0;
+        assert_eq!(blocks.delays, carried_forward_delays(&starts, end, 100.0));
+        let played_ms: u64 = blocks.delays.iter().sum::<u64>() * 10;
+        assert_eq!(played_ms, summary.duration_ms);
+        assert!(
+            (played_ms as f64 - end * 1000.0).abs() <= 10.0,
+            "{played_ms}"
+        );
+        assert!(blocks.delays.iter().all(|&d| d >= 2), "{:?}", blocks.delays);
     }
 }

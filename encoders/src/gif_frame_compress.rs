@@ -1,7 +1,7 @@
-//! Compressing a GIF frame, on any thread: of the ways its pieces can be written (global or
+//! Compressing a GIF frame, on any thread: of the ways its one image can be written (global or
 //! local palette, unchanged pixels transparent or continuing runs, rows in order or
 //! interlaced), the one whose quick codes are shortest, compressed again harder; on a large
-//! piece, of the ways a sample of it finds promising.
+//! image, of the ways a sample of it finds promising.
 
 use std::borrow::Cow;
 
@@ -13,43 +13,43 @@ use crate::raster::Rect;
 
 /// Rectangles at least this tall are also tried interlaced (shorter ones gain nothing).
 const MIN_INTERLACED_ROWS: u32 = 16;
-/// A piece at least this large compresses its two row orders on two threads at once; below it a
-/// thread's start costs more than it saves.
+/// An image at least this large compresses its two row orders on two threads at once; below it
+/// a thread's start costs more than it saves.
 const PARALLEL_MIN_PIXELS: u64 = 200_000;
 
-/// A frame ready to compress: its pieces, and the palette's length before and after it.
+/// A frame ready to compress: its one image, and the palette's length before and after it.
 pub(crate) struct GifJob {
-    pub(crate) pieces: Vec<PieceJob>,
+    pub(crate) image: ImageJob,
     /// The first frame of the output (searched hardest: it is what a still image shows).
     pub(crate) first: bool,
     pub(crate) palette: (usize, usize),
 }
 
-/// A piece's rectangle, how long it is shown, and the ways it can be written.
-pub(crate) struct PieceJob {
+/// A frame's image: its rectangle, how long it is shown, and the ways it can be written.
+pub(crate) struct ImageJob {
     pub(crate) rect: Rect,
     pub(crate) delay: u64,
     pub(crate) ways: (Way, Option<Way>),
 }
 
-/// A piece indexed against the global palette, and against a local one when that may pay.
+/// An image indexed against the global palette, and against a local one when that may pay.
 pub(crate) struct Way {
     pub(crate) global: IndexedFrame,
     pub(crate) local: Option<IndexedFrame>,
 }
 
-/// A compressed frame: its pieces as GIF frames, and the palette's length before and after.
+/// A compressed frame: its image block, and the palette's length before and after.
 pub(crate) struct GifDone {
-    pub(crate) frames: Vec<gif::Frame<'static>>,
+    pub(crate) frame: gif::Frame<'static>,
     pub(crate) palette: (usize, usize),
 }
 
-/// A compression thread's tables: one encoder, and a second for a large piece's other row
+/// A compression thread's tables: one encoder, and a second for a large image's other row
 /// order when the frame is compressed alone.
 pub(crate) struct GifCompressor {
     lzw: gif_lzw::LzwEncoder,
     spare: gif_lzw::LzwEncoder,
-    /// Whether a large piece's two row orders go to two threads (when frames are not already
+    /// Whether a large image's two row orders go to two threads (when frames are not already
     /// compressed on every core).
     orders_at_once: bool,
 }
@@ -64,27 +64,25 @@ impl GifCompressor {
     }
 }
 
-/// Every piece of `job`, compressed.
+/// `job`'s image, compressed.
 pub(crate) fn compress_job(c: &mut GifCompressor, job: GifJob) -> GifDone {
     let GifJob {
-        pieces,
+        image,
         first,
         palette,
     } = job;
-    let frames = (pieces.into_iter())
-        .map(|piece| compress_piece(c, piece, first))
-        .collect();
-    GifDone { frames, palette }
+    let frame = compress_image(c, image, first);
+    GifDone { frame, palette }
 }
 
-/// `piece` as an LZW-compressed GIF frame: of the ways to write it, the one that compresses
+/// `image` as an LZW-compressed GIF frame: of the ways to write it, the one that compresses
 /// best, compressed again harder. The second way is given the bytes of the first to beat, and
 /// is left unfinished as soon as it cannot: the same choice, without finishing a loser (an
-/// unfinished frame is never smaller than the one it had to beat). A large piece after the
+/// unfinished frame is never smaller than the one it had to beat). A large image after the
 /// first frame is compressed whole only the ways a sample of it finds promising
 /// ([`gif_way_sample`]).
-fn compress_piece(c: &mut GifCompressor, piece: PieceJob, first: bool) -> gif::Frame<'static> {
-    let PieceJob { rect, delay, ways } = piece;
+fn compress_image(c: &mut GifCompressor, image: ImageJob, first: bool) -> gif::Frame<'static> {
+    let ImageJob { rect, delay, ways } = image;
     let pixels = u64::from(rect.width) * u64::from(rect.height);
     if !first
         && pixels >= gif_way_sample::SAMPLE_FROM_PIXELS
@@ -107,7 +105,7 @@ fn compress_piece(c: &mut GifCompressor, piece: PieceJob, first: bool) -> gif::F
     best.compress_harder(&mut c.lzw, first)
 }
 
-/// A large piece written the best of the ways its sample finds promising, each quickly
+/// A large image written the best of the ways its sample finds promising, each quickly
 /// compressed whole and given the best so far to beat.
 fn sampled_way(
     c: &mut GifCompressor,
@@ -137,7 +135,7 @@ fn sampled_way(
         .collect();
     let (width, rows) = (rect.width as usize, rect.height as usize);
     let frame_of = |at: usize| {
-        let mut frame = piece_frame(rect, delay, indexed[at / orders.len()].clone());
+        let mut frame = image_frame(rect, delay, indexed[at / orders.len()].clone());
         if orders[at % orders.len()] {
             frame.interlaced = true;
             frame.buffer = Cow::Owned(interlace(&frame.buffer, width));
@@ -182,7 +180,7 @@ fn lzw_frame(
     indexed: IndexedFrame,
     beat: Option<u64>,
 ) -> QuickFrame {
-    let frame = piece_frame(rect, delay, indexed);
+    let frame = image_frame(rect, delay, indexed);
     let Some(interlaced) = (rect.height >= MIN_INTERLACED_ROWS).then(|| gif::Frame {
         interlaced: true,
         buffer: Cow::Owned(interlace(&frame.buffer, rect.width as usize)),
@@ -202,7 +200,7 @@ fn lzw_frame(
 
 /// The GIF frame of `rect`, shown `delay` hundredths, holding `indexed`'s indices (in row
 /// order) for its buffer.
-fn piece_frame(rect: Rect, delay: u64, indexed: IndexedFrame) -> gif::Frame<'static> {
+fn image_frame(rect: Rect, delay: u64, indexed: IndexedFrame) -> gif::Frame<'static> {
     gif::Frame {
         delay: u16::try_from(delay).unwrap_or(u16::MAX),
         dispose: gif::DisposalMethod::Keep,
@@ -279,8 +277,8 @@ fn shorter(other: QuickFrame, frame: QuickFrame) -> QuickFrame {
     }
 }
 
-/// A frame compressed quickly, with the indices it was compressed from: of the ways to write a
-/// piece, only the one that compresses best is compressed again, harder.
+/// A frame compressed quickly, with the indices it was compressed from: of the ways to write an
+/// image, only the one that compresses best is compressed again, harder.
 struct QuickFrame {
     frame: gif::Frame<'static>,
     indices: Vec<u8>,
@@ -381,7 +379,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_large_piece_written_the_way_its_sample_chooses_decodes_to_its_pixels() {
+    fn a_large_image_written_the_way_its_sample_chooses_decodes_to_its_pixels() {
         let (width, height) = (400u32, 400u32);
         let noise = |x: u32, y: u32| (x.wrapping_mul(2_654_435_761) ^ y.wrapping_mul(40_503)) >> 7;
         // Rows eight apart alike: the interlaced order puts them side by side. Every row the
@@ -409,12 +407,12 @@ mod tests {
                 height,
             };
             assert!(u64::from(width * height) >= gif_way_sample::SAMPLE_FROM_PIXELS);
-            let piece = PieceJob {
+            let image = ImageJob {
                 rect,
                 delay: 10,
                 ways: (way, None),
             };
-            let frame = compress_piece(&mut GifCompressor::new(false), piece, false);
+            let frame = compress_image(&mut GifCompressor::new(false), image, false);
             assert_eq!(frame.interlaced, interlaced, "{what}");
             assert!(
                 crate::test_support::decoded_indices(&frame) == indices,

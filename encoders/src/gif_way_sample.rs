@@ -1,8 +1,8 @@
-//! Which way to write a large GIF piece, judged on a sample of it. A piece can be written up to
+//! Which way to write a large GIF image, judged on a sample of it. An image can be written up to
 //! eight ways (unchanged pixels transparent or continuing runs, global or local palette, rows
 //! in order or interlaced), and compressing each whole to keep the shortest took about eight
 //! greedy LZW passes for every pixel written (counted on the log flood and the dashboard). On a
-//! large piece each way is instead compressed over two bands of its rows, the same rows for
+//! large image each way is instead compressed over two bands of its rows, the same rows for
 //! every way, and only the ways whose band codes project close to the shortest are compressed
 //! whole (the best of them kept, as before): on the log flood about a fifth less CPU for the
 //! same bytes.
@@ -12,29 +12,29 @@ use crate::gif_frame_compress::push_interlaced;
 use crate::gif_lzw::LzwEncoder;
 use crate::gif_palette::IndexedFrame;
 
-/// Pieces of at least this many pixels (and [`MIN_ROWS`] rows) are written the ways their
+/// Images of at least this many pixels (and [`MIN_ROWS`] rows) are written the ways their
 /// sample keeps; smaller ones are compressed every way (they cost little, and a sample of them
 /// is most of them).
 pub(crate) const SAMPLE_FROM_PIXELS: u64 = 150_000;
 /// Rows in each of the two bands: a multiple of 8, so a band interlaced has the passes a
-/// whole piece has.
+/// whole image has.
 const BAND_ROWS: usize = 32;
-/// The fewest rows a piece written by its sample has: room for two bands apart.
+/// The fewest rows an image written by its sample has: room for two bands apart.
 pub(crate) const MIN_ROWS: usize = 2 * BAND_ROWS;
 /// How much more than the best a way's projected bytes may be and still be compressed whole.
 /// Ways that close are what a sample cannot tell apart; on the log flood a margin of 1%
 /// chose ways that took 0.1-0.5% more bytes, 6% the same bytes as compressing every way.
 const MARGIN: f64 = 0.06;
 
-/// One way of writing a piece: its indices, and whether its rows go interlaced.
+/// One way of writing an image: its indices, and whether its rows go interlaced.
 pub(crate) struct Candidate<'a> {
     pub(crate) indexed: &'a IndexedFrame,
     pub(crate) interlaced: bool,
 }
 
-/// The indices in `candidates` (each a `width`-wide piece of `rows` rows) worth compressing
+/// The indices in `candidates` (each a `width`-wide image of `rows` rows) worth compressing
 /// whole, most promising first: those whose codes over the sample bands, scaled to the whole
-/// piece, plus their local palette, take at most [`MARGIN`] more bytes than the best's.
+/// image, plus their local palette, take at most [`MARGIN`] more bytes than the best's.
 /// `candidates` must not be empty.
 pub(crate) fn promising(
     lzw: &mut LzwEncoder,
@@ -87,7 +87,7 @@ fn within_margin(best: u64) -> u64 {
     (best as f64 * (1.0 + MARGIN)) as u64
 }
 
-/// The first rows of the two bands: centred on a quarter and three quarters of the piece,
+/// The first rows of the two bands: centred on a quarter and three quarters of the image,
 /// starting on a multiple of 8, inside it.
 fn bands(rows: usize) -> Vec<usize> {
     let last_start = rows.saturating_sub(BAND_ROWS) / 8 * 8;
@@ -111,7 +111,7 @@ mod tests {
     }
 
     #[test]
-    fn the_bands_lie_inside_the_piece_on_rows_a_multiple_of_eight_apart() {
+    fn the_bands_lie_inside_the_image_on_rows_a_multiple_of_eight_apart() {
         for rows in [64, 65, 100, 600, 601] {
             for first in bands(rows) {
                 assert_eq!(first % 8, 0, "{rows}");

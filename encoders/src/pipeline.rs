@@ -12,10 +12,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use crate::animator::SinkStatus;
+use crate::changed_bounds::changed_bounds;
 use crate::compress_pool::{Compress, Compression};
 use crate::error::EncodeError;
 use crate::frame_chrome::Compositor;
-use crate::patch_split::{changed_rects, SplitLimits};
 use crate::raster::{Rasterizer, Rect};
 use crate::screen::RenderScreen;
 
@@ -46,19 +46,22 @@ impl FramePatch {
         self.changed.as_ref().is_some_and(|c| !c.contains(&true))
     }
 
-    /// The rectangles to write this patch as, within `limits`, when that is not the patch
-    /// itself: with a changed-pixel mask, the changed pixels cropped and, when far apart,
-    /// split (see [`changed_rects`]); `None` when the patch is written whole.
-    pub fn pieces(&self, limits: SplitLimits) -> Option<Vec<FramePatch>> {
-        let rects = changed_rects(self.rect, self.changed.as_ref()?, limits);
-        if rects.is_empty() || rects == [self.rect] {
-            return None;
+    /// This patch cropped to the bounding box of its changed pixels (the whole patch when it
+    /// has no changed-pixel mask, or nothing changed): one rectangle, however far apart its
+    /// changes lie, so the frame is written as one picture.
+    pub fn cropped_to_changes(self) -> FramePatch {
+        let Some(bounds) = (self.changed.as_ref()).and_then(|c| changed_bounds(self.rect, c))
+        else {
+            return self;
+        };
+        if bounds == self.rect {
+            return self;
         }
-        Some(rects.into_iter().map(|r| self.piece(r)).collect())
+        self.inside(bounds)
     }
 
     /// The part of this patch inside `r` (which must lie inside its rectangle).
-    fn piece(&self, r: Rect) -> FramePatch {
+    fn inside(&self, r: Rect) -> FramePatch {
         let (dx, dy) = ((r.x - self.rect.x) as usize, (r.y - self.rect.y) as usize);
         let stride = self.rect.width as usize;
         let rows = (0..r.height as usize).map(|row| {
@@ -136,9 +139,9 @@ enum Message {
 #[derive(Debug)]
 pub struct Finished {
     pub totals: WriterTotals,
-    /// Pictures written: what `frames` reports, the same for every output of one recording
-    /// (a writer may write one picture as several rectangles, each an animation frame).
-    pub pictures: u32,
+    /// Frames written, each one image in the file (GIF: one image descriptor; APNG: one
+    /// `fcTL`): what `frames` reports and what a decoder counts.
+    pub frames: u32,
     /// Frames were dropped at the byte limit.
     pub truncated: bool,
 }
@@ -266,14 +269,14 @@ impl FramePipeline {
         let (width_px, height_px) = self.size();
         let Finished {
             totals,
-            pictures,
+            frames,
             truncated,
         } = self.finish(end)?;
         Ok(crate::summary::EncodeSummary {
             path,
             format,
             bytes: totals.bytes,
-            frames: pictures,
+            frames,
             duration_ms: totals.duration_ms,
             width_px,
             height_px,
@@ -314,7 +317,7 @@ fn run_worker<W: FrameWriter>(
 ) -> WorkerResult {
     let mut compression = Compression::start(&writer, writer.compression_threads());
     let mut held: Option<(f64, FramePatch)> = None;
-    let mut pictures = 0u32;
+    let mut frames = 0u32;
     // Frames prepared after the one that would exceed the limit are compressed already, or
     // about to be: they are dropped, like every frame after it.
     let mut commit = |writer: &mut W, done: Vec<W::Done>| -> Result<(), EncodeError> {
@@ -323,7 +326,7 @@ fn run_worker<W: FrameWriter>(
                 break;
             }
             match writer.commit(frame)? {
-                Fit::Written => pictures += 1,
+                Fit::Written => frames += 1,
                 Fit::WouldExceed => full.store(true, Ordering::Release),
             }
         }
@@ -353,7 +356,7 @@ fn run_worker<W: FrameWriter>(
                 drop(compression);
                 return Ok(Finished {
                     totals: writer.finish()?,
-                    pictures,
+                    frames,
                     truncated: full.load(Ordering::Acquire),
                 });
             }

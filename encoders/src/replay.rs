@@ -69,6 +69,8 @@ pub fn render_cast_into<S: FrameSink>(
         .map_err(|e| EncodeError::Timing(e.to_string()))?;
     let slot = 1.0 / f64::from(settings.fps.max(1));
     let mut pending: Option<f64> = Some(0.0);
+    // The timeline's end: the last event's time, whatever it drew.
+    let mut last_event = 0.0f64;
     let total = cast.events.len();
     for (done, event) in cast.events.iter().enumerate() {
         // Past --max-bytes nothing more is written: stop replaying at once.
@@ -76,6 +78,7 @@ pub fn render_cast_into<S: FrameSink>(
             break;
         }
         let t = timeline.playback_time(event.time);
+        last_event = last_event.max(t);
         if let Some(start) = pending {
             if t >= start + slot {
                 animator.push(start, screens.read(&terminal, cols, rows))?;
@@ -98,6 +101,9 @@ pub fn render_cast_into<S: FrameSink>(
     if let Some(start) = pending {
         animator.push(start, screens.read(&terminal, cols, rows))?;
     }
+    // The last frame lasts until the recording ends, then the hold: the file plays as long as
+    // the recording's own timeline (`duration_ms`) plus the hold.
+    animator.advance(last_event);
     progress(total, total);
     animator.finish(settings.last_frame_hold)
 }

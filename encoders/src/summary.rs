@@ -19,7 +19,7 @@ pub struct EncodeSummary {
     pub format: OutputFormat,
     /// Size of the file.
     pub bytes: u64,
-    /// Animation frames written.
+    /// Animation frames written, each one image in the file: what a decoder counts.
     pub frames: u32,
     /// Sum of the written frames' delays, in milliseconds.
     pub duration_ms: u64,
@@ -49,12 +49,9 @@ pub struct EncodeOptions {
     /// Padding, margin, window bar and rounded corners around the grid.
     pub chrome: FrameChrome,
     /// Write pixels that did not change as transparent (GIF's transparent index, APNG's
-    /// alpha 0 blended over): the same images, far fewer bytes. Off only to compare.
+    /// alpha 0 blended over), each frame after the first as the bounding box of its changes:
+    /// the same images, far fewer bytes. Off only to compare.
     pub keep_unchanged_transparent: bool,
-    /// Write changes far apart (a prompt at the top, a clock at the bottom) as separate
-    /// rectangles of one frame instead of one rectangle spanning both. Needs
-    /// `keep_unchanged_transparent`. Off only to compare.
-    pub split_far_changes: bool,
 }
 
 impl Default for EncodeOptions {
@@ -67,7 +64,6 @@ impl Default for EncodeOptions {
             font: FontOptions::default(),
             chrome: FrameChrome::default(),
             keep_unchanged_transparent: true,
-            split_far_changes: true,
         }
     }
 }

@@ -34,12 +34,18 @@ impl DelayClock {
     }
 
     fn units_at(&self, secs: f64) -> u64 {
-        let v = (secs.max(0.0) * self.units_per_second).round();
-        if v.is_finite() {
-            v as u64
-        } else {
-            0
-        }
+        units_at(secs, self.units_per_second)
+    }
+}
+
+/// `secs` as whole units of 1/`units_per_second` s, rounded to the nearest: the one grid every
+/// frame's start and end are placed on, so the delays sum to the rounded end.
+pub fn units_at(secs: f64, units_per_second: f64) -> u64 {
+    let v = (secs.max(0.0) * units_per_second).round();
+    if v.is_finite() {
+        v as u64
+    } else {
+        0
     }
 }
 

@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod outer_screen;
 pub mod play;
 pub mod plugins;
+pub mod python_venv;
 pub mod sshd;
 
 use std::path::PathBuf;

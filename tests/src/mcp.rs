@@ -223,38 +223,7 @@ pub fn sdk_client_script() -> std::path::PathBuf {
 /// `Err` says why there is none (no venv module, pip cannot reach the registry): the caller
 /// skips and prints it.
 pub fn sdk_python() -> Result<std::path::PathBuf, String> {
-    let venv = phux_bin()
-        .parent()
-        .expect("the build directory")
-        .join("mcp-sdk-venv");
-    let python = venv.join("bin/python");
-    let installed = venv.join(".mcp-installed");
-    if installed.exists() {
-        return Ok(python);
-    }
-    let made = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .output()
-        .map_err(|e| format!("python3 is not available ({e}); .ci/run installs it"))?;
-    if !made.status.success() {
-        return Err(format!(
-            "python3 -m venv failed (Debian needs python3-venv; .ci/run installs it): {}",
-            String::from_utf8_lossy(&made.stderr).trim()
-        ));
-    }
-    let pip = Command::new(venv.join("bin/pip"))
-        .args(["install", "--quiet", "--disable-pip-version-check", "mcp"])
-        .output()
-        .map_err(|e| format!("cannot run the venv's pip: {e}"))?;
-    if !pip.status.success() {
-        return Err(format!(
-            "pip could not install the MCP SDK (`mcp`) from the registry: {}",
-            String::from_utf8_lossy(&pip.stderr).trim()
-        ));
-    }
-    std::fs::write(&installed, b"").map_err(|e| format!("cannot mark the venv ready: {e}"))?;
-    Ok(python)
+    crate::python_venv::venv_with("mcp", "mcp-sdk-venv")
 }
 
 /// The newest protocol revision `phux mcp` speaks.

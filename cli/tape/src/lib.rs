@@ -250,7 +250,6 @@ fn render_settings(settings: &Settings, recording: &outputs::Recording) -> Rende
             overwrite: true,
             chrome: settings.chrome(),
             keep_unchanged_transparent: true,
-            split_far_changes: true,
             font: settings.font(),
         },
         prefer_cast_theme: false,

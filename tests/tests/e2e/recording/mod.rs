@@ -3,6 +3,7 @@
 mod play;
 mod rec;
 mod rec_contract;
+mod rec_decoded;
 mod rec_font;
 mod rec_window;
 mod tape;

@@ -228,7 +228,6 @@ fn render(
                 ..phux_encoders::FrameChrome::default()
             },
             keep_unchanged_transparent: true,
-            split_far_changes: true,
         },
         prefer_cast_theme: args.theme.is_none(),
         fps: args.fps.unwrap_or(30),
