@@ -139,8 +139,11 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance, clocked: bool) {
         })
         .collect();
     let adopted = entries.len();
+    let mut known: std::collections::HashSet<u32> = entries.iter().map(|e| e.handle.pid).collect();
     *shared.tree() = SessionTree::restore(sessions, entries, manifest.counters);
     adopt_exited(shared, manifest.exited, blobs.exited);
+    known.extend(crate::keeper::keeper_pids());
+    super::strays::reap_all_but(&known);
     phases.lap("tree and exited panes");
     crate::log::line(&phases.line("adopting"));
     let unread_ms = manifest::unix_ns().saturating_sub(manifest.frozen_at_unix_ns) / 1_000_000;

@@ -26,6 +26,7 @@ pub mod manifest;
 mod phases;
 mod restoring;
 mod snapshots;
+mod strays;
 
 pub use adopt::{adopt, receive, Inheritance};
 pub use phases::Phases;

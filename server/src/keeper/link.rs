@@ -60,7 +60,7 @@ pub struct KeeperLink {
 static PARKED: Mutex<Vec<KeeperLink>> = Mutex::new(Vec::new());
 
 /// The links of every pane this process holds through a keeper, for a stop on purpose.
-static LINKS: Mutex<Vec<(PaneId, std::sync::Weak<OwnedFd>)>> = Mutex::new(Vec::new());
+static LINKS: Mutex<Vec<(u32, std::sync::Weak<OwnedFd>)>> = Mutex::new(Vec::new());
 
 /// Where the keepers of the server at `socket` listen.
 pub fn directory(socket: &Path) -> PathBuf {
@@ -144,7 +144,7 @@ impl Hello {
         LINKS
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push((pane, Arc::downgrade(&socket)));
+            .push((self.keeper_pid, Arc::downgrade(&socket)));
         Held {
             pane,
             pid: self.pid,
@@ -314,6 +314,12 @@ fn wait_gone(pid: u32) {
 fn forget(socket: &Arc<OwnedFd>) {
     let mut links = LINKS.lock().unwrap_or_else(PoisonError::into_inner);
     links.retain(|(_, link)| link.upgrade().is_some_and(|l| !Arc::ptr_eq(&l, socket)));
+}
+
+/// The keepers this process holds panes through, by PID.
+pub fn keeper_pids() -> Vec<u32> {
+    let links = LINKS.lock().unwrap_or_else(PoisonError::into_inner);
+    links.iter().map(|(pid, _)| *pid).collect()
 }
 
 /// Tells every keeper this process holds that the server stops on purpose: each hangs its

@@ -17,5 +17,7 @@ mod recover;
 pub mod state_file;
 
 pub use keep::{KeepError, KeepFiles, KeepWriters};
-pub use link::{adopt, directory, hang_up_all, release, start, Held, KeeperError, KeeperLink};
+pub use link::{
+    adopt, directory, hang_up_all, keeper_pids, release, start, Held, KeeperError, KeeperLink,
+};
 pub use recover::recover;

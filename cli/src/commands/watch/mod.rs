@@ -30,7 +30,7 @@ use crate::output;
 
 mod scope;
 pub use phux_client::verbs::watch::{batch, BatchSpec, WatchBatch};
-use phux_client::verbs::watch::{server_gone, server_is_up, WatchClock};
+use phux_client::verbs::watch::{server_gone, WatchClock};
 mod targets;
 use scope::{Scope, Step};
 
@@ -102,6 +102,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             since_ms: args.since,
         },
     )?;
+    let mut resumes = 0;
     loop {
         match client.next_message_or_stop(deadline, Some(stop.as_fd()))? {
             Pushed::Message(ServerMessage::Event(event)) => {
@@ -134,10 +135,52 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             Pushed::Ended if satellite.is_some() => {
                 return Err(link_gone(satellite.as_deref().unwrap_or_default()))
             }
-            Pushed::Ended if !server_is_up(context) => return Err(server_gone(context)),
-            Pushed::Ended if scope.until().is_empty() => return Ok(SUCCESS),
-            Pushed::Ended => return Err(ended_before(single, &scope)),
+            Pushed::Ended => match resume(context, single, &mut resumes) {
+                Resumed::Again(again) => client = again,
+                Resumed::ServerGone => return Err(server_gone(context)),
+                Resumed::PaneGone if scope.until().is_empty() => return Ok(SUCCESS),
+                Resumed::PaneGone => return Err(ended_before(single, &scope)),
+            },
         }
+    }
+}
+
+/// How many times one watch subscribes again after its stream ended with the panes still there.
+const MAX_RESUMES: usize = 16;
+
+/// What follows a stream that ended without being asked to.
+enum Resumed {
+    /// A server took over (the same one re-exec'd by `phux upgrade`, or one that took the
+    /// panes over from their keepers after a crash): the watch goes on, subscribed to it.
+    Again(Client),
+    /// The watched pane is gone: its stream ended with it.
+    PaneGone,
+    /// No server answers (it stopped).
+    ServerGone,
+}
+
+/// Subscribes again where the stream ended while the watched panes live on (an upgrade, or a
+/// server that took the panes over after a crash). Events between the old server's last and
+/// the new one's first are not replayed (the event ring is not carried over).
+fn resume(context: &Context, single: Option<PaneId>, resumes: &mut usize) -> Resumed {
+    if *resumes >= MAX_RESUMES {
+        return Resumed::ServerGone;
+    }
+    *resumes += 1;
+    let Ok(mut client) = Client::connect(&context.socket) else {
+        return Resumed::ServerGone;
+    };
+    let Ok(state) = client.state() else {
+        return Resumed::ServerGone;
+    };
+    if let Some(pane) = single {
+        if !state.panes().any(|p| p.id == pane) {
+            return Resumed::PaneGone;
+        }
+    }
+    match client.subscribe_since(single, Vec::new(), None) {
+        Ok(()) => Resumed::Again(client),
+        Err(_) => Resumed::ServerGone,
     }
 }
 

@@ -184,9 +184,12 @@ fn the_server_dying_mid_wait_is_server_disconnected() {
 }
 
 // Issue 18 item 12: `watch` without `--until` used to exit 0 in silence when the server died.
+// Its panes die with it here (no keepers): with keepers the watch goes on with the server that
+// takes them over (`server::crash_recovery`).
 #[test]
 fn watch_without_until_exits_1_when_the_server_dies() {
-    let mut server = TestServer::start();
+    let mut server =
+        TestServer::start_with_env(&[], &[("PHUX_KEEPERS", std::ffi::OsStr::new("0"))]);
     let pane = server.plain_shell("crash", "sh");
     let socket = server.socket.clone();
     let output = crash_under(&mut server, &["watch", "--json", &pane], || {

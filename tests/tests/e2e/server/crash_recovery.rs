@@ -290,3 +290,31 @@ fn an_ended_pane_stays_readable_across_a_crash() {
         std::fs::read_dir(&keepers).map_or(0, Iterator::count) == 0
     });
 }
+
+#[test]
+fn a_watch_goes_on_with_the_server_that_took_the_panes_over() {
+    let mut server = TestServer::start();
+    server.new_session("first", &["sh"]);
+    let watch = server.spawn_connected(
+        &[
+            "watch",
+            "--json",
+            "--until",
+            "pane_spawned",
+            "--timeout",
+            "30",
+        ],
+        1,
+    );
+    server.crash();
+    wait_until(
+        "the watch subscribed again",
+        Duration::from_secs(10),
+        || server.clients() > 1,
+    );
+    server.new_session("second", &["sh"]);
+    let out = watch.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("\"pane_spawned\""), "{printed}");
+}

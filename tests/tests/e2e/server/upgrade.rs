@@ -554,3 +554,66 @@ fn upgrade_into_a_bad_binary(script: &str) -> String {
 fn manifest_left(socket: &Path) -> bool {
     socket.with_extension("sock.handoff").exists()
 }
+
+/// Whether process `pid` is a zombie (ended, not waited for).
+fn zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|stat| {
+            stat.rsplit_once(") ")
+                .map(|(_, rest)| rest.starts_with('Z'))
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn an_upgraded_hub_leaves_no_zombie_behind() {
+    let mut fleet = phux_tests::fleet::Fleet::start();
+    let satellite = fleet.add_satellite("devbox");
+    let local = satellite.plain_shell("work", "sh");
+    let remote = format!("devbox/{local}");
+    fleet.wait_listed(&remote);
+    let hub = fleet.hub.server_pid();
+    let before = children(hub);
+    let out = upgrade(&fleet.hub);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The link the old image started ends with its pipes; the new image waits for it.
+    fleet.wait_listed(&remote);
+    wait_until(
+        "no child of the hub is a zombie",
+        Duration::from_secs(10),
+        || children(hub).iter().all(|pid| !zombie(*pid)),
+    );
+    assert!(!before.is_empty(), "the hub had its link's process");
+}
+
+/// A watch whose stream an upgrade ended subscribes again and goes on (it used to end with
+/// exit 0 and no line).
+#[test]
+fn a_watch_goes_on_across_an_upgrade() {
+    let server = TestServer::start();
+    server.new_session("first", &["sh"]);
+    let watch = server.spawn_connected(
+        &[
+            "watch",
+            "--json",
+            "--until",
+            "pane_spawned",
+            "--timeout",
+            "30",
+        ],
+        1,
+    );
+    let out = upgrade(&server);
+    assert!(out.status.success(), "{}", stderr(&out));
+    wait_until(
+        "the watch subscribed again",
+        Duration::from_secs(10),
+        || server.clients() > 1,
+    );
+    server.new_session("second", &["sh"]);
+    let out = watch.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(printed.contains("\"pane_spawned\""), "{printed}");
+}

@@ -50,7 +50,7 @@ fn round_us(seconds: f64) -> f64 {
 /// on purpose (the pane closed); one that ended with it gone was cut. It must answer the
 /// handshake: a server being torn down may still hold its listening socket for a moment.
 pub fn server_is_up(context: &Context) -> bool {
-    Client::connect(&context.socket).is_ok_and(|mut client| client.welcome().is_ok())
+    Client::connect_running(&context.socket).is_ok_and(|mut client| client.welcome().is_ok())
 }
 
 pub fn server_gone(context: &Context) -> Failure {
