@@ -42,6 +42,25 @@ pub struct Client {
     actor: Option<String>,
 }
 
+/// How long a read cut by its server going away waits for the next server to answer.
+const RECONNECT_WAIT: Duration = Duration::from_secs(10);
+
+/// Whether `message` only reads: asking it again cannot do anything twice.
+fn is_a_read(message: &ClientMessage) -> bool {
+    use ClientMessage as M;
+    matches!(
+        message,
+        M::GetState(_)
+            | M::GetFleet(_)
+            | M::Status(_)
+            | M::GetScreen(_)
+            | M::TagsGet(_)
+            | M::MetadataGet(_)
+            | M::AgentInspect(_)
+            | M::ShellState(_)
+    )
+}
+
 /// The name a client types as, from `PHUX_AS` (none when unset or empty).
 pub fn actor_from_env() -> Option<String> {
     std::env::var("PHUX_AS").ok().filter(|a| !a.is_empty())
@@ -150,7 +169,48 @@ impl Client {
     /// Sends `message` with a fresh id (whatever id it carried is replaced) and returns the
     /// response's `ok` payload as `T`, or the server's error. Events and output chunks that
     /// arrive meanwhile are skipped.
+    ///
+    /// A read the server went away before answering (an upgrade's exec, or a crash whose
+    /// panes a new server takes over) is asked again, once, of the server that answers next:
+    /// a read changes nothing, so asking twice is safe. A write is never sent twice.
     pub fn request<T: DeserializeOwned>(
+        &mut self,
+        message: ClientMessage,
+    ) -> Result<T, ClientError> {
+        let again = (is_a_read(&message) && self.route.is_none() && self.remote.is_none())
+            .then(|| message.clone());
+        match (self.request_once(message), again) {
+            (Err(ClientError::ServerDisconnected { .. }), Some(message)) => {
+                self.reconnect()?;
+                self.request_once(message)
+            }
+            (answer, _) => answer,
+        }
+    }
+
+    /// A fresh connection to the server that answers on the socket now, in place of this one
+    /// (typing as the same actor).
+    fn reconnect(&mut self) -> Result<(), ClientError> {
+        let deadline = std::time::Instant::now() + RECONNECT_WAIT;
+        loop {
+            let attempt = Client::connect(&self.socket).and_then(|mut client| {
+                client.welcome()?;
+                Ok(client)
+            });
+            match attempt {
+                Ok(mut client) => {
+                    client.actor = self.actor.take();
+                    *self = client;
+                    return Ok(());
+                }
+                Err(e @ ClientError::NoServer { .. }) => return Err(e),
+                Err(e) if std::time::Instant::now() >= deadline => return Err(e),
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+    }
+
+    fn request_once<T: DeserializeOwned>(
         &mut self,
         message: ClientMessage,
     ) -> Result<T, ClientError> {

@@ -167,7 +167,10 @@ fn a_killed_pane_with_input_queued_leaves_no_thread_or_descriptor() {
 /// left the writer blocked on a full PTY.
 #[test]
 fn a_program_flooding_queries_that_exits_leaves_no_thread_or_descriptor() {
-    let server = TestServer::start();
+    // An ended pane kept readable keeps its keeper's link (one descriptor) for as long as it
+    // is kept: keep none, so every descriptor the pane had must go.
+    let server =
+        TestServer::start_with_env(&[], &[("PHUX_KEEP_EXITED", std::ffi::OsStr::new("0"))]);
     server.new_session("keep", &["sleep", "600"]);
     let pid = server.server_pid();
     let (threads, fds) = settled_baseline(pid);

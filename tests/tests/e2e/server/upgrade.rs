@@ -617,3 +617,44 @@ fn a_watch_goes_on_across_an_upgrade() {
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(printed.contains("\"pane_spawned\""), "{printed}");
 }
+
+/// Reads in flight while the server upgrades are answered (asked again of the new process when
+/// the old one went away before answering), never `server_disconnected`.
+#[test]
+fn reads_in_flight_across_upgrades_are_all_answered() {
+    let server = TestServer::start();
+    let pane = server.new_session("busy", &["sh"]);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let read = |args: &[&str]| {
+        let mut calls = 0;
+        let mut failures = Vec::new();
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            let out = server.phux(args).output().unwrap();
+            calls += 1;
+            if !out.status.success() {
+                failures.push(String::from_utf8_lossy(&out.stderr).into_owned());
+            }
+        }
+        (calls, failures)
+    };
+    std::thread::scope(|scope| {
+        let readers = [
+            scope.spawn(|| read(&["ls", "--json"])),
+            scope.spawn(|| read(&["snapshot", "--json", &pane])),
+        ];
+        for _ in 0..3 {
+            let out = upgrade(&server);
+            assert!(out.status.success(), "{}", stderr(&out));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for reader in readers {
+            let (calls, failures) = reader.join().unwrap();
+            assert!(calls > 0);
+            assert!(
+                failures.is_empty(),
+                "{} of {calls} failed: {failures:?}",
+                failures.len()
+            );
+        }
+    });
+}
