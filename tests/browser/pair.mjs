@@ -69,6 +69,34 @@ try {
   const afterTyping = await waitForText(page, plan.expect_after_typing);
   report('typed', { shown: afterTyping });
 
+  // An upgrade closes the page's connections: it dials again by itself, soon, and the pane
+  // answers. Its state changes are stamped as they happen.
+  await page.evaluate(() => {
+    window.phuxStates = [];
+    new MutationObserver(() => window.phuxStates.push([document.body.dataset.state, Date.now()]))
+      .observe(document.body, { attributes: true, attributeFilter: ['data-state'] });
+  });
+  const upgradeStarted = Date.now();
+  execFileSync(plan.phux, ['upgrade'], { env: process.env });
+  const upgraded = Date.now();
+  try {
+    await page.waitForFunction(() => {
+      const states = window.phuxStates.map(([state]) => state);
+      return states.includes('closed') && states[states.length - 1] === 'connected';
+    }, null, { timeout: 15000 });
+  } catch (error) {
+    const seen = await page.evaluate(() => JSON.stringify(window.phuxStates));
+    const notice = await page.locator('#notice').innerText();
+    throw new Error(`the page did not come back after the upgrade: states ${seen}, notice ${notice}`);
+  }
+  const states = await page.evaluate(() => window.phuxStates);
+  const back = states[states.length - 1][1];
+  await page.locator('#terminal').click();
+  await page.keyboard.type(plan.typed_after_upgrade);
+  await page.keyboard.press('Enter');
+  report('upgraded', { upgrade_ms: upgraded - upgradeStarted, back_after_ms: back - upgraded,
+                       shown: await waitForText(page, plan.expect_after_upgrade) });
+
   // A read-only credential watches the same pane but its typing is refused.
   const watcher = await browser.newContext({ ignoreHTTPSErrors: true });
   const ro = await open(watcher, plan.read_only_token);

@@ -44,7 +44,7 @@ fn keepers(socket: &std::path::Path) -> Vec<u32> {
         };
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         let args: Vec<_> = cmdline.split(|b| *b == 0).collect();
-        if args.iter().any(|a| *a == b"__keeper") && args.iter().any(|a| *a == socket.as_bytes()) {
+        if args.contains(&b"__keeper".as_slice()) && args.contains(&socket.as_bytes()) {
             found.push(pid);
         }
     }

@@ -136,7 +136,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
                 return Err(link_gone(satellite.as_deref().unwrap_or_default()))
             }
             Pushed::Ended => match resume(context, single, &mut resumes) {
-                Resumed::Again(again) => client = again,
+                Resumed::Again(again) => client = *again,
                 Resumed::ServerGone => return Err(server_gone(context)),
                 Resumed::PaneGone if scope.until().is_empty() => return Ok(SUCCESS),
                 Resumed::PaneGone => return Err(ended_before(single, &scope)),
@@ -152,7 +152,7 @@ const MAX_RESUMES: usize = 16;
 enum Resumed {
     /// A server took over (the same one re-exec'd by `phux upgrade`, or one that took the
     /// panes over from their keepers after a crash): the watch goes on, subscribed to it.
-    Again(Client),
+    Again(Box<Client>),
     /// The watched pane is gone: its stream ended with it.
     PaneGone,
     /// No server answers (it stopped).
@@ -179,7 +179,7 @@ fn resume(context: &Context, single: Option<PaneId>, resumes: &mut usize) -> Res
         }
     }
     match client.subscribe_since(single, Vec::new(), None) {
-        Ok(()) => Resumed::Again(client),
+        Ok(()) => Resumed::Again(Box::new(client)),
         Err(_) => Resumed::ServerGone,
     }
 }

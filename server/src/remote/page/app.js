@@ -7,7 +7,16 @@ const $ = (id) => document.getElementById(id);
 const PROTOCOL = { major: 1, minor: 0 };
 const KIND_JSON = 1, KIND_OUTPUT = 2;
 const POLL_MS = 1000;
-const RECONNECT_MS = 2000;
+// Redialing after the connection dropped: soon at first (an upgrade or a server taking the
+// panes over is back in a fraction of a second), then less often, up to every 2 s.
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 2000;
+let reconnectDelay = RECONNECT_FIRST_MS;
+
+function redialSoon() {
+  setTimeout(reconnect, reconnectDelay);
+  reconnectDelay = Math.min(Math.round(reconnectDelay * 1.5), RECONNECT_MAX_MS);
+}
 
 function takeToken() {
   const hash = new URLSearchParams(location.hash.slice(1));
@@ -293,14 +302,15 @@ async function showPane(id) {
 }
 
 // The control connection; when it drops (the server restarted, `phux upgrade`, the network),
-// it is dialed again every few seconds, and the pane shown again, until a token refusal.
+// it is dialed again (after 100 ms, then less often, up to every 2 s), and the pane shown
+// again, until a token refusal.
 async function connect() {
   const control = new Conn(app.token, {
     onClose: (reason) => {
       if (app.control !== control) return;
       ui.notice(`Disconnected: ${reason}. Reconnecting…`, true);
       document.body.dataset.state = 'closed';
-      setTimeout(reconnect, RECONNECT_MS);
+      redialSoon();
     },
   });
   await control.open();
@@ -316,9 +326,10 @@ async function reconnect() {
       document.body.dataset.state = 'refused';
       return;
     }
-    setTimeout(reconnect, RECONNECT_MS);
+    redialSoon();
     return;
   }
+  reconnectDelay = RECONNECT_FIRST_MS;
   document.body.dataset.state = 'connected';
   ui.notice('');
   await poll();

@@ -57,6 +57,8 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
         "typed": "echo typed-$((6*7))",
         "expect_after_typing": "typed-42",
         "read_only_typed": "echo READONLY",
+        "typed_after_upgrade": "echo upgraded-$((3*3))",
+        "expect_after_upgrade": "upgraded-9",
         "typed_after_revoke": "echo kept-$((5*5))",
         "expect_after_revoke": "kept-25",
         "phux": phux_bin(),
@@ -72,8 +74,9 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
     let printed = stdout(&output);
     assert!(
         output.status.success(),
-        "the browser run failed:\n{printed}\n{}",
-        phux_tests::stderr(&output)
+        "the browser run failed:\n{printed}\n{}\nthe server's log:\n{}",
+        phux_tests::stderr(&output),
+        std::fs::read_to_string(server.dir.path().join("server.log")).unwrap_or_default()
     );
     let steps: Vec<serde_json::Value> = printed
         .lines()
@@ -101,6 +104,16 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
         .as_str()
         .unwrap()
         .contains("typed-42"));
+    // After an upgrade the page is back by itself, and typing reaches the same shell.
+    let upgraded = step("upgraded");
+    assert!(
+        upgraded["shown"].as_str().unwrap().contains("upgraded-9"),
+        "{upgraded}"
+    );
+    println!(
+        "the page was back {} ms after `phux upgrade` returned (the upgrade took {} ms)",
+        upgraded["back_after_ms"], upgraded["upgrade_ms"]
+    );
     assert!(step("read_only")["badge"]
         .as_str()
         .unwrap()
