@@ -262,4 +262,28 @@ mod tests {
         assert!(admission.admit(&next, Origin::Local).is_some());
         drop(admitted);
     }
+
+    /// One read-only `/link` of 540 channels filled the one table: local `new` and
+    /// `send-keys` failed "at its connection limit". Each origin now fills only its own.
+    #[test]
+    fn remote_and_read_only_connections_never_cost_the_owner_a_place() {
+        let admission = Admission::default();
+        let mut held = Vec::new();
+        for origin in [Origin::RemoteReadOnly, Origin::Remote] {
+            let (most, _) = origin.most();
+            for _ in 0..most {
+                let (ours, theirs) = UnixStream::pair().unwrap();
+                let ticket = admission.admit(&ours, origin).unwrap();
+                ticket.busy();
+                held.push((ticket, ours, theirs));
+            }
+            let (over, _peer) = UnixStream::pair().unwrap();
+            assert!(admission.admit(&over, origin).is_none(), "{origin:?}");
+        }
+        let (owner, _peer) = UnixStream::pair().unwrap();
+        let ticket = admission
+            .admit(&owner, Origin::Local)
+            .expect("the owner's place");
+        assert!(!ticket.in_reserve());
+    }
 }
