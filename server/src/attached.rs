@@ -22,9 +22,9 @@ pub fn serve(
     socket: &UnixStream,
     shared: &Shared,
     id: u64,
-    request: &AttachClient,
+    (request, read_only): (&AttachClient, bool),
 ) -> Result<(), WireError> {
-    let attached = match tui::attach(shared, request) {
+    let attached = match tui::attach(shared, request, read_only) {
         Ok(attached) => attached,
         Err(error) => {
             return writer.send(&ServerMessage::Response(Response::error(id, error.body())))

@@ -1,6 +1,11 @@
 //! Attached clients (the TUI): who is attached to which session at what size, the window-size
 //! policy that turns those sizes into one size per session, and detach requests.
 //!
+//! A read-only client (a read-only credential, or `PHUX_READ_ONLY=1`) never sizes anything:
+//! the policies count only clients that may write, and a read-only one views the panes at
+//! whatever size they have (its front end letterboxes or crops). A client's size is changed
+//! only by the connection that attached it, which alone knows its key.
+//!
 //! A client is not part of the session model: it holds nothing the server needs, and when its
 //! connection closes it is simply forgotten (and the sizes are decided again without it).
 
@@ -39,6 +44,10 @@ impl WindowSizePolicy {
 
 struct AttachedClient {
     id: u32,
+    /// What `client_resize` must name besides the id.
+    key: String,
+    /// Whether its size counts toward its session's (not for a read-only client).
+    sizes_panes: bool,
     session: SessionId,
     size: GridSize,
     /// When it last attached or resized, in the attached clients' own ticks (for `latest`).
@@ -66,17 +75,21 @@ fn capped(size: GridSize) -> GridSize {
 }
 
 impl AttachedClients {
-    /// Registers a client; returns its id and the queue its notices arrive on.
+    /// Registers a client known by `key`, sizing its session's panes unless `read_only`;
+    /// returns its id and the queue its notices arrive on.
     pub fn attach(
         &mut self,
         session: SessionId,
         size: GridSize,
+        (key, read_only): (String, bool),
     ) -> (u32, Receiver<ClientNoticeKind>) {
         self.next_id += 1;
         self.tick += 1;
         let (tx, rx) = bounded(NOTICE_QUEUE);
         self.clients.push(AttachedClient {
             id: self.next_id,
+            key,
+            sizes_panes: !read_only,
             session,
             size: capped(size),
             touched: self.tick,
@@ -99,16 +112,19 @@ impl AttachedClients {
     }
 
     /// A client's new size (and session, when it switched). Returns the sessions whose sizes
-    /// must be decided again, or None for an unknown client.
+    /// must be decided again, or None for an unknown client or a wrong key.
     pub fn resize(
         &mut self,
-        client: u32,
+        (client, key): (u32, &str),
         size: GridSize,
         session: Option<SessionId>,
     ) -> Option<Vec<SessionId>> {
         self.tick += 1;
         let tick = self.tick;
-        let entry = self.clients.iter_mut().find(|c| c.id == client)?;
+        let entry = self
+            .clients
+            .iter_mut()
+            .find(|c| c.id == client && keys_match(&c.key, key))?;
         let old = entry.session;
         entry.size = capped(size);
         entry.touched = tick;
@@ -149,7 +165,10 @@ impl AttachedClients {
     /// The size `policy` gives `session`, or None when no client is attached to it (or under
     /// `manual`).
     pub fn size_for(&self, session: SessionId, policy: WindowSizePolicy) -> Option<GridSize> {
-        let mut sizes = self.clients.iter().filter(|c| c.session == session);
+        let mut sizes = self
+            .clients
+            .iter()
+            .filter(|c| c.session == session && c.sizes_panes);
         match policy {
             WindowSizePolicy::Manual => None,
             WindowSizePolicy::Smallest => sizes.map(|c| c.size).reduce(|a, b| GridSize {
@@ -163,6 +182,16 @@ impl AttachedClients {
             WindowSizePolicy::Latest => sizes.by_ref().max_by_key(|c| c.touched).map(|c| c.size),
         }
     }
+}
+
+/// Compares keys in time that does not depend on where they first differ.
+fn keys_match(ours: &str, theirs: &str) -> bool {
+    ours.len() == theirs.len()
+        && ours
+            .bytes()
+            .zip(theirs.bytes())
+            .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+            == 0
 }
 
 /// Counts a recorder on a pane for as long as it lives (its `observe` stream).
@@ -200,17 +229,37 @@ mod tests {
         GridSize { cols, rows }
     }
 
+    fn writer() -> (String, bool) {
+        ("k".to_owned(), false)
+    }
+
+    /// A read-only client's `attach_client{cols:2,rows:1}` took its session's panes to 2x1, and
+    /// a second connection's `client_resize` of client 1 took them to 1x1.
+    #[test]
+    fn a_read_only_client_sizes_nothing_and_only_its_key_resizes_a_client() {
+        let mut clients = AttachedClients::default();
+        let (viewer, _rx_v) = clients.attach(S, size(2, 1), ("v".to_owned(), true));
+        assert_eq!(clients.size_for(S, WindowSizePolicy::Smallest), None);
+        let (owner, _rx_o) = clients.attach(S, size(120, 38), writer());
+        assert!(clients.resize((owner, "v"), size(1, 1), None).is_none());
+        assert!(clients.resize((owner, ""), size(1, 1), None).is_none());
+        assert!(clients.resize((viewer, "v"), size(1, 1), None).is_some());
+        for policy in [WindowSizePolicy::Smallest, WindowSizePolicy::Latest] {
+            assert_eq!(clients.size_for(S, policy), Some(size(120, 38)));
+        }
+    }
+
     #[test]
     fn each_policy_picks_its_size() {
         let mut clients = AttachedClients::default();
-        let (a, _rx_a) = clients.attach(S, size(100, 40));
-        let (_b, _rx_b) = clients.attach(S, size(80, 50));
+        let (a, _rx_a) = clients.attach(S, size(100, 40), writer());
+        let (_b, _rx_b) = clients.attach(S, size(80, 50), writer());
         use WindowSizePolicy::*;
         assert_eq!(clients.size_for(S, Smallest), Some(size(80, 40)));
         assert_eq!(clients.size_for(S, Largest), Some(size(100, 50)));
         assert_eq!(clients.size_for(S, Latest), Some(size(80, 50)));
         assert_eq!(clients.size_for(S, Manual), None);
-        clients.resize(a, size(120, 30), None);
+        clients.resize((a, "k"), size(120, 30), None);
         assert_eq!(clients.size_for(S, Latest), Some(size(120, 30)));
         assert_eq!(clients.size_for(SessionId(2), Smallest), None);
     }
@@ -222,14 +271,14 @@ mod tests {
         use phux_core::limits::{MAX_GRID_COLS, MAX_GRID_ROWS};
         let cap = size(MAX_GRID_COLS, MAX_GRID_ROWS);
         let mut clients = AttachedClients::default();
-        let (a, _rx_a) = clients.attach(S, size(65535, 65535));
+        let (a, _rx_a) = clients.attach(S, size(65535, 65535), writer());
         use WindowSizePolicy::*;
         for policy in [Smallest, Largest, Latest] {
             assert_eq!(clients.size_for(S, policy), Some(cap), "{policy:?}");
         }
-        clients.resize(a, size(80, 24), None);
-        let (_b, _rx_b) = clients.attach(S, size(0, 0));
-        clients.resize(a, size(u16::MAX, 30), None);
+        clients.resize((a, "k"), size(80, 24), None);
+        let (_b, _rx_b) = clients.attach(S, size(0, 0), writer());
+        clients.resize((a, "k"), size(u16::MAX, 30), None);
         assert_eq!(clients.size_for(S, Largest), Some(size(MAX_GRID_COLS, 30)));
         assert_eq!(clients.size_for(S, Smallest), Some(size(1, 1)));
     }
@@ -237,8 +286,8 @@ mod tests {
     #[test]
     fn detach_requests_reach_only_the_session_asked_for() {
         let mut clients = AttachedClients::default();
-        let (_a, rx_a) = clients.attach(S, size(80, 24));
-        let (b, rx_b) = clients.attach(SessionId(2), size(80, 24));
+        let (_a, rx_a) = clients.attach(S, size(80, 24), writer());
+        let (b, rx_b) = clients.attach(SessionId(2), size(80, 24), writer());
         assert_eq!(clients.request_detach(Some(S)), 1);
         assert_eq!(rx_a.try_recv(), Ok(ClientNoticeKind::Detach));
         assert!(rx_b.try_recv().is_err());

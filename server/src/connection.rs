@@ -1,40 +1,38 @@
 //! One client connection on its own thread: the version handshake, then requests answered in
 //! order; a `subscribe` or `observe` turns the connection into a one-way stream until either
 //! side goes away. A malformed or oversize frame ends this connection only, and so does a
-//! hello that does not arrive within [`HELLO_DEADLINE`] or a frame whose body does not arrive
-//! within [`BODY_DEADLINE`] of its length (see `admission` for how many connections are kept).
+//! hello that does not arrive within `HELLO_DEADLINE` or a frame that does not arrive whole in
+//! time (see `frame_intake` for the deadlines and sizes, `admission` for how many connections
+//! of each origin are kept).
 
+use crate::admission::Origin;
 use crate::bus::BusEvent;
+use crate::frame_intake::{FrameIntake, HELLO_DEADLINE};
 use crate::handlers;
 use crate::request_error::RequestError;
 use crate::shared::{wall_clock_ns, Shared};
 use crate::streams::{self, Stream};
 use crossbeam_channel::RecvTimeoutError;
 use phux_core::wire::{
-    self, negotiate, ClientMessage, Event, Frame, FrameReader, FrameWriter, ObserverLagged,
-    OutputChunk, Resized, Response, ScreenChanged, ServerMessage, WireError,
+    self, negotiate, ClientMessage, Event, Frame, FrameWriter, ObserverLagged, OutputChunk,
+    Resized, Response, ScreenChanged, ServerMessage, WireError,
 };
-use std::io::Read;
 use std::os::unix::net::UnixStream;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub(crate) type Writer<'a> = FrameWriter<&'a UnixStream>;
 
 /// The most bytes of queued stream events gathered into one write.
 const MAX_STREAM_WRITE: usize = 1 << 20;
 
-/// How long a new connection has to send its hello.
-pub const HELLO_DEADLINE: Duration = Duration::from_secs(5);
-/// How long a frame's body may take to arrive once its length has.
-pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
-
 /// Numbers connections, for what one holds while it lasts (a pane's `run` slot).
 static CONNECTIONS: AtomicU64 = AtomicU64::new(1);
 
+/// Serves one of the owner's local connections.
 pub fn serve(stream: UnixStream, shared: Arc<Shared>) {
-    serve_as(stream, shared, Grant::Full);
+    serve_from(stream, shared, Grant::Full, Origin::Local);
 }
 
 /// What a connection may do whatever its hello says.
@@ -47,16 +45,28 @@ pub enum Grant {
     ReadOnly,
 }
 
-/// Serves one connection with `grant` (the remote listener's connections come through here).
-pub fn serve_as(stream: UnixStream, shared: Arc<Shared>, grant: Grant) {
-    let Some(ticket) = shared.admission.admit(&stream) else {
-        crate::log::line("refused a connection: every place is taken by an active client");
-        refuse_at_limit(&stream);
+/// Serves one of the remote listener's connections with its credential's `grant`, from the
+/// places kept for remote connections of that grant.
+pub fn serve_remote(stream: UnixStream, shared: Arc<Shared>, grant: Grant) {
+    let origin = match grant {
+        Grant::Full => Origin::Remote,
+        Grant::ReadOnly => Origin::RemoteReadOnly,
+    };
+    serve_from(stream, shared, grant, origin);
+}
+
+fn serve_from(stream: UnixStream, shared: Arc<Shared>, grant: Grant, origin: Origin) {
+    let Some(ticket) = shared.admission.admit(&stream, origin) else {
+        crate::log::line(&format!(
+            "refused a {} connection: every place is taken by an active client",
+            origin.name()
+        ));
+        refuse_at_limit(&stream, origin);
         return;
     };
     shared.clients.fetch_add(1, Ordering::Relaxed);
     let connection = CONNECTIONS.fetch_add(1, Ordering::Relaxed);
-    if let Err(e) = converse(&stream, &shared, &ticket, connection, grant) {
+    if let Err(e) = converse(&stream, &shared, &ticket, connection, (grant, origin)) {
         if !matches!(e, WireError::Closed) {
             crate::log::line(&format!("client dropped: {e}"));
         }
@@ -64,40 +74,6 @@ pub fn serve_as(stream: UnixStream, shared: Arc<Shared>, grant: Grant) {
     shared.run_slots.release_all(connection);
     crate::handlers::lease::expire(&shared, Some(connection));
     shared.clients.fetch_sub(1, Ordering::Relaxed);
-}
-
-/// The bytes of every frame body being received at once, across connections: 170 partial
-/// 16 MiB frames held 2.8 GB (the connection cap allowed 8.6 GB). A frame that would pass it
-/// ends its connection with a transport error.
-pub const MAX_PARTIAL_FRAME_BYTES: usize = 256 << 20;
-
-static PARTIAL_FRAME_BYTES: AtomicUsize = AtomicUsize::new(0);
-
-/// A frame body's share of [`MAX_PARTIAL_FRAME_BYTES`], given back when dropped.
-struct PartialFrame(usize);
-
-impl PartialFrame {
-    fn reserve(len: usize) -> std::io::Result<PartialFrame> {
-        PARTIAL_FRAME_BYTES
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |held| {
-                held.checked_add(len)
-                    .filter(|&total| total <= MAX_PARTIAL_FRAME_BYTES)
-            })
-            .map(|_| PartialFrame(len))
-            .map_err(|_| {
-                std::io::Error::other(format!(
-                    "the server is receiving {} of frames already; send smaller requests or \
-                     retry",
-                    phux_core::bounded_read::human(MAX_PARTIAL_FRAME_BYTES as u64)
-                ))
-            })
-    }
-}
-
-impl Drop for PartialFrame {
-    fn drop(&mut self) {
-        PARTIAL_FRAME_BYTES.fetch_sub(self.0, Ordering::SeqCst);
-    }
 }
 
 /// What a connection holding a place kept for control requests may ask: to see the state and
@@ -121,17 +97,15 @@ const REFUSAL_HELLO_DEADLINE: Duration = Duration::from_secs(1);
 
 /// Answers a newcomer's hello with the reason it is not served, so its client says the server
 /// is at its connection limit rather than that it went away.
-fn refuse_at_limit(stream: &UnixStream) {
-    let mut reader = FrameReader::new(Deadlined {
-        socket: stream,
-        deadline: Some(Instant::now() + REFUSAL_HELLO_DEADLINE),
-    });
-    if let Ok(ClientMessage::Hello(_)) = reader.read_message::<ClientMessage>() {
+fn refuse_at_limit(stream: &UnixStream, origin: Origin) {
+    let mut intake = FrameIntake::new(stream, origin);
+    if let Ok(ClientMessage::Hello(_)) = intake.hello(REFUSAL_HELLO_DEADLINE) {
+        let (most, reserved) = origin.most();
         let reason = format!(
-            "the server is at its connection limit ({} connections, each serving a request or \
-             a stream, and {} more for status and kill); retry when one ends",
-            crate::admission::MAX_CONNECTIONS,
-            crate::admission::RESERVED_FOR_CONTROL
+            "the server is at its connection limit for {} connections ({most}, each serving a \
+             request or a stream, and {reserved} more for status and kill); retry when one \
+             ends",
+            origin.name()
         );
         let mut writer: Writer = FrameWriter::new(stream);
         let _ = send(
@@ -141,49 +115,16 @@ fn refuse_at_limit(stream: &UnixStream) {
     }
 }
 
-/// The socket read with a deadline that runs across reads (a socket timeout alone restarts
-/// with every byte, so a client trickling one byte at a time would never hit it).
-struct Deadlined<'a> {
-    socket: &'a UnixStream,
-    deadline: Option<Instant>,
-}
-
-impl Read for Deadlined<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let timeout = match self.deadline {
-            Some(deadline) => {
-                let left = deadline.saturating_duration_since(Instant::now());
-                if left.is_zero() {
-                    return Err(std::io::ErrorKind::TimedOut.into());
-                }
-                Some(left)
-            }
-            None => None,
-        };
-        self.socket.set_read_timeout(timeout)?;
-        let mut socket = self.socket;
-        socket.read(buf)
-    }
-}
-
 fn converse(
     stream: &UnixStream,
     shared: &Arc<Shared>,
     ticket: &crate::admission::Ticket<'_>,
     connection: u64,
-    grant: Grant,
+    (grant, origin): (Grant, Origin),
 ) -> Result<(), WireError> {
-    let mut reader = FrameReader::new(Deadlined {
-        socket: stream,
-        deadline: Some(Instant::now() + HELLO_DEADLINE),
-    });
+    let mut intake = FrameIntake::new(stream, origin);
     let mut writer: Writer = FrameWriter::new(stream);
-    let mut reserved = None;
-    let first = reader.read_message_then::<ClientMessage>(|_, len| {
-        reserved = Some(PartialFrame::reserve(len)?);
-        Ok(())
-    })?;
-    drop(reserved);
+    let first = intake.hello(HELLO_DEADLINE)?;
     let ClientMessage::Hello(hello) = first else {
         return Err(WireError::Unexpected("the first message must be hello"));
     };
@@ -200,22 +141,15 @@ fn converse(
         // Between requests a client may wait as long as it likes (though a long wait gives up
         // its place to a newcomer when every place is taken); a body may not.
         ticket.idle();
-        reader.get_mut().deadline = None;
-        // Held until the frame is read (or failed): the bodies being received are bounded
-        // together, not only one by one.
-        let mut reserved = None;
-        let message = match reader.read_message_then::<ClientMessage>(|socket, len| {
-            socket.deadline = Some(Instant::now() + BODY_DEADLINE);
-            reserved = Some(PartialFrame::reserve(len)?);
-            Ok(())
-        }) {
+        let message = match intake.request() {
             Ok(message) => message,
             Err(WireError::Closed) => return Ok(()),
             Err(e) => {
                 let body = phux_core::wire::WireErrorBody::new(
                     phux_core::error_code::ErrorCode::Transport,
                     e.to_string(),
-                    "send frames of at most 16 MiB holding one JSON message",
+                    "send each request whole within 3 s of its first byte, at most 64 KiB \
+                     (input, paste and a few others up to 16 MiB)",
                 );
                 let _ = send(
                     &mut writer,
@@ -224,7 +158,6 @@ fn converse(
                 return Err(e);
             }
         };
-        drop(reserved);
         ticket.busy();
         let id = message.id().unwrap_or(0);
         if ticket.in_reserve() && !is_control(&message) {
@@ -274,7 +207,13 @@ fn converse(
                 return stream_after(&mut writer, stream, shared, id, started);
             }
             ClientMessage::AttachClient(request) => {
-                return crate::attached::serve(&mut writer, stream, shared, id, &request);
+                return crate::attached::serve(
+                    &mut writer,
+                    stream,
+                    shared,
+                    id,
+                    (&request, read_only),
+                );
             }
             ClientMessage::Tunnel(request) => {
                 return crate::hub::tunnel::serve(&mut writer, stream, shared, id, &request);

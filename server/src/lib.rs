@@ -20,6 +20,7 @@ mod delivery;
 mod event_ring;
 pub mod exited;
 pub mod flight;
+mod frame_intake;
 mod handlers;
 mod handoff;
 pub mod hooks;

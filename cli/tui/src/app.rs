@@ -44,6 +44,8 @@ pub struct App {
     pub feeds: PaneFeeds,
     pub control: Client,
     pub client_id: u32,
+    /// The secret that makes `client_id`'s resizes ours (`AttachOk::key`).
+    pub client_key: String,
     pub mode: Mode,
     pub events: Sender<Event>,
     frames_tx: Sender<Event>,
@@ -68,7 +70,7 @@ impl App {
     pub fn new(
         model: Model,
         control: Client,
-        client_id: u32,
+        (client_id, client_key): (u32, String),
         channels: Channels,
         outer: OuterTerminal,
         bindings: crate::bindings::Bindings,
@@ -80,6 +82,7 @@ impl App {
             feeds: PaneFeeds::default(),
             control,
             client_id,
+            client_key,
             mode: Mode::Normal,
             events: channels.events,
             frames_tx: channels.frames_ready,
@@ -290,6 +293,7 @@ impl App {
         let request = phux_core::wire::ClientResize {
             id: 0,
             client: self.client_id,
+            key: self.client_key.clone(),
             cols,
             rows: rows.saturating_sub(1).max(1),
             session: None,

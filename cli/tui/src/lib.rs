@@ -111,7 +111,14 @@ pub fn attach(mut control: Client, request: AttachRequest) -> Result<Attached, A
         events: tx,
         key_path,
     };
-    let mut app = app::App::new(model, control, ok.client, channels, terminal, bindings);
+    let mut app = app::App::new(
+        model,
+        control,
+        (ok.client, ok.key),
+        channels,
+        terminal,
+        bindings,
+    );
     let ended = app.run(&rx, &frames_rx);
     // The reader leaves stdin alone from now on: keys typed next belong to whoever reads it
     // next (`attach` again, after a server upgrade).

@@ -175,6 +175,7 @@ impl App {
             .request(ClientMessage::ClientResize(ClientResize {
                 id: 0,
                 client: self.client_id,
+                key: self.client_key.clone(),
                 cols,
                 rows: rows.saturating_sub(1).max(1),
                 session: Some(name),

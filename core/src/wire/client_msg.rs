@@ -476,6 +476,9 @@ pub struct AttachClient {
 pub struct ClientResize {
     pub id: u64,
     pub client: u32,
+    /// The `key` of the client's `attach_client` answer; another client's id is refused.
+    #[serde(default)]
+    pub key: String,
     pub cols: u16,
     pub rows: u16,
     /// The session the client now shows (it may have switched).

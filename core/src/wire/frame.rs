@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::wire::error::WireError;
+use crate::wire::frame_budget::{FrameHead, HeadVerdict, HEAD_LEN};
 
 /// The largest payload (kind byte + body) a frame may carry.
 pub const MAX_FRAME_LEN: u32 = 16 * 1024 * 1024;
@@ -158,15 +159,17 @@ impl<R: Read> FrameReader<R> {
 
     /// The next frame. [`WireError::Closed`] at a clean end of stream between frames.
     pub fn read_frame(&mut self) -> Result<Frame, WireError> {
-        self.read_frame_then(|_, _| Ok(()))
+        self.read_frame_then(|_, _| Ok(HeadVerdict::Accept))
     }
 
-    /// The next frame; `after_header` runs with the body's length once the length has arrived
-    /// and before the body is read (the server starts the body's deadline there, and reserves
-    /// the body's bytes).
+    /// The next frame; `check` runs once the length has arrived (with no head) and, if it
+    /// asks for them, again once the payload's first bytes (at most [`HEAD_LEN`]) have,
+    /// before the rest is waited for: the server checks the length against what that kind of
+    /// message may carry, budgets the body's bytes and sets its deadline there. An error from
+    /// it ends the read.
     pub fn read_frame_then(
         &mut self,
-        after_header: impl FnOnce(&mut R, usize) -> std::io::Result<()>,
+        mut check: impl FnMut(&mut R, FrameHead<'_>) -> std::io::Result<HeadVerdict>,
     ) -> Result<Frame, WireError> {
         let mut header = [0u8; 4];
         let got = read_full(&mut self.inner, &mut header)?;
@@ -187,22 +190,38 @@ impl<R: Read> FrameReader<R> {
             });
         }
         let len = len as usize;
-        after_header(&mut self.inner, len)?;
         // Grown as bytes arrive, never to the claimed length at once.
         let mut payload = Vec::new();
+        let first = FrameHead { len, head: None };
+        if check(&mut self.inner, first)? == HeadVerdict::NeedHead {
+            self.read_more(&mut payload, len.min(HEAD_LEN), len)?;
+            let head = Some(payload.as_slice());
+            check(&mut self.inner, FrameHead { len, head })?;
+        }
         while payload.len() < len {
-            let start = payload.len();
-            let step = READ_CHUNK.min(len - start);
-            payload.resize(start + step, 0);
-            let got = read_full(&mut self.inner, &mut payload[start..])?;
-            if got < step {
-                return Err(WireError::Truncated {
-                    expected: len as u64,
-                    got: (start + got) as u64,
-                });
-            }
+            let step = READ_CHUNK.min(len - payload.len());
+            self.read_more(&mut payload, step, len)?;
         }
         Frame::from_payload(payload)
+    }
+
+    /// Appends exactly `step` more bytes of a `len`-byte payload to `payload`.
+    fn read_more(
+        &mut self,
+        payload: &mut Vec<u8>,
+        step: usize,
+        len: usize,
+    ) -> Result<(), WireError> {
+        let start = payload.len();
+        payload.resize(start + step, 0);
+        let got = read_full(&mut self.inner, &mut payload[start..])?;
+        if got < step {
+            return Err(WireError::Truncated {
+                expected: len as u64,
+                got: (start + got) as u64,
+            });
+        }
+        Ok(())
     }
 
     /// The next frame decoded as a JSON message `T`.
@@ -213,9 +232,9 @@ impl<R: Read> FrameReader<R> {
     /// [`Self::read_frame_then`], decoded as a JSON message `T`.
     pub fn read_message_then<T: DeserializeOwned>(
         &mut self,
-        after_header: impl FnOnce(&mut R, usize) -> std::io::Result<()>,
+        check: impl FnMut(&mut R, FrameHead<'_>) -> std::io::Result<HeadVerdict>,
     ) -> Result<T, WireError> {
-        self.read_frame_then(after_header)?.decode()
+        self.read_frame_then(check)?.decode()
     }
 
     /// The reader underneath.

@@ -4,6 +4,7 @@ pub mod agents;
 pub mod client_msg;
 pub mod error;
 pub mod frame;
+pub mod frame_budget;
 pub mod handshake;
 pub mod payloads;
 pub mod server_msg;
@@ -14,6 +15,7 @@ pub use error::WireError;
 pub use frame::{
     Frame, FrameReader, FrameWriter, OutputChunk, KIND_JSON, KIND_OUTPUT, MAX_FRAME_LEN,
 };
+pub use frame_budget::{FrameHead, FrameTooLarge, HeadVerdict, RequestSize};
 pub use handshake::{check_welcome, negotiate, Hello, ProtocolVersion, Refused, Welcome, PROTOCOL};
 pub use payloads::*;
 pub use server_msg::*;

@@ -126,6 +126,10 @@ pub struct FinishedCommand {
 pub struct AttachOk {
     pub client: u32,
     pub session: String,
+    /// The secret `client_resize` must carry with `client`: only the connection that attached
+    /// (and so read this) may change its client's size or session.
+    #[serde(default)]
+    pub key: String,
 }
 
 /// `detach_clients`: how many clients were asked to leave.

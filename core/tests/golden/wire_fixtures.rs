@@ -403,6 +403,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
             C::ClientResize(ClientResize {
                 id: 28,
                 client: 1,
+                key: "5f0c2a9e7b1d4c3a8e6f0b2d9c7a1e4f".into(),
                 cols: 100,
                 rows: 29,
                 session: None,

@@ -43,7 +43,13 @@ fn no_session(name: &str) -> RequestError {
     )
 }
 
-pub fn attach(shared: &Shared, request: &wire::AttachClient) -> Result<Attached, RequestError> {
+/// Attaches a client to the session `request` names; a `read_only` one views the panes at
+/// their size and never sizes them.
+pub fn attach(
+    shared: &Shared,
+    request: &wire::AttachClient,
+    read_only: bool,
+) -> Result<Attached, RequestError> {
     let (session, name) = {
         let tree = shared.tree();
         let found = match &request.session {
@@ -62,12 +68,22 @@ pub fn attach(shared: &Shared, request: &wire::AttachClient) -> Result<Attached,
         cols: request.cols.max(1),
         rows: request.rows.max(1),
     };
-    let (client, notices) = shared.attached().attach(session, size);
+    let key = client_key().map_err(|e| {
+        RequestError::refused(
+            ErrorCode::Transport,
+            format!("cannot make the attached client's key: {e}"),
+            "retry; if it persists, check that /dev/urandom is readable",
+        )
+    })?;
+    let (client, notices) = shared
+        .attached()
+        .attach(session, size, (key.clone(), read_only));
     apply_sizes(shared, session);
     Ok(Attached {
         ok: AttachOk {
             client,
             session: name,
+            key,
         },
         session,
         notices,
@@ -93,11 +109,15 @@ pub fn client_resize(shared: &Shared, request: &wire::ClientResize) -> Result<Do
     };
     let affected = shared
         .attached()
-        .resize(request.client, size, session)
+        .resize((request.client, &request.key), size, session)
         .ok_or_else(|| {
             RequestError::refused(
                 ErrorCode::NoSuchTarget,
-                format!("no attached client {}", request.client),
+                format!(
+                    "no attached client {} of yours (a client is resized only with the key \
+                     its attach_client answered)",
+                    request.client
+                ),
                 "attach again with `phux attach`",
             )
         })?;
@@ -105,6 +125,14 @@ pub fn client_resize(shared: &Shared, request: &wire::ClientResize) -> Result<Do
         apply_sizes(shared, session);
     }
     Ok(Done {})
+}
+
+/// 128 random bits, in hex: what makes a client's resizes its own.
+fn client_key() -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 pub fn detach_clients(

@@ -114,7 +114,7 @@ fn open(
     let served = Arc::clone(shared);
     std::thread::Builder::new()
         .name("remote-client".into())
-        .spawn(move || connection::serve_as(theirs, served, grant))
+        .spawn(move || connection::serve_remote(theirs, served, grant))
         .ok()?;
     ours.set_nonblocking(true).ok()?;
     let ours = tokio::net::UnixStream::from_std(ours).ok()?;

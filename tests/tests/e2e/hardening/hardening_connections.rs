@@ -204,22 +204,24 @@ fn mcp_bounds_its_concurrent_calls() {
 }
 
 /// 170 connections each holding a partial 16 MiB frame held 2.8 GB (the connection cap allowed
-/// 8.6 GB): the bodies being received are bounded together (256 MiB), and the frame that would
-/// pass that is answered with a transport error saying so.
+/// 8.6 GB): the large frames being received are bounded together (256 MiB from local
+/// connections), and the frame that would pass that is answered with a transport error saying
+/// so. Only a kind that may be large (here a paste) draws on that budget.
 #[test]
 fn partial_frames_are_bounded_together_not_only_one_by_one() {
     let server = TestServer::start();
     let claimed = 16 * 1024 * 1024 - 1_u32;
     let fit = (256 << 20) / claimed as usize;
-    // Every hello first: once the budget is spent, a hello would not fit either.
     let mut partial: Vec<UnixStream> = (0..=fit).map(|_| welcomed(&server)).collect();
     for stream in &mut partial {
         stream.write_all(&claimed.to_be_bytes()).unwrap();
         // The refused one may be closed before the rest is written.
         let _ = stream.write_all(&[1]);
+        let _ = stream.write_all(br#"{"type":"paste","id":1,"pane":1,"text":""#);
         let _ = stream.write_all(&[b' '; 4096]);
     }
     let mut said = vec![Vec::new(); partial.len()];
+    let refusal = "of large requests from local connections already";
     wait_until(
         "one frame past the budget is refused",
         Duration::from_secs(9),
@@ -235,17 +237,18 @@ fn partial_frames_are_bounded_together_not_only_one_by_one() {
                 }
             }
             said.iter()
-                .any(|s| String::from_utf8_lossy(s).contains("of frames already"))
+                .any(|s| String::from_utf8_lossy(s).contains(refusal))
         },
     );
     let refused = said
         .iter()
-        .filter(|s| String::from_utf8_lossy(s).contains("of frames already"))
+        .filter(|s| String::from_utf8_lossy(s).contains(refusal))
         .count();
     assert_eq!(refused, 1, "{fit} frames fit, one more does not");
-    drop(partial);
+    // Meanwhile a hello and a small request are served: they draw on no budget.
     let output = server.run(&["status", "--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
+    drop(partial);
 }
 
 /// `snapshot --scrollback` of a wide pane with 10k rows of history is more than one frame may

@@ -304,6 +304,7 @@ fn attach_and_client_resize_from_a_huge_terminal_give_the_capped_grid() {
         .request::<Done>(ClientMessage::ClientResize(ClientResize {
             id: 0,
             client: ok.client,
+            key: ok.key.clone(),
             cols: 100,
             rows: 30,
             session: None,
@@ -317,6 +318,7 @@ fn attach_and_client_resize_from_a_huge_terminal_give_the_capped_grid() {
         .request::<Done>(ClientMessage::ClientResize(ClientResize {
             id: 0,
             client: ok.client,
+            key: ok.key.clone(),
             cols: 65535,
             rows: 65535,
             session: None,
