@@ -196,7 +196,30 @@ fn next_args(manifest: &Path) -> Vec<std::ffi::OsString> {
     }
     args.push("--adopt".into());
     args.push(manifest.into());
+    // The listener's real address (a port 0 asked for one that the next process must keep).
+    if let Some(addr) = crate::remote::bound_addr() {
+        args = without_flag(args, "--ws-addr");
+        args.push("--ws-addr".into());
+        args.push(addr.to_string().into());
+    }
     args
+}
+
+/// `args` without `flag` and its value (`--flag VALUE` or `--flag=VALUE`).
+fn without_flag(args: Vec<std::ffi::OsString>, flag: &str) -> Vec<std::ffi::OsString> {
+    let joined = format!("{flag}=");
+    let mut kept = Vec::new();
+    let mut skip = false;
+    for arg in args {
+        if skip {
+            skip = false;
+        } else if arg == flag {
+            skip = true;
+        } else if !arg.to_string_lossy().starts_with(&joined) {
+            kept.push(arg);
+        }
+    }
+    kept
 }
 
 /// Each pane's flight window and sequence number, asked of its core. A pane whose core does

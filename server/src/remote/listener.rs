@@ -93,6 +93,15 @@ impl Drop for Place {
     }
 }
 
+/// The address the listener bound (its real port when it was given port 0): an upgrade's new
+/// process binds the same one, so pages and hubs find it again.
+static BOUND: std::sync::OnceLock<std::net::SocketAddr> = std::sync::OnceLock::new();
+
+/// Where the listener listens, once it does.
+pub fn bound_addr() -> Option<std::net::SocketAddr> {
+    BOUND.get().copied()
+}
+
 /// Binds the address and serves it on a thread of its own; returns the bound address.
 pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, String> {
     let identity = cert::load_or_make(&settings.cert).map_err(|e| e.to_string())?;
@@ -115,6 +124,7 @@ pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, St
         .set_nonblocking(true)
         .map_err(|e| e.to_string())?;
     let bound = std_listener.local_addr().map_err(|e| e.to_string())?;
+    let _ = BOUND.set(bound);
     let state = Arc::new(State {
         shared: Arc::clone(shared),
         tokens: settings.tokens.clone(),

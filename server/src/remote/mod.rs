@@ -15,4 +15,4 @@ mod page;
 pub mod private_file;
 pub mod tokens;
 
-pub use listener::{start, Settings};
+pub use listener::{bound_addr, start, Settings};
