@@ -180,9 +180,24 @@ impl Client {
         let again = (is_a_read(&message) && self.route.is_none() && self.remote.is_none())
             .then(|| message.clone());
         match (self.request_once(message), again) {
-            (Err(ClientError::ServerDisconnected { .. }), Some(message)) => {
-                self.reconnect()?;
-                self.request_once(message)
+            (Err(cut @ ClientError::ServerDisconnected { .. }), Some(message)) => {
+                // Asked of each next server until one answers (a dying server's listener may
+                // still take a connection it never serves); no server to ask: the first
+                // answer, that it went away, stands.
+                let deadline = std::time::Instant::now() + RECONNECT_WAIT;
+                loop {
+                    if self.reconnect().is_err() {
+                        return Err(cut);
+                    }
+                    match self.request_once(message.clone()) {
+                        Err(ClientError::ServerDisconnected { .. })
+                            if std::time::Instant::now() < deadline =>
+                        {
+                            std::thread::sleep(Duration::from_millis(20));
+                        }
+                        other => return other,
+                    }
+                }
             }
             (answer, _) => answer,
         }
@@ -294,6 +309,12 @@ impl Client {
         self.next_id = 1;
         self.route = Some(satellite.to_owned());
         Ok(())
+    }
+
+    /// Whether this connection reaches the local server itself (no satellite route, no remote
+    /// host's link).
+    pub fn is_local(&self) -> bool {
+        self.route.is_none() && self.remote.is_none()
     }
 
     /// The satellite this connection reaches through the hub (`None`: the hub's own server).

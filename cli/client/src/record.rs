@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, RecvTimeoutError};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError};
 use phux_core::ids::PaneId;
 use phux_core::wire::{ClientMessage, Observe, ObserveStart};
 use phux_recorder::{CastVersion, Header, LiveSink, RecorderError, RecordingSummary};
@@ -107,26 +107,14 @@ pub fn record_stream(
     client.set_read_timeout(None)?;
     // Before the reading thread starts, which inherits it.
     yield_to_the_recorded_terminal();
-    let (tx, batches) = bounded::<Vec<Observed>>(64);
-    let mut stream = ObserveReader::new(client.into_stream(), 256 * 1024);
-    std::thread::spawn(move || {
-        // What is already read from the socket goes over as one batch: one wake-up of the
-        // writing side per burst, not one per frame.
-        while let Some(first) = stream.next_item() {
-            let mut ended = matches!(first, Observed::Ended(_));
-            let mut batch = vec![first];
-            while !ended && batch.len() < MAX_BATCH && stream.has_buffered() {
-                let Some(item) = stream.next_item() else {
-                    break;
-                };
-                ended = matches!(item, Observed::Ended(_));
-                batch.push(item);
-            }
-            if tx.send(batch).is_err() || ended {
-                break;
-            }
-        }
+    // The server that streams, to follow it through an upgrade (see `Resumption`).
+    let mut resumption = client.is_local().then(|| Resumption {
+        socket: client.socket().to_path_buf(),
+        pid: client.welcome().map(|w| w.pid).ok(),
+        pane: request.pane,
+        seen: None,
     });
+    let mut batches = read_in_batches(client.into_stream());
     let began = Instant::now();
     // The chunk with this sequence number is the last of the past; `None`: record live.
     let caught_up_at = start.live_seq.filter(|_| request.until_caught_up);
@@ -155,7 +143,19 @@ pub fn record_stream(
                         Observed::Output { seq, .. } => Some(*seq),
                         _ => None,
                     };
+                    if let Some(resumption) = &mut resumption {
+                        if !resumption.take(&item) {
+                            continue;
+                        }
+                    }
                     ended = apply(&mut sink, item)?;
+                    if ended == Some(StopReason::StreamEnded) {
+                        if let Some(again) = resumption.as_ref().and_then(Resumption::resume) {
+                            batches = again;
+                            ended = None;
+                            break;
+                        }
+                    }
                     if ended.is_none()
                         && seq.is_some_and(|seq| caught_up_at.is_some_and(|last| seq >= last))
                     {
@@ -173,7 +173,12 @@ pub fn record_stream(
                 }
             }
             Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => break StopReason::StreamEnded,
+            Err(RecvTimeoutError::Disconnected) => {
+                match resumption.as_ref().and_then(Resumption::resume) {
+                    Some(again) => batches = again,
+                    None => break StopReason::StreamEnded,
+                }
+            }
         }
         let due = unwritten_since.is_some_and(|t| t.elapsed() >= FLUSH_INTERVAL);
         if due || sink.pending_bytes() >= FLUSH_BYTES {
@@ -185,6 +190,97 @@ pub fn record_stream(
     };
     sink.end_batch()?;
     Ok((sink.finish()?, reason))
+}
+
+/// Reads an observe stream on a thread of its own, handing over what is already read from the
+/// socket as one batch: one wake-up of the writing side per burst, not one per frame.
+fn read_in_batches(stream: std::os::unix::net::UnixStream) -> Receiver<Vec<Observed>> {
+    let (tx, batches) = bounded::<Vec<Observed>>(64);
+    let mut stream = ObserveReader::new(stream, 256 * 1024);
+    std::thread::spawn(move || {
+        while let Some(first) = stream.next_item() {
+            let mut ended = matches!(first, Observed::Ended(_));
+            let mut batch = vec![first];
+            while !ended && batch.len() < MAX_BATCH && stream.has_buffered() {
+                let Some(item) = stream.next_item() else {
+                    break;
+                };
+                ended = matches!(item, Observed::Ended(_));
+                batch.push(item);
+            }
+            if tx.send(batch).is_err() || ended {
+                break;
+            }
+        }
+    });
+    batches
+}
+
+/// How far back a resumed stream reaches, beyond the time since the last chunk was seen: the
+/// hand-off of an upgrade takes a fraction of a second.
+const RESUME_MARGIN_MS: u64 = 5_000;
+/// How long a recorder waits for its server to answer again.
+const RESUME_WAIT: Duration = Duration::from_secs(10);
+
+/// Following the recorded pane through `phux upgrade`: the same server process (same PID)
+/// answers again, its flight recorder carried, so the recorder observes the pane again from a
+/// moment before the last chunk it wrote and skips what it already has (sequence numbers go
+/// on across the upgrade). A different server (one that took the panes over after a crash)
+/// has no past to replay: the recording ends there, as before.
+struct Resumption {
+    socket: std::path::PathBuf,
+    pid: Option<u32>,
+    pane: PaneId,
+    /// The last chunk written (its sequence number and time) and when it came.
+    seen: Option<(u64, u64, Instant)>,
+}
+
+impl Resumption {
+    /// Notes `item`; false when a resumed stream repeats what was already written.
+    fn take(&mut self, item: &Observed) -> bool {
+        match item {
+            Observed::Output { seq, t_ns, .. } => match self.seen {
+                Some((last, _, _)) if *seq <= last => false,
+                _ => {
+                    self.seen = Some((*seq, *t_ns, Instant::now()));
+                    true
+                }
+            },
+            Observed::Resized { t_ns, .. } => self.seen.is_none_or(|(_, last, _)| *t_ns > last),
+            Observed::Ended(_) => true,
+        }
+    }
+
+    /// The pane's stream again, from the same server, reaching back past the last chunk.
+    fn resume(&self) -> Option<Receiver<Vec<Observed>>> {
+        let pid = self.pid?;
+        let reach = self
+            .seen
+            .map_or(0, |(_, _, at)| at.elapsed().as_millis() as u64);
+        let deadline = Instant::now() + RESUME_WAIT;
+        while Instant::now() < deadline {
+            match Client::connect_running(&self.socket) {
+                Ok(mut client) => {
+                    if client.welcome().ok()?.pid != pid {
+                        return None;
+                    }
+                    let _: ObserveStart = client
+                        .request(ClientMessage::Observe(Observe {
+                            id: 0,
+                            pane: self.pane,
+                            since_ms: Some(reach + RESUME_MARGIN_MS),
+                            viewer: false,
+                        }))
+                        .ok()?;
+                    client.set_read_timeout(None).ok()?;
+                    return Some(read_in_batches(client.into_stream()));
+                }
+                Err(ClientError::NoServer { .. }) => return None,
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        None
+    }
 }
 
 /// How much lower than the terminal's own work a recording runs. The server stamps each chunk

@@ -155,7 +155,9 @@ const DISCONNECTED: &str = r#"{"schema_version":1,"error":{"code":"server_discon
 
 #[test]
 fn the_server_dying_mid_run_is_server_disconnected() {
-    let mut server = TestServer::start();
+    // Its panes die with it here (no keepers); with keepers the command goes on in its pane.
+    let mut server =
+        TestServer::start_with_env(&[], &[("PHUX_KEEPERS", std::ffi::OsStr::new("0"))]);
     let pane = server.marked_bash("crash");
     let socket = server.socket.clone();
     let output = crash_under(&mut server, &["run", "--json", &pane, "sleep 30"], || {

@@ -389,8 +389,16 @@ fn tags_are_capped_per_request_and_per_pane_and_a_refusal_changes_nothing() {
     let pane = server.new_session("tags", &["sleep", "600"]);
     let id = phux_tests::pane_id(&pane);
     let mut client = Client::connect(&server.socket).unwrap();
+    // 100,000 tags are a request past what a tag request may carry (64 KiB): refused from
+    // its length, before its body is read, and the connection with it.
     let many: Vec<String> = (0..100_000).map(|n| format!("t{n}")).collect();
-    let refused = add_tags(&mut client, id, many).unwrap_err();
+    assert!(add_tags(&mut client, id, many).is_err());
+    let mut client = Client::connect(&server.socket).unwrap();
+    // Past the per-request count, within a small frame: the server's own refusal.
+    let several: Vec<String> = (0..MAX_TAGS_PER_PANE + 1)
+        .map(|n| format!("t{n}"))
+        .collect();
+    let refused = add_tags(&mut client, id, several).unwrap_err();
     assert_eq!(server_code(refused), ErrorCode::InvalidArgument);
     let long = vec!["x".repeat(MAX_TAG_BYTES + 1)];
     let refused = add_tags(&mut client, id, long).unwrap_err();

@@ -658,3 +658,62 @@ fn reads_in_flight_across_upgrades_are_all_answered() {
         }
     });
 }
+
+/// A `rec` of a live pane follows it through an upgrade: the same cast goes on, with every line
+/// the pane printed once, in order (it used to end there, blaming itself for falling behind).
+#[test]
+fn rec_keeps_recording_across_an_upgrade() {
+    let server = TestServer::start();
+    let stop = server.dir.path().join("stop");
+    let script = format!(
+        "i=0; while [ ! -e {} ]; do i=$((i+1)); echo tick-$i; sleep 0.01; done; echo done-$i; sleep 600",
+        stop.display()
+    );
+    let pane = server.new_session("ticks", &["sh", "-c", &script]);
+    server.wait_for_text(&pane, "tick-5");
+    let cast = server.dir.path().join("through.cast");
+    let cast_arg = cast.display().to_string();
+    let rec = server
+        .phux(&["rec", &pane, "-o", &cast_arg])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until("the recording started", Duration::from_secs(10), || {
+        std::fs::read_to_string(&cast).is_ok_and(|t| t.contains("tick-"))
+    });
+    for _ in 0..2 {
+        let out = upgrade(&server);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::fs::write(&stop, "").unwrap();
+    wait_until("the recording has the end", Duration::from_secs(15), || {
+        std::fs::read_to_string(&cast).is_ok_and(|t| t.contains("done-"))
+    });
+    Command::new("kill")
+        .args(["-INT", &rec.id().to_string()])
+        .status()
+        .unwrap();
+    let out = rec.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("fell behind"), "{}", stderr(&out));
+    let recorded = phux_recorder::read_cast(&cast).unwrap();
+    // After the first output, the screen's repaint as the recording began.
+    let text: String = phux_tests::cast_outputs(&recorded)[1..].concat();
+    let lines: Vec<&str> = text.split("\r\n").collect();
+    let last: u64 = lines
+        .iter()
+        .find_map(|l| l.strip_prefix("done-")?.trim().parse().ok())
+        .expect("the last line");
+    let ticks: Vec<u64> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("tick-")?.trim().parse().ok())
+        .collect();
+    let first = *ticks.first().unwrap();
+    assert_eq!(
+        ticks,
+        (first..=last).collect::<Vec<_>>(),
+        "every line once, in order"
+    );
+}
