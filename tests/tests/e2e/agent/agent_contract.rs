@@ -172,7 +172,10 @@ fn the_server_dying_mid_run_is_server_disconnected() {
 
 #[test]
 fn the_server_dying_mid_wait_is_server_disconnected() {
-    let mut server = TestServer::start();
+    // Its panes die with it here (no keepers); with keepers the wait goes on with the server
+    // that takes the pane over.
+    let mut server =
+        TestServer::start_with_env(&[], &[("PHUX_KEEPERS", std::ffi::OsStr::new("0"))]);
     let pane = server.plain_shell("crash", "sh");
     let socket = server.socket.clone();
     // Its request connection and its subscription.
