@@ -717,3 +717,38 @@ fn rec_keeps_recording_across_an_upgrade() {
         "every line once, in order"
     );
 }
+
+/// A satellite that upgrades comes back in its hub's listing by itself; the time it took is
+/// printed (the link redials from 250 ms, doubling).
+#[test]
+fn a_satellite_that_upgrades_comes_back_to_its_hub() {
+    let mut fleet = phux_tests::fleet::Fleet::start();
+    let satellite = fleet.add_satellite("devbox");
+    let local = satellite.plain_shell("work", "sh");
+    let remote = format!("devbox/{local}");
+    fleet.wait_listed(&remote);
+    let out = upgrade(&fleet.satellites["devbox"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let upgraded = std::time::Instant::now();
+    // Until the hub has noticed the link drop and dialed again, or seen it whole all along.
+    let mut was_unreachable = false;
+    wait_until(
+        "the hub lists the satellite again",
+        Duration::from_secs(20),
+        || {
+            let doc = fleet.listing();
+            let unreachable = !doc["unreachable"].as_array().is_some_and(Vec::is_empty);
+            was_unreachable |= unreachable;
+            let listed = doc["terminals"]
+                .as_array()
+                .is_some_and(|t| t.iter().any(|v| v == remote.as_str()));
+            listed && !unreachable
+        },
+    );
+    println!(
+        "the satellite was listed again {} ms after its upgrade returned (unreachable meanwhile: {was_unreachable})",
+        upgraded.elapsed().as_millis()
+    );
+    let out = fleet.run(&["send-keys", &remote, "echo back-$((2*21))", "Enter"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
