@@ -226,17 +226,6 @@ fn converse(
                 // Sessions are this server's own: a miss of one is a confident answer, whatever
                 // satellites are unreachable.
                 let hub_local = matches!(other, ClientMessage::RenameSession(_));
-                // Counted until its answer is written: an upgrade waits for it.
-                let Some(_serving) = crate::handoff::in_flight::request_begins() else {
-                    let body = phux_core::wire::WireErrorBody::new(
-                        phux_core::error_code::ErrorCode::ServerDisconnected,
-                        "the server is moving to a new binary (`phux upgrade`); nothing was \
-                         done",
-                        "ask again: the new server answers in a moment",
-                    );
-                    writer.write_frame(&answer_frame(id, Response::error(id, body))?)?;
-                    continue;
-                };
                 let response = match handlers::dispatch_on(shared, other, connection) {
                     Ok(value) => Response {
                         id,

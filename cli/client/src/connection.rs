@@ -6,7 +6,6 @@ use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use phux_core::error_code::ErrorCode;
 use phux_core::state_view::StateView;
 use phux_core::wire::{
     check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel,
@@ -172,44 +171,35 @@ impl Client {
     /// arrive meanwhile are skipped.
     ///
     /// A read the server went away before answering (an upgrade's exec, or a crash whose
-    /// panes a new server takes over) is asked again of the server that answers next (for up
-    /// to 10 s): a read changes nothing, so asking twice is safe. A write is asked again only
-    /// when the server refused it saying it did nothing (it was moving to a new binary); one
-    /// cut mid-way is never sent twice.
+    /// panes a new server takes over) is asked again, once, of the server that answers next:
+    /// a read changes nothing, so asking twice is safe. A write is never sent twice.
     pub fn request<T: DeserializeOwned>(
         &mut self,
         message: ClientMessage,
     ) -> Result<T, ClientError> {
-        let local = self.route.is_none() && self.remote.is_none();
-        if !local {
-            return self.request_once(message);
-        }
-        let read = is_a_read(&message);
-        let deadline = std::time::Instant::now() + RECONNECT_WAIT;
-        loop {
-            let answer = self.request_once(message.clone());
-            let in_time = std::time::Instant::now() < deadline;
-            match answer {
-                // A server moving to a new binary refused it, having done nothing; or a read
-                // was cut (asking it again changes nothing): ask the server that answers next
-                // (a dying server's listener may still take a connection it never serves).
-                Err(ClientError::Server {
-                    code: ErrorCode::ServerDisconnected,
-                    ..
-                }) if in_time => {}
-                Err(ClientError::ServerDisconnected { .. }) if read && in_time => {}
-                other => return other,
-            }
-            std::thread::sleep(Duration::from_millis(20));
-            if let Err(e) = self.reconnect() {
-                // No server to ask again: that it went away stands.
-                return Err(match e {
-                    ClientError::NoServer { socket, .. } => {
-                        ClientError::ServerDisconnected { socket }
+        let again = (is_a_read(&message) && self.route.is_none() && self.remote.is_none())
+            .then(|| message.clone());
+        match (self.request_once(message), again) {
+            (Err(cut @ ClientError::ServerDisconnected { .. }), Some(message)) => {
+                // Asked of each next server until one answers (a dying server's listener may
+                // still take a connection it never serves); no server to ask: the first
+                // answer, that it went away, stands.
+                let deadline = std::time::Instant::now() + RECONNECT_WAIT;
+                loop {
+                    if self.reconnect().is_err() {
+                        return Err(cut);
                     }
-                    other => other,
-                });
+                    match self.request_once(message.clone()) {
+                        Err(ClientError::ServerDisconnected { .. })
+                            if std::time::Instant::now() < deadline =>
+                        {
+                            std::thread::sleep(Duration::from_millis(20));
+                        }
+                        other => return other,
+                    }
+                }
             }
+            (answer, _) => answer,
         }
     }
 

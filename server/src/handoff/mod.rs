@@ -21,7 +21,6 @@
 mod adopt;
 mod fds;
 pub mod flight_window;
-pub mod in_flight;
 pub(crate) mod in_parallel;
 pub mod manifest;
 mod phases;
@@ -86,20 +85,6 @@ fn failed(message: String) -> RequestError {
 pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     let binary = shared.config.shim_exe.clone();
     check_binary(&binary)?;
-    // The upgrade's own request is one of those in flight.
-    let cut = in_flight::drain(1);
-    if cut > 0 {
-        crate::log::line(&format!(
-            "upgrade: {cut} requests were still being served after a second"
-        ));
-    }
-    let result = hand_over(shared, &binary);
-    in_flight::resume();
-    result
-}
-
-/// Everything from the first snapshot to the exec; returns only on failure.
-fn hand_over(shared: &Arc<Shared>, binary: &Path) -> Result<(), RequestError> {
     let (listener, lock) = SOCKET
         .get()
         .ok_or_else(|| failed("this server kept no copy of its socket to hand over".into()))?;
