@@ -485,16 +485,16 @@ fn upgrade_into_a_bad_binary(script: &str) -> String {
             .stdin(Stdio::null());
         command
     };
-    let mut server = Command::new(&binary)
-        .args(["server", "--no-seed"])
-        .env("PHUX_SOCKET", &socket)
-        .env("PHUX_CONFIG", dir.path().join("config.toml"))
-        .env("SHELL", "/bin/sh")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = spawn_busy_aware(
+        Command::new(&binary)
+            .args(["server", "--no-seed"])
+            .env("PHUX_SOCKET", &socket)
+            .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .env("SHELL", "/bin/sh")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    );
     let run = |args: &[&str]| run_with_deadline(&mut phux(args), Duration::from_secs(30));
     wait_until("the server answers", Duration::from_secs(10), || {
         run(&["status"]).status.success()
@@ -548,6 +548,21 @@ fn upgrade_into_a_bad_binary(script: &str) -> String {
     );
     let _ = run(&["kill", "--server"]);
     line["error"]["message"].as_str().unwrap().to_string()
+}
+
+/// Starts `command`, whose program was just copied: a process another test forks meanwhile can
+/// hold the copy's write descriptor for a moment (`ETXTBSY`), so that is tried again.
+fn spawn_busy_aware(command: &mut Command) -> std::process::Child {
+    let mut tries = 0;
+    loop {
+        match command.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            spawned => return spawned.unwrap(),
+        }
+    }
 }
 
 /// Whether a hand-off's manifest is left beside `socket`.
