@@ -173,16 +173,16 @@ fn a_binary_that_cannot_start_leaves_the_server_as_it_was() {
             .stdin(Stdio::null());
         command
     };
-    let mut server = Command::new(&binary)
-        .args(["server", "--no-seed"])
-        .env("PHUX_SOCKET", &socket)
-        .env("PHUX_CONFIG", dir.path().join("config.toml"))
-        .env("SHELL", "/bin/sh")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = spawn_busy_aware(
+        Command::new(&binary)
+            .args(["server", "--no-seed"])
+            .env("PHUX_SOCKET", &socket)
+            .env("PHUX_CONFIG", dir.path().join("config.toml"))
+            .env("SHELL", "/bin/sh")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    );
     wait_until("the server answers", Duration::from_secs(10), || {
         run_with_deadline(&mut phux(&["status"]), Duration::from_secs(10))
             .status
