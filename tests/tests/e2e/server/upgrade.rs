@@ -153,41 +153,9 @@ fn output_written_during_the_hand_off_is_read_once() {
 fn a_binary_that_cannot_start_leaves_the_server_as_it_was() {
     // The server runs from its own copy of phux, which is then replaced (as `phux update`
     // would) by a binary that does not run.
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-    )
-    .unwrap();
-    let binary = dir.path().join("phux");
-    std::fs::copy(phux_bin(), &binary).unwrap();
-    let socket = dir.path().join("phux.sock");
-    // The CLI is the real binary; only the server runs from the copy.
-    let phux = |args: &[&str]| {
-        let mut command = Command::new(phux_bin());
-        command
-            .args(args)
-            .env("PHUX_SOCKET", &socket)
-            .env("PHUX_CONFIG", dir.path().join("config.toml"))
-            .env("SHELL", "/bin/sh")
-            .stdin(Stdio::null());
-        command
-    };
-    let mut server = spawn_busy_aware(
-        Command::new(&binary)
-            .args(["server", "--no-seed"])
-            .env("PHUX_SOCKET", &socket)
-            .env("PHUX_CONFIG", dir.path().join("config.toml"))
-            .env("SHELL", "/bin/sh")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null()),
-    );
-    wait_until("the server answers", Duration::from_secs(10), || {
-        run_with_deadline(&mut phux(&["status"]), Duration::from_secs(10))
-            .status
-            .success()
-    });
+    let (copied, mut server) = CopiedServer::start();
+    let binary = &copied.binary;
+    let phux = |args: &[&str]| copied.phux(args);
     let run = |args: &[&str]| run_with_deadline(&mut phux(args), Duration::from_secs(30));
     let out = run(&["new", "-d", "-s", "keep", "--json", "--", "sh"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -207,7 +175,7 @@ fn a_binary_that_cannot_start_leaves_the_server_as_it_was() {
     let kids = children(server.id());
     let before = run(&["snapshot", "--json", "--scrollback", "keep"]).stdout;
 
-    replace(&binary, "#!/bin/sh\nexit 3\n");
+    replace(binary, "#!/bin/sh\nexit 3\n");
     let out = run(&["upgrade", "--json"]);
     let line = error_line(&out);
     assert_eq!(line["error"]["code"], "upgrade_failed", "{line}");
@@ -465,36 +433,9 @@ fn a_binary_that_hangs_is_killed_and_every_pane_runs_on() {
 /// real phux) and upgraded into: the upgrade fails with `upgrade_failed`, every pane runs on
 /// with the same program, screen and state, served by a server again. Returns the message.
 fn upgrade_into_a_bad_binary(script: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(
-        dir.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(0o700),
-    )
-    .unwrap();
-    let binary = dir.path().join("phux");
-    std::fs::copy(phux_bin(), &binary).unwrap();
-    let socket = dir.path().join("phux.sock");
-    let phux = |args: &[&str]| {
-        let mut command = Command::new(phux_bin());
-        command
-            .args(args)
-            .env("PHUX_SOCKET", &socket)
-            .env("PHUX_CONFIG", dir.path().join("config.toml"))
-            .env("PHUX_UPGRADE_TIMEOUT", "3")
-            .env("SHELL", "/bin/sh")
-            .stdin(Stdio::null());
-        command
-    };
-    let mut server = spawn_busy_aware(
-        Command::new(&binary)
-            .args(["server", "--no-seed"])
-            .env("PHUX_SOCKET", &socket)
-            .env("PHUX_CONFIG", dir.path().join("config.toml"))
-            .env("SHELL", "/bin/sh")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null()),
-    );
+    let (copied, mut server) = CopiedServer::start();
+    let (binary, socket) = (&copied.binary, &copied.socket);
+    let phux = |args: &[&str]| copied.phux(args);
     let run = |args: &[&str]| run_with_deadline(&mut phux(args), Duration::from_secs(30));
     wait_until("the server answers", Duration::from_secs(10), || {
         run(&["status"]).status.success()
@@ -517,14 +458,14 @@ fn upgrade_into_a_bad_binary(script: &str) -> String {
     wait_until("both panes printed", Duration::from_secs(10), || {
         shows("one", "ready-first") && shows("two", "ready-second")
     });
-    let programs = phux_tests::kept_programs(&socket);
+    let programs = phux_tests::kept_programs(socket);
     assert_eq!(programs.len(), 2, "{programs:?}");
     let before: Vec<_> = ["one", "two"]
         .map(|p| run(&["snapshot", "--json", "--scrollback", p]).stdout)
         .into();
 
     let real = phux_bin().display().to_string();
-    replace(&binary, &script.replace("REAL", &real));
+    replace(binary, &script.replace("REAL", &real));
     let out = run(&["upgrade", "--json"]);
     let line = error_line(&out);
     assert_eq!(line["error"]["code"], "upgrade_failed", "{line}");
@@ -532,7 +473,7 @@ fn upgrade_into_a_bad_binary(script: &str) -> String {
     let _ = server.wait();
 
     // Every pane runs on, the same programs with the same screens, served again.
-    assert_eq!(phux_tests::kept_programs(&socket), programs);
+    assert_eq!(phux_tests::kept_programs(socket), programs);
     let after: Vec<_> = ["one", "two"]
         .map(|p| run(&["snapshot", "--json", "--scrollback", p]).stdout)
         .into();
@@ -543,11 +484,64 @@ fn upgrade_into_a_bad_binary(script: &str) -> String {
         shows("two", "still second")
     });
     assert!(
-        !manifest_left(&socket),
+        !manifest_left(socket),
         "the hand-off's manifest is not left behind"
     );
     let _ = run(&["kill", "--server"]);
     line["error"]["message"].as_str().unwrap().to_string()
+}
+
+/// A server running from its own copy of phux (which a test then replaces), in a private
+/// directory; the CLI that talks to it is the real binary.
+struct CopiedServer {
+    dir: tempfile::TempDir,
+    binary: std::path::PathBuf,
+    socket: std::path::PathBuf,
+}
+
+impl CopiedServer {
+    /// The server, and its process.
+    fn start() -> (CopiedServer, std::process::Child) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .unwrap();
+        let binary = dir.path().join("phux");
+        std::fs::copy(phux_bin(), &binary).unwrap();
+        let socket = dir.path().join("phux.sock");
+        let child = spawn_busy_aware(
+            Command::new(&binary)
+                .args(["server", "--no-seed"])
+                .env("PHUX_SOCKET", &socket)
+                .env("PHUX_CONFIG", dir.path().join("config.toml"))
+                .env("SHELL", "/bin/sh")
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+        );
+        let copied = CopiedServer {
+            dir,
+            binary,
+            socket,
+        };
+        (copied, child)
+    }
+
+    /// A `phux` invocation of the real binary against this server (an upgrade it asks for
+    /// waits 3 s for a new binary that hangs).
+    fn phux(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(phux_bin());
+        command
+            .args(args)
+            .env("PHUX_SOCKET", &self.socket)
+            .env("PHUX_CONFIG", self.dir.path().join("config.toml"))
+            .env("PHUX_UPGRADE_TIMEOUT", "3")
+            .env("SHELL", "/bin/sh")
+            .stdin(Stdio::null());
+        command
+    }
 }
 
 /// Starts `command`, whose program was just copied: a process another test forks meanwhile can
