@@ -180,6 +180,38 @@ pub struct PaneState {
     pub keeper: bool,
 }
 
+impl PaneState {
+    /// What the server knows of pane `id` besides its terminal: its place, names, size, program
+    /// and agent record. The terminal's parts (snapshot, history, output position, flight
+    /// window) are empty: a hand-off fills them in; the state file leaves them to the keeps.
+    pub fn placed(
+        id: PaneId,
+        entry: &crate::session_tree::PaneEntry,
+        shared: &crate::shared::Shared,
+    ) -> PaneState {
+        let agent = shared.agents.get(id);
+        PaneState {
+            id,
+            session: entry.session,
+            window: entry.window,
+            tags: entry.tags.clone(),
+            title: entry.title.clone(),
+            cols: entry.cols,
+            rows: entry.rows,
+            history_limit: 0,
+            pid: entry.handle.pid,
+            output_mark: 0,
+            snapshot_len: 0,
+            metadata: agent.metadata,
+            ask: agent.ask,
+            lease: shared.leases.carried(id),
+            seq: 0,
+            flight_len: 0,
+            keeper: entry.handle.kept(),
+        }
+    }
+}
+
 /// Where the manifest of the server on `socket` goes.
 pub fn path_for(socket: &Path) -> PathBuf {
     socket.with_extension("sock.handoff")

@@ -272,7 +272,6 @@ fn describe(
     for ((id, entry), snapshot) in tree.panes.iter().zip(snapshots) {
         let snapshot = snapshot.map_err(|e| failed(format!("cannot snapshot pane {id}: {e}")))?;
         let began = Instant::now();
-        let agent = shared.agents.get(*id);
         let window = windows.remove(id).unwrap_or_default();
         let mut encoded = flight_window::encode(&window.entries);
         encoding += began.elapsed();
@@ -284,23 +283,12 @@ fn describe(
             encoded = Vec::new();
         }
         panes.push(PaneState {
-            id: *id,
-            session: entry.session,
-            window: entry.window,
-            tags: entry.tags.clone(),
-            title: entry.title.clone(),
-            cols: entry.cols,
-            rows: entry.rows,
             history_limit: snapshot.history_limit,
-            pid: entry.handle.pid,
             output_mark: entry.handle.output().mark(),
             snapshot_len: snapshot.bytes.len(),
-            metadata: agent.metadata,
-            ask: agent.ask,
-            lease: shared.leases.carried(*id),
             seq: window.seq,
             flight_len: encoded.len(),
-            keeper: entry.handle.kept(),
+            ..PaneState::placed(*id, entry, shared)
         });
         blobs.snapshots.push(snapshot.bytes);
         blobs.windows.push(encoded);

@@ -29,28 +29,7 @@ pub fn path_for(socket: &Path) -> PathBuf {
 pub fn describe(shared: &Shared) -> Manifest {
     let tree = shared.tree();
     let panes = (tree.panes.iter())
-        .map(|(id, entry)| {
-            let agent = shared.agents.get(*id);
-            PaneState {
-                id: *id,
-                session: entry.session,
-                window: entry.window,
-                tags: entry.tags.clone(),
-                title: entry.title.clone(),
-                cols: entry.cols,
-                rows: entry.rows,
-                history_limit: 0,
-                pid: entry.handle.pid,
-                output_mark: 0,
-                snapshot_len: 0,
-                metadata: agent.metadata,
-                ask: agent.ask,
-                lease: shared.leases.carried(*id),
-                seq: 0,
-                flight_len: 0,
-                keeper: entry.handle.kept(),
-            }
-        })
+        .map(|(id, entry)| PaneState::placed(*id, entry, shared))
         .collect();
     // The ended panes still kept: their screens are in their keepers' keeps.
     let exited = (shared.exited().kept())
