@@ -246,6 +246,12 @@ fn an_attached_client_reattaches_by_itself_after_an_upgrade() {
     tui.wait_for_text("before-42");
     let out = upgrade(&server);
     assert!(out.status.success(), "{}", stderr(&out));
+    // Keys typed while the client attaches again may be lost: type once it is back.
+    wait_until(
+        "the client is attached again",
+        Duration::from_secs(10),
+        || server.json(&["ls", "--json"])["sessions"][0]["attached_clients"] == 1,
+    );
     // The same client types into the same shell, and the server counts it attached.
     tui.type_bytes(b"echo after-$((6*7))\r");
     tui.wait_for_text("after-42");
