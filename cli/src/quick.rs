@@ -39,7 +39,7 @@ fn pane_target(word: &str) -> Option<String> {
         .then(|| word.to_owned())
 }
 
-/// `snapshot [--json] @N`, in any order.
+/// `snapshot [--json | --plain] @N`, in any order.
 fn snapshot_args(words: &[&str]) -> Option<snapshot::Args> {
     let mut args = snapshot::Args {
         json: false,
@@ -47,11 +47,13 @@ fn snapshot_args(words: &[&str]) -> Option<snapshot::Args> {
         cells: false,
         tail: None,
         unwrap: false,
+        plain: false,
         target: None,
     };
     for word in words {
         match *word {
-            "--json" if !args.json => args.json = true,
+            "--json" if !args.json && !args.plain => args.json = true,
+            "--plain" if !args.json && !args.plain => args.plain = true,
             other if args.target.is_none() => args.target = Some(pane_target(other)?),
             _ => return None,
         }
@@ -110,8 +112,10 @@ mod tests {
     /// Every command line read here is read by clap the same way.
     #[test]
     fn the_thin_entry_agrees_with_clap() {
-        let lines: [&[&str]; 5] = [
+        let lines: [&[&str]; 7] = [
             &["snapshot", "--json", "@3"],
+            &["snapshot", "--plain", "@3"],
+            &["snapshot", "@5", "--plain"],
             &["snapshot", "@12", "--json"],
             &["snapshot", "@1"],
             &["wait", "--until", "MARK 1", "--timeout", "10", "@4"],
@@ -144,6 +148,7 @@ mod tests {
             &["snapshot", "--cells", "@1"],
             &["snapshot", "@1", "@2"],
             &["snapshot", "--help"],
+            &["snapshot", "--json", "--plain", "@1"],
             &["wait", "@1"],
             &["wait", "--until", "--json", "@1"],
             &["wait", "--until", "x", "--timeout", "soon", "@1"],

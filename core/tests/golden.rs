@@ -258,6 +258,7 @@ fn documents_are_pinned() {
             rows: 34,
             truncated: false,
             exit_status: None,
+            played_ms: Some(45130),
         },
     );
     doc(
@@ -273,6 +274,7 @@ fn documents_are_pinned() {
             rows: 24,
             truncated: false,
             exit_status: Some(2),
+            played_ms: None,
         },
     );
     doc(

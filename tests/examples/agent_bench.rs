@@ -1,6 +1,7 @@
 //! The agent-loop figures of issue 4, beside tmux on the same machine: `snapshot --json` per
 //! call vs `tmux capture-pane -p`, send → visible (`send-keys` then `wait --until` vs tmux
-//! `send-keys` then a `capture-pane` poll loop), and `phux run @N true` end to end. Medians of
+//! `send-keys` then a `capture-pane` poll loop), send and wait in one call (`send-keys
+//! --wait-until`) against the same tmux loop, and `phux run @N true` end to end. Medians of
 //! N runs (default 200; `PHUX_BENCH_RUNS`), each a fresh process as an agent would start it;
 //! phux and tmux take turns of ten calls, so a machine that slows down mid-run slows both alike.
 //! A benchmark prints figures; it asserts nothing.
@@ -131,6 +132,51 @@ fn main() {
         &phux_visible,
         Some(&tmux_visible),
         "≤ 0.5×",
+    );
+
+    // The same loop in one call: `send-keys --wait-until`, against tmux's send-keys + poll.
+    let (mut i, mut j) = (0, 0);
+    let (phux_one, tmux_poll) = paired(
+        runs,
+        || {
+            i += 1;
+            let mark = format!("ONE{i}P");
+            let start = Instant::now();
+            bench.ok(&[
+                "send-keys",
+                "--wait-until",
+                &mark,
+                "--timeout",
+                "10",
+                &pane,
+                &format!("echo {mark}"),
+                "Enter",
+            ]);
+            start.elapsed()
+        },
+        || {
+            j += 1;
+            let mark = format!("ONE{j}T");
+            let start = Instant::now();
+            tmux.ok(&["send-keys", "-t", "bench", &format!("echo {mark}"), "Enter"]);
+            loop {
+                let screen = tmux.output(&["capture-pane", "-p", "-t", "bench"]);
+                if String::from_utf8_lossy(&screen).contains(&mark) {
+                    break;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(10),
+                    "tmux never showed {mark}"
+                );
+            }
+            start.elapsed()
+        },
+    );
+    row(
+        "send and wait in one call (send-keys --wait-until / send-keys + capture-pane poll)",
+        &phux_one,
+        Some(&tmux_poll),
+        "≤ 0.35×",
     );
 
     let phux_run = samples(runs, || {

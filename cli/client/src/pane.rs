@@ -212,8 +212,9 @@ pub fn ask(client: &mut Client, pane: PaneId, ask: Ask) -> Result<AskJson, Clien
     ))
 }
 
-/// Tells the server the pane's ask `ask_id` was answered: it leaves `status --json` and the
-/// pane's snapshot (a title's ask leaves when the program changes its title).
+/// Claims the pane's ask `ask_id` for an answer, before the answer is typed: the server ends it
+/// (it leaves `status --json` and the snapshot; a title or a dialog still showing it does not
+/// raise it again) or refuses with `no_active_ask` / `ask_stale` when another answer came first.
 pub fn ask_answered(client: &mut Client, pane: PaneId, ask_id: &str) -> Result<(), ClientError> {
     let Done {} = client.request(ClientMessage::AskAnswered(AskAnswered {
         id: 0,

@@ -130,10 +130,18 @@ pub fn wait(
     let mut reads = 2;
     let mut saw_marks = has_marks(&first) || has_marks(&screen);
     let mut last_change = Instant::now();
+    // `--after MARK --idle MS` with no text: the pane must have written after the mark before
+    // its quiet counts (a key's redraw, not the screen as it stood).
+    let wrote_since = |screen: &ScreenState| match (after, &spec.text) {
+        (Some(mark), None) => screen.mark.is_some_and(|now| now > mark),
+        _ => true,
+    };
     loop {
         let matched =
             text_match(client, pane, spec, after, &screen).map_err(|e| exited_if_gone(e, pane))?;
-        let settle_at = idle.map(|idle| last_change + idle);
+        let settle_at = idle
+            .filter(|_| wrote_since(&screen))
+            .map(|idle| last_change + idle);
         let settled = settle_at.is_some_and(|at| Instant::now() >= at);
         if matched.is_some() || settled {
             if matched.is_some() && after.is_some() {
@@ -157,7 +165,7 @@ pub fn wait(
                 let next = read(client).map_err(|e| exited_if_gone(e, pane))?;
                 reads += 1;
                 saw_marks |= has_marks(&next);
-                if changed(&screen, &next) {
+                if changed(&screen, &next) || (!wrote_since(&screen) && wrote_since(&next)) {
                     last_change = Instant::now();
                 }
                 screen = next;
@@ -203,11 +211,11 @@ fn text_match(
     let Some(text) = spec.text.as_ref() else {
         return Ok(None);
     };
-    // Reported as every row is, right-trimmed; matched with the blanks before the cursor.
-    let reported = |line: String| line.trim_end().to_owned();
+    // Reported as the pattern saw it: the cursor's row keeps its blanks up to the cursor (a
+    // `^>>> $` match reports `>>> `, not a trimmed text the pattern would not match).
     let Some(mark) = after else {
         let shown = searchable_lines(&to_cursor(screen), spec.output_only);
-        return Ok(shown.into_iter().find(|l| text.matches(l)).map(reported));
+        return Ok(shown.into_iter().find(|l| text.matches(l)));
     };
     let new = output_since(client, pane, mark)?;
     let found: Vec<&String> = new.iter().filter(|l| text.matches(l)).collect();
@@ -226,7 +234,7 @@ fn text_match(
         spec.output_only,
     )?;
     let shown = searchable_lines(&to_cursor(&fresh), spec.output_only);
-    Ok(confirmed(&found, &shown).map(reported))
+    Ok(confirmed(&found, &shown))
 }
 
 /// History rows read at most to find a matched line on the screen.

@@ -3,11 +3,19 @@
 //! pastes). `-l` types every argument as text with no key-name lookup. The batch is checked
 //! before connecting (`invalid_key_spec`, exit 2, nothing sent); the server encodes it for the
 //! pane's key modes. Flags go before TARGET. Silent on success; with `--json` it prints the
-//! pane and its output `mark` from just before the keys, for `phux wait --after MARK`.
+//! pane and its output `mark` from just before the keys, for `phux wait --after MARK`. A batch
+//! that submits several lines is typed line by line, each once the pane answered the one
+//! before, and `mark` is from just before the last line. `--wait-until` / `--wait-regex` /
+//! `--wait-idle` then wait in the same call, as `wait --after MARK` would, and print its
+//! document (with the keys' delivery under `sent`).
+
+use std::time::Duration;
 
 pub use phux_client::verbs::send_keys::{deliver, MarkJson};
 use phux_core::exit_code::SUCCESS;
 
+use crate::commands::values::{parse_seconds, usage};
+use crate::commands::wait::{conclude_wait, wait_for, WaitOptions};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -22,6 +30,20 @@ pub struct Args {
     /// one JSON error line
     #[arg(long)]
     pub json: bool,
+    /// Then wait until a line of the pane's output after the keys contains TEXT (as `wait
+    /// --after MARK --until TEXT`); prints the wait's document
+    #[arg(long, value_name = "TEXT")]
+    pub wait_until: Option<String>,
+    /// Then wait until a line of the output after the keys matches RE
+    #[arg(long, value_name = "RE")]
+    pub wait_regex: Option<String>,
+    /// Then wait until the pane wrote after the keys and stayed quiet for MS milliseconds (a
+    /// full-screen program done redrawing)
+    #[arg(long, value_name = "MS")]
+    pub wait_idle: Option<u64>,
+    /// With a --wait-*: give up after SECS seconds and exit 124 [default: 30]
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
     /// The pane
     #[arg(value_name = "TARGET")]
     pub target: String,
@@ -43,10 +65,52 @@ pub fn run(args: Args, context: &Context) -> i32 {
     )
 }
 
-fn execute(args: Args, context: &Context) -> VerbResult {
-    let document = deliver(context, &args.target, args.keys, args.literal)?;
-    if args.json {
-        output::print_json(&document);
+/// The wait `--wait-*` ask for after the keys, if any.
+fn then_wait(args: &Args, mark: u64) -> Option<WaitOptions> {
+    if args.wait_until.is_none() && args.wait_regex.is_none() && args.wait_idle.is_none() {
+        return None;
     }
-    Ok(SUCCESS)
+    Some(WaitOptions {
+        until: args.wait_until.clone(),
+        regex: args.wait_regex.clone(),
+        idle: args.wait_idle,
+        tail: None,
+        new: false,
+        after: Some(mark),
+        output_only: false,
+        timeout: Some(args.timeout.unwrap_or(DEFAULT_WAIT)),
+        target: Some(args.target.clone()),
+    })
+}
+
+/// How long `--wait-*` waits when no `--timeout` is given.
+const DEFAULT_WAIT: Duration = Duration::from_secs(30);
+
+fn execute(args: Args, context: &Context) -> VerbResult {
+    if args.timeout.is_some()
+        && args.wait_until.is_none()
+        && args.wait_regex.is_none()
+        && args.wait_idle.is_none()
+    {
+        return Err(usage(
+            "--timeout applies to --wait-until, --wait-regex or --wait-idle",
+        ));
+    }
+    let document = deliver(context, &args.target, args.keys.clone(), args.literal)?;
+    let Some(options) = then_wait(&args, document.mark) else {
+        if args.json {
+            output::print_json(&document);
+        }
+        return Ok(SUCCESS);
+    };
+    let timeout = options.timeout;
+    let waited = wait_for(options, context, None)?;
+    let mut sent = serde_json::to_value(&waited.document()).unwrap_or_default();
+    if let Some(fields) = sent.as_object_mut() {
+        fields.insert(
+            "sent".into(),
+            serde_json::to_value(&document).unwrap_or_default(),
+        );
+    }
+    conclude_wait(&waited, &sent, args.json, timeout, &args.target)
 }

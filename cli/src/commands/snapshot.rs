@@ -1,5 +1,5 @@
 //! `phux snapshot [TARGET]`: one read of a pane's screen. `--json` prints ScreenState v3;
-//! without it, a boxed view. `--tail` and `--unwrap` are projections made here over that one
+//! `--plain` the text alone (soft wraps joined, no frame); without either, a boxed view. `--tail` and `--unwrap` are projections made here over that one
 //! read; the read itself never attaches, resizes or changes which pane is active.
 
 pub use phux_client::verbs::snapshot::{plan, Plan};
@@ -31,6 +31,10 @@ pub struct Args {
     /// Join soft-wrapped rows into logical lines (drops cells)
     #[arg(long)]
     pub unwrap: bool,
+    /// Print the text alone: history (with --scrollback/--tail) then the screen, soft wraps
+    /// joined, trailing blanks and blank last rows dropped, no frame
+    #[arg(long, conflicts_with_all = ["json", "cells"])]
+    pub plain: bool,
     /// The pane [default: the active pane]
     #[arg(value_name = "TARGET")]
     pub target: Option<String>,
@@ -56,8 +60,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     if let Some(n) = plan.tail {
         state = state.tail(n);
     }
-    if args.unwrap {
+    if args.unwrap || args.plain {
         state = state.unwrap();
+    }
+    if args.plain {
+        output::print_lines(&plain(&state));
+        return Ok(SUCCESS);
     }
     match (client.route(), args.json) {
         (Some(host), false) => {
@@ -76,4 +84,19 @@ pub fn print(state: &ScreenState, json: bool) {
     } else {
         output::print_lines(&screen_view::boxed(state));
     }
+}
+
+/// The text of `state` (already unwrapped), history first, each row right-trimmed and escaped
+/// for the reader's terminal, without the blank rows below the last one written.
+fn plain(state: &ScreenState) -> Vec<String> {
+    let mut rows: Vec<String> = state
+        .scrollback
+        .iter()
+        .chain(&state.lines)
+        .map(|row| phux_core::limits::for_display(row.trim_end()).into_owned())
+        .collect();
+    while rows.last().is_some_and(String::is_empty) {
+        rows.pop();
+    }
+    rows
 }

@@ -28,14 +28,16 @@ pub struct Args {
     /// Wait until a line matches the regular expression RE
     #[arg(long, value_name = "RE")]
     pub regex: Option<String>,
-    /// Wait until the screen has not changed for MS milliseconds (alone: 500)
+    /// Wait until the screen has not changed for MS milliseconds (alone: 500); with --after or
+    /// --new, until the pane wrote something after the mark and then stayed quiet that long
+    /// (a full-screen program done redrawing after a key)
     #[arg(long, value_name = "MS")]
     pub idle: Option<u64>,
     /// Match (and print) the last N rows of history+viewport (bare: 80; 0: all, capped at
     /// 10000)
     #[arg(long, value_name = "N", num_args = 0..=1)]
     pub tail: Option<Option<String>>,
-    /// Match --until/--regex only in output that arrives after the wait began
+    /// Match --until/--regex (or count --idle) only in output that arrives after the wait began
     #[arg(long)]
     pub new: bool,
     /// Match --until/--regex only in the program's output after MARK (the `mark` send-keys,
@@ -86,11 +88,23 @@ impl Args {
 fn execute(args: Args, context: &Context) -> VerbResult {
     let json = args.json;
     let timeout = args.timeout;
-    // A satellite's pane is named as given (`devbox/@1`): its bare id is another pane here.
-    let satellite = args.target.clone().filter(|t| t.contains('/'));
+    let target = args.target.clone().unwrap_or_default();
     let waited = wait_for(args.options(), context, None)?;
+    let document = serde_json::to_value(waited.document()).unwrap_or_default();
+    conclude_wait(&waited, &document, json, timeout, &target)
+}
+
+/// Prints how a wait ended (`document` with `--json`, the rows looked at with `--tail`) and
+/// says why one that was not met ended: `wait` and `send-keys --wait-*` alike.
+pub fn conclude_wait(
+    waited: &Waited,
+    document: &serde_json::Value,
+    json: bool,
+    timeout: Option<Duration>,
+    target: &str,
+) -> VerbResult {
     if json {
-        output::print_json(&waited.document());
+        output::print_json(document);
     } else if let Some(n) = waited.tail {
         // The rows the wait looked at, as `snapshot --tail N` prints them.
         output::print_lines(&phux_client::verbs::wait_json::last_rows(&waited.state, n));
@@ -100,7 +114,12 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     }
     // The document (the contract's outcome) is on stdout; the typed line says why it ended.
     let secs = timeout.unwrap_or_default().as_secs_f64();
-    let pane = satellite.unwrap_or_else(|| waited.pane.to_string());
+    // A satellite's pane is named as given (`devbox/@1`): its bare id is another pane here.
+    let pane = if target.contains('/') {
+        target.to_owned()
+    } else {
+        waited.pane.to_string()
+    };
     let failure = Failure::new(
         ErrorCode::WaitTimedOut,
         format!("wait timed out after {secs}s on {pane}"),

@@ -18,6 +18,6 @@ pub use detect::{evaluate, Evaluation, FallbackReason, RuleEvaluation, Screen};
 pub use dialog::Dialog;
 pub use manifest::{Manifest, ManifestError, ManifestSet, Rule};
 pub use record::{
-    AgentRecord, AgentState, Attention, PluginReport, StateSource, AGENT_RECORD_KEY,
+    AgentRecord, AgentState, Attention, PluginReport, StateSource, AGENT_KINDS, AGENT_RECORD_KEY,
     PLUGIN_REPORT_KEY,
 };

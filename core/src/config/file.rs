@@ -81,6 +81,15 @@ pub enum ConfigError {
     /// server past 4 GB in 4 s, re-read every 500 ms).
     #[error(transparent)]
     Bounded(crate::bounded_read::BoundedReadError),
+    /// Well-formed TOML with a value of the wrong type or out of range: `config check`
+    /// reports it as a problem of the file, not as a file it cannot check.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    BadValue {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     #[error("{}:{line}:{column}: {message}", path.display())]
     Malformed {
         path: PathBuf,
@@ -98,7 +107,8 @@ impl ConfigError {
                 path.display()
             ),
             ConfigError::Bounded(e) => e.remedy(),
-            ConfigError::Malformed { path, line, .. } => format!(
+            ConfigError::Malformed { path, line, .. }
+            | ConfigError::BadValue { path, line, .. } => format!(
                 "fix line {line} of {} (`phux config check` lists every problem)",
                 path.display()
             ),
@@ -166,8 +176,15 @@ pub fn parse(path: &Path, text: &str) -> Result<(ConfigFile, Vec<ConfigWarning>)
     };
     let document = toml_edit::Document::parse(text)
         .map_err(|e| malformed(e.span(), e.message().trim().to_string()))?;
-    let file: ConfigFile =
-        toml::from_str(text).map_err(|e| malformed(e.span(), e.message().trim().to_string()))?;
+    let file: ConfigFile = toml::from_str(text).map_err(|e| {
+        let (line, column) = line_col(text, e.span().map_or(0, |s| s.start));
+        ConfigError::BadValue {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    })?;
     let warnings = unknown_keys(path, text, &document);
     Ok((file, warnings))
 }

@@ -107,15 +107,25 @@ impl AgentEntry {
         }
         // A dialog read on the screen is the screen source's own evidence, listed below.
         if let Some(ask) = report.ask.as_ref().filter(|a| !a.from_screen) {
-            let (signal, observed) = if ask.from_title {
+            let (kind, signal, observed) = if ask.from_title {
                 (
+                    StateOrigin::TitleAsk,
                     "phux-ask title sentinel",
                     report.title.clone().unwrap_or_default(),
                 )
             } else {
-                ("phux ask report", ask.question.clone())
+                (
+                    StateOrigin::ReportedAsk,
+                    "phux ask report",
+                    ask.question.clone(),
+                )
             };
-            sources.push(source("title_ask", signal.into(), ASK_CONFIDENCE, observed));
+            sources.push(source(
+                kind.as_str(),
+                signal.into(),
+                ASK_CONFIDENCE,
+                observed,
+            ));
         }
         if let Some(detection) = &report.detection {
             let (signal, confidence) = match (&detection.matched_rule, detection.fallback_reason) {
@@ -243,7 +253,9 @@ fn explanation(report: &AgentPaneReport, state: AgentState) -> String {
         Some(StateOrigin::AgentRecord) => {
             format!("{state}, as declared by the pane's phux.agent/v1 record")
         }
-        Some(StateOrigin::TitleAsk) => "waiting on a reported human-answerable ask".into(),
+        Some(StateOrigin::TitleAsk | StateOrigin::ReportedAsk) => {
+            "waiting on a reported human-answerable ask".into()
+        }
         Some(StateOrigin::Screen) => match &report.detection {
             Some(d) => match (&d.matched_rule, d.fallback_reason) {
                 (Some(rule), Some(_)) => format!(

@@ -30,6 +30,11 @@ pub struct RecJson {
     pub rows: u16,
     /// Encoding stopped at `--max-bytes`; the file is still complete and playable.
     pub truncated: bool,
+    /// A GIF or APNG: how long the file plays once through, as a viewer shows it (the sum of
+    /// its frames' delays, the `--last-frame` hold included; `duration_ms` is the recording's
+    /// timeline without it). Absent for a cast, a page and a still.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played_ms: Option<u64>,
     /// For `rec -- COMMAND`: the command's exit status (128 + N when signal N ended it);
     /// absent when no command was recorded or its status is unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]

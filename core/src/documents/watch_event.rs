@@ -326,7 +326,7 @@ impl<'de> Deserialize<'de> for WatchEventKind {
 
 /// The fields of an `agent_state` event: who the agent is, its state now (`null` when the
 /// record went away) and before, its attention, and where the new state came from
-/// (`agent_record`, `title_ask`, `screen`, or `none`).
+/// (`agent_record`, `title_ask`, `reported_ask`, `screen`, `plugin_report`, or `none`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AgentStateEvent {
     pub name: Option<String>,

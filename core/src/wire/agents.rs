@@ -94,8 +94,12 @@ pub struct AgentInspectOk {
 pub enum StateOrigin {
     /// A state a person or hook declared on the record.
     AgentRecord,
-    /// An active ask raised a record without a declared state to `blocked`.
+    /// An active title-sentinel ask raised a record without a declared state to `blocked`.
     TitleAsk,
+    /// An active `phux ask` (a reported ask) raised a record without a declared state to
+    /// `blocked`: named apart from `title_ask` so the `agent_state` event agrees with the
+    /// `asked` event's `source: "report"`.
+    ReportedAsk,
     /// The screen detector's derived state.
     Screen,
     /// A plugin's report (`agent report-state --plugin`).
@@ -108,6 +112,7 @@ impl StateOrigin {
         match self {
             StateOrigin::AgentRecord => "agent_record",
             StateOrigin::TitleAsk => "title_ask",
+            StateOrigin::ReportedAsk => "reported_ask",
             StateOrigin::Screen => "screen",
             StateOrigin::PluginReport => "plugin_report",
         }

@@ -8,7 +8,7 @@ use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::wire::{self, AgentInspectOk, AgentPaneReport, AgentRecordOk, Done, MetadataOk};
 
-use super::store::{put_record, PaneAgent};
+use super::store::{put_record, AskClaim, PaneAgent};
 use crate::pane::PaneCommand;
 use crate::request_error::RequestError;
 use crate::shared::Shared;
@@ -146,21 +146,38 @@ pub fn agent_set(shared: &Shared, request: wire::AgentSet) -> Result<AgentRecord
     })
 }
 
-/// `ask_answered`: a reported ask with this id is no longer active.
+/// `ask_answered`: the answerer claims the ask with this id before typing its answer. The claim
+/// ends the ask whatever raised it (a title or a dialog still showing it is not raised again
+/// until it goes away), so of two answers only the first is typed; the second is refused.
 pub fn ask_answered(
     shared: &Shared,
     request: &wire::AskAnswered,
 ) -> Result<wire::Done, RequestError> {
-    write(shared, request.pane, |entry| {
-        if entry
-            .ask
-            .as_ref()
-            .is_some_and(|a| !a.from_title && a.id == request.ask_id)
-        {
-            entry.ask = None;
-        }
+    let claimed = write(shared, request.pane, |entry| {
+        entry.claim_ask(&request.ask_id)
     })?;
-    Ok(wire::Done {})
+    match claimed {
+        AskClaim::Claimed => Ok(wire::Done {}),
+        AskClaim::NoneActive => Err(RequestError::refused(
+            ErrorCode::NoActiveAsk,
+            format!(
+                "{} is asking nothing (its ask {:?} was answered already); nothing was typed",
+                request.pane, request.ask_id
+            ),
+            format!("see what the pane shows with `phux agent show {}`", request.pane),
+        )),
+        AskClaim::Other(current) => Err(RequestError::refused(
+            ErrorCode::AskStale,
+            format!(
+                "the ask {:?} is no longer active on {}; it asks {current:?} now; nothing was typed",
+                request.ask_id, request.pane
+            ),
+            format!(
+                "answer the current ask: `phux agent answer {} --id {current} ...`",
+                request.pane
+            ),
+        )),
+    }
 }
 
 pub fn agent_clear(

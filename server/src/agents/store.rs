@@ -22,9 +22,61 @@ pub struct PaneAgent {
     pub ask: Option<ActiveAsk>,
     pub occupant: Option<Occupant>,
     pub detection: Option<DetectionReport>,
+    /// The last ask answered while what raised it still shows it (a title keeps its sentinel
+    /// until the program sets another, a dialog stays on the screen until it redraws): it is
+    /// not raised again while it shows, so it cannot be answered twice.
+    pub answered: Option<ActiveAsk>,
+}
+
+/// What claiming an ask for an answer found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskClaim {
+    /// The ask was active and is ended: the claimant types the answer.
+    Claimed,
+    /// No ask is active (another answer claimed it first, or none was raised).
+    NoneActive,
+    /// Another ask, with this id, is active.
+    Other(String),
 }
 
 impl PaneAgent {
+    /// Ends the active ask if it has `id`, remembering it so neither its title nor its dialog
+    /// raises it again while they show it.
+    pub fn claim_ask(&mut self, id: &str) -> AskClaim {
+        match self.ask.take() {
+            None => AskClaim::NoneActive,
+            Some(ask) if ask.id != id => {
+                let current = ask.id.clone();
+                self.ask = Some(ask);
+                AskClaim::Other(current)
+            }
+            Some(ask) => {
+                self.answered = (ask.from_title || ask.from_screen).then_some(ask);
+                AskClaim::Claimed
+            }
+        }
+    }
+
+    /// Whether `ask`, raised again by the title or the screen that still shows it, is the one
+    /// already answered.
+    pub fn already_answered(&self, ask: &ActiveAsk) -> bool {
+        self.answered.as_ref().is_some_and(|a| {
+            a.id == ask.id && a.from_title == ask.from_title && a.from_screen == ask.from_screen
+        })
+    }
+
+    /// What raised the answered ask no longer shows it (the title changed, the dialog left):
+    /// the same ask raised later is a new question.
+    pub fn forget_answered(&mut self, from_title: bool) {
+        if self
+            .answered
+            .as_ref()
+            .is_some_and(|a| a.from_title == from_title)
+        {
+            self.answered = None;
+        }
+    }
+
     /// The `phux.agent/v1` record, when the key holds one.
     pub fn record(&self) -> Option<AgentRecord> {
         self.metadata
@@ -50,7 +102,10 @@ impl PaneAgent {
             _ if self.ask.as_ref().is_some_and(|a| a.from_screen) => {
                 (Some(AgentState::Blocked), Some(StateOrigin::Screen))
             }
-            _ if self.ask.is_some() => (Some(AgentState::Blocked), Some(StateOrigin::TitleAsk)),
+            _ if self.ask.as_ref().is_some_and(|a| a.from_title) => {
+                (Some(AgentState::Blocked), Some(StateOrigin::TitleAsk))
+            }
+            _ if self.ask.is_some() => (Some(AgentState::Blocked), Some(StateOrigin::ReportedAsk)),
             (
                 Some(AgentRecord {
                     state: Some(state @ (AgentState::Blocked | AgentState::Done)),
@@ -223,10 +278,18 @@ pub fn apply_detection(
         entry.ask = None;
     }
     match dialog {
-        Some(ask) if entry.ask.as_ref().is_none_or(|a| a.from_screen) => entry.ask = Some(ask),
+        Some(ask) if entry.already_answered(&ask) => {}
+        Some(ask) if entry.ask.as_ref().is_none_or(|a| a.from_screen) => {
+            entry.forget_answered(false);
+            entry.ask = Some(ask);
+        }
         Some(_) => {}
-        None if entry.ask.as_ref().is_some_and(|a| a.from_screen) => entry.ask = None,
-        None => {}
+        None => {
+            entry.forget_answered(false);
+            if entry.ask.as_ref().is_some_and(|a| a.from_screen) {
+                entry.ask = None;
+            }
+        }
     }
     entry.detection = Some(detection);
     put_record(entry, Some(&record));
@@ -308,5 +371,33 @@ mod tests {
         entry.ask = Some(ask("screen-3", false, true));
         depart(&mut entry);
         assert_eq!(entry.ask, None);
+    }
+
+    /// An answer claims the ask: a second claim of the same id finds none active, another id
+    /// is named as the current ask, and a dialog still on the screen is not raised again until
+    /// it has gone away.
+    #[test]
+    fn an_ask_is_claimed_once_and_its_dialog_is_not_raised_again_while_it_shows() {
+        let mut entry = PaneAgent::default();
+        entry.ask = Some(ask("t1", false, false));
+        assert_eq!(entry.claim_ask("t2"), AskClaim::Other("t1".into()));
+        assert_eq!(entry.claim_ask("t1"), AskClaim::Claimed);
+        assert_eq!(entry.claim_ask("t1"), AskClaim::NoneActive);
+
+        let dialog = || Some(ask("screen-1", false, true));
+        apply_detection(&mut entry, report(AgentState::Blocked), dialog());
+        assert_eq!(entry.claim_ask("screen-1"), AskClaim::Claimed);
+        apply_detection(&mut entry, report(AgentState::Blocked), dialog());
+        assert_eq!(
+            entry.ask, None,
+            "the answered dialog, still drawn, is not asked again"
+        );
+        apply_detection(&mut entry, report(AgentState::Working), None);
+        apply_detection(&mut entry, report(AgentState::Blocked), dialog());
+        assert_eq!(
+            entry.ask.as_ref().map(|a| a.id.as_str()),
+            Some("screen-1"),
+            "drawn again after it left, it is a new question"
+        );
     }
 }

@@ -158,19 +158,23 @@ impl Supervisor {
     }
 
     fn title_ask(&mut self, title: &str) {
-        let ask = parse_title(title);
+        let ask = parse_title(title).map(|ask| ActiveAsk {
+            id: ask.id,
+            question: ask.question,
+            suggestions: ask.suggestions,
+            from_title: true,
+            from_screen: false,
+            selected: None,
+        });
         self.write(|entry| match ask {
+            // Answered, and the title still carries it: the question is not asked again.
+            Some(ask) if entry.already_answered(&ask) => {}
             Some(ask) => {
-                entry.ask = Some(ActiveAsk {
-                    id: ask.id,
-                    question: ask.question,
-                    suggestions: ask.suggestions,
-                    from_title: true,
-                    from_screen: false,
-                    selected: None,
-                });
+                entry.forget_answered(true);
+                entry.ask = Some(ask);
             }
             None => {
+                entry.forget_answered(true);
                 if entry.ask.as_ref().is_some_and(|a| a.from_title) {
                     entry.ask = None;
                 }

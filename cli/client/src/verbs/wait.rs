@@ -27,7 +27,8 @@ pub struct WaitOptions {
     pub until: Option<String>,
     /// Wait until a line matches the regular expression RE
     pub regex: Option<String>,
-    /// Wait until the screen has not changed for MS milliseconds (alone: 500)
+    /// Wait until the screen has not changed for MS milliseconds (alone: 500); with --after or
+    /// --new, until the pane wrote something after the mark and then stayed quiet that long
     pub idle: Option<u64>,
     /// Match (and print) the last N rows of history+viewport (bare: 80; 0: all, capped at
     /// 10000)
@@ -57,15 +58,18 @@ fn text_condition(args: &WaitOptions) -> Result<Option<TextCondition>, Failure> 
     }
 }
 
-/// `--new` / `--after`: only with a text condition, and not both.
+/// `--new` / `--after`: with a text condition, or with `--idle` alone (the screen changed since
+/// the mark, then stayed quiet: a full-screen program done redrawing); not both.
 fn after(args: &WaitOptions, text: Option<&TextCondition>) -> Result<Option<After>, Failure> {
     let after = match (args.new, args.after) {
         (true, Some(_)) => return Err(exclusive("new", "after")),
         (true, None) => Some(After::Start),
         (false, mark) => mark.map(After::Mark),
     };
-    if after.is_some() && text.is_none() {
-        return Err(usage("--new and --after need --until or --regex"));
+    if after.is_some() && text.is_none() && args.idle.is_none() {
+        return Err(usage(
+            "--new and --after need --until, --regex or --idle (changed since, then quiet)",
+        ));
     }
     Ok(after)
 }

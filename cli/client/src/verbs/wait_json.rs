@@ -21,11 +21,17 @@ pub struct WaitJson<'a> {
 
 #[derive(Debug, Serialize)]
 struct Match {
-    /// The logical line that matched.
+    /// The logical line that matched, as the pattern saw it (soft wraps joined; the cursor's
+    /// row keeps its blanks up to the cursor).
     text: String,
-    /// The viewport row (an index into `lines`) showing the end of that line; null when it is
-    /// no longer on the viewport.
+    /// The viewport row (an index into `lines`) where that line starts: 0 when it began in
+    /// the history above the viewport; null when it is no longer on the viewport. Same as
+    /// `first_row`, the name older readers know.
     row: Option<usize>,
+    /// The first and the last viewport row showing the line (a soft-wrapped line spans
+    /// several); null when it is no longer on the viewport.
+    first_row: Option<usize>,
+    last_row: Option<usize>,
 }
 
 impl<'a> WaitJson<'a> {
@@ -39,27 +45,33 @@ impl<'a> WaitJson<'a> {
             screen,
             met,
             matched: matched.is_some(),
-            found: matched.map(|text| Match {
-                row: row_showing(screen, &text),
-                text,
+            found: matched.map(|text| {
+                let rows = rows_showing(screen, &text);
+                Match {
+                    row: rows.map(|(first, _)| first),
+                    first_row: rows.map(|(first, _)| first),
+                    last_row: rows.map(|(_, last)| last),
+                    text,
+                }
             }),
             tail_lines: tail.map(|n| last_rows(screen, n)),
         }
     }
 }
 
-/// The last viewport row that ends `line`: its text ends the line, and the rows above it that
-/// wrapped into it make up the rest (or run off the top). Spaces are not compared: a wrapped
-/// row may end in them. A prompt row whose text merely occurs inside the line is not it.
-fn row_showing(screen: &ScreenState, line: &str) -> Option<usize> {
+/// The viewport rows showing `line`, first and last: the last row whose text ends the line,
+/// and the rows above it that wrapped into it making up the rest (or running off the top, where
+/// the first is 0). Spaces are not compared: a wrapped row may end in them. A prompt row whose
+/// text merely occurs inside the line is not it.
+fn rows_showing(screen: &ScreenState, line: &str) -> Option<(usize, usize)> {
     let want = without_spaces(line);
     if want.is_empty() {
         return None;
     }
     let rows: Vec<String> = screen.lines.iter().map(|r| without_spaces(r)).collect();
-    (0..rows.len()).rev().find(|&end| {
+    (0..rows.len()).rev().find_map(|end| {
         if rows[end].is_empty() || !want.ends_with(&rows[end]) {
-            return false;
+            return None;
         }
         let mut rest = &want[..want.len() - rows[end].len()];
         let mut top = end;
@@ -67,10 +79,10 @@ fn row_showing(screen: &ScreenState, line: &str) -> Option<usize> {
             top -= 1;
             match rest.strip_suffix(rows[top].as_str()) {
                 Some(before) if !rows[top].is_empty() => rest = before,
-                _ => return false,
+                _ => return None,
             }
         }
-        rest.is_empty() || top == 0
+        (rest.is_empty() || top == 0).then_some((top, end))
     })
 }
 
@@ -109,22 +121,22 @@ mod tests {
     #[test]
     fn the_match_row_is_the_last_row_showing_the_line() {
         let s = screen(&[">>> import time", ">>>", ""]);
-        assert_eq!(row_showing(&s, ">>>"), Some(1));
-        assert_eq!(row_showing(&s, "gone"), None);
+        assert_eq!(rows_showing(&s, ">>>"), Some((1, 1)));
+        assert_eq!(rows_showing(&s, "gone"), None);
         // A later prompt row inside the matched line is not the line.
-        assert_eq!(row_showing(&s, ">>> import time"), Some(0));
+        assert_eq!(rows_showing(&s, ">>> import time"), Some((0, 0)));
         let s = screen(&["$ printf 'a\\nfoo1'", "a", "foo1", "$"]);
-        assert_eq!(row_showing(&s, "$ printf 'a\\nfoo1'"), Some(0));
+        assert_eq!(rows_showing(&s, "$ printf 'a\\nfoo1'"), Some((0, 0)));
     }
 
     #[test]
-    fn a_wrapped_line_is_shown_by_its_last_row() {
+    fn a_wrapped_line_is_shown_by_its_first_and_last_rows() {
         let s = screen(&["$ echo abcdefghij", "klmnop", "abcdefghijklmnop", "$"]);
-        assert_eq!(row_showing(&s, "$ echo abcdefghijklmnop"), Some(1));
-        assert_eq!(row_showing(&s, "abcdefghijklmnop"), Some(2));
+        assert_eq!(rows_showing(&s, "$ echo abcdefghijklmnop"), Some((0, 1)));
+        assert_eq!(rows_showing(&s, "abcdefghijklmnop"), Some((2, 2)));
         // A line that began above the viewport.
         let s = screen(&["klmnop", "$"]);
-        assert_eq!(row_showing(&s, "$ echo abcdefghijklmnop"), Some(0));
+        assert_eq!(rows_showing(&s, "$ echo abcdefghijklmnop"), Some((0, 0)));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! declares the pane's agent in its `phux.agent/v1` record. A declared state outranks what the
 //! screen detector derives. Prints `@N<TAB>RECORD-JSON`.
 
-use phux_core::agents::{AgentState, Attention};
+use phux_core::agents::{AgentState, Attention, AGENT_KINDS};
 use phux_core::exit_code::SUCCESS;
 
 use crate::client::agents::{self, Declaration};
@@ -20,7 +20,7 @@ pub struct Args {
     pub name: String,
     /// codex, claude, opencode, pi, omp, plugin, declared or unknown [default: the detected
     /// kind, else declared]
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = clap::builder::PossibleValuesParser::new(AGENT_KINDS))]
     pub kind: Option<String>,
     /// unknown, idle, working, blocked or done (outranks the detector)
     #[arg(long, value_name = "S")]

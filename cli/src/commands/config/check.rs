@@ -1,6 +1,6 @@
 //! `phux config check [PATH] [--json]`: every problem in the config file and the plugin
-//! manifests it names, one per line. 0 clean, 1 problems found, 2 could not check (the file is
-//! unreadable or not TOML: `invalid_config`).
+//! manifests it names, one per line. 0 clean, 1 problems found (a bad value in well-formed TOML
+//! is one), 2 could not check (the file is unreadable or not TOML: `invalid_config`).
 
 use std::path::PathBuf;
 
@@ -31,7 +31,21 @@ pub fn run(args: Args) -> i32 {
 
 fn execute(args: &Args) -> VerbResult {
     let path = args.path.clone().unwrap_or_else(config_path);
-    let loaded = load(&path).map_err(cannot_check)?;
+    let loaded = match load(&path) {
+        Ok(loaded) => loaded,
+        // Well-formed TOML with a bad value: a problem of the file, reported as the others.
+        Err(error @ ConfigError::BadValue { line, .. }) => {
+            let problem = ConfigProblem {
+                severity: "error".into(),
+                file: path.display().to_string(),
+                line: Some(line),
+                message: error.to_string(),
+            };
+            report(args.json, &path, vec![problem]);
+            return Ok(FAILURE);
+        }
+        Err(error) => return Err(cannot_check(error)),
+    };
     if args.path.is_some() && !loaded.exists {
         return Err(Failure::new(
             ErrorCode::InvalidConfig,
@@ -84,7 +98,14 @@ fn execute(args: &Args) -> VerbResult {
         }
     }
     let ok = problems.is_empty();
-    if args.json {
+    report(args.json, &path, problems);
+    Ok(if ok { SUCCESS } else { FAILURE })
+}
+
+/// Prints the problems found (the document with `--json`, one line each otherwise).
+fn report(json: bool, path: &std::path::Path, problems: Vec<ConfigProblem>) {
+    let ok = problems.is_empty();
+    if json {
         output::print_json(&ConfigCheckJson {
             schema_version: 1,
             path: path.display().to_string(),
@@ -103,7 +124,6 @@ fn execute(args: &Args) -> VerbResult {
             output::print_line(&format!("{}: {text}", problem.severity));
         }
     }
-    Ok(if ok { SUCCESS } else { FAILURE })
 }
 
 fn cannot_check(error: ConfigError) -> Failure {

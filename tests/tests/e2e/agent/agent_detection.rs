@@ -281,7 +281,7 @@ fn a_declared_state_outranks_the_detector_and_an_ask_raises_a_stateless_record_t
         server.json(&["agent", "show", "--json", &pane])["agents"][0]["state"] == "blocked"
     });
     let entry = &server.json(&["agent", "show", "--json", &pane])["agents"][0];
-    assert_eq!(entry["sources"][0]["kind"], "title_ask", "{entry}");
+    assert_eq!(entry["sources"][0]["kind"], "reported_ask", "{entry}");
     assert_eq!(
         entry["explanation"],
         "waiting on a reported human-answerable ask"

@@ -12,6 +12,7 @@ mod agent_run;
 mod agent_snapshot;
 mod agent_wait;
 mod agent_watch;
+mod one_call;
 mod skill;
 mod trusted_answers;
 mod wait_new_output;

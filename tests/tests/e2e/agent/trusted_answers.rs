@@ -104,7 +104,11 @@ fn wait_after_never_reports_a_row_composed_from_a_pagers_screen() {
         "a row composed from less's screen and the prompt: {prompt}"
     );
     let row = prompt["match"]["row"].as_u64().expect("a real row") as usize;
-    assert_eq!(phux_tests::screen_lines(&prompt)[row], text, "{prompt}");
+    assert_eq!(
+        phux_tests::screen_lines(&prompt)[row],
+        text.trim_end(),
+        "{prompt}"
+    );
     // Less's rows are not on the screen as it stands: a wait for them times out.
     let output = run_with_deadline(
         &mut server.phux(&[
@@ -136,7 +140,10 @@ fn a_pattern_may_end_in_the_blank_before_the_cursor() {
         "30",
         &pane,
     ]);
-    assert_eq!(doc["match"]["text"], ">>>", "{doc}");
+    assert_eq!(
+        doc["match"]["text"], ">>> ",
+        "the text the pattern saw: {doc}"
+    );
     let sent = server.json_slow(&[
         "send-keys",
         "--json",
@@ -156,7 +163,10 @@ fn a_pattern_may_end_in_the_blank_before_the_cursor() {
         "30",
         &pane,
     ]);
-    assert_eq!(doc["match"]["text"], ">>>", "{doc}");
+    assert_eq!(
+        doc["match"]["text"], ">>> ",
+        "the text the pattern saw: {doc}"
+    );
 }
 
 #[test]
@@ -401,4 +411,101 @@ fn stdout_lines(output: &std::process::Output) -> Vec<Value> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// `agent answer --json --id ID --text T PANE`, run as a child.
+fn answer(server: &TestServer, pane: &str, id: &str, text: &str) -> std::process::Output {
+    server.run(&[
+        "agent", "answer", "--json", "--id", id, "--text", text, pane,
+    ])
+}
+
+/// Issue 54: an answered ask is over, whatever raised it. A title ask keeps its sentinel while
+/// the program reads the answer; a second answer used to be typed into the shell as a command.
+#[test]
+fn an_ask_is_answered_once_and_a_second_answer_types_nothing() {
+    let server = TestServer::start();
+    let titled = server.plain_shell("titled", "bash");
+    server.send_keys(
+        &titled,
+        &[
+            r#"printf '\033]2;phux-ask[t1]:Continue with step 2??\007'; read a; echo "got:$a""#,
+            "Enter",
+        ],
+    );
+    phux_tests::wait_until("the title ask is pending", Duration::from_secs(20), || {
+        server.json(&["status", "--json"])["asks"]
+            .as_array()
+            .is_some_and(|a| a.len() == 1)
+    });
+    let first = answer(&server, &titled, "t1", "sure");
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_eq!(json(&first)["delivered"], true);
+    server.wait_for_text(&titled, "got:sure");
+    // The title still carries the sentinel: the ask must not come back.
+    std::thread::sleep(Duration::from_millis(800));
+    let status = server.json(&["status", "--json"]);
+    assert!(
+        status["asks"].as_array().is_none_or(Vec::is_empty),
+        "the answered ask is still listed: {status}"
+    );
+    let second = answer(&server, &titled, "t1", "again");
+    assert_eq!(second.status.code(), Some(2), "{}", stderr(&second));
+    assert!(second.stdout.is_empty());
+    assert_eq!(error_line(&second)["error"]["code"], "no_active_ask");
+    server.send_keys(&titled, &["echo END-OF-TEST", "Enter"]);
+    server.wait_for_text(&titled, "END-OF-TEST");
+    let screen = server.json(&["snapshot", "--json", &titled]);
+    let text = phux_tests::screen_lines(&screen).join("\n");
+    assert!(
+        !text.contains("again"),
+        "the second answer was typed:\n{text}"
+    );
+
+    // A reported ask: two answers at once, one is typed, the other refused.
+    let reported = server.plain_shell("reported", "sh");
+    server.json_slow(&["ask", "--json", "--id", "r1", &reported, "Go?"]);
+    let racers: Vec<_> = ["one", "two"]
+        .iter()
+        .map(|text| {
+            server
+                .phux(&[
+                    "agent", "answer", "--json", "--id", "r1", "--text", text, &reported,
+                ])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let outcomes: Vec<_> = racers
+        .into_iter()
+        .map(|child| child.wait_with_output().unwrap())
+        .collect();
+    let delivered = outcomes.iter().filter(|o| o.status.success()).count();
+    assert_eq!(delivered, 1, "exactly one answer is delivered");
+    let refused = outcomes.iter().find(|o| !o.status.success()).unwrap();
+    assert_eq!(error_line(refused)["error"]["code"], "no_active_ask");
+}
+
+/// Issue 54: the `agent_state` event a `phux ask` raises names the same raiser as its `asked`
+/// event (`report`), not the title sentinel.
+#[test]
+fn a_reported_asks_state_event_names_the_report() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("reported", "sh");
+    assert!(server
+        .run(&["agent", "set", "--name", "helper", &pane])
+        .status
+        .success());
+    server.json_slow(&["ask", "--json", "--id", "q", &pane, "Proceed?"]);
+    let output = server.run(&[
+        "watch", "--json", "--since", "1m", "--until", "asked", &pane,
+    ]);
+    let events = stdout_lines(&output);
+    let state = events
+        .iter()
+        .find(|e| e["event"] == "agent_state" && e["state"] == "blocked")
+        .unwrap_or_else(|| panic!("a blocked agent_state event: {events:?}"));
+    assert_eq!(state["source"], "reported_ask", "{state}");
 }

@@ -91,6 +91,13 @@ fn pillow_decodes_the_frames_rec_reports_for_the_duration_rec_reports() {
                 played_ms.abs_diff(expected) <= 10,
                 "{what}: Pillow plays {played_ms} ms, rec says {expected} ms with the hold"
             );
+            let reported = doc["played_ms"]
+                .as_u64()
+                .expect("played_ms for an animation");
+            assert!(
+                played_ms.abs_diff(reported) <= 10,
+                "{what}: Pillow plays {played_ms} ms, rec's played_ms says {reported}"
+            );
         }
     }
 }

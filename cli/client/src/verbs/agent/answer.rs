@@ -109,9 +109,11 @@ pub fn document(args: AnswerOptions, context: &Context) -> Result<AgentAnswerJso
         }
         (None, None) => return Err(usage("pass --choice N or --text T")),
     };
+    // Claimed before it is typed: of two answers to one ask only the first claims it (the
+    // server ends the ask atomically); the second is refused and types nothing.
+    ask_answered(&mut client, pane, &ask.id)?;
     let operation = operation_id();
     send_keys(&mut client, pane, keys, &operation)?;
-    ask_answered(&mut client, pane, &ask.id)?;
     Ok(AgentAnswerJson {
         schema_version: 1,
         terminal: TerminalAddr::local(pane),

@@ -123,10 +123,14 @@ pub fn document(args: AgentStartOptions, context: &Context) -> Result<AgentStart
             "restart the server without PHUX_AGENT_DETECT=0, or pass --no-wait to type the launch line without waiting",
         ));
     }
-    let report = server.panes.into_iter().find(|r| r.pane == pane);
-    let foreground = report
-        .as_ref()
-        .and_then(|r| r.occupant.as_ref())
+    let Some(report) = server.panes.into_iter().find(|r| r.pane == pane) else {
+        return Err(Failure::new(
+            ErrorCode::NoSuchTarget,
+            format!("no such target: {pane}; nothing was typed"),
+            "list what exists with `phux ls --json`",
+        ));
+    };
+    let foreground = (report.occupant.as_ref())
         .and_then(|o| o.names.first().cloned())
         .unwrap_or_default();
     if !SHELLS.contains(&foreground.as_str()) {
@@ -273,13 +277,20 @@ fn claiming_integration(kind: &str, chosen: Option<&str>) -> Result<Option<Prepa
     if let Some(id) = chosen {
         let found = claimants.iter().find(|a| a.integration.id == id);
         return found.map(|a| Some(prepare(a))).ok_or_else(|| {
-            Failure::new(
-                ErrorCode::AmbiguousIntegration,
-                format!("no enabled integration {id:?} claims the kind {kind:?}"),
+            let remedy = if claimants.is_empty() {
+                format!(
+                    "no enabled integration claims {kind:?}: drop --integration to start it by its own name, or enable one (`phux plugin ls`)"
+                )
+            } else {
                 format!(
                     "choose one of: {}",
                     claimants.iter().map(named).collect::<Vec<_>>().join(", ")
-                ),
+                )
+            };
+            Failure::new(
+                ErrorCode::AmbiguousIntegration,
+                format!("no enabled integration {id:?} claims the kind {kind:?}; nothing was typed"),
+                remedy,
             )
         });
     }

@@ -287,7 +287,7 @@ fn render(
     };
     let (cols, rows) = (cast.header.cols, cast.header.rows);
     let duration_ms = timeline_ms(cast, &settings, summary.duration_ms, summary.truncated);
-    Ok(document(
+    let mut doc = document(
         out,
         format,
         summary.bytes,
@@ -296,7 +296,11 @@ fn render(
         cols,
         rows,
         summary.truncated,
-    ))
+    );
+    if format != RecFormat::Png {
+        doc.played_ms = Some(summary.duration_ms);
+    }
+    Ok(doc)
 }
 
 /// The page that plays the recording (`-o demo.html`).
@@ -369,5 +373,6 @@ pub fn document(
         rows,
         truncated,
         exit_status: None,
+        played_ms: None,
     }
 }
