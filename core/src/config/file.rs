@@ -308,6 +308,11 @@ mod tests {
             error.to_string().starts_with("/c/config.toml:2:"),
             "{error}"
         );
+        // Well-formed TOML with a value of the wrong type: a bad value, not a malformed file.
+        assert!(
+            matches!(error, ConfigError::BadValue { line: 2, .. }),
+            "{error}"
+        );
         let error = parse_text("[defaults]\nwindow-size = \"huge\"\n").unwrap_err();
         assert!(
             error.to_string().contains("huge") || error.to_string().contains("variant"),

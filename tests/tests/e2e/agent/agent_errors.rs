@@ -90,3 +90,44 @@ fn without_json_failures_stay_prose() {
     assert!(text.starts_with("phux: "), "{text}");
     assert!(serde_json::from_str::<serde_json::Value>(text.lines().last().unwrap()).is_err());
 }
+
+/// The seed audit of issue 54: `agent set --kind` takes only the contract's kinds, `agent start`
+/// on a pane that does not exist is `no_such_target`, and `--integration` naming none says what
+/// to do instead of "choose one of: " and nothing.
+#[test]
+fn agent_kinds_missing_panes_and_unknown_integrations_are_refused_plainly() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("p", "sh");
+    let output = server.run(&["agent", "set", "--name", "x", "--kind", "fake", &pane]);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "{}",
+        phux_tests::stderr(&output)
+    );
+    assert!(phux_tests::stderr(&output).contains("codex"));
+    let listed = server.json(&["agent", "list", "--json"]);
+    assert_eq!(listed["agents"], serde_json::json!([]), "{listed}");
+
+    let output = server.run(&[
+        "agent", "start", "--json", "bot", "--kind", "claude", "--target", "@99",
+    ]);
+    assert_eq!(code_of(&output).0, "no_such_target");
+
+    let output = server.run(&[
+        "agent",
+        "start",
+        "--json",
+        "bot",
+        "--kind",
+        "claude",
+        "--integration",
+        "zz",
+        "--target",
+        &pane,
+    ]);
+    let line = error_line(&output);
+    assert_eq!(line["error"]["code"], "ambiguous_integration", "{line}");
+    let remedy = line["remedy"].as_str().unwrap();
+    assert!(!remedy.trim_end().ends_with(':'), "an empty list: {remedy}");
+}

@@ -389,6 +389,16 @@ fn config_init_path_check_and_show() {
         .unwrap()
         .contains("worse.toml:2:9"));
 
+    // Well-formed TOML with a bad value is a problem of the file, not a file it cannot check.
+    let typed = home.dir.path().join("typed.toml");
+    std::fs::write(&typed, "[defaults]\nhistory-limit = \"lots\"\n").unwrap();
+    let output = home.run(&["config", "check", &path_str(&typed), "--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let doc = json(&output);
+    assert_eq!(doc["ok"], false, "{doc}");
+    assert_eq!(doc["problems"][0]["severity"], "error", "{doc}");
+    assert_eq!(doc["problems"][0]["line"], 2, "{doc}");
+
     let keys = home.dir.path().join("keys.toml");
     std::fs::write(&keys, "[keybindings]\n\"x\" = \"no-such-action\"\n").unwrap();
     let output = home.run(&["config", "check", &path_str(&keys), "--json"]);
