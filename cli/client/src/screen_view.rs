@@ -42,6 +42,14 @@ pub fn boxed_as(screen: &ScreenState, name: &str) -> Vec<String> {
 /// U+0085 in it neither reorders nor ends the line the reader sees.
 fn header(screen: &ScreenState, name: &str) -> String {
     let mut text = format!(" {} {}x{} ", for_display(name), screen.cols, screen.rows);
+    // Joined soft wraps (`--unwrap`) run wider than the grid: the frame grows, and says why.
+    let widest = (screen.lines.iter().chain(&screen.scrollback))
+        .map(|r| display_width(r))
+        .max()
+        .unwrap_or(0);
+    if widest > usize::from(screen.cols) {
+        text.push_str(&format!("(unwrapped: {widest} wide) "));
+    }
     if let Some(title) = screen.title.as_deref().filter(|t| !t.is_empty()) {
         text.push_str(&format!("─ {} ", for_display(title)));
     }
@@ -141,5 +149,14 @@ mod tests {
         let screen = ScreenState::new(PaneId(12), 4, 1, vec!["ab".into()]);
         let view = boxed(&screen);
         assert!(view.iter().all(|l| display_width(l) == 6), "{view:?}");
+    }
+
+    /// `snapshot --unwrap` joins soft wraps into lines wider than the grid: the header still
+    /// names the grid, and says the frame is wider because the lines were joined.
+    #[test]
+    fn an_unwrapped_screen_says_why_it_is_wider_than_its_grid() {
+        let screen = ScreenState::new(PaneId(2), 10, 1, vec!["x".repeat(40)]);
+        let top = &boxed(&screen)[0];
+        assert!(top.contains("@2 10x1 (unwrapped: 40 wide)"), "{top}");
     }
 }
