@@ -22,7 +22,8 @@ pub struct Args {
     /// The pane to record (default: the most recently active one)
     #[arg(value_name = "TARGET")]
     target: Option<String>,
-    /// Output file; its extension picks the format (.cast, .gif, .png, .apng; none: .gif). Its
+    /// Output file; its extension picks the format (.cast, .gif, .png: animated unless --still,
+    /// .apng, .html: a page that plays it; none: .gif). Its
     /// directory must exist and be writable: checked before anything is recorded
     #[arg(short = 'o', long = "out", value_name = "PATH")]
     out: PathBuf,

@@ -488,7 +488,7 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let gif = server.dir.path().join("capped.gif");
-    let doc = server.json(&[
+    let capped = server.run(&[
         "rec",
         "--from",
         cast_path.to_str().unwrap(),
@@ -498,7 +498,15 @@ fn max_bytes_stops_early_with_a_playable_file_and_a_failed_render_keeps_the_cast
         "6000",
         "--json",
     ]);
+    assert!(capped.status.success(), "{}", stderr(&capped));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&capped)).unwrap();
     assert_eq!(doc["truncated"], true, "{doc}");
+    // Said on stderr, with how much was kept of how much.
+    let said = stderr(&capped);
+    assert!(
+        said.contains("--max-bytes cut the recording short: kept ") && said.contains(" s of "),
+        "{said}"
+    );
     let size = std::fs::metadata(&gif).unwrap().len();
     assert!(size <= 6000, "{size} bytes");
     let mut decoder = gif::DecodeOptions::new()

@@ -287,6 +287,14 @@ fn render(
     };
     let (cols, rows) = (cast.header.cols, cast.header.rows);
     let duration_ms = timeline_ms(cast, &settings, summary.duration_ms, summary.truncated);
+    if summary.truncated {
+        let whole = timeline_ms(cast, &settings, u64::MAX, false);
+        output::warn(&format!(
+            "--max-bytes cut the recording short: kept {:.1} s of {:.1} s (raise --max-bytes, or lower --scale or --font-size, to keep it all)",
+            duration_ms as f64 / 1000.0,
+            whole as f64 / 1000.0
+        ));
+    }
     let mut doc = document(
         out,
         format,

@@ -34,7 +34,8 @@ pub const DEFAULT_LAST_FRAME: f64 = 3.0;
 pub struct RecOptions {
     /// The pane to record (default: the most recently active one)
     pub target: Option<String>,
-    /// Output file; its extension picks the format (.cast, .gif, .png, .apng; none: .gif). Its
+    /// Output file; its extension picks the format (.cast, .gif, .png: animated unless --still,
+    /// .apng, .html: a page that plays it; none: .gif). Its
     /// directory must exist and be writable: checked before anything is recorded
     pub out: PathBuf,
     /// Re-render (or transcode) this recording instead of recording; never touches the server
@@ -244,7 +245,7 @@ pub fn record_to_file_timed(
         Failure::new(
             ErrorCode::UnsupportedFormat,
             e.to_string(),
-            "name the output .cast, .gif, .png or .apng",
+            "name the output .cast, .gif, .png (animated unless --still), .apng or .html",
         )
     })?;
     // symlink_metadata: a dangling symlink is something at the path too.
