@@ -167,6 +167,27 @@ impl ColorEmoji {
     }
 }
 
+/// The colour emoji font rendering would use (the first in fontconfig's directories whose
+/// name says emoji and that has colour bitmaps), or `None`: emoji are then drawn as the text
+/// font's outlines, in one colour. For `doctor` and `rec`'s warning.
+pub fn installed_font() -> Option<PathBuf> {
+    let mut files = Vec::new();
+    for dir in discovery::font_dirs() {
+        discovery::walk(&dir, 0, &mut files);
+    }
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| names_emoji(p))
+        .find(|path| load_font(path).is_some())
+}
+
+/// Whether `text` holds a character a colour emoji font would draw.
+pub fn has_emoji(text: &str) -> bool {
+    text.chars()
+        .any(|c| matches!(u32::from(c), 0x1F000..=0x1FAFF) || c == '\u{2764}' || c == '\u{2705}')
+}
+
 /// Whether `ch` lies where emoji are encoded (symbols, dingbats, the CJK symbols an emoji font
 /// carries, the supplementary planes' pictographs). Everything else (CJK text, kana, Hangul)
 /// never loads the font, so a screen of Chinese costs nothing more.

@@ -32,6 +32,7 @@ pub fn document(context: &Context) -> DoctorJson {
             "install OpenSSH's client to reach remote hosts",
         ),
         remote_listener(),
+        emoji_font(),
     ];
     let failed = checks
         .iter()
@@ -293,6 +294,28 @@ fn tool(name: &str, args: &[&str], missing: CheckStatus, hint: &str) -> DoctorCh
             missing,
             format!("{name} not found on PATH"),
             Some(hint.into()),
+        ),
+    }
+}
+
+/// A colour emoji font, for emoji in rendered GIFs, PNGs and SVGs: without one they are
+/// one-colour outlines.
+fn emoji_font() -> DoctorCheck {
+    match phux_encoders::font::color_emoji::installed_font() {
+        Some(path) => check(
+            "emoji font",
+            CheckStatus::Pass,
+            format!("colour emoji from {}", path.display()),
+            None,
+        ),
+        None => check(
+            "emoji font",
+            CheckStatus::Warn,
+            "no colour emoji font: rendered emoji are one-colour outlines".into(),
+            Some(
+                "install one: Debian/Ubuntu `fonts-noto-color-emoji`, Fedora `google-noto-color-emoji-fonts`, Arch `noto-fonts-emoji`"
+                    .into(),
+            ),
         ),
     }
 }

@@ -163,3 +163,58 @@ fn the_config_files_font_keys_apply_unless_a_font_flag_is_given() {
         (60 * 8 + PAD, 14 * 20 + PAD)
     );
 }
+
+/// Issue 51: emoji rendered without a colour emoji font come out as outlines; `rec` says so
+/// once, naming the package, and `doctor` checks for the font. A cast without emoji, or a
+/// machine with the font, hears nothing.
+#[test]
+fn rec_says_once_when_emoji_have_no_colour_font() {
+    let dir = tempfile::tempdir().unwrap();
+    let emoji = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/emoji.cast");
+    let rec = |cast: &Path, out: &str, font_dirs: &str| {
+        let out = dir.path().join(out);
+        let mut command = phux_tests::phux(&[
+            "rec",
+            "--from",
+            cast.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--json",
+        ]);
+        command.env("PHUX_FONT_DIRS", font_dirs);
+        let output = run(&mut command);
+        assert!(output.status.success(), "{}", stderr(&output));
+        stderr(&output)
+    };
+    let said = rec(&emoji, "bare.gif", "");
+    assert_eq!(
+        said.matches("no colour emoji font").count(),
+        1,
+        "said once: {said}"
+    );
+    assert!(said.contains("fonts-noto-color-emoji"), "{said}");
+    let plain = rec(&glyphs_cast(), "glyphs.gif", "");
+    assert!(!plain.contains("emoji"), "a cast without emoji: {plain}");
+    if Path::new("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf").exists() {
+        let with_font = rec(&emoji, "colour.gif", "/usr/share/fonts");
+        assert!(!with_font.contains("emoji font"), "{with_font}");
+    }
+    let mut doctor = phux_tests::phux(&["doctor", "--json"]);
+    doctor.env("PHUX_FONT_DIRS", "");
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&run(&mut doctor))).unwrap();
+    let check = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "emoji font")
+        .cloned()
+        .expect("a fonts check");
+    assert_eq!(check["status"], "warn", "{check}");
+    assert!(
+        check["hint"]
+            .as_str()
+            .unwrap()
+            .contains("fonts-noto-color-emoji"),
+        "{check}"
+    );
+}

@@ -201,6 +201,7 @@ fn render(
     out: &Path,
     format: OutputFormat,
 ) -> Result<RecJson, Failure> {
+    warn_without_colour_emoji(cast);
     let theme = match args.theme.as_ref().or(args.default_theme.as_ref()) {
         Some(name) => Theme::builtin(name).map_err(|e| {
             Failure::new(
@@ -382,5 +383,20 @@ pub fn document(
         truncated,
         exit_status: None,
         played_ms: None,
+    }
+}
+
+/// Emoji in a recording rendered with no colour emoji font installed come out as one-colour
+/// outlines: said once, naming the package that fixes it.
+fn warn_without_colour_emoji(cast: &Cast) {
+    use phux_encoders::font::color_emoji::{has_emoji, installed_font};
+    let shows_emoji = cast.events.iter().any(|event| match &event.kind {
+        phux_recorder::EventKind::Output(text) => has_emoji(text),
+        _ => false,
+    });
+    if shows_emoji && installed_font().is_none() {
+        output::warn(
+            "the recording shows emoji but no colour emoji font is installed: they are drawn as one-colour outlines (install one, e.g. Debian/Ubuntu `fonts-noto-color-emoji`, Fedora `google-noto-color-emoji-fonts`, Arch `noto-fonts-emoji`; `phux doctor` checks)",
+        );
     }
 }
