@@ -145,14 +145,22 @@ pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, 
 }
 
 /// The one pane TARGET names for the agent verbs: their records are hub-local, so `NAME/@N`
-/// is refused with `satellite_target` (exit 2) before anything is read or typed.
+/// is refused with `satellite_target` (exit 2) before anything is read or typed. A miss while
+/// a satellite is unreachable is `partial_view` with its own exit status (3), for a `#tag` as
+/// for an `@N`; the verbs that keep exit 1 for it (§5.2's shared-resolver verbs) say so
+/// themselves (`Failure::partial_view_exits_1`).
 pub fn resolve_agent_pane(
     client: &mut Client,
     selector: &Selector,
     verb: &str,
 ) -> Result<PaneId, Failure> {
     target::refuse_satellite(selector, verb)?;
-    resolve_pane(client, selector)
+    if let Selector::Terminal(pane) = selector {
+        return Ok(*pane);
+    }
+    let resolved = target::resolve_target(client, selector).map_err(Failure::from)?;
+    warn_if_partial(resolved.partial_warning());
+    Ok(resolved.pane())
 }
 
 /// The one pane TARGET names for the verbs that act on one pane (snapshot, send-keys, paste's

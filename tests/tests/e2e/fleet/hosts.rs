@@ -282,6 +282,10 @@ fn an_unreachable_satellite_is_reported_and_a_miss_is_a_partial_view() {
         (vec!["tag", "ls", "--json", remote.as_str()], 3),
         (vec!["tag", "ls", "--json", "#nobody"], 3),
         (vec!["kill", "#nobody"], 3),
+        // The agent record verbs spend 3 alike for a `#tag` and an `@N` (issue 54's audit).
+        (vec!["agent", "set", "--name", "x", "#nobody"], 3),
+        (vec!["agent", "set", "--name", "x", "@99"], 3),
+        (vec!["agent", "clear", "#nobody"], 3),
         (vec!["snapshot", "--json", "#nobody"], 1),
         (vec!["snapshot", "--json", remote.as_str()], 1),
         (vec!["snapshot", "--json", "@999"], 1),
