@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use phux_core::state_view::StateView;
+use phux_core::wire;
 use phux_core::wire::{
     check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel,
     Welcome, WireError, PROTOCOL,
@@ -59,6 +60,26 @@ fn is_a_read(message: &ClientMessage) -> bool {
             | M::AgentInspect(_)
             | M::ShellState(_)
     )
+}
+
+/// What to ask the next server when the one asked went away before answering: a read as it
+/// was (asking twice changes nothing), an acknowledged write under its operation id marked as
+/// a retry (the server types it only if it knows the first never was: an upgrade carries the
+/// ledger of what was typed; after a crash the answer is `delivery_unknown`), else nothing.
+fn ask_again(message: &ClientMessage) -> Option<ClientMessage> {
+    use ClientMessage as M;
+    match message {
+        _ if is_a_read(message) => Some(message.clone()),
+        M::Input(input) if input.operation_id.is_some() => Some(M::Input(wire::Input {
+            retry: true,
+            ..input.clone()
+        })),
+        M::Paste(paste) if paste.operation_id.is_some() => Some(M::Paste(wire::Paste {
+            retry: true,
+            ..paste.clone()
+        })),
+        _ => None,
+    }
 }
 
 /// The name a client types as, from `PHUX_AS` (none when unset or empty).
@@ -171,14 +192,17 @@ impl Client {
     /// arrive meanwhile are skipped.
     ///
     /// A read the server went away before answering (an upgrade's exec, or a crash whose
-    /// panes a new server takes over) is asked again, once, of the server that answers next:
-    /// a read changes nothing, so asking twice is safe. A write is never sent twice.
+    /// panes a new server takes over) is asked again of the server that answers next: a read
+    /// changes nothing, so asking twice is safe. An acknowledged write is asked again as a
+    /// retry under its operation id, which no server types twice (see [`ask_again`]); any
+    /// other write is never sent twice.
     pub fn request<T: DeserializeOwned>(
         &mut self,
         message: ClientMessage,
     ) -> Result<T, ClientError> {
-        let again = (is_a_read(&message) && self.route.is_none() && self.remote.is_none())
-            .then(|| message.clone());
+        let again = (self.route.is_none() && self.remote.is_none())
+            .then(|| ask_again(&message))
+            .flatten();
         match (self.request_once(message), again) {
             (Err(cut @ ClientError::ServerDisconnected { .. }), Some(message)) => {
                 // Asked of each next server until one answers (a dying server's listener may

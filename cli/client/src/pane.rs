@@ -124,6 +124,7 @@ pub fn send_keys(
         keys,
         operation_id: Some(operation.to_owned()),
         actor: None,
+        retry: false,
     }))?;
     Ok(mark)
 }
@@ -143,6 +144,7 @@ pub fn send_literal(
         keys: Vec::new(),
         operation_id: Some(operation.to_owned()),
         actor: None,
+        retry: false,
     }))?;
     Ok(mark)
 }
@@ -163,6 +165,7 @@ pub fn paste(
         text,
         operation_id: Some(operation.to_owned()),
         actor: None,
+        retry: false,
     }))?;
     Ok((mark, bracketed))
 }

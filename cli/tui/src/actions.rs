@@ -375,6 +375,7 @@ impl App {
             text,
             operation_id: None,
             actor: None,
+            retry: false,
         }))
     }
 

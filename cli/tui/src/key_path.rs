@@ -260,6 +260,7 @@ pub fn send_keystroke(
         // A person's keystroke is not acknowledged: the next one must not wait for it.
         operation_id: None,
         actor: None,
+        retry: false,
     };
     client
         .request::<Done>(ClientMessage::Input(request))

@@ -313,6 +313,10 @@ pub struct Input {
     /// input lease, the write is refused (`input_lease_held`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,
+    /// Asked again under the same `operation_id` because the server first asked went away
+    /// before answering (an upgrade, a crash): typed only by a server that knows it was not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
 }
 
 /// Inserted as one (bracketed, if the pane asked for it) paste; never submitted.
@@ -327,6 +331,9 @@ pub struct Paste {
     /// As for [`Input`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actor: Option<String>,
+    /// As for [`Input`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retry: bool,
 }
 
 /// `lease`: take (or with `seize`, take over) or give back a pane's input lease.

@@ -227,6 +227,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 keys: vec![],
                 operation_id: None,
                 actor: None,
+                retry: false,
             }),
         ),
         (
@@ -238,6 +239,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 keys: vec!["Up".into(), "echo hi".into(), "Enter".into()],
                 operation_id: Some("5f0c2a9e41b7d3806e1f4c2b9a7d5e30".into()),
                 actor: None,
+                retry: false,
             }),
         ),
         (
@@ -248,6 +250,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 text: "line 1\nline 2".into(),
                 operation_id: Some("0a1b2c3d4e5f60718293a4b5c6d7e8f9".into()),
                 actor: None,
+                retry: true,
             }),
         ),
         (

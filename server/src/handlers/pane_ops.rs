@@ -74,7 +74,13 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
     let mark = pane.output().mark();
     let bytes = pane.input_bytes(request.actions, &request.keys)?;
     pane.check_line_length(&bytes)?;
-    write(shared, &pane, bytes, request.operation_id.as_deref())?;
+    write(
+        shared,
+        &pane,
+        bytes,
+        request.operation_id.as_deref(),
+        request.retry,
+    )?;
     Ok(wire::Marked {
         mark,
         bracketed: None,
@@ -91,7 +97,13 @@ pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, Requ
     // A program reading lines would keep only the first 4095 bytes of a longer one.
     pane.check_line_length(&bytes)?;
     let bracketed = bytes.starts_with(b"\x1b[200~");
-    write(shared, &pane, bytes, request.operation_id.as_deref())?;
+    write(
+        shared,
+        &pane,
+        bytes,
+        request.operation_id.as_deref(),
+        request.retry,
+    )?;
     Ok(wire::Marked {
         mark,
         bracketed: Some(bracketed),
@@ -104,6 +116,7 @@ fn write(
     pane: &PaneHandle,
     bytes: Vec<u8>,
     operation_id: Option<&str>,
+    retry: bool,
 ) -> Result<(), RequestError> {
     let Some(id) = operation_id else {
         pane.output().note_typed(&bytes);
@@ -120,6 +133,7 @@ fn write(
             pane.write_acked(bytes).map(Some)
         },
         len,
+        retry,
     )
 }
 

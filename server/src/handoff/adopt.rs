@@ -99,6 +99,7 @@ pub fn adopt(shared: &Arc<Shared>, inheritance: Inheritance, clocked: bool) {
         mut phases,
     } = inheritance;
     phases.lap("server state");
+    shared.deliveries.restore(manifest.operations);
     let restored = restoring.wait();
     phases.lap("terminals restored (waited for)");
     phases.add(

@@ -42,6 +42,10 @@ pub struct Manifest {
     /// Panes whose program had ended, still kept readable.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exited: Vec<ExitedState>,
+    /// The acknowledged writes' ledger, sealed at the freeze: the next server neither types
+    /// again what this one typed nor refuses a retry of what it never took.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<crate::delivery::CarriedOperation>,
 }
 
 /// An ended pane as kept: what `ls` says of it and its last terminal.
@@ -383,6 +387,10 @@ mod tests {
                     snapshot_len: snapshot.len(),
                 })
                 .collect(),
+            operations: vec![crate::delivery::CarriedOperation {
+                id: "op-1".into(),
+                written: true,
+            }],
         }
     }
 

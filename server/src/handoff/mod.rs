@@ -111,9 +111,14 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     let (mut manifest, blobs, masters) = describe(&tree, shared, (early, windows), &mut phases)?;
     manifest.frozen_at_unix_ns = frozen_at;
     manifest.clock = Some(flight_window::Clock { epoch_age_ns });
+    // Sealed with the tree locked: a write that has not reached the ledger by now is refused
+    // as not written, so the next server knows every id this one typed.
+    manifest.operations = shared.deliveries.seal();
     let path = manifest::path_for(&shared.config.socket);
-    manifest::write(&path, &manifest, &blobs)
-        .map_err(|e| failed(format!("cannot write {}: {e}", path.display())))?;
+    if let Err(e) = manifest::write(&path, &manifest, &blobs) {
+        shared.deliveries.unseal();
+        return Err(failed(format!("cannot write {}: {e}", path.display())));
+    }
     phases.lap("manifest");
     let mut handed = vec![listener.as_fd(), lock.as_fd()];
     handed.extend(masters.iter().map(|m| m.as_fd()));
@@ -138,6 +143,7 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
         Err(e) => e,
     };
     let _ = std::fs::remove_file(&path);
+    shared.deliveries.unseal();
     drop(tree);
     drop(gate);
     crate::log::line(&format!("upgrade failed: {error}"));
@@ -313,6 +319,7 @@ fn describe(
         panes,
         clock: None,
         exited,
+        operations: Vec::new(),
     };
     Ok((manifest, blobs, masters))
 }

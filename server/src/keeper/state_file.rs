@@ -52,6 +52,8 @@ pub fn describe(shared: &Shared) -> Manifest {
         descriptors: 0,
         clock: None,
         exited,
+        // A crash loses the ledger with the server: a retry after it is not known.
+        operations: Vec::new(),
     }
 }
 

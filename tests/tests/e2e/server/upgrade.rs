@@ -767,3 +767,71 @@ fn a_satellite_that_upgrades_comes_back_to_its_hub() {
     let out = fleet.run(&["send-keys", &remote, "echo back-$((2*21))", "Enter"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// Acknowledged writes in flight while the server upgrades are typed exactly once: the old
+/// server's ledger of what it typed goes to the new one, a write that came during the freeze
+/// waits for the exec and is asked again of the new server, which types it (issue 49).
+#[test]
+fn writes_in_flight_across_upgrades_are_typed_exactly_once() {
+    let server = TestServer::start();
+    let out = server.dir.path().join("typed.txt");
+    let pane = server.new_session("sink", &["sh", "-c", &format!("cat > {}", out.display())]);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let write = |writer: usize| {
+        let mut sent = Vec::new();
+        let mut failures = Vec::new();
+        let mut n = 0;
+        while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+            n += 1;
+            let word = format!("W{writer}-{n}");
+            let out = server
+                .phux(&["send-keys", &pane, &word, "Enter"])
+                .output()
+                .unwrap();
+            if out.status.success() {
+                sent.push(word);
+            } else {
+                failures.push(String::from_utf8_lossy(&out.stderr).into_owned());
+            }
+        }
+        (sent, failures)
+    };
+    let results = std::thread::scope(|scope| {
+        let writers = [1, 2, 3, 4].map(|n| scope.spawn(move || write(n)));
+        for _ in 0..8 {
+            let out = upgrade(&server);
+            assert!(out.status.success(), "{}", stderr(&out));
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        writers.map(|w| w.join().unwrap())
+    });
+    let sent: Vec<String> = results.iter().flat_map(|(s, _)| s.clone()).collect();
+    let failures: Vec<String> = results.iter().flat_map(|(_, f)| f.clone()).collect();
+    assert!(!sent.is_empty());
+    println!(
+        "{} writes across 8 upgrades, {} failed",
+        sent.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} writes failed: {failures:?}",
+        failures.len()
+    );
+    let last = sent.last().unwrap().clone();
+    wait_until(
+        "the last word reached the file",
+        Duration::from_secs(20),
+        || std::fs::read_to_string(&out).is_ok_and(|t| t.lines().any(|l| l == last)),
+    );
+    // Every word the writers were told was typed is in the file once, and nothing else is.
+    let typed = std::fs::read_to_string(&out).unwrap();
+    let mut lines: Vec<&str> = typed.lines().collect();
+    lines.sort_unstable();
+    let mut expected: Vec<&str> = sent.iter().map(String::as_str).collect();
+    expected.sort_unstable();
+    assert_eq!(
+        lines, expected,
+        "each acknowledged write typed exactly once"
+    );
+}
