@@ -65,6 +65,12 @@ impl McpProcess {
             command.arg("--tools").arg(tools);
         }
         command.env_remove("PHUX_MCP_TOOLS");
+        // Results too large to return are kept under the state directory: the test's own.
+        if !command.get_envs().any(|(key, _)| key == "XDG_STATE_HOME") {
+            if let Some(dir) = socket.parent() {
+                command.env("XDG_STATE_HOME", dir.join("state"));
+            }
+        }
         let mut child = command
             .arg("--socket")
             .arg(socket)

@@ -131,7 +131,7 @@ pub fn validate(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
     }
     match schema.get("type").and_then(Value::as_str) {
         Some("object") => validate_object(schema, value, at),
-        Some("array") if schema["items"]["enum"].is_array() => {
+        Some("array") => {
             let items = value
                 .as_array()
                 .ok_or_else(|| format!("{name} must be an array"))?;
@@ -298,5 +298,17 @@ mod tests {
         // Prose, or out of range: no default claimed.
         assert!(properties["target"]["default"].is_null());
         assert!(properties["max"]["default"].is_null());
+    }
+
+    /// Arrays without an enum of items still have their length held (a default must not loosen
+    /// a limit).
+    #[test]
+    fn an_array_of_free_text_is_still_held_to_its_length() {
+        let schema = object(&[], vec![("keys", strings("Keys [default: a, b]"))]);
+        assert!(schema["properties"]["keys"]["default"].is_null());
+        let many: Vec<&str> = vec!["k"; 65];
+        assert!(validate(&schema, &json!({"keys": many}), "")
+            .unwrap_err()
+            .contains("65 items"));
     }
 }

@@ -106,8 +106,11 @@ fn plugin_action(call: &Call) -> Result<Document, Failure> {
         return Err(Failure::new(
             ErrorCode::OutputTooLarge,
             format!(
-                "{}/{} ran ({ended}); {}",
-                output.plugin_id, output.action_id, doc.error.message
+                "{}/{} ran ({ended}) and printed {} bytes of output; {}",
+                output.plugin_id,
+                output.action_id,
+                output.stdout.len() + output.stderr.len(),
+                doc.error.message
             ),
             doc.remedy,
         ));

@@ -226,21 +226,23 @@ fn the_remedies_of_a_busy_pane_work_when_followed() {
     let server = TestServer::start();
     let pane = server.plain_shell("busy", "bash");
     let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
-    mcp.ok(
-        "phux_send_keys",
-        json!({"target": pane, "keys": ["sleep 600", "Enter"]}),
+    // A background run holds the pane (answered once `sleep` is typed).
+    let job = mcp.ok(
+        "phux_run",
+        json!({"target": pane, "command": "sleep 600", "background": true}),
     );
+    assert_eq!(job["state"], "running");
     // The shell is running `sleep`: a run is refused, with remedies naming tools.
-    let mut refused = Value::Null;
-    wait_until("the run is refused", Duration::from_secs(10), || {
-        refused = mcp.err("phux_run", json!({"target": pane, "command": "true"}));
-        refused["error"]["code"] == "target_not_shell" || refused["error"]["code"] == "target_busy"
-    });
+    let refused = mcp.err("phux_run", json!({"target": pane, "command": "true"}));
+    assert!(
+        refused["error"]["code"] == "target_not_shell" || refused["error"]["code"] == "target_busy",
+        "{refused}"
+    );
     let remedy = refused["remedy"].as_str().unwrap().to_owned();
     println!("remedy: {remedy}");
     let calls = tool_calls(&remedy);
     assert!(
-        calls.iter().any(|(tool, _)| tool == "phux_signal"),
+        calls.iter().any(|(tool, _)| tool == "phux_wait"),
         "{remedy}"
     );
     for (tool, mut arguments) in calls {
@@ -263,9 +265,23 @@ fn the_remedies_of_a_busy_pane_work_when_followed() {
         );
         println!("followed {tool} {arguments}: isError {}", result["isError"]);
     }
-    // The interrupt stopped the sleep: the pane runs commands again.
+    // The remedy of a run that gave up names the interrupt: followed, it frees the pane.
+    let other = server.plain_shell("slow", "bash");
+    let gave_up = mcp.err(
+        "phux_run",
+        json!({"target": other, "command": "sleep 600", "timeout_secs": 1}),
+    );
+    assert_eq!(gave_up["error"]["code"], "run_timed_out", "{gave_up}");
+    let remedy = gave_up["remedy"].as_str().unwrap().to_owned();
+    println!("remedy: {remedy}");
+    let (tool, mut arguments) = tool_calls(&remedy)
+        .into_iter()
+        .find(|(tool, _)| tool == "phux_signal")
+        .unwrap_or_else(|| panic!("no phux_signal in {remedy}"));
+    arguments["confirm"] = json!(true);
+    mcp.ok(&tool, arguments);
     wait_until("the pane is free", Duration::from_secs(10), || {
-        mcp.call("phux_run", json!({"target": pane, "command": "echo free"}))["isError"] == false
+        mcp.call("phux_run", json!({"target": other, "command": "echo free"}))["isError"] == false
     });
 }
 
@@ -304,6 +320,11 @@ fn output_too_large_keeps_the_output_in_a_private_file() {
     command.env("XDG_STATE_HOME", &state);
     let (mut mcp, _) = McpProcess::with_command(command, &server.socket, NEWEST);
     let pane = server.plain_shell("big", "bash");
+    // Wide enough that no line wraps: the run reads its output from the pane's history.
+    mcp.ok(
+        "phux_resize",
+        json!({"target": pane, "cols": 1000, "rows": 50}),
+    );
     // 1200 lines of 1000 characters: 1.2 MB of output, from a command that has run.
     let ran = mcp.ok(
         "phux_run",
@@ -429,6 +450,9 @@ fn a_crash_whose_panes_are_taken_over_keeps_the_ids_valid() {
     // instance, no refusal.
     let read = mcp.ok("phux_snapshot", json!({"target": pane}));
     assert_eq!(read["schema_version"], 3);
+    // And once the new server answers, it is the instance the id came from.
+    let again = mcp.ok("phux_snapshot", json!({"target": pane}));
+    assert_eq!(again["pane"], read["pane"]);
 }
 
 /// 100 waits at once: the adapter runs 64; every other one is a tool result with a typed code.
