@@ -242,8 +242,10 @@ fn the_remedies_of_a_busy_pane_work_when_followed() {
     println!("remedy: {remedy}");
     let calls = tool_calls(&remedy);
     assert!(
-        calls.iter().any(|(tool, _)| tool == "phux_wait"),
-        "{remedy}"
+        calls
+            .iter()
+            .any(|(tool, arguments)| tool == "phux_wait" && arguments["target"] == json!(pane)),
+        "{remedy}: {calls:?}"
     );
     for (tool, mut arguments) in calls {
         if tool == "phux_signal" {
@@ -300,10 +302,13 @@ fn tool_calls(remedy: &str) -> Vec<(String, Value)> {
                 let Some((key, value)) = pair.split_once(": ") else {
                     break;
                 };
-                let value = value.trim_end_matches(|c: char| c == ')' || c == '.');
-                match serde_json::from_str::<Value>(value) {
-                    Ok(value) => arguments.insert(key.trim().to_owned(), value),
-                    Err(_) => break,
+                // The value is the JSON that starts here; prose may follow it.
+                match serde_json::Deserializer::from_str(value)
+                    .into_iter::<Value>()
+                    .next()
+                {
+                    Some(Ok(value)) => arguments.insert(key.trim().to_owned(), value),
+                    _ => break,
                 };
             }
         }
