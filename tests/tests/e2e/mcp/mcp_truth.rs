@@ -150,7 +150,7 @@ fn results_fit_the_output_schemas_listed() {
     let server = TestServer::start();
     let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
     let tools = listed_tools(&mut mcp);
-    let mut fits = |mcp: &mut McpProcess, name: &str, arguments: Value| -> Value {
+    let fits = |mcp: &mut McpProcess, name: &str, arguments: Value| -> Value {
         let result = mcp.call(name, arguments);
         assert_eq!(result["isError"], false, "{name}: {result}");
         let document = result["structuredContent"].clone();
