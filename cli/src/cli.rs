@@ -21,7 +21,7 @@ pub struct Cli {
 #[derive(Debug, clap::Args)]
 pub struct Globals {
     /// The server's socket [default: $PHUX_SOCKET, else $XDG_RUNTIME_DIR/phux/phux.sock, else
-    /// /tmp/phux-$UID/phux.sock]
+    /// /run/user/$UID/phux/phux.sock when that directory is yours, else /tmp/phux-$UID/phux.sock]
     #[arg(long, global = true, value_name = "PATH")]
     pub socket: Option<PathBuf>,
 }

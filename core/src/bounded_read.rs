@@ -168,17 +168,22 @@ pub fn read_all(
 pub enum Line {
     /// The line, without its newline.
     Complete(Vec<u8>),
-    /// The line was longer than the limit: it was read to its end and dropped.
-    TooLong,
+    /// The line was longer than the limit: it was read to its end and dropped, but for its
+    /// first and last [`LONG_LINE_ENDS`] bytes (where a JSON-RPC message keeps its `id`, so
+    /// the refusal can be addressed to it).
+    TooLong { head: Vec<u8>, tail: Vec<u8> },
     /// The stream ended.
     End,
 }
+
+/// How much of each end of a too-long line [`read_line`] keeps.
+pub const LONG_LINE_ENDS: usize = 4096;
 
 /// The next line of `source`, holding at most `limit` bytes of it in memory: a longer line is
 /// consumed to its newline and reported as [`Line::TooLong`], so the reader can go on.
 pub fn read_line(source: &mut impl BufRead, limit: u64) -> std::io::Result<Line> {
     let mut line = Vec::new();
-    let mut too_long = false;
+    let mut tail: Option<Vec<u8>> = None;
     loop {
         let available = match source.fill_buf() {
             Ok(buf) => buf,
@@ -186,33 +191,45 @@ pub fn read_line(source: &mut impl BufRead, limit: u64) -> std::io::Result<Line>
             Err(e) => return Err(e),
         };
         if available.is_empty() {
-            return Ok(match (too_long, line.is_empty()) {
-                (true, _) => Line::TooLong,
-                (false, true) => Line::End,
-                (false, false) => Line::Complete(line),
+            return Ok(match (tail, line.is_empty()) {
+                (Some(tail), _) => Line::TooLong { head: line, tail },
+                (None, true) => Line::End,
+                (None, false) => Line::Complete(line),
             });
         }
         let (chunk, used, ended) = match available.iter().position(|&b| b == b'\n') {
             Some(i) => (&available[..i], i + 1, true),
             None => (available, available.len(), false),
         };
-        if !too_long {
-            if (line.len() + chunk.len()) as u64 > limit {
-                too_long = true;
-                line = Vec::new();
-            } else {
-                line.extend_from_slice(chunk);
+        match &mut tail {
+            None if (line.len() + chunk.len()) as u64 > limit => {
+                // From here only the two ends are held.
+                let most = usize::try_from(limit).map_or(LONG_LINE_ENDS, |l| l.min(LONG_LINE_ENDS));
+                let room = most.saturating_sub(line.len());
+                line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                line.truncate(most);
+                let mut ends = Vec::new();
+                keep_tail(&mut ends, chunk);
+                tail = Some(ends);
             }
+            None => line.extend_from_slice(chunk),
+            Some(ends) => keep_tail(ends, chunk),
         }
         source.consume(used);
         if ended {
-            return Ok(if too_long {
-                Line::TooLong
-            } else {
-                Line::Complete(line)
+            return Ok(match tail {
+                Some(tail) => Line::TooLong { head: line, tail },
+                None => Line::Complete(line),
             });
         }
     }
+}
+
+/// `ends` followed by `chunk`, cut to its last [`LONG_LINE_ENDS`] bytes.
+fn keep_tail(ends: &mut Vec<u8>, chunk: &[u8]) {
+    ends.extend_from_slice(&chunk[chunk.len().saturating_sub(LONG_LINE_ENDS)..]);
+    let cut = ends.len().saturating_sub(LONG_LINE_ENDS);
+    ends.drain(..cut);
 }
 
 #[cfg(test)]
@@ -274,14 +291,39 @@ mod tests {
             read_line(&mut reader, 8).unwrap(),
             Line::Complete(b"short".to_vec())
         );
-        assert_eq!(read_line(&mut reader, 8).unwrap(), Line::TooLong);
+        assert!(matches!(
+            read_line(&mut reader, 8).unwrap(),
+            Line::TooLong { .. }
+        ));
         assert_eq!(
             read_line(&mut reader, 8).unwrap(),
             Line::Complete(b"next".to_vec())
         );
         assert_eq!(read_line(&mut reader, 8).unwrap(), Line::End);
-        // An endless line holds no more than the limit.
+        // An endless line holds no more than the limit, and keeps its two ends.
         let mut zeros = std::io::BufReader::new(std::io::repeat(b'z').take(10 << 20));
-        assert_eq!(read_line(&mut zeros, 1024).unwrap(), Line::TooLong);
+        let Line::TooLong { head, tail } = read_line(&mut zeros, 1024).unwrap() else {
+            panic!("not too long");
+        };
+        assert_eq!((head.len(), tail.len()), (1024, LONG_LINE_ENDS));
+    }
+
+    #[test]
+    fn a_too_long_line_keeps_its_first_and_last_bytes() {
+        let mut text = b"{\"id\":7,".to_vec();
+        text.extend(std::iter::repeat_n(b'x', 20_000));
+        text.extend_from_slice(b"\"end\":1}\nnext\n");
+        let mut reader = std::io::BufReader::with_capacity(100, std::io::Cursor::new(text));
+        let Line::TooLong { head, tail } = read_line(&mut reader, 10_000).unwrap() else {
+            panic!("not too long");
+        };
+        assert!(head.starts_with(b"{\"id\":7,"));
+        assert_eq!(head.len(), LONG_LINE_ENDS);
+        assert!(tail.ends_with(b"\"end\":1}"));
+        assert_eq!(tail.len(), LONG_LINE_ENDS);
+        assert_eq!(
+            read_line(&mut reader, 10_000).unwrap(),
+            Line::Complete(b"next".to_vec())
+        );
     }
 }

@@ -154,6 +154,10 @@ error_codes! {
     // the 1 MiB a tool may return
     ConfirmationRequired => "confirmation_required", USAGE;
     OutputTooLarge => "output_too_large", FAILURE;
+    // MCP: a pane id from before the server at the socket was restarted (it may name another
+    // pane now), and a call over the adapter's limit of calls in flight (try again shortly)
+    ServerRestarted => "server_restarted", FAILURE;
+    TooManyCalls => "too_many_calls", FAILURE;
     // `tape`: a tape that does not parse (file:line:col in the message), a `Require`d program
     // (or ffmpeg for video) that is not installed, a `Wait` that never matched
     TapeInvalid => "tape_invalid", USAGE;

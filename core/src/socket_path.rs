@@ -1,8 +1,12 @@
 //! Where the server's socket lives: `--socket`, else `$PHUX_SOCKET`, else
-//! `$XDG_RUNTIME_DIR/phux/phux.sock`, else `/tmp/phux-<uid>/phux.sock` with the uid from
-//! `getuid()` (bash does not export `$UID`, so the environment would name another user's
-//! directory, or a shared `default`). Path arithmetic only; checking the directory is the
-//! server's job, and the client's.
+//! `$XDG_RUNTIME_DIR/phux/phux.sock`, else the user's runtime directory `/run/user/<uid>` when
+//! it exists and is theirs (what `$XDG_RUNTIME_DIR` names in a login session, so a process
+//! started without that variable, as agent hosts start `phux mcp`, finds the same server), else
+//! `/tmp/phux-<uid>/phux.sock`, with the uid from `getuid()` (bash does not export `$UID`, so the
+//! environment would name another user's directory, or a shared `default`). One rule for every
+//! process: the server, the verbs and `phux mcp` all call [`resolve`]. Beyond one `stat` of the
+//! runtime directory, path arithmetic only; checking the directory is the server's job, and the
+//! client's.
 
 use std::path::{Path, PathBuf};
 
@@ -15,12 +19,25 @@ pub fn resolve(flag: Option<&Path>) -> PathBuf {
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
+    let uid = rustix::process::getuid().as_raw();
     resolve_from(
         flag,
         env("PHUX_SOCKET"),
-        env("XDG_RUNTIME_DIR"),
-        rustix::process::getuid().as_raw().to_string(),
+        env("XDG_RUNTIME_DIR").or_else(|| user_runtime_dir(Path::new(RUN_USER), uid)),
+        uid.to_string(),
     )
+}
+
+/// Where login sessions keep each user's runtime directory (`/run/user/<uid>`).
+pub const RUN_USER: &str = "/run/user";
+
+/// `<root>/<uid>` when it is a directory owned by `uid`: the runtime directory
+/// `$XDG_RUNTIME_DIR` names in the user's login sessions, found without the variable.
+pub fn user_runtime_dir(root: &Path, uid: u32) -> Option<PathBuf> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = root.join(uid.to_string());
+    let meta = std::fs::symlink_metadata(&dir).ok()?;
+    (meta.is_dir() && meta.uid() == uid).then_some(dir)
 }
 
 /// Where the keepers of the server at `socket` listen, one socket per pane (see the server's
@@ -70,10 +87,34 @@ mod tests {
         std::env::set_var("UID", "4242");
         std::env::set_var("USER", "mallory");
         let uid = rustix::process::getuid().as_raw();
+        let expected = match user_runtime_dir(Path::new(RUN_USER), uid) {
+            Some(dir) => dir.join("phux").join(SOCKET_FILE),
+            None => PathBuf::from(format!("/tmp/phux-{uid}/phux.sock")),
+        };
+        assert_eq!(resolve(None), expected);
+    }
+
+    /// A host starts `phux mcp` without `$XDG_RUNTIME_DIR`: it used to talk to
+    /// `/tmp/phux-<uid>` while the user's server listened in `/run/user/<uid>`.
+    #[test]
+    fn the_runtime_dir_is_found_without_the_variable_when_it_is_ours() {
+        let root = std::env::temp_dir().join(format!("phux-run-user-{}", std::process::id()));
+        let uid = rustix::process::getuid().as_raw();
+        let _ = std::fs::remove_dir_all(&root);
+        assert_eq!(user_runtime_dir(&root, uid), None);
+        std::fs::create_dir_all(root.join(uid.to_string())).unwrap();
         assert_eq!(
-            resolve(None),
-            PathBuf::from(format!("/tmp/phux-{uid}/phux.sock"))
+            user_runtime_dir(&root, uid),
+            Some(root.join(uid.to_string()))
         );
+        // Someone else's uid: not ours, never used.
+        std::fs::create_dir_all(root.join((uid + 1).to_string())).unwrap();
+        assert_eq!(user_runtime_dir(&root, uid + 1), None);
+        // A file where the directory should be is no runtime directory.
+        std::fs::remove_dir(root.join(uid.to_string())).unwrap();
+        std::fs::write(root.join(uid.to_string()), b"").unwrap();
+        assert_eq!(user_runtime_dir(&root, uid), None);
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]

@@ -173,6 +173,7 @@ fn handshake_accepts_same_major_and_refuses_another() {
         protocol: ProtocolVersion { major: 9, minor: 0 },
         server_version: "9".into(),
         pid: 1,
+        instance: 1,
     });
     let err = check_welcome(foreign).unwrap_err();
     assert!(matches!(err, WireError::VersionMismatch { .. }));

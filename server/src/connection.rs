@@ -131,7 +131,10 @@ fn converse(
     ticket.idle();
     let granted_read_only = grant == Grant::ReadOnly;
     let read_only = hello.read_only || granted_read_only;
-    let answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
+    let mut answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
+    if let ServerMessage::Welcome(welcome) = &mut answer {
+        welcome.instance = shared.tree().instance();
+    }
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;
     if refused {

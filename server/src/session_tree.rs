@@ -41,6 +41,8 @@ pub struct SessionTree {
     next_session: u32,
     next_window: u32,
     pub ever_had_panes: bool,
+    /// Which life of the pane ids this is (see [`Counters::instance`]).
+    instance: u64,
     /// Recorders observing each pane (front ends' views are not counted).
     pub recorders: BTreeMap<PaneId, u32>,
 }
@@ -53,6 +55,12 @@ pub struct Counters {
     pub next_session: u32,
     pub next_window: u32,
     pub focus_order: Vec<PaneId>,
+    /// Names this set of ids: drawn when a server starts with no panes to take over, carried
+    /// by `phux upgrade` and the keepers' state file with the ids, so `@3` means one pane for
+    /// as long as the instance stays the same, and a client holding an `@3` from another
+    /// instance can tell (the `welcome` says it). 0 in files of servers that did not say.
+    #[serde(default)]
+    pub instance: u64,
 }
 
 impl SessionTree {
@@ -63,7 +71,21 @@ impl SessionTree {
             next_session: self.next_session,
             next_window: self.next_window,
             focus_order: self.focus_order.clone(),
+            instance: self.instance,
         }
+    }
+
+    /// An empty tree with a fresh instance: a server that takes no panes over.
+    pub fn fresh() -> SessionTree {
+        SessionTree {
+            instance: fresh_instance(),
+            ..SessionTree::default()
+        }
+    }
+
+    /// Which life of the pane ids this is: what the `welcome` tells clients.
+    pub fn instance(&self) -> u64 {
+        self.instance
     }
 
     /// The session tree the previous server process had (`phux upgrade`): its sessions, windows and
@@ -82,6 +104,10 @@ impl SessionTree {
             next_session: counters.next_session,
             next_window: counters.next_window,
             ever_had_panes,
+            instance: match counters.instance {
+                0 => fresh_instance(),
+                kept => kept,
+            },
             recorders: BTreeMap::new(),
         }
     }
@@ -330,4 +356,22 @@ impl SessionTree {
             layout: Some(window.layout.to_view()),
         }
     }
+}
+
+/// 64 random bits (never 0), for [`Counters::instance`]; the clock and pid when
+/// `/dev/urandom` cannot be read.
+fn fresh_instance() -> u64 {
+    use std::io::Read;
+    let mut bytes = [0u8; 8];
+    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    let value = match random {
+        Ok(()) => u64::from_le_bytes(bytes),
+        Err(_) => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            nanos ^ (u64::from(std::process::id()) << 40)
+        }
+    };
+    value.max(1)
 }

@@ -61,7 +61,7 @@ impl Shared {
             hooks,
             epoch: Instant::now(),
             started_unix,
-            tree: Mutex::new(SessionTree::default()),
+            tree: Mutex::new(SessionTree::fresh()),
             exited: Mutex::new(crate::exited::ExitedPanes::new(
                 config.keep_exited,
                 config.keep_exited_for,

@@ -70,6 +70,18 @@ async def transcript(phux, socket):
             for tool in tools:
                 schema = field(tool, "input_schema", "inputSchema")
                 check(schema.get("additionalProperties") is False, f"{tool.name}: not strict")
+                output = field(tool, "output_schema", "outputSchema") or {}
+                check("schema_version" in output.get("properties", {}), f"{tool.name}: no document in outputSchema")
+            hints = {t.name: t.annotations for t in tools}
+            for name in ["phux_run", "phux_send_keys", "phux_paste", "phux_new", "phux_spawn", "phux_kill", "phux_signal"]:
+                check(
+                    field(hints[name], "destructive_hint", "destructiveHint") is True
+                    and field(hints[name], "open_world_hint", "openWorldHint") is True,
+                    f"{name} is not said to run programs: {hints[name]}",
+                )
+            for name in ["phux_snapshot", "phux_wait", "phux_ls", "phux_status"]:
+                check(field(hints[name], "read_only_hint", "readOnlyHint") is True, f"{name} is not read-only")
+            say("annotations", "phux_run destructive+openWorld, phux_snapshot readOnly")
 
             created = await call_ok(
                 session,

@@ -46,6 +46,14 @@ impl McpProcess {
         (mcp, result)
     }
 
+    /// Starts `command` (a `phux` with the environment a test gives it) as `phux mcp --tools
+    /// all --socket SOCKET` and completes the handshake at `revision`.
+    pub fn with_command(command: Command, socket: &Path, revision: &str) -> (McpProcess, Value) {
+        let mut mcp = McpProcess::start_command(command, socket);
+        let result = mcp.handshake(revision);
+        (mcp, result)
+    }
+
     fn start_command(command: Command, socket: &Path) -> McpProcess {
         // Every group: the tests call tools beyond the default core set.
         McpProcess::start_args(command, socket, Some("all"))
@@ -57,6 +65,12 @@ impl McpProcess {
             command.arg("--tools").arg(tools);
         }
         command.env_remove("PHUX_MCP_TOOLS");
+        // Results too large to return are kept under the state directory: the test's own.
+        if !command.get_envs().any(|(key, _)| key == "XDG_STATE_HOME") {
+            if let Some(dir) = socket.parent() {
+                command.env("XDG_STATE_HOME", dir.join("state"));
+            }
+        }
         let mut child = command
             .arg("--socket")
             .arg(socket)

@@ -9,8 +9,10 @@
 
 #![forbid(unsafe_code)]
 
+pub mod instance;
 pub mod protocol;
 pub mod schema;
+pub mod spill;
 pub mod tools;
 
 use phux_core::bounded_read::{self, Line, MAX_MESSAGE_LINE_BYTES};
@@ -21,7 +23,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use serde_json::{json, Value};
 
+use phux_client::failure::Failure;
 use phux_client::stop::Stop;
+use phux_core::error_code::ErrorCode;
 use protocol::{Incoming, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
 
 /// What hosts are told about the server in `initialize`.
@@ -41,15 +45,21 @@ struct Server {
     in_flight: Mutex<HashMap<String, Stop>>,
     /// The tool groups this session lists and answers.
     tools: tools::catalog::ToolSet,
+    /// The server instance the pane ids of results belong to.
+    instances: instance::Instances,
+    /// Whether nobody reads `output` any more (the client is gone, not just done writing).
+    reader_gone: Box<dyn Fn() -> bool + Send + Sync>,
 }
 
-/// Serves MCP on `input` / `output` until `input` ends. `socket` is the server socket every
-/// tool uses; `set` the tool groups listed.
+/// Serves MCP on `input` / `output` until `input` ends and the calls in flight have answered
+/// (or nobody reads their answers: `reader_gone`). `socket` is the server socket every tool
+/// uses; `set` the tool groups listed.
 pub fn serve(
     input: impl BufRead,
     output: Box<dyn Write + Send>,
     socket: PathBuf,
     set: tools::catalog::ToolSet,
+    reader_gone: Box<dyn Fn() -> bool + Send + Sync>,
 ) -> std::io::Result<()> {
     let server = Arc::new(Server {
         output: Mutex::new(output),
@@ -57,18 +67,28 @@ pub fn serve(
         tools: set,
         revision: Mutex::new(protocol::NEWEST),
         in_flight: Mutex::new(HashMap::new()),
+        instances: instance::Instances::default(),
+        reader_gone,
     });
     let mut input = input;
     loop {
         // A line is held up to the limit and no further: an endless one was buffered whole.
         let line = match bounded_read::read_line(&mut input, MAX_MESSAGE_LINE_BYTES)? {
             Line::End => break,
-            Line::TooLong => {
+            Line::TooLong { head, tail } => {
+                // Answered under its own id when one can be read from its ends, so the client
+                // waiting for it hears at once.
+                let id = protocol::id_of_long_line(&head, &tail);
+                let code = if id.is_null() {
+                    PARSE_ERROR
+                } else {
+                    INVALID_REQUEST
+                };
                 server.send(&protocol::error(
-                    &Value::Null,
-                    PARSE_ERROR,
+                    &id,
+                    code,
                     &format!(
-                        "a message longer than {} was skipped",
+                        "a message longer than {} was skipped unread",
                         bounded_read::human(MAX_MESSAGE_LINE_BYTES)
                     ),
                 ));
@@ -102,24 +122,56 @@ pub fn serve(
 /// `ls`, `status` and `kill --server` failed for everyone.
 pub const MAX_CALLS_IN_FLIGHT: usize = 64;
 
-/// How long the calls in flight may take to answer once the client closed its end.
+/// How long the calls in flight may take to end once they were stopped because nobody reads.
 const FINISH_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// How often the calls in flight and the reader are looked at once the input has ended.
+const FINISH_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Whether the reader of this process's stdout is gone (a pipe or socket whose other end was
+/// closed): then no answer can reach anyone.
+pub fn stdout_reader_gone() -> bool {
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let stdout = std::io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    let now = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    match poll(&mut fds, Some(&now)) {
+        Ok(_) => fds[0]
+            .revents()
+            .intersects(PollFlags::ERR | PollFlags::HUP | PollFlags::NVAL),
+        Err(_) => false,
+    }
+}
+
 impl Server {
-    /// The client closed its end (a client may write its last request and close at once): the
-    /// waits and watches in flight are stopped and answered with what they have, and every
-    /// call gets [`FINISH_GRACE`] to answer before the process ends.
+    /// The input ended. A client may write its last request and close its end while it still
+    /// reads (a pipeline does), so the calls in flight go on and are answered as they end, with
+    /// what they really found. Once nobody reads (the client is gone), they are stopped — their
+    /// answers could reach no one — and given [`FINISH_GRACE`] to let go (a recording writes what
+    /// it has) before the process ends.
     fn finish(&self) {
+        loop {
+            if lock(&self.in_flight).is_empty() {
+                return;
+            }
+            if (self.reader_gone)() {
+                break;
+            }
+            std::thread::sleep(FINISH_POLL);
+        }
         for stop in lock(&self.in_flight).values() {
             stop.press();
         }
         let give_up = std::time::Instant::now() + FINISH_GRACE;
         while !lock(&self.in_flight).is_empty() && std::time::Instant::now() < give_up {
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::thread::sleep(FINISH_POLL);
         }
     }
 
@@ -236,14 +288,14 @@ impl Server {
                 "tools/call params.arguments must be an object",
             ));
         }
+        // Past here, every refusal is the tool's result with a typed code, not a JSON-RPC
+        // error: a host shows it to the model, which can wait and call again.
         let stop = match Stop::new() {
             Ok(stop) => stop,
             Err(e) => {
-                return Some(protocol::error(
-                    &id,
-                    protocol::INTERNAL_ERROR,
-                    &format!("cannot start the call: {e}"),
-                ))
+                return Some(
+                    self.answer(&id, Err(overloaded(&format!("cannot start the call: {e}")))),
+                )
             }
         };
         if !spawn {
@@ -253,13 +305,12 @@ impl Server {
         {
             let mut in_flight = lock(&self.in_flight);
             if in_flight.len() >= MAX_CALLS_IN_FLIGHT {
-                return Some(protocol::error(
+                drop(in_flight);
+                return Some(self.answer(
                     &id,
-                    protocol::INTERNAL_ERROR,
-                    &format!(
-                        "{MAX_CALLS_IN_FLIGHT} calls are in flight already: wait for one to \
-                         answer, or cancel one (notifications/cancelled)"
-                    ),
+                    Err(overloaded(&format!(
+                        "{MAX_CALLS_IN_FLIGHT} calls are in flight already, the most this adapter runs at once; {name} was not started"
+                    ))),
                 ));
             }
             in_flight.insert(key.clone(), stop.clone());
@@ -280,21 +331,26 @@ impl Server {
             Ok(_) => None,
             Err(e) => {
                 lock(&self.in_flight).remove(&key);
-                Some(protocol::error(
+                Some(self.answer(
                     &reply_id,
-                    protocol::INTERNAL_ERROR,
-                    &format!("cannot start the call: {e}"),
+                    Err(overloaded(&format!("cannot start the call: {e}"))),
                 ))
             }
         }
     }
 
     fn run_tool(&self, id: &Value, tool: &tools::Tool, arguments: Value, stop: Stop) -> Value {
-        let outcome = tools::call(tool, arguments, &self.socket, stop);
+        let outcome = tools::call(tool, arguments, &self.socket, stop, &self.instances);
+        self.answer(id, outcome)
+    }
+
+    /// The `tools/call` result for a tool's outcome: its document, or the error document
+    /// (remedy in tool terms) with `isError: true`.
+    fn answer(&self, id: &Value, outcome: Result<tools::Document, Failure>) -> Value {
         let is_error = outcome.is_err();
         let document = outcome.or_else(|failure| {
             let mut document = failure.document();
-            document.remedy = tools::remedy::for_tools(&document.remedy);
+            document.remedy = tools::remedy::for_tools(&document.remedy, &self.tools);
             tools::to_value(&document)
         });
         let document = document.unwrap_or_else(|_| tools::Document {
@@ -320,4 +376,13 @@ impl Server {
             stop.press();
         }
     }
+}
+
+/// `too_many_calls`: the adapter cannot take another call now; nothing was done.
+fn overloaded(message: &str) -> Failure {
+    Failure::new(
+        ErrorCode::TooManyCalls,
+        message,
+        "nothing was done: call again once one of the calls in flight has answered (or cancel one with notifications/cancelled)",
+    )
 }

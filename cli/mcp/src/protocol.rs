@@ -107,6 +107,83 @@ pub fn error(id: &Value, code: i64, message: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
 }
 
+/// The `id` of a message too long to read, from the two ends [`Line::TooLong`] kept: a
+/// top-level `"id"` member in the head (the usual place, right after `"jsonrpc"`), or as the
+/// object's last member at the very end. Null when neither says (the error then goes to no
+/// request, as JSON-RPC says for an unreadable one).
+///
+/// [`Line::TooLong`]: phux_core::bounded_read::Line::TooLong
+pub fn id_of_long_line(head: &[u8], tail: &[u8]) -> Value {
+    id_in_head(head)
+        .or_else(|| id_at_end(tail))
+        .filter(|id| id.is_string() || id.is_number())
+        .unwrap_or(Value::Null)
+}
+
+/// The value of the first `"id"` key of the outermost object in `head` (a prefix of it).
+fn id_in_head(head: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(head)
+        .or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
+        .ok()?;
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                let key = &text[i + 1..end];
+                i = end + 1;
+                let rest = text[i..].trim_start();
+                if depth == 1 && key == "id" && rest.starts_with(':') {
+                    return first_value(&rest[1..]);
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the quote closing the string opened at `start`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The JSON value `text` starts with (what follows it is not read).
+fn first_value(text: &str) -> Option<Value> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<Value>()
+        .next()?
+        .ok()
+}
+
+/// The id when the message ends with `"id": VALUE}`: a scalar right before the closing brace
+/// of the whole line is a member of the outermost object.
+fn id_at_end(tail: &[u8]) -> Option<Value> {
+    // The kept end may begin inside a character.
+    let text =
+        (0..4.min(tail.len() + 1)).find_map(|skip| std::str::from_utf8(&tail[skip..]).ok())?;
+    let body = text.trim_end().strip_suffix('}')?.trim_end();
+    let at = body.rfind("\"id\"")?;
+    let value = body[at + 4..].trim_start().strip_prefix(':')?;
+    let parsed: Value = serde_json::from_str(value).ok()?;
+    let before = body[..at].trim_end();
+    (before.ends_with(',') || before.ends_with('{')).then_some(parsed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -135,5 +212,35 @@ mod tests {
             classify(json!({"jsonrpc":"2.0","id":{},"method":"ping"})),
             Incoming::Invalid { .. }
         ));
+    }
+
+    #[test]
+    fn the_id_of_a_long_line_is_read_from_either_end() {
+        let long = "x".repeat(100);
+        let head =
+            format!(r#"{{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{{"a":"{long}"#);
+        assert_eq!(id_of_long_line(head.as_bytes(), b"\"}}}"), json!(17));
+        // A nested "id" (an argument) is not the request's.
+        let nested = format!(
+            r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"arguments":{{"id":"t1","x":"{long}"#
+        );
+        assert_eq!(id_of_long_line(nested.as_bytes(), b"xx\"}}}"), Value::Null);
+        // At the end, only as the outermost object's last member.
+        let tail = format!(r#"{long}"}}}},"id":"req-9"}}"#);
+        assert_eq!(
+            id_of_long_line(b"{\"params\":{", tail.as_bytes()),
+            json!("req-9")
+        );
+        assert_eq!(
+            id_of_long_line(b"{\"params\":{", br#"x","id":4}}"#),
+            Value::Null
+        );
+        // Ids are strings or numbers.
+        assert_eq!(id_of_long_line(br#"{"id":{"no":1},"#, b""), Value::Null);
+        // An escaped quote inside a string does not end it.
+        assert_eq!(
+            id_of_long_line(br#"{"m":"a\"id\":3","id":5,"#, b""),
+            json!(5)
+        );
     }
 }

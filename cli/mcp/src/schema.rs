@@ -56,7 +56,7 @@ pub fn confirm(what: &str) -> Value {
 pub fn object(required: &[&str], properties: Vec<(&str, Value)>) -> Value {
     let mut map = Map::new();
     for (name, schema) in properties {
-        map.insert(name.to_owned(), schema);
+        map.insert(name.to_owned(), with_default(schema));
     }
     json!({
         "type": "object",
@@ -64,6 +64,40 @@ pub fn object(required: &[&str], properties: Vec<(&str, Value)>) -> Value {
         "required": required,
         "additionalProperties": false,
     })
+}
+
+/// `schema` with the `default` its description states (`[default: 30]`, `[default:
+/// horizontal]`, `[default: idle, blocked, done]`) as a value a host can read, when the stated
+/// default is a value of the property's type (not prose, like "the active pane").
+fn with_default(mut schema: Value) -> Value {
+    let Some(stated) = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|d| d.split_once("[default: "))
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .map(|(stated, _)| stated.to_owned())
+    else {
+        return schema;
+    };
+    let fits = |value: &Value, schema: &Value| validate(schema, value, "").is_ok();
+    let default = match schema.get("type").and_then(Value::as_str) {
+        Some("integer" | "number") => {
+            let first = stated.split(',').next().unwrap_or_default().trim();
+            serde_json::from_str::<Value>(first)
+                .ok()
+                .filter(Value::is_number)
+        }
+        Some("string") if schema.get("enum").is_some() => Some(Value::from(stated.trim())),
+        Some("array") if schema["items"]["enum"].is_array() => {
+            let items: Vec<Value> = stated.split(',').map(|w| Value::from(w.trim())).collect();
+            Some(Value::Array(items))
+        }
+        _ => None,
+    };
+    if let Some(default) = default.filter(|d| fits(d, &schema)) {
+        schema["default"] = default;
+    }
+    schema
 }
 
 /// Checks `value` against `schema` (the subset the helpers above write); the error names the
@@ -126,6 +160,7 @@ pub fn validate(schema: &Value, value: &Value, at: &str) -> Result<(), String> {
             Ok(())
         }
         Some("boolean") if !value.is_boolean() => Err(format!("{name} must be true or false")),
+        Some("null") if !value.is_null() => Err(format!("{name} must be null")),
         Some("integer") => {
             if !(value.is_u64() || value.is_i64()) {
                 return Err(format!("{name} must be a whole number"));
@@ -162,6 +197,8 @@ fn validate_object(schema: &Value, value: &Value, at: &str) -> Result<(), String
     for (key, field) in fields {
         match properties.and_then(|p| p.get(key)) {
             Some(property) => validate(property, field, &path(at, key))?,
+            // A document may carry fields its schema does not name; arguments may not.
+            None if schema.get("additionalProperties") != Some(&Value::Bool(false)) => {}
             None => {
                 let known: Vec<&str> = properties
                     .map(|p| p.keys().map(String::as_str).collect())
@@ -234,5 +271,44 @@ mod tests {
         assert!(check(json!({"target": "@1", "split": "up"})).contains("one of"));
         assert!(check(json!({"target": 7})).contains("must be a string"));
         assert!(check(json!([])).contains("must be an object"));
+    }
+
+    #[test]
+    fn a_stated_default_becomes_the_schema_default() {
+        let schema = object(
+            &[],
+            vec![
+                ("secs", number("Give up [default: 30]", 0.0, 60.0)),
+                (
+                    "wait",
+                    number("Wait [default: 0, answer at once]", 0.0, 60.0),
+                ),
+                (
+                    "split",
+                    choice("Dir [default: vertical]", &["horizontal", "vertical"]),
+                ),
+                ("target", string("The pane [default: the active pane]")),
+                ("max", integer("Most [default: 99]", 1, 10)),
+            ],
+        );
+        let properties = &schema["properties"];
+        assert_eq!(properties["secs"]["default"], 30);
+        assert_eq!(properties["wait"]["default"], 0);
+        assert_eq!(properties["split"]["default"], "vertical");
+        // Prose, or out of range: no default claimed.
+        assert!(properties["target"]["default"].is_null());
+        assert!(properties["max"]["default"].is_null());
+    }
+
+    /// Arrays without an enum of items still have their length held (a default must not loosen
+    /// a limit).
+    #[test]
+    fn an_array_of_free_text_is_still_held_to_its_length() {
+        let schema = object(&[], vec![("keys", strings("Keys [default: a, b]"))]);
+        assert!(schema["properties"]["keys"]["default"].is_null());
+        let many: Vec<&str> = vec!["k"; 65];
+        assert!(validate(&schema, &json!({"keys": many}), "")
+            .unwrap_err()
+            .contains("65 items"));
     }
 }

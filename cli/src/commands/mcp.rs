@@ -78,6 +78,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
         Box::new(std::io::stdout()),
         context.socket.clone(),
         set,
+        Box::new(crate::mcp::stdout_reader_gone),
     ) {
         Ok(()) => SUCCESS,
         Err(e) => {

@@ -41,6 +41,11 @@ pub struct Welcome {
     pub protocol: ProtocolVersion,
     pub server_version: String,
     pub pid: u32,
+    /// Which life of the pane ids this server serves: the same across `phux upgrade` and a
+    /// takeover of kept panes, new when a server starts afresh (so an `@3` held from before
+    /// may name another pane). 0 from a server that does not say.
+    #[serde(default)]
+    pub instance: u64,
 }
 
 /// The server turned the client down.
@@ -56,6 +61,7 @@ pub fn negotiate(hello: &Hello, server_version: &str, pid: u32) -> ServerMessage
             protocol: PROTOCOL,
             server_version: server_version.to_owned(),
             pid,
+            instance: 0,
         })
     } else {
         ServerMessage::Refused(Refused {

@@ -467,6 +467,7 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                 protocol: PROTOCOL,
                 server_version: "0.1.0".into(),
                 pid: 4242,
+                instance: 7,
             }),
         ),
         (

@@ -47,6 +47,7 @@ pub fn run_in_pane(
     let mut client = connect(context)?;
     let pane = resolve_single_pane(&mut client, &selector)?;
     let timeout = (!args.timeout.is_zero()).then_some(args.timeout);
+    let started = std::time::Instant::now();
     let outcome = run_command(&mut client, pane, &command, timeout, stop).map_err(|failure| {
         let reported = Failure::from(failure.error).naming_pane(pane, &args.target);
         if let Some(status) = failure.status.filter(|&status| status != 0) {
@@ -83,6 +84,9 @@ pub fn run_in_pane(
             }
             Ok(result)
         }
+        RunOutcome::TimedOut { .. } if stop.is_some_and(Stop::is_pressed) => {
+            Err(stopped_waiting(&command, pane, started.elapsed()))
+        }
         RunOutcome::TimedOut { .. } => Err(gave_up(&command, pane, args.timeout)),
     }
 }
@@ -118,6 +122,22 @@ fn gave_up(command: &str, pane: phux_core::ids::PaneId, timeout: Duration) -> Fa
         format!(
             "run gave up after --timeout {}s: {command:?} has not finished in {pane}",
             timeout.as_secs_f64()
+        ),
+        format!(
+            "it may still be running: see `phux snapshot {pane}`, stop it with `phux signal {pane} interrupt`"
+        ),
+    )
+    .with_exit_code(RUN_GAVE_UP)
+}
+
+/// `run_timed_out`, 125, for a run whose caller stopped waiting (the MCP adapter's cancellation)
+/// before the limit: it says so, and how long it waited, never that the limit was reached.
+fn stopped_waiting(command: &str, pane: phux_core::ids::PaneId, waited: Duration) -> Failure {
+    Failure::new(
+        ErrorCode::RunTimedOut,
+        format!(
+            "run stopped waiting after {:.1}s because the call was cancelled: {command:?} has not finished in {pane}",
+            waited.as_secs_f64()
         ),
         format!(
             "it may still be running: see `phux snapshot {pane}`, stop it with `phux signal {pane} interrupt`"

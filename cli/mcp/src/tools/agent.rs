@@ -7,7 +7,7 @@ use phux_client::agent_wait::AgentWaitSession;
 use phux_client::agents::{self, Declaration};
 use phux_client::failure::Failure;
 use phux_client::target;
-use phux_client::values::{connect, resolve_pane};
+use phux_client::values::{connect, resolve_agent_pane};
 use phux_client::verbs::agent::{answer, explain, prompt, send_keys, start};
 use phux_core::agents::{AgentState, Attention};
 use serde::Deserialize;
@@ -243,7 +243,7 @@ fn set(call: &Call) -> Result<Document, Failure> {
         .transpose()?;
     let selector = target::parse(args.target.as_deref().unwrap_or("."))?;
     let mut client = connect(&call.context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "phux_agent_set")?;
     let record = agents::set(
         &mut client,
         pane,
@@ -274,7 +274,7 @@ fn clear(call: &Call) -> Result<Document, Failure> {
     let args: TargetArgs = call.parse()?;
     let selector = target::parse(args.target())?;
     let mut client = connect(&call.context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "phux_agent_clear")?;
     agents::clear(&mut client, pane)?;
     to_value(&Fields(vec![
         ("schema_version", json!(1)),
@@ -303,7 +303,7 @@ fn wait(call: &Call) -> Result<Document, Failure> {
     }
     let selector = target::parse(args.target.as_deref().unwrap_or("."))?;
     let mut client = connect(&call.context)?;
-    let pane = resolve_pane(&mut client, &selector)?;
+    let pane = resolve_agent_pane(&mut client, &selector, "phux_agent_wait")?;
     let timeout = seconds(args.timeout_secs.unwrap_or(30.0));
     let document = AgentWaitSession::open(&mut client, &call.context.socket, pane, wanted)?
         .with_stop(call.stop.clone())

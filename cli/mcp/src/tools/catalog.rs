@@ -89,35 +89,74 @@ impl ToolSet {
     }
 }
 
+/// What a tool does to the world, which decides its MCP annotations: a host that approves
+/// "non-destructive" tools without asking must never let a typed `rm -rf` through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Only reads (the server's state, a pane's screen, files): `readOnlyHint: true`.
+    Reads,
+    /// Types into a pane or starts a program (or signals one): whatever that program does
+    /// follows, so `destructiveHint: true` and `openWorldHint: true`.
+    RunsPrograms,
+    /// Changes phux's own state (layout, names, tags, records) and nothing a program does.
+    Edits,
+    /// Ends something phux holds for people (their attached view): destructive, not open.
+    Ends,
+}
+
 /// A tool's group, title and annotations.
 #[derive(Debug, Clone, Copy)]
 pub struct Meta {
     pub group: Group,
     pub title: &'static str,
-    /// It only reads.
-    pub read_only: bool,
-    /// It may destroy or interrupt something (needs `confirm` where it always does).
-    pub destructive: bool,
+    pub effect: Effect,
     /// Calling it again with the same arguments changes nothing more.
     pub idempotent: bool,
+}
+
+impl Meta {
+    /// The MCP `annotations` object.
+    pub fn annotations(&self) -> Value {
+        let (read_only, destructive, open_world) = match self.effect {
+            Effect::Reads => (true, false, false),
+            Effect::RunsPrograms => (false, true, true),
+            Effect::Edits => (false, false, false),
+            Effect::Ends => (false, true, false),
+        };
+        json!({
+            "title": self.title,
+            "readOnlyHint": read_only,
+            "destructiveHint": destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": open_world,
+        })
+    }
 }
 
 const fn read(group: Group, title: &'static str) -> Meta {
     Meta {
         group,
         title,
-        read_only: true,
-        destructive: false,
+        effect: Effect::Reads,
         idempotent: true,
     }
 }
 
-const fn write(group: Group, title: &'static str, destructive: bool, idempotent: bool) -> Meta {
+/// Types into a pane or starts a program.
+const fn runs(group: Group, title: &'static str, idempotent: bool) -> Meta {
     Meta {
         group,
         title,
-        read_only: false,
-        destructive,
+        effect: Effect::RunsPrograms,
+        idempotent,
+    }
+}
+
+const fn edit(group: Group, title: &'static str, idempotent: bool) -> Meta {
+    Meta {
+        group,
+        title,
+        effect: Effect::Edits,
         idempotent,
     }
 }
@@ -132,39 +171,41 @@ const CATALOG: &[(&str, Meta)] = &[
     ("phux_snapshot", read(Core, "Read a pane's screen")),
     ("phux_wait", read(Core, "Wait for text or quiet")),
     ("phux_watch", read(Core, "Collect pane events")),
-    ("phux_send_keys", write(Core, "Type keys into a pane", false, false)),
-    ("phux_paste", write(Core, "Paste text into a pane", false, false)),
-    ("phux_run", write(Core, "Run a shell command", false, false)),
+    ("phux_send_keys", runs(Core, "Type keys into a pane", false)),
+    ("phux_paste", runs(Core, "Paste text into a pane", false)),
+    ("phux_run", runs(Core, "Run a shell command", false)),
     ("phux_job", read(Core, "Collect a background run")),
-    ("phux_new", write(Core, "Start a session", false, false)),
-    ("phux_spawn", write(Core, "Open a pane", false, false)),
-    ("phux_kill", write(Core, "Kill panes or sessions", true, true)),
-    ("phux_signal", write(Core, "Signal a pane's program", true, false)),
-    ("phux_rec", write(Core, "Record a pane", false, false)),
+    ("phux_new", runs(Core, "Start a session", false)),
+    ("phux_spawn", runs(Core, "Open a pane", false)),
+    ("phux_kill", runs(Core, "Kill panes or sessions", true)),
+    ("phux_signal", runs(Core, "Signal a pane's program", false)),
+    // With `command`, it starts that program in a new pane.
+    ("phux_rec", runs(Core, "Record a pane", false)),
     ("phux_agent_show", read(Core, "An agent's state")),
-    ("phux_ask", write(Agents, "Report a question", false, false)),
+    ("phux_ask", edit(Agents, "Report a question", false)),
     ("phux_agent_list", read(Agents, "List agents")),
     ("phux_agent_explain", read(Agents, "Explain an agent's state")),
-    ("phux_agent_set", write(Agents, "Declare a pane's agent", false, true)),
-    ("phux_agent_clear", write(Agents, "Forget a pane's agent", false, true)),
+    ("phux_agent_set", edit(Agents, "Declare a pane's agent", true)),
+    ("phux_agent_clear", edit(Agents, "Forget a pane's agent", true)),
     ("phux_agent_wait", read(Agents, "Wait for an agent's turn")),
-    ("phux_agent_send_keys", write(Agents, "Type into an agent", false, false)),
-    ("phux_agent_prompt", write(Agents, "Prompt an agent", false, false)),
-    ("phux_agent_answer", write(Agents, "Answer an agent's ask", false, false)),
-    ("phux_agent_start", write(Agents, "Start an agent", false, false)),
-    ("phux_resize", write(Layout, "Resize a pane", false, true)),
-    ("phux_rename", write(Layout, "Rename a session", false, true)),
-    ("phux_detach", write(Layout, "Detach attached clients", false, true)),
-    ("phux_tag", write(Layout, "Tag panes", false, true)),
-    ("phux_insert_pane", write(Layout, "Place a pane", false, false)),
-    ("phux_move_pane", write(Layout, "Move a pane", false, false)),
-    ("phux_swap_pane", write(Layout, "Swap two panes", false, false)),
-    ("phux_play", write(Layout, "Play a recording in a pane", false, false)),
-    ("phux_plugin_action", write(Plugins, "Run a plugin action", false, false)),
+    ("phux_agent_send_keys", runs(Agents, "Type into an agent", false)),
+    ("phux_agent_prompt", runs(Agents, "Prompt an agent", false)),
+    ("phux_agent_answer", runs(Agents, "Answer an agent's ask", false)),
+    ("phux_agent_start", runs(Agents, "Start an agent", false)),
+    ("phux_resize", edit(Layout, "Resize a pane", true)),
+    ("phux_rename", edit(Layout, "Rename a session", true)),
+    ("phux_detach", Meta { group: Layout, title: "Detach attached clients", effect: Effect::Ends, idempotent: true }),
+    ("phux_tag", edit(Layout, "Tag panes", true)),
+    ("phux_insert_pane", edit(Layout, "Place a pane", false)),
+    ("phux_move_pane", edit(Layout, "Move a pane", false)),
+    ("phux_swap_pane", edit(Layout, "Swap two panes", false)),
+    ("phux_play", runs(Layout, "Play a recording in a pane", false)),
+    ("phux_plugin_action", runs(Plugins, "Run a plugin action", false)),
     ("phux_config_agents", read(Plugins, "Configured agents")),
-    ("phux_launch", write(Plugins, "Launch a plugin's workspace", false, false)),
+    ("phux_launch", runs(Plugins, "Launch a plugin's workspace", false)),
     ("phux_doctor", read(Workspace, "Check what phux needs")),
-    ("phux_workspace", write(Workspace, "Save, restore or inspect workspaces", false, false)),
+    // `restore` starts the archive's programs; `save` may replace a file.
+    ("phux_workspace", runs(Workspace, "Save, restore or inspect workspaces", false)),
 ];
 
 /// The entry of the tool called `name`.
@@ -180,16 +221,7 @@ pub fn listing_fields(name: &str) -> Vec<(&'static str, Value)> {
     };
     vec![
         ("title", json!(meta.title)),
-        (
-            "annotations",
-            json!({
-                "title": meta.title,
-                "readOnlyHint": meta.read_only,
-                "destructiveHint": meta.destructive,
-                "idempotentHint": meta.idempotent,
-                "openWorldHint": false,
-            }),
-        ),
-        ("outputSchema", json!({"type": "object"})),
+        ("annotations", meta.annotations()),
+        ("outputSchema", super::output::schema_of(name)),
     ]
 }

@@ -95,21 +95,24 @@ fn plugin_action(call: &Call) -> Result<Document, Failure> {
     let output = run::document(&verb_args, Some(call.stop.flag()))?;
     let document = to_value(&output)?;
     if document.text.len() > MAX_OUTPUT_BYTES {
-        // Too late to ask for less: the action has run. Say how it ended.
+        // Too late to ask for less: the action has run. Say how it ended, and keep it all.
+        let ended = match (output.outcome, output.exit_code) {
+            (ActionOutcome::TimedOut, _) => "timed out".to_string(),
+            (_, Some(code)) => format!("exit code {code}"),
+            (_, None) => "ended by a signal".to_string(),
+        };
+        let kept = super::too_large("phux_plugin_action", &document.text);
+        let doc = kept.document();
         return Err(Failure::new(
             ErrorCode::OutputTooLarge,
             format!(
-                "{}/{} ran ({}) but printed {} bytes of output, over the {MAX_OUTPUT_BYTES} a tool may return",
+                "{}/{} ran ({ended}) and printed {} bytes of output; {}",
                 output.plugin_id,
                 output.action_id,
-                match (output.outcome, output.exit_code) {
-                    (ActionOutcome::TimedOut, _) => "timed out".to_string(),
-                    (_, Some(code)) => format!("exit code {code}"),
-                    (_, None) => "ended by a signal".to_string(),
-                },
-                output.stdout.len() + output.stderr.len()
+                output.stdout.len() + output.stderr.len(),
+                doc.error.message
             ),
-            "run it with `phux config run PLUGIN ACTION` in a pane (phux_run) and read what matters, or have the action write its output to a file",
+            doc.remedy,
         ));
     }
     Ok(document)

@@ -6,7 +6,8 @@ use phux_client::pane::{self, Ask};
 use phux_client::target;
 use phux_client::values::{connect, resolve_pane};
 use phux_client::verbs::run::{self, RunOptions};
-use phux_core::documents::GridSize;
+use phux_core::documents::{GridSize, RunResult};
+use phux_core::error_code::ErrorCode;
 use phux_core::limits::check_grid;
 use phux_core::wire::SignalName;
 use serde::Deserialize;
@@ -168,21 +169,56 @@ fn run_tool(call: &Call) -> Result<Document, Failure> {
         return super::jobs::start(verb_args, &call.context);
     }
     let result = run::run_in_pane(verb_args, &call.context, Some(&call.stop))?;
-    let document = to_value(&result)?;
-    if document.text.len() > super::MAX_OUTPUT_BYTES {
-        // The command ran: its exit code is the answer a caller must not lose.
-        return Err(Failure::new(
-            phux_core::error_code::ErrorCode::OutputTooLarge,
+    to_value(&fit_run_result(result)?)
+}
+
+/// How much of a spilled run's output stays in `output`: its last lines up to this size.
+const KEPT_OUTPUT_BYTES: usize = 64 * 1024;
+
+/// A RunResult as a tool may return it. The command has run: an output too large to return
+/// is written whole to a private file (`output_file`), and `output` keeps its last lines
+/// (`truncated: true`), so the exit code and the output both reach the caller, and nothing
+/// is ever to be run again to see them.
+pub fn fit_run_result(mut result: RunResult) -> Result<RunResult, Failure> {
+    let size = serde_json::to_string(&result).map_or(0, |t| t.len());
+    if size <= super::MAX_OUTPUT_BYTES {
+        return Ok(result);
+    }
+    let mut whole = result.output.clone();
+    whole.push('\n');
+    let path = crate::spill::write("phux_run", "txt", &whole).map_err(|e| {
+        Failure::new(
+            ErrorCode::OutputTooLarge,
             format!(
-                "{:?} finished with exit_code {}, but its output is {} bytes, over what a tool may return",
+                "{:?} finished with exit_code {}, but its output is {} bytes, over what a tool \
+                 may return, and it could not be kept in {}: {e}",
                 result.command,
                 result.exit_code,
-                result.output.len()
+                result.output.len(),
+                crate::spill::directory().display()
             ),
-            "call phux_run again with `tail` (its last N lines) or `output_file` (the whole output written to a file)",
-        ));
+            "the command has run: do not run it again; next time pass `output_file` (the whole output written where you say) or `tail`",
+        )
+    })?;
+    result.output = last_lines(&result.output, KEPT_OUTPUT_BYTES).to_owned();
+    result.truncated = true;
+    result.output_file = Some(path.display().to_string());
+    Ok(result)
+}
+
+/// The last whole lines of `text` that fit in `most` bytes.
+fn last_lines(text: &str, most: usize) -> &str {
+    if text.len() <= most {
+        return text;
     }
-    Ok(document)
+    let mut start = text.len() - most;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    match text[start..].find('\n') {
+        Some(newline) => &text[start + newline + 1..],
+        None => &text[start..],
+    }
 }
 
 #[derive(Deserialize)]

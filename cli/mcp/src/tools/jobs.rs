@@ -82,6 +82,7 @@ pub fn start(args: RunOptions, context: &Context) -> Result<Document, Failure> {
         .spawn(move || {
             phux_client::run::tell_when_typed(typed_tx);
             let result = run::run_in_pane(args, &context, None)
+                .and_then(super::drive::fit_run_result)
                 .map_err(|failure| serde_json::to_value(failure.document()).unwrap_or_default())
                 .and_then(|doc| serde_json::to_value(doc).map_err(|e| json!(e.to_string())));
             finish(&job, result);

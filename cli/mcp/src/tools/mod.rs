@@ -12,8 +12,10 @@ mod drive;
 mod jobs;
 mod layout;
 mod media;
+pub mod output;
 mod read;
 pub mod remedy;
+mod remedy_shapes;
 mod workspace;
 
 use serde::de::DeserializeOwned;
@@ -100,13 +102,15 @@ pub fn listed(set: &catalog::ToolSet) -> Vec<Tool> {
     all().into_iter().filter(|t| set.lists(t.name)).collect()
 }
 
-/// Calls `tool` with `arguments` (null = none): checks them against its schema, picks the
-/// socket, runs it, and holds the result to [`MAX_OUTPUT_BYTES`].
+/// Calls `tool` with `arguments` (null = none): checks them against its schema, refuses a pane
+/// id from before a server restart (`instances`), runs it, and holds the result to
+/// [`MAX_OUTPUT_BYTES`] (a larger one is kept in a private file, see [`crate::spill`]).
 pub fn call(
     tool: &Tool,
     arguments: Value,
     socket: &std::path::Path,
     stop: Stop,
+    instances: &crate::instance::Instances,
 ) -> Result<Document, Failure> {
     let arguments = match arguments {
         Value::Null => Value::Object(serde_json::Map::new()),
@@ -122,6 +126,7 @@ pub fn call(
     let arguments = ids_as_targets(arguments);
     crate::schema::validate(&schema, &arguments, "")
         .map_err(|message| invalid_argument(format!("{}: {message}", tool.name)))?;
+    let seen = instances.check(socket, &arguments)?;
     let call = Call {
         arguments,
         context: Context {
@@ -129,19 +134,49 @@ pub fn call(
         },
         stop,
     };
-    let document = with_target((tool.call)(&call)?);
-    let size = document.text.len();
-    if size > MAX_OUTPUT_BYTES {
-        return Err(Failure::new(
-            ErrorCode::OutputTooLarge,
-            format!(
-                "{}'s result is {size} bytes, over the {MAX_OUTPUT_BYTES} a tool may return",
-                tool.name
-            ),
-            "ask for less: a smaller `tail`, no `scrollback`, or no `cells`",
-        ));
+    let outcome = (tool.call)(&call);
+    instances.settle(seen, outcome.is_ok());
+    let document = with_target(outcome?);
+    if document.text.len() > MAX_OUTPUT_BYTES {
+        return Err(too_large(tool.name, &document.text));
     }
     Ok(document)
+}
+
+/// `output_too_large` for a result that is kept whole in a private file, named in the answer:
+/// whatever the call did is done, and is never to be done again to see its result.
+pub fn too_large(tool: &str, text: &str) -> Failure {
+    let size = text.len();
+    let reads = catalog::meta(tool).is_some_and(|m| m.effect == catalog::Effect::Reads);
+    let next_time = if reads {
+        " (or call it again asking for less: a smaller `tail`, no `scrollback`, no `cells`)"
+    } else {
+        ": the call is done, do not repeat it"
+    };
+    match crate::spill::write(tool, "json", text) {
+        Ok(path) => Failure::new(
+            ErrorCode::OutputTooLarge,
+            format!(
+                "{tool}'s result is {size} bytes, over the {MAX_OUTPUT_BYTES} a tool may return; \
+                 the whole result (JSON) is kept in {}",
+                path.display()
+            ),
+            format!("read the part you need from {}{next_time}", path.display()),
+        ),
+        Err(e) => Failure::new(
+            ErrorCode::OutputTooLarge,
+            format!(
+                "{tool}'s result is {size} bytes, over the {MAX_OUTPUT_BYTES} a tool may return, \
+                 and it could not be kept in {}: {e}",
+                crate::spill::directory().display()
+            ),
+            if reads {
+                "ask for less: a smaller `tail`, no `scrollback`, or no `cells`"
+            } else {
+                "the call is done, do not repeat it; make phux's state directory writable to keep such results"
+            },
+        ),
+    }
 }
 
 /// Pane ids may be given as the integers results carry (`terminal_id: 3`): as a target they
@@ -316,6 +351,12 @@ mod tests {
                 tool.name
             );
             assert_eq!(entry["outputSchema"]["type"], "object", "{}", tool.name);
+            assert!(
+                !entry["outputSchema"]["properties"]["schema_version"].is_null()
+                    || tool.name == "phux_wait",
+                "{} states no document",
+                tool.name
+            );
         }
         let core = listed(&catalog::ToolSet::default());
         assert!(core.len() <= 15, "core lists {} tools", core.len());

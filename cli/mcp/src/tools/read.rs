@@ -7,7 +7,7 @@ use phux_client::{listing, screen, target};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::schema::{boolean, integer, number, object, string, strings};
+use crate::schema::{boolean, integer, number, object, string};
 use crate::tools::{seconds, to_value, Call, Document, Tool};
 
 pub fn tools() -> Vec<Tool> {
@@ -242,7 +242,12 @@ fn wait_tool(call: &Call) -> Result<Document, Failure> {
     };
     let waited = wait::wait_for(verb_args, &call.context, Some(call.stop.clone()))?;
     to_value(&WaitOutcome {
-        outcome: if waited.met { "met" } else { "timed_out" },
+        outcome: match (waited.met, call.stop.is_pressed()) {
+            (true, _) => "met",
+            // Stopped by a cancellation, not by its timeout: said so.
+            (false, true) => "cancelled",
+            (false, false) => "timed_out",
+        },
         wait: waited.document(),
     })
 }
@@ -262,7 +267,12 @@ fn watch_schema() -> Value {
             ("target", string("The pane to watch [default: every pane]")),
             (
                 "until",
-                strings("Stop at the first event with one of these names (e.g. command_finished)"),
+                json!({
+                    "type": "array",
+                    "items": {"type": "string", "enum": event_names()},
+                    "maxItems": crate::schema::MAX_ARRAY_ITEMS,
+                    "description": "Stop at the first event with one of these names",
+                }),
             ),
             (
                 "max_events",
@@ -278,6 +288,14 @@ fn watch_schema() -> Value {
             ),
         ],
     )
+}
+
+/// Every event name a watch can report (and stop at).
+fn event_names() -> Vec<&'static str> {
+    phux_core::documents::watch_event::WatchEventName::ALL
+        .iter()
+        .map(|n| n.as_str())
+        .collect()
 }
 
 #[derive(Deserialize)]

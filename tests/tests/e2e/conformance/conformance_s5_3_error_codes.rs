@@ -174,6 +174,8 @@ fn s5_3_the_codes_phux_added_are_documented_with_their_exit_status() {
         ErrorCode::OutputExists,
         ErrorCode::EncodeFailed,
         ErrorCode::RecordFailed,
+        ErrorCode::ServerRestarted,
+        ErrorCode::TooManyCalls,
     ] {
         let name = format!("`{}`", code.as_str());
         let row = docs

@@ -184,13 +184,21 @@ fn the_tmp_fallback_is_named_by_getuid_not_by_the_environment() {
             .env("USER", "mallory"),
         Duration::from_secs(15),
     );
+    // Without the variable, the runtime directory a login session has is still found.
+    let dir = match phux_core::socket_path::user_runtime_dir(
+        std::path::Path::new(phux_core::socket_path::RUN_USER),
+        uid,
+    ) {
+        Some(dir) => format!("{}/phux/", dir.display()),
+        None => format!("/tmp/phux-{uid}/"),
+    };
     if output.status.success() {
-        eprintln!("skipped: a server of ours already runs at /tmp/phux-{uid}");
+        eprintln!("skipped: a server of ours already runs in {dir}");
         return;
     }
     let line = error_line(&output);
     let message = line["error"]["message"].as_str().unwrap();
-    assert!(message.contains(&format!("/tmp/phux-{uid}/")), "{message}");
+    assert!(message.contains(&dir), "{message}");
     assert!(
         !message.contains("mallory") && !message.contains("4242"),
         "{message}"

@@ -356,6 +356,8 @@ fn a_cancelled_wait_stops_at_once_and_is_never_answered() {
     assert_eq!(waited["outcome"], "met");
 }
 
+/// A client may write its last request and close its input while it still reads: the call
+/// in flight runs to its own end and is answered with what it found, then the adapter exits.
 #[test]
 fn closing_stdin_ends_the_adapter_after_answering_what_is_in_flight() {
     let server = TestServer::start();
@@ -363,13 +365,11 @@ fn closing_stdin_ends_the_adapter_after_answering_what_is_in_flight() {
     let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
     let id = mcp.send(
         "tools/call",
-        json!({"name": "phux_wait", "arguments": {"target": pane, "until": "never-shown", "timeout_secs": 600}}),
+        json!({"name": "phux_wait", "arguments": {"target": pane, "until": "never-shown", "timeout_secs": 1}}),
     );
-    // The call must be in flight when stdin closes: a bounded wait (no answer comes until it
-    // ends).
-    std::thread::sleep(Duration::from_millis(300));
     mcp.close();
     let reply = mcp.reply(id, Duration::from_secs(10));
+    // Its own timeout passed: the answer says so, truly.
     assert_eq!(text_document(&reply["result"])["outcome"], "timed_out");
     let start = Instant::now();
     while mcp.child.try_wait().unwrap().is_none() {

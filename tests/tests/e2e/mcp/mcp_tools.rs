@@ -287,13 +287,24 @@ fn plugin_actions_complete_fail_time_out_and_die_when_cancelled() {
     assert_eq!(failed["exit_code"], 7);
     assert_eq!(failed["stdout"], "failing\n");
 
-    // More output than a tool may return: refused, saying how the action ended.
+    // More output than a tool may return: kept whole in a private file, saying how the action
+    // ended, and never to be run again.
     let flood = mcp.err("phux_plugin_action", action("example.tools", "flood"));
     assert_eq!(flood["error"]["code"], "output_too_large", "{flood}");
     let message = flood["error"]["message"].as_str().unwrap();
     assert!(
-        message.contains("example.tools/flood ran (exit code 0) but printed 2000000 bytes"),
+        message.contains("example.tools/flood ran (exit code 0) and printed 2000000 bytes"),
         "{message}"
+    );
+    let kept = message.rsplit(' ').next().unwrap();
+    let whole: Value = serde_json::from_str(&std::fs::read_to_string(kept).unwrap()).unwrap();
+    assert_eq!(whole["stdout"].as_str().unwrap().len(), 2_000_000);
+    assert!(
+        flood["remedy"]
+            .as_str()
+            .unwrap()
+            .contains("do not repeat it"),
+        "{flood}"
     );
 
     // Past timeout_secs it is killed: an outcome too.

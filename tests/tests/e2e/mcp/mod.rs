@@ -4,3 +4,4 @@ mod mcp_hosts;
 mod mcp_protocol;
 mod mcp_sdk;
 mod mcp_tools;
+mod mcp_truth;
