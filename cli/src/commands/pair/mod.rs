@@ -62,7 +62,7 @@ fn store_failure(error: StoreError) -> Failure {
                 path.display()
             )
         }
-        StoreError::Write { path, .. } => {
+        StoreError::Write { path, .. } | StoreError::Lock { path, .. } => {
             format!("make {} writable by you", path.display())
         }
         StoreError::NoSuchCredential { .. } => "`phux pair list` shows the credentials".into(),

@@ -28,11 +28,7 @@ pub fn run(args: Args) -> i32 {
 
 fn execute(args: &Args) -> VerbResult {
     let path = super::store_path(args.tokens.clone());
-    let mut store = Store::load(&path).map_err(super::store_failure)?;
-    store
-        .revoke(&path, &args.id)
-        .map_err(super::store_failure)?;
-    store.save(&path).map_err(super::store_failure)?;
+    Store::update(&path, |store| store.revoke(&path, &args.id)).map_err(super::store_failure)?;
     if args.json {
         output::print_json(&serde_json::json!({
             "schema_version": 1,

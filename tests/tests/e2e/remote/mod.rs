@@ -3,3 +3,4 @@
 
 mod browser;
 mod listener;
+mod pair_races;
