@@ -452,6 +452,17 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 path: None,
             }),
         ),
+        (
+            "remote_connections",
+            C::RemoteConnections(IdOnly { id: 34 }),
+        ),
+        (
+            "remote_disconnect",
+            C::RemoteDisconnect(RemoteDisconnect {
+                id: 35,
+                credential_id: "0123456789abcdef0123456789abcdef".into(),
+            }),
+        ),
     ]
 }
 
