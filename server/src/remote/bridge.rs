@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL, MAX_CHUNK};
+use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
 use phux_core::wire::PROTOCOL;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
@@ -37,7 +37,7 @@ pub const REPLY_BUDGET: usize = 2 << 20;
 pub const STALL_DEADLINE: Duration = Duration::from_secs(10);
 
 /// The most one read from a client connection takes (a link frame may carry up to
-/// `MAX_CHUNK`).
+/// `link_frame::MAX_CHUNK`).
 const READ_CHUNK: usize = 64 * 1024;
 
 /// How a WebSocket's session ended.
