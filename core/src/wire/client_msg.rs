@@ -363,6 +363,9 @@ pub struct Lease {
     /// It ends with this connection too (an attached client's).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub with_connection: bool,
+    /// It ends when this process has died (`phux take`: the shell or script that ran it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holder_process: Option<crate::process_identity::ProcessIdentity>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -380,6 +380,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 seize: false,
                 ttl_secs: Some(600),
                 with_connection: false,
+                holder_process: None,
             }),
         ),
         (
