@@ -16,7 +16,7 @@ use tokio::sync::Notify;
 /// Client connections a credential that may type holds open at once, over all its links.
 pub const MAX_CHANNELS: usize = 96;
 /// Client connections a read-only credential holds open at once, over all its links.
-pub const MAX_CHANNELS_READ_ONLY: usize = 16;
+pub const MAX_CHANNELS_READ_ONLY: usize = 8;
 
 #[derive(Clone, Default)]
 pub struct RemoteSessions {

@@ -18,7 +18,8 @@ fn a_lease_taken_by_a_script_that_died_ends_and_the_refusal_names_give_and_seize
     let server = TestServer::start();
     let pane = server.plain_shell("leased", "sh");
     // A script takes the pane and dies without giving it back.
-    let script = format!("'{}' take '{pane}' --as script", phux_bin().display());
+    // Not the script's last command: sh would exec it, and the test would be its parent.
+    let script = format!("'{}' take '{pane}' --as script; true", phux_bin().display());
     let mut command = std::process::Command::new("sh");
     command
         .args(["-c", &script])
@@ -33,7 +34,7 @@ fn a_lease_taken_by_a_script_that_died_ends_and_the_refusal_names_give_and_seize
     // Taken by a holder that lives (this test): a default TTL, and a refusal that names the
     // owner's remedies, not an impersonation.
     let took = json(&run_with_deadline(
-        server.phux(&["take", "--json", "--as", "alice", &pane]),
+        &mut server.phux(&["take", "--json", "--as", "alice", &pane]),
         Duration::from_secs(30),
     ));
     let now = std::time::SystemTime::now()
