@@ -175,6 +175,16 @@ fn converse(
                 &ServerMessage::Response(Response::error(id, body)),
             );
         }
+        if origin != Origin::Local && message.is_owner_only() {
+            let body = phux_core::wire::WireErrorBody::new(
+                phux_core::error_code::ErrorCode::PermissionDenied,
+                "only the owner's local connections see and end remote connections; nothing \
+                 was changed",
+                "run it on the server's own machine (`phux pair connections`)",
+            );
+            writer.write_frame(&answer_frame(id, Response::error(id, body))?)?;
+            continue;
+        }
         let tunnels = matches!(message, ClientMessage::Tunnel(_));
         if read_only && (message.is_write() || (granted_read_only && tunnels)) {
             let body = if granted_read_only {

@@ -1,7 +1,9 @@
 //! Input leases (`phux take` / `phux give`): while a pane's lease is held, only its holder's
 //! input reaches the pane; everyone else's write is refused with `input_lease_held`, naming the
 //! holder and since when, before a byte is written (retrying is safe). A lease ends when given
-//! back, at its TTL, or, when taken by an attached client, with that client's connection.
+//! back, at its TTL (counted from its holder's last write: typing renews it), when the process
+//! it was taken for has died (`phux take`'s shell or script), or, when taken by an attached
+//! client, with that client's connection.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -10,6 +12,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::state_view::LeaseView;
+
+use phux_core::process_identity::ProcessIdentity;
 
 use crate::request_error::RequestError;
 
@@ -22,7 +26,10 @@ struct Held {
     since_unix: u64,
     ends_at: Option<Instant>,
     expires_unix: Option<u64>,
+    /// How long it lasts after its holder's last write.
+    ttl: Option<Duration>,
     connection: Option<u64>,
+    process: Option<ProcessIdentity>,
 }
 
 /// What a take or give changed, for the `lease` watch event.
@@ -87,7 +94,9 @@ impl Leases {
         let mut held = self.lock();
         let gone: Vec<PaneId> = held
             .iter()
-            .filter(|(_, h)| h.ends_at.is_some_and(|at| at <= now))
+            .filter(|(_, h)| {
+                h.ends_at.is_some_and(|at| at <= now) || h.process.is_some_and(|p| !p.is_alive())
+            })
             .map(|(p, _)| *p)
             .collect();
         for pane in &gone {
@@ -105,12 +114,14 @@ impl Leases {
             .map(Held::view)
     }
 
-    /// Refuses a write to `pane` by `actor` while someone else holds its lease.
+    /// Refuses a write to `pane` by `actor` while someone else holds its lease; the holder's
+    /// own write renews its TTL.
     pub fn check(&self, pane: PaneId, actor: Option<&str>) -> Result<(), RequestError> {
         let Some(lease) = self.view(pane) else {
             return Ok(());
         };
         if actor == Some(lease.holder.as_str()) {
+            self.renew(pane);
             return Ok(());
         }
         let held_for = unix_now().saturating_sub(lease.since);
@@ -121,17 +132,30 @@ impl Leases {
                 lease.holder, lease.since
             ),
             format!(
-                "wait until it is given back (`phux watch --until lease {pane}`), or type as the holder (PHUX_AS={})",
-                lease.holder
+                "wait until it is given back (`phux watch --until lease {pane}`); its holder gives \
+                 it back with `phux give {pane}`, and the pane's owner may take it over with \
+                 `phux take {pane} --seize`"
             ),
         ))
     }
 
-    /// Takes `pane`'s lease for `holder` (cooperative unless `seize`).
+    /// The holder wrote: its lease lasts its TTL from now.
+    fn renew(&self, pane: PaneId) {
+        let mut held = self.lock();
+        if let Some(lease) = held.get_mut(&pane) {
+            if let Some(ttl) = lease.ttl {
+                lease.ends_at = Some(Instant::now() + ttl);
+                lease.expires_unix = Some(unix_now() + ttl.as_secs());
+            }
+        }
+    }
+
+    /// Takes `pane`'s lease for `holder` (cooperative unless `seize`); it ends with
+    /// `connection` or `process` too, when given.
     pub fn take(
         &self,
         pane: PaneId,
-        holder: &str,
+        (holder, process): (&str, Option<ProcessIdentity>),
         seize: bool,
         ttl: Option<Duration>,
         connection: Option<u64>,
@@ -161,7 +185,9 @@ impl Leases {
             since_unix,
             ends_at: ttl.map(|t| Instant::now() + t),
             expires_unix: ttl.map(|t| unix_now() + t.as_secs()),
+            ttl,
             connection,
+            process,
         };
         let view = lease.view();
         held.insert(pane, lease);
@@ -222,7 +248,9 @@ impl Leases {
                 since_unix: lease.since_unix,
                 ends_at,
                 expires_unix: lease.expires_unix,
+                ttl: None,
                 connection: None,
+                process: None,
             },
         );
     }
@@ -242,28 +270,69 @@ mod tests {
         let leases = Leases::default();
         let pane = PaneId(3);
         leases.check(pane, None).unwrap();
-        leases.take(pane, "alice", false, None, None).unwrap();
+        leases
+            .take(pane, ("alice", None), false, None, None)
+            .unwrap();
         assert!(leases.check(pane, None).is_err());
         assert!(leases.check(pane, Some("bot")).is_err());
         leases.check(pane, Some("alice")).unwrap();
-        assert!(leases.take(pane, "bot", false, None, None).is_err());
+        assert!(leases.take(pane, ("bot", None), false, None, None).is_err());
         assert_eq!(leases.give(pane, "bot").0, Change::Unchanged);
         assert_eq!(
-            leases.take(pane, "bot", true, None, None).unwrap().0,
+            leases
+                .take(pane, ("bot", None), true, None, None)
+                .unwrap()
+                .0,
             Change::Seized
         );
         assert_eq!(leases.give(pane, "bot").0, Change::Given);
         leases.check(pane, None).unwrap();
     }
 
+    /// A crashed script held a pane until `--seize`: a lease taken for a process ends with it,
+    /// and one with a TTL lasts while its holder types.
+    #[test]
+    fn a_lease_ends_with_its_process_and_its_holders_typing_renews_it() {
+        let leases = Leases::default();
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let process = ProcessIdentity::of(child.id());
+        assert!(process.is_some());
+        let ttl = Some(Duration::from_millis(300));
+        leases
+            .take(PaneId(4), ("script", process), false, ttl, None)
+            .unwrap();
+        leases
+            .take(PaneId(5), ("typist", None), false, ttl, None)
+            .unwrap();
+        assert!(leases.expire().is_empty());
+        child.kill().unwrap();
+        child.wait().unwrap();
+        for _ in 0..4 {
+            std::thread::sleep(Duration::from_millis(100));
+            leases.check(PaneId(5), Some("typist")).unwrap();
+        }
+        assert_eq!(
+            leases.expire(),
+            vec![PaneId(4)],
+            "the dead process's, not the typist's"
+        );
+        std::thread::sleep(Duration::from_millis(350));
+        assert_eq!(leases.expire(), vec![PaneId(5)], "untouched past its TTL");
+    }
+
     #[test]
     fn a_lease_ends_with_its_ttl_and_its_connection() {
         let leases = Leases::default();
         leases
-            .take(PaneId(1), "a", false, Some(Duration::ZERO), None)
+            .take(PaneId(1), ("a", None), false, Some(Duration::ZERO), None)
             .unwrap();
         assert_eq!(leases.expire(), vec![PaneId(1)]);
-        leases.take(PaneId(2), "tui", false, None, Some(9)).unwrap();
+        leases
+            .take(PaneId(2), ("tui", None), false, None, Some(9))
+            .unwrap();
         assert_eq!(leases.end_connection(9), vec![PaneId(2)]);
         assert!(leases.view(PaneId(2)).is_none());
     }

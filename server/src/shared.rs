@@ -46,6 +46,8 @@ pub struct Shared {
     pub run_slots: crate::run_slots::RunSlots,
     /// Who holds each pane's input (`phux take`).
     pub leases: crate::leases::Leases,
+    /// The remote listener's admitted connections (for the owner to see and end).
+    pub remote: crate::remote::sessions::RemoteSessions,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -77,6 +79,7 @@ impl Shared {
             hub: crate::hub::Hub::start(config_file.clone()),
             run_slots: crate::run_slots::RunSlots::default(),
             leases: crate::leases::Leases::default(),
+            remote: crate::remote::sessions::RemoteSessions::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
             config,

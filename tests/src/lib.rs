@@ -8,6 +8,7 @@ pub mod fleet;
 pub mod listening;
 pub mod mcp;
 pub mod outer_screen;
+pub mod owner_ls;
 pub mod play;
 pub mod plugins;
 pub mod python_venv;

@@ -462,6 +462,8 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
     let slot = match &mut message {
         Hello(_) | Unknown => return None,
         GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => &mut m.id,
+        RemoteConnections(m) => &mut m.id,
+        RemoteDisconnect(m) => &mut m.id,
         Tunnel(m) => &mut m.id,
         ClaimRun(m) => &mut m.id,
         ReleaseRun(m) => &mut m.id,

@@ -33,6 +33,28 @@ pub fn take(
         seize,
         ttl_secs: ttl.map(|t| t.as_secs().max(1)),
         with_connection,
+        holder_process: None,
+    }))
+}
+
+/// Takes `pane`'s lease for `holder` on behalf of `process` (the shell or script that ran
+/// `phux take`): it ends when that process has died, or `ttl` after the holder last typed.
+pub fn take_for(
+    client: &mut Client,
+    pane: PaneId,
+    (holder, process): (&str, Option<phux_core::process_identity::ProcessIdentity>),
+    seize: bool,
+    ttl: Duration,
+) -> Result<LeaseOk, ClientError> {
+    client.request(ClientMessage::Lease(Lease {
+        id: 0,
+        pane,
+        take: true,
+        holder: holder.to_owned(),
+        seize,
+        ttl_secs: Some(ttl.as_secs().max(1)),
+        with_connection: false,
+        holder_process: process,
     }))
 }
 
@@ -46,5 +68,6 @@ pub fn give(client: &mut Client, pane: PaneId, holder: &str) -> Result<LeaseOk, 
         seize: false,
         ttl_secs: None,
         with_connection: false,
+        holder_process: None,
     }))
 }

@@ -2,6 +2,8 @@
 //! lease. While it is held, input from anyone but its holder (send-keys, paste, run, the agent
 //! verbs, MCP, another attached client) is refused with `input_lease_held` and nothing is
 //! written. Writes say who types with `PHUX_AS=NAME`; an attached client types as its user.
+//! The lease lasts `--ttl` (10 minutes by default) after its holder last typed, and ends when
+//! the shell or script that ran `take` has died.
 
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
@@ -15,10 +17,10 @@ use crate::output;
 /// Take a pane's input: only the holder's keys reach it until it is given back
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Give it back by itself after DURATION (30s, 10m, 2h; at most 24h) [default: held until
-    /// `phux give`]
-    #[arg(long, value_name = "DURATION", value_parser = parse_duration_ms)]
-    pub ttl: Option<u64>,
+    /// Give it back by itself once its holder has not typed for DURATION (30s, 10m, 2h; at
+    /// most 24h); it also ends when the shell or script that ran `take` has died
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration_ms, default_value = "10m")]
+    pub ttl: u64,
     /// The holder's name: writes typed with PHUX_AS=NAME get through [default: $PHUX_AS, else
     /// $USER]
     #[arg(long = "as", value_name = "NAME")]
@@ -41,8 +43,9 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     let (mut client, pane) = leased_pane(&args.target, context)?;
     let holder = args.holder.clone().unwrap_or_else(lease::default_holder);
-    let ttl = args.ttl.map(std::time::Duration::from_millis);
-    let answer = lease::take(&mut client, pane, &holder, args.seize, ttl, false)?;
+    let ttl = std::time::Duration::from_millis(args.ttl);
+    let process = phux_core::process_identity::ProcessIdentity::parent();
+    let answer = lease::take_for(&mut client, pane, (&holder, process), args.seize, ttl)?;
     if args.json {
         output::print_json(&serde_json::json!({
             "schema_version": 1,
@@ -51,10 +54,10 @@ fn execute(args: &Args, context: &Context) -> VerbResult {
         }));
     } else {
         output::print_line(&format!(
-            "{pane} taken by {}: other input is refused until `phux give {pane}`{}",
+            "{pane} taken by {}: other input is refused until `phux give {pane}`, {} s pass \
+             without its holder typing, or the shell that took it ends",
             phux_core::limits::for_display(&holder),
-            ttl.map(|t| format!(" or {} s pass", t.as_secs()))
-                .unwrap_or_default()
+            ttl.as_secs()
         ));
     }
     Ok(SUCCESS)

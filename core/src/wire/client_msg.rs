@@ -67,11 +67,24 @@ pub enum ClientMessage {
     /// to the new process (`phux upgrade`). Answered only by a refusal: on success the
     /// connection closes as the process is replaced.
     Upgrade(IdOnly),
+    /// The remote listener's admitted connections (the owner's local socket only).
+    RemoteConnections(IdOnly),
+    /// End every admitted remote connection of a credential (the owner's local socket only).
+    RemoteDisconnect(crate::wire::remote_connections::RemoteDisconnect),
     #[serde(other)]
     Unknown,
 }
 
 impl ClientMessage {
+    /// Whether only the owner's local connections may ask it (the remote listener's own
+    /// connections: who is connected, and ending them).
+    pub fn is_owner_only(&self) -> bool {
+        matches!(
+            self,
+            ClientMessage::RemoteConnections(_) | ClientMessage::RemoteDisconnect(_)
+        )
+    }
+
     /// Whether the request types into a pane or changes or ends something (refused on a
     /// read-only connection); reads, streams and attaching to watch are not.
     pub fn is_write(&self) -> bool {
@@ -92,6 +105,7 @@ impl ClientMessage {
                 | TagsGet(_)
                 | AttachClient(_)
                 | ClientResize(_)
+                | RemoteConnections(_)
                 | Unknown
         )
     }
@@ -102,6 +116,8 @@ impl ClientMessage {
         Some(match self {
             Hello(_) | Unknown => return None,
             GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => m.id,
+            RemoteConnections(m) => m.id,
+            RemoteDisconnect(m) => m.id,
             Tunnel(m) => m.id,
             ClaimRun(m) => m.id,
             ReleaseRun(m) => m.id,
@@ -354,6 +370,9 @@ pub struct Lease {
     /// It ends with this connection too (an attached client's).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub with_connection: bool,
+    /// It ends when this process has died (`phux take`: the shell or script that ran it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holder_process: Option<crate::process_identity::ProcessIdentity>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

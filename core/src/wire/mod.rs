@@ -7,6 +7,7 @@ pub mod frame;
 pub mod frame_budget;
 pub mod handshake;
 pub mod payloads;
+pub mod remote_connections;
 pub mod server_msg;
 
 pub use agents::*;
@@ -18,4 +19,5 @@ pub use frame::{
 pub use frame_budget::{FrameHead, FrameTooLarge, HeadVerdict, RequestSize};
 pub use handshake::{check_welcome, negotiate, Hello, ProtocolVersion, Refused, Welcome, PROTOCOL};
 pub use payloads::*;
+pub use remote_connections::*;
 pub use server_msg::*;

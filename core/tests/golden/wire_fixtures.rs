@@ -383,6 +383,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 seize: false,
                 ttl_secs: Some(600),
                 with_connection: false,
+                holder_process: None,
             }),
         ),
         (
@@ -453,6 +454,17 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 split: SplitDirection::Vertical,
                 ratio: 0.25,
                 path: None,
+            }),
+        ),
+        (
+            "remote_connections",
+            C::RemoteConnections(IdOnly { id: 34 }),
+        ),
+        (
+            "remote_disconnect",
+            C::RemoteDisconnect(RemoteDisconnect {
+                id: 35,
+                credential_id: "0123456789abcdef0123456789abcdef".into(),
             }),
         ),
     ]

@@ -49,10 +49,13 @@ pub fn lease(
         ));
     }
     let bound = request.with_connection.then_some(connection);
-    let (change, view) =
-        shared
-            .leases
-            .take(request.pane, &request.holder, request.seize, ttl, bound)?;
+    let (change, view) = shared.leases.take(
+        request.pane,
+        (&request.holder, request.holder_process),
+        request.seize,
+        ttl,
+        bound,
+    )?;
     announce(shared, request.pane, &change);
     Ok(LeaseOk {
         pane: request.pane,

@@ -127,6 +127,17 @@ fn answer(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, Request
             json(Ok(state))
         }
         M::Status(_) => json(Ok(status(shared))),
+        M::RemoteConnections(_) => json(Ok(phux_core::wire::RemoteConnectionsOk {
+            connections: shared.remote.list(),
+        })),
+        M::RemoteDisconnect(m) => {
+            let disconnected = shared.remote.disconnect(&m.credential_id);
+            crate::log::line(&format!(
+                "remote: the owner ended {disconnected} connection(s) of credential {}",
+                m.credential_id
+            ));
+            json(Ok(phux_core::wire::RemoteDisconnectOk { disconnected }))
+        }
         M::NewSession(m) => json(lifecycle::new_session(shared, m)),
         M::Spawn(m) => json(lifecycle::spawn(shared, m)),
         M::Kill(m) => json(lifecycle::kill_panes(shared, &m.panes)),

@@ -2,18 +2,25 @@
 //! client connection (frames, hello first), served as a local client's are but with the
 //! credential's grant. `/link`: the bytes of a hub's link (`phux_core::hosts::link_frame`),
 //! each channel one such connection, as `phux proxy` carries them over ssh.
+//!
+//! What the server says waits for the client in a queue of at most [`REPLY_BUDGET`] bytes per
+//! WebSocket; past it the server's side waits, and a client that reads nothing for
+//! [`STALL_DEADLINE`] is dropped (`reader_stalled`). Each client connection is one of the
+//! credential's channels (`sessions`), and the owner may end the WebSocket at any moment.
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL, MAX_CHUNK};
+use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
 use phux_core::wire::PROTOCOL;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
+use super::sessions::{Channel, Session};
 use super::tokens::Admitted;
 use crate::connection::{self, Grant};
 use crate::shared::Shared;
@@ -24,10 +31,73 @@ pub enum Kind {
     Link,
 }
 
-/// Outgoing messages queued per WebSocket: a slow reader holds back the connection's pump.
-const OUT_QUEUE: usize = 64;
+/// Bytes of replies queued for one WebSocket's client, at most.
+pub const REPLY_BUDGET: usize = 2 << 20;
+/// A client that takes none of its queued replies for this long is dropped.
+pub const STALL_DEADLINE: Duration = Duration::from_secs(10);
 
-pub async fn serve<S>(ws: WebSocketStream<S>, kind: Kind, shared: &Arc<Shared>, who: &Admitted)
+/// The most one read from a client connection takes (a link frame may carry up to
+/// `link_frame::MAX_CHUNK`).
+const READ_CHUNK: usize = 64 * 1024;
+
+/// How a WebSocket's session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The client closed it, or its connection went.
+    Closed,
+    /// The owner ended it (`pair disconnect`, `pair revoke --disconnect`).
+    Evicted,
+    /// The client read nothing for [`STALL_DEADLINE`] while replies waited.
+    ReaderStalled,
+    /// A link sent a frame that is not one.
+    BadFrame,
+}
+
+impl Ended {
+    /// The typed reason, for the log (`None` for an ordinary end).
+    pub fn log(self) -> Option<String> {
+        match self {
+            Ended::Closed => None,
+            Ended::Evicted => Some("evicted: the owner ended its connections".into()),
+            Ended::ReaderStalled => Some(format!(
+                "reader_stalled: it read none of its replies for {} s while {} MiB of them \
+                 waited (the most a connection may have waiting)",
+                STALL_DEADLINE.as_secs(),
+                REPLY_BUDGET >> 20
+            )),
+            Ended::BadFrame => Some("bad_frame: its link sent a frame that is not one".into()),
+        }
+    }
+}
+
+/// One queued message and the part of the budget it holds until it is sent.
+type Queued = (Vec<u8>, OwnedSemaphorePermit);
+
+/// The sending side of a WebSocket's queue, shared by every client connection on it.
+#[derive(Clone)]
+struct Outbox {
+    tx: mpsc::UnboundedSender<Queued>,
+    budget: Arc<Semaphore>,
+}
+
+impl Outbox {
+    /// Queues `bytes` once the budget has room for them; false when the WebSocket is gone.
+    async fn send(&self, bytes: Vec<u8>) -> bool {
+        let cost = u32::try_from(bytes.len().clamp(1, REPLY_BUDGET)).unwrap_or(u32::MAX);
+        let Ok(permit) = Arc::clone(&self.budget).acquire_many_owned(cost).await else {
+            return false;
+        };
+        self.tx.send((bytes, permit)).is_ok()
+    }
+}
+
+pub async fn serve<S>(
+    ws: WebSocketStream<S>,
+    kind: Kind,
+    shared: &Arc<Shared>,
+    who: &Admitted,
+    session: &Session,
+) -> Ended
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
@@ -37,31 +107,59 @@ where
         Grant::Full
     };
     let (mut sink, mut source) = ws.split();
-    let (out_tx, mut out_rx) = mpsc::channel::<Vec<u8>>(OUT_QUEUE);
-    let writer = tokio::spawn(async move {
-        while let Some(bytes) = out_rx.recv().await {
-            if sink.send(Message::binary(bytes)).await.is_err() {
-                break;
+    let (tx, mut rx) = mpsc::unbounded_channel::<Queued>();
+    let budget = Arc::new(Semaphore::new(REPLY_BUDGET));
+    let out = Outbox {
+        tx,
+        budget: Arc::clone(&budget),
+    };
+    let (stalled_tx, mut stalled) = tokio::sync::oneshot::channel::<()>();
+    let mut writer = tokio::spawn(async move {
+        while let Some((bytes, permit)) = rx.recv().await {
+            match tokio::time::timeout(STALL_DEADLINE, sink.send(Message::binary(bytes))).await {
+                Ok(Ok(())) => drop(permit),
+                Ok(Err(_)) => break,
+                Err(_) => {
+                    let _ = stalled_tx.send(());
+                    return;
+                }
             }
         }
         let _ = sink.close().await;
     });
+    let mut ended = Ended::Closed;
     match kind {
         Kind::Wire => {
-            let Some(mut local) = open(shared, grant, out_tx.clone(), None) else {
-                return;
+            let Some(channel) = session.open_channel() else {
+                writer.abort();
+                return Ended::Closed;
             };
-            while let Some(Ok(message)) = source.next().await {
+            let Some(mut local) = open(shared, grant, out.clone(), None) else {
+                writer.abort();
+                return Ended::Closed;
+            };
+            loop {
+                let message = tokio::select! {
+                    message = source.next() => message,
+                    () = session.ended() => { ended = Ended::Evicted; break; }
+                    stall = &mut stalled => {
+                        // Sent: the client read nothing in time; dropped: the writer ended
+                        // because the client's connection did.
+                        ended = if stall.is_ok() { Ended::ReaderStalled } else { Ended::Closed };
+                        break;
+                    }
+                };
                 let go_on = match message {
-                    Message::Binary(bytes) => local.write_all(&bytes).await.is_ok(),
-                    Message::Close(_) => false,
-                    _ => true,
+                    Some(Ok(Message::Binary(bytes))) => local.write_all(&bytes).await.is_ok(),
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => false,
+                    Some(Ok(_)) => true,
                 };
                 if !go_on {
                     break;
                 }
             }
             let _ = local.shutdown().await;
+            drop(channel);
         }
         Kind::Link => {
             let hello = ProxyHello {
@@ -69,37 +167,59 @@ where
                 version: env!("CARGO_PKG_VERSION").to_owned(),
             };
             let hello = serde_json::to_vec(&hello).unwrap_or_default();
-            if out_tx
-                .send(frame_bytes(CONTROL_CHANNEL, &hello))
-                .await
-                .is_err()
-            {
-                return;
+            if !out.send(frame_bytes(CONTROL_CHANNEL, &hello)).await {
+                writer.abort();
+                return Ended::Closed;
             }
             let mut link = Link {
                 shared: Arc::clone(shared),
                 grant,
-                out: out_tx.clone(),
+                out: out.clone(),
                 channels: HashMap::new(),
                 pending: Vec::new(),
+                session,
             };
-            while let Some(Ok(message)) = source.next().await {
+            loop {
+                let message = tokio::select! {
+                    message = source.next() => message,
+                    () = session.ended() => { ended = Ended::Evicted; break; }
+                    stall = &mut stalled => {
+                        // Sent: the client read nothing in time; dropped: the writer ended
+                        // because the client's connection did.
+                        ended = if stall.is_ok() { Ended::ReaderStalled } else { Ended::Closed };
+                        break;
+                    }
+                };
                 let go_on = match message {
-                    Message::Binary(bytes) => link.receive(&bytes).await,
-                    Message::Close(_) => false,
-                    _ => true,
+                    Some(Ok(Message::Binary(bytes))) => {
+                        let whole = link.receive(&bytes).await;
+                        if !whole {
+                            ended = Ended::BadFrame;
+                        }
+                        whole
+                    }
+                    Some(Ok(Message::Close(_))) | Some(Err(_)) | None => false,
+                    Some(Ok(_)) => true,
                 };
                 if !go_on {
                     break;
                 }
             }
-            for (_, mut local) in link.channels.drain() {
+            for (_, (mut local, _channel)) in link.channels.drain() {
                 let _ = local.shutdown().await;
             }
         }
     }
-    drop(out_tx);
-    let _ = writer.await;
+    drop(out);
+    if ended == Ended::Closed {
+        // What is queued still goes out (a client that closed may still read), within the
+        // stall deadline.
+        let _ = tokio::time::timeout(STALL_DEADLINE, &mut writer).await;
+    }
+    // The owner's eviction or a stalled reader ends it now; so does a writer still waiting.
+    writer.abort();
+    budget.close();
+    ended
 }
 
 /// A new client connection served in this process with `grant`; what the server says on it
@@ -107,7 +227,7 @@ where
 fn open(
     shared: &Arc<Shared>,
     grant: Grant,
-    out: mpsc::Sender<Vec<u8>>,
+    out: Outbox,
     channel: Option<u32>,
 ) -> Option<tokio::io::WriteHalf<tokio::net::UnixStream>> {
     let (ours, theirs) = std::os::unix::net::UnixStream::pair().ok()?;
@@ -120,7 +240,8 @@ fn open(
     let ours = tokio::net::UnixStream::from_std(ours).ok()?;
     let (mut reader, writer) = tokio::io::split(ours);
     tokio::spawn(async move {
-        let mut buf = vec![0u8; MAX_CHUNK];
+        // Smaller than a link frame may be: a channel's reads cost this much each, at most.
+        let mut buf = vec![0u8; READ_CHUNK];
         loop {
             match reader.read(&mut buf).await {
                 Ok(0) | Err(_) => break,
@@ -129,7 +250,7 @@ fn open(
                         Some(channel) => frame_bytes(channel, &buf[..n]),
                         None => buf[..n].to_vec(),
                     };
-                    if out.send(bytes).await.is_err() {
+                    if !out.send(bytes).await {
                         return;
                     }
                 }
@@ -151,19 +272,17 @@ fn frame_bytes(channel: u32, bytes: &[u8]) -> Vec<u8> {
 }
 
 /// The link's far end: frames in, connections out.
-struct Link {
+struct Link<'a> {
     shared: Arc<Shared>,
     grant: Grant,
-    out: mpsc::Sender<Vec<u8>>,
-    channels: HashMap<u32, tokio::io::WriteHalf<tokio::net::UnixStream>>,
+    out: Outbox,
+    channels: HashMap<u32, (tokio::io::WriteHalf<tokio::net::UnixStream>, Channel)>,
     /// Bytes of a frame not yet whole (a WebSocket message need not end at a frame's end).
     pending: Vec<u8>,
+    session: &'a Session,
 }
 
-/// The most channels one link opens at once.
-const MAX_CHANNELS: usize = 512;
-
-impl Link {
+impl Link<'_> {
     /// Takes the link's next bytes; false when the link must end (a malformed frame).
     async fn receive(&mut self, bytes: &[u8]) -> bool {
         self.pending.extend_from_slice(bytes);
@@ -190,7 +309,7 @@ impl Link {
         let (channel, body) = match frame {
             LinkFrame::Data { channel, .. } if channel == CONTROL_CHANNEL => return,
             LinkFrame::Close { channel } => {
-                if let Some(mut local) = self.channels.remove(&channel) {
+                if let Some((mut local, _)) = self.channels.remove(&channel) {
                     let _ = local.shutdown().await;
                 }
                 return;
@@ -198,12 +317,14 @@ impl Link {
             LinkFrame::Data { channel, bytes } => (channel, bytes),
         };
         if !self.channels.contains_key(&channel) {
-            let opened = (self.channels.len() < MAX_CHANNELS)
-                .then(|| open(&self.shared, self.grant, self.out.clone(), Some(channel)))
-                .flatten();
+            // A channel more than the credential may hold is closed at once.
+            let opened = self.session.open_channel().and_then(|held| {
+                open(&self.shared, self.grant, self.out.clone(), Some(channel))
+                    .map(|local| (local, held))
+            });
             match opened {
-                Some(local) => {
-                    self.channels.insert(channel, local);
+                Some(opened) => {
+                    self.channels.insert(channel, opened);
                 }
                 None => {
                     let _ = self.out.send(frame_bytes(channel, &[])).await;
@@ -212,7 +333,7 @@ impl Link {
             }
         }
         let failed = match self.channels.get_mut(&channel) {
-            Some(local) => local.write_all(&body).await.is_err(),
+            Some((local, _)) => local.write_all(&body).await.is_err(),
             None => false,
         };
         if failed {

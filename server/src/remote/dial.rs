@@ -99,6 +99,43 @@ struct Addr {
 
 /// Dials `endpoint`'s `/link` and carries stdin/stdout over it until either side ends.
 pub fn link_stdio(endpoint: &Endpoint, token: &str, fingerprint: &str) -> Result<(), String> {
+    let (addr, pinned) = target(endpoint, fingerprint)?;
+    block_on(async move {
+        let ws = connect_in_time(&addr, token, pinned).await?;
+        carry(ws).await
+    })
+}
+
+/// Dials `endpoint`'s `/link` once and returns the far side's first message (its proxy
+/// hello, as link frames), then hangs up: `host enroll` checks a link this way before it keeps
+/// anything.
+pub fn first_link_bytes(
+    endpoint: &Endpoint,
+    token: &str,
+    fingerprint: &str,
+) -> Result<Vec<u8>, String> {
+    let (addr, pinned) = target(endpoint, fingerprint)?;
+    block_on(async move {
+        let mut ws = connect_in_time(&addr, token, pinned).await?;
+        let first = tokio::time::timeout(CONNECT_DEADLINE, ws.next())
+            .await
+            .map_err(|_| format!("wss://{}:{} said nothing in time", addr.host, addr.port))?;
+        let _ = ws.close(None).await;
+        match first {
+            Some(Ok(Message::Binary(bytes))) => Ok(bytes.to_vec()),
+            Some(Ok(Message::Close(frame))) => Err(format!(
+                "the listener closed the link {}",
+                frame.map(|f| f.reason.to_string()).unwrap_or_default()
+            )),
+            Some(Ok(_)) => Err("the listener's first message is not a link frame".into()),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("the listener closed the link".into()),
+        }
+    })
+}
+
+/// Where `endpoint` is dialed, and the pinned fingerprint, checked.
+fn target(endpoint: &Endpoint, fingerprint: &str) -> Result<(Addr, String), String> {
     if endpoint.scheme != Scheme::Wss {
         return Err(format!("{endpoint} is not a wss:// address"));
     }
@@ -110,24 +147,28 @@ pub fn link_stdio(endpoint: &Endpoint, token: &str, fingerprint: &str) -> Result
             .to_owned(),
         port: endpoint.port.unwrap_or(DEFAULT_PORT),
     };
-    let addr = &addr;
     let pinned = normalized_fingerprint(fingerprint);
     if pinned.len() != 64 {
         return Err(format!(
             "{fingerprint:?} is not a SHA-256 fingerprint (64 hex digits, colons allowed)"
         ));
     }
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    Ok((addr, pinned))
+}
+
+fn block_on<T>(work: impl std::future::Future<Output = Result<T, String>>) -> Result<T, String> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .build()
-        .map_err(|e| e.to_string())?;
-    runtime.block_on(async move {
-        let ws = tokio::time::timeout(CONNECT_DEADLINE, connect(addr, token, pinned, "/link"))
-            .await
-            .map_err(|_| format!("no answer from wss://{}:{} in time", addr.host, addr.port))??;
-        carry(ws).await
-    })
+        .map_err(|e| e.to_string())?
+        .block_on(work)
+}
+
+async fn connect_in_time(addr: &Addr, token: &str, pinned: String) -> Result<Wss, String> {
+    tokio::time::timeout(CONNECT_DEADLINE, connect(addr, token, pinned, "/link"))
+        .await
+        .map_err(|_| format!("no answer from wss://{}:{} in time", addr.host, addr.port))?
 }
 
 type Wss =

@@ -1,7 +1,9 @@
 //! The listener: TLS on one TCP port, then one HTTP request per connection — the page and its
 //! scripts, or a WebSocket upgrade that must show a token before anything of a session is
 //! sent: `/wire` carries one client connection (the browser), `/link` a hub's link. Every
-//! step has a deadline, and connections are capped in all and per credential.
+//! step has a deadline; connections without a token have a small pool of their own
+//! (`unauthenticated`), admitted ones are capped in all and per credential, and what strangers
+//! can cause at will is logged at most once per interval with a count (`log_throttle`).
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -20,13 +22,17 @@ use tokio_tungstenite::WebSocketStream;
 
 use super::cert::{self, CertPaths};
 use super::http::{self, Request};
+use super::log_throttle::LogThrottle;
 use super::tokens::{Admitted, Refusal, Store};
+use super::unauthenticated::{Unauthenticated, TLS_DEADLINE};
 use super::{bridge, page};
 use crate::shared::Shared;
 
-/// A client has this long to finish TLS, then to send its request head, then its token.
-pub const STEP_DEADLINE: Duration = Duration::from_secs(10);
-/// Connections open at once, in all.
+/// After TLS (which must finish within [`TLS_DEADLINE`] of the accept), a client has this long
+/// to send its request head, then its token.
+pub const STEP_DEADLINE: Duration = Duration::from_secs(5);
+/// Admitted connections open at once, in all (those without a token yet have a pool of their
+/// own: `unauthenticated`).
 pub const MAX_CONNECTIONS: usize = 256;
 /// Connections open at once per credential.
 pub const MAX_PER_CREDENTIAL: usize = 32;
@@ -64,6 +70,8 @@ struct State {
     tokens: PathBuf,
     acceptor: TlsAcceptor,
     open: Mutex<Open>,
+    unauthenticated: Arc<Unauthenticated>,
+    throttle: LogThrottle,
 }
 
 #[derive(Default)]
@@ -130,6 +138,8 @@ pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, St
         tokens: settings.tokens.clone(),
         acceptor: TlsAcceptor::from(Arc::new(tls)),
         open: Mutex::new(Open::default()),
+        unauthenticated: Arc::new(Unauthenticated::default()),
+        throttle: LogThrottle::default(),
     });
     crate::log::line(&format!(
         "remote: listening on {bound} (TLS, certificate {fingerprint})"
@@ -153,73 +163,164 @@ pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, St
 }
 
 async fn accept_forever(listener: TcpListener, state: Arc<State>) {
+    let flusher = Arc::clone(&state);
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(super::log_throttle::INTERVAL);
+        loop {
+            every.tick().await;
+            flusher.throttle.flush();
+        }
+    });
     loop {
         let (tcp, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(e) => {
-                crate::log::line(&format!("remote: accept failed: {e}"));
+                state
+                    .throttle
+                    .note("accept failed", || format!("remote: accept failed: {e}"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
         };
-        let Some(place) = take_place(&state) else {
-            crate::log::line(&format!(
-                "remote: refused {peer}: {MAX_CONNECTIONS} connections are open"
-            ));
-            continue;
+        let place = match state.unauthenticated.admit(&tcp, peer.ip()) {
+            Ok(place) => place,
+            Err(why) => {
+                state
+                    .throttle
+                    .note(why.log(), || format!("remote: {peer}: {}", why.log()));
+                continue;
+            }
         };
         let _ = tcp.set_nodelay(true);
-        tokio::spawn(serve_connection(tcp, peer, place));
+        tokio::spawn(serve_connection(tcp, peer, Arc::clone(&state), place));
     }
 }
 
-fn take_place(state: &Arc<State>) -> Option<Place> {
+/// Takes a place among the admitted connections for `credential`; `None` (and why) when all
+/// of them, or the credential's, are held.
+fn take_place(state: &Arc<State>, credential: &str) -> Result<Place, String> {
     let mut open = state.open.lock().unwrap_or_else(|p| p.into_inner());
     if open.all >= MAX_CONNECTIONS {
-        return None;
+        return Err(format!("{MAX_CONNECTIONS} connections are open"));
     }
-    open.all += 1;
-    Some(Place {
-        state: Arc::clone(state),
-        credential: None,
-    })
-}
-
-/// Counts the connection against its credential; false when it has its most already.
-fn hold_for(place: &mut Place, credential: &str) -> bool {
-    let mut open = place.state.open.lock().unwrap_or_else(|p| p.into_inner());
     let n = open
         .per_credential
         .entry(credential.to_owned())
         .or_insert(0);
     if *n >= MAX_PER_CREDENTIAL {
-        return false;
+        return Err(format!(
+            "credential {credential} has {MAX_PER_CREDENTIAL} connections open"
+        ));
     }
     *n += 1;
-    place.credential = Some(credential.to_owned());
-    true
+    open.all += 1;
+    Ok(Place {
+        state: Arc::clone(state),
+        credential: Some(credential.to_owned()),
+    })
 }
 
-async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
-    let state = Arc::clone(&place.state);
-    let tls = match tokio::time::timeout(STEP_DEADLINE, state.acceptor.accept(tcp)).await {
-        Ok(Ok(tls)) => tls,
-        Ok(Err(e)) => {
-            crate::log::line(&format!("remote: {peer}: TLS failed: {e}"));
+/// A connection from accept to its end: its token within the deadlines (in the pool of
+/// connections without one, from which a newcomer may take it back while it is silent), then
+/// its session.
+async fn serve_connection(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    state: Arc<State>,
+    unauthenticated: super::unauthenticated::Place,
+) {
+    let shown = tokio::select! {
+        biased;
+        () = unauthenticated.taken_back() => {
+            state.throttle.note("taken back", || {
+                format!("remote: {peer}: dropped: it sent nothing and a newcomer took its place")
+            });
             return;
         }
-        Err(_) => {
-            crate::log::line(&format!(
-                "remote: {peer}: dropped: TLS not finished in time"
-            ));
+        shown = authenticate(tcp, peer, &state, &unauthenticated) => shown,
+    };
+    drop(unauthenticated);
+    let Some((mut ws, kind, admitted)) = shown else {
+        return;
+    };
+    let place = match take_place(&state, &admitted.credential_id) {
+        Ok(place) => place,
+        Err(why) => {
+            state.throttle.note("admitted over a cap", || {
+                format!("remote: {peer}: refused: {why}")
+            });
+            close(&mut ws, "too many connections for this credential").await;
             return;
         }
     };
-    let mut tls = tls;
+    let path = match kind {
+        bridge::Kind::Wire => "/wire",
+        bridge::Kind::Link => "/link",
+    };
+    let session = state.shared.remote.register(super::sessions::Admission {
+        credential_id: &admitted.credential_id,
+        read_only: admitted.read_only,
+        path,
+        peer: peer.to_string(),
+    });
+    crate::log::line(&format!(
+        "remote: {peer}: credential {}{} connected ({path})",
+        admitted.credential_id,
+        if admitted.read_only {
+            " (read-only)"
+        } else {
+            ""
+        },
+    ));
+    let ended = bridge::serve(ws, kind, &state.shared, &admitted, &session).await;
+    if let Some(why) = ended.log() {
+        crate::log::line(&format!(
+            "remote: {peer}: credential {} disconnected: {why}",
+            admitted.credential_id
+        ));
+    }
+    drop(session);
+    drop(place);
+}
+
+type Ws = WebSocketStream<tokio_rustls::server::TlsStream<TcpStream>>;
+
+/// TLS, the request, and the token, each within its deadline; `None` when the connection got
+/// no session (refused, or served the page).
+async fn authenticate(
+    tcp: TcpStream,
+    peer: SocketAddr,
+    state: &State,
+    place: &super::unauthenticated::Place,
+) -> Option<(Ws, bridge::Kind, Admitted)> {
+    let handshake = async {
+        // Once its first bytes are here it is a client, not an idle hold: its place is kept
+        // (the TLS reader empties the socket at once, so a later look would see nothing).
+        let _ = tcp.peek(&mut [0u8; 1]).await;
+        place.talking();
+        state.acceptor.accept(tcp).await
+    };
+    let mut tls = match tokio::time::timeout(TLS_DEADLINE, handshake).await {
+        Ok(Ok(tls)) => tls,
+        Ok(Err(e)) => {
+            state
+                .throttle
+                .note("TLS failed", || format!("remote: {peer}: TLS failed: {e}"));
+            return None;
+        }
+        Err(_) => {
+            state.throttle.note("TLS not finished in time", || {
+                format!("remote: {peer}: dropped: TLS not finished in time")
+            });
+            return None;
+        }
+    };
     let request = match tokio::time::timeout(STEP_DEADLINE, http::read_head(&mut tls)).await {
         Ok(Ok(request)) => request,
         Ok(Err(e)) => {
-            crate::log::line(&format!("remote: {peer}: dropped: {e}"));
+            state
+                .throttle
+                .note("bad request", || format!("remote: {peer}: dropped: {e}"));
             let _ = http::respond(
                 &mut tls,
                 "400 Bad Request",
@@ -228,11 +329,13 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
                 &[],
             )
             .await;
-            return;
+            return None;
         }
         Err(_) => {
-            crate::log::line(&format!("remote: {peer}: dropped: no request in time"));
-            return;
+            state.throttle.note("no request in time", || {
+                format!("remote: {peer}: dropped: no request in time")
+            });
+            return None;
         }
     };
     if request.method != "GET" {
@@ -244,14 +347,14 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
             &[],
         )
         .await;
-        return;
+        return None;
     }
     let kind = match request.path.as_str() {
         "/wire" => bridge::Kind::Wire,
         "/link" => bridge::Kind::Link,
         _ => {
             let _ = page::serve(&mut tls, &request).await;
-            return;
+            return None;
         }
     };
     if !request.is_upgrade() {
@@ -263,14 +366,16 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
             &[],
         )
         .await;
-        return;
+        return None;
     }
     // A token in a header is checked before the upgrade: a refusal is a plain 401.
     let early = match request.bearer() {
-        Some(token) => match admit(&state, Some(token)) {
+        Some(token) => match admit(state, Some(token)) {
             Ok(admitted) => Some(admitted),
             Err(refusal) => {
-                crate::log::line(&format!("remote: {peer}: refused: {}", refusal.log()));
+                state.throttle.note("refused token", || {
+                    format!("remote: {peer}: refused: {}", refusal.log())
+                });
                 let _ = http::respond(
                     &mut tls,
                     refusal.status(),
@@ -279,14 +384,16 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
                     &[("WWW-Authenticate", "Bearer")],
                 )
                 .await;
-                return;
+                return None;
             }
         },
         None => None,
     };
     if let Err(e) = switch(&mut tls, &request).await {
-        crate::log::line(&format!("remote: {peer}: upgrade failed: {e}"));
-        return;
+        state.throttle.note("upgrade failed", || {
+            format!("remote: {peer}: upgrade failed: {e}")
+        });
+        return None;
     }
     let config = WebSocketConfig::default()
         .max_message_size(Some(MAX_MESSAGE))
@@ -296,41 +403,26 @@ async fn serve_connection(tcp: TcpStream, peer: SocketAddr, mut place: Place) {
     let admitted = match early {
         Some(admitted) => admitted,
         None => match first_message_token(&mut ws).await {
-            Ok(token) => match admit(&state, Some(&token)) {
+            Ok(token) => match admit(state, Some(&token)) {
                 Ok(admitted) => admitted,
                 Err(refusal) => {
-                    crate::log::line(&format!("remote: {peer}: refused: {}", refusal.log()));
+                    state.throttle.note("refused token", || {
+                        format!("remote: {peer}: refused: {}", refusal.log())
+                    });
                     close(&mut ws, refusal.reason()).await;
-                    return;
+                    return None;
                 }
             },
             Err(why) => {
-                crate::log::line(&format!("remote: {peer}: refused: {why}"));
+                state
+                    .throttle
+                    .note("no token", || format!("remote: {peer}: refused: {why}"));
                 close(&mut ws, why).await;
-                return;
+                return None;
             }
         },
     };
-    if !hold_for(&mut place, &admitted.credential_id) {
-        crate::log::line(&format!(
-            "remote: {peer}: refused: credential {} has {MAX_PER_CREDENTIAL} connections open",
-            admitted.credential_id
-        ));
-        close(&mut ws, "too many connections for this credential").await;
-        return;
-    }
-    crate::log::line(&format!(
-        "remote: {peer}: credential {}{} connected ({})",
-        admitted.credential_id,
-        if admitted.read_only {
-            " (read-only)"
-        } else {
-            ""
-        },
-        request.path
-    ));
-    bridge::serve(ws, kind, &state.shared, &admitted).await;
-    drop(place);
+    Some((ws, kind, admitted))
 }
 
 async fn switch<S: tokio::io::AsyncWrite + Unpin>(

@@ -10,9 +10,12 @@ pub mod cert;
 pub mod dial;
 mod http;
 pub mod listener;
+mod log_throttle;
 pub mod overlay;
 mod page;
 pub mod private_file;
+pub mod sessions;
 pub mod tokens;
+mod unauthenticated;
 
 pub use listener::{bound_addr, start, Settings};

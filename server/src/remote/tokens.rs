@@ -4,6 +4,10 @@
 //! generation and keeps the older ones valid for an overlap (never past the expiry);
 //! revocation ends every generation. The listener reads the store again when it changes, so
 //! all of this applies to the next connection without a restart.
+//!
+//! Every change is one read-modify-write under an exclusive `flock` on `<store>.lock`
+//! ([`Store::update`]): two `pair` commands at once used to load the same store and save over
+//! each other, losing a revocation or a minted token that had already been printed.
 
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -73,6 +77,11 @@ pub enum StoreError {
     Invalid { path: PathBuf, reason: String },
     #[error("cannot write the token store {path}: {source}")]
     Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot lock the token store ({path}): {source}")]
+    Lock {
         path: PathBuf,
         source: std::io::Error,
     },
@@ -191,6 +200,20 @@ impl Store {
             });
         }
         Ok(store)
+    }
+
+    /// Loads the store at `path`, lets `change` edit it, and saves it, all while holding the
+    /// store's lock: no other `update` runs between this one's load and save. Nothing is
+    /// saved when `change` fails.
+    pub fn update<T>(
+        path: &Path,
+        change: impl FnOnce(&mut Store) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let _lock = StoreLock::take(path)?;
+        let mut store = Store::load(path)?;
+        let done = change(&mut store)?;
+        store.save(path)?;
+        Ok(done)
     }
 
     pub fn save(&self, path: &Path) -> Result<(), StoreError> {
@@ -334,6 +357,44 @@ impl Store {
             }
         }
         Err(Refusal::Unknown)
+    }
+}
+
+/// The store's exclusive lock, held while it lives (the kernel lets go when the file closes).
+struct StoreLock {
+    _file: std::fs::File,
+}
+
+impl StoreLock {
+    /// Waits for the lock on `<path>.lock` (a file of its own: the store itself is replaced
+    /// whole by each save, so a lock on it would be a lock on a file no longer there).
+    fn take(path: &Path) -> Result<StoreLock, StoreError> {
+        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+        let mut name = path.as_os_str().to_owned();
+        name.push(".lock");
+        let lock_path = PathBuf::from(name);
+        let failed = |source: std::io::Error| StoreError::Lock {
+            path: lock_path.clone(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(dir)
+                .map_err(failed)?;
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+            .open(&lock_path)
+            .map_err(failed)?;
+        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
+            .map_err(|e| failed(e.into()))?;
+        Ok(StoreLock { _file: file })
     }
 }
 

@@ -20,11 +20,16 @@ const PROBE_LIMIT: Duration = Duration::from_secs(30);
 
 /// Check a host (over ssh, or a connect link over wss) and add it as a satellite
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("source").required(true).args(["host", "link_file"])))]
 pub struct Args {
-    /// The host: [user@]host[:port], ssh://[user@]host[:port], or a connect link from `phux
-    /// pair` there (https://HOST:PORT/#token=…, with --fingerprint)
+    /// The host: [user@]host[:port] or ssh://[user@]host[:port] (a connect link goes in
+    /// --link-file: it holds a token)
     #[arg(value_name = "HOST")]
-    pub host: String,
+    pub host: Option<String>,
+    /// A file holding the connect link `phux pair` printed there (https://HOST:PORT/#token=…),
+    /// `-` for stdin; with --fingerprint
+    #[arg(long, value_name = "FILE|-")]
+    pub link_file: Option<std::path::PathBuf>,
     /// The registry name [default: the host's name]
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
@@ -41,13 +46,32 @@ pub struct Args {
 }
 
 pub fn execute(args: Args) -> VerbResult {
-    if let Some(link) = super::enroll_link::parse(&args.host) {
-        return super::enroll_link::execute(link?, args.name, args.fingerprint, args.json);
+    if let Some(source) = &args.link_file {
+        let text = super::enroll_link::read_link(source)?;
+        let link = super::enroll_link::parse(&text).unwrap_or_else(|| {
+            Err(Failure::new(
+                ErrorCode::InvalidArgument,
+                format!("{} does not hold a connect link", source.display()),
+                "give the file (or stdin) connect_link from `phux pair --json` on that host",
+            ))
+        })?;
+        return super::enroll_link::execute(link, args.name, args.fingerprint, args.json);
     }
-    let text = if args.host.starts_with("ssh://") {
-        args.host.clone()
+    let host = args.host.clone().unwrap_or_default();
+    if super::enroll_link::parse(&host).is_some() {
+        // Any user may read a process's arguments (/proc/PID/cmdline): refused before use.
+        return Err(Failure::new(
+            ErrorCode::InvalidArgument,
+            "a connect link holds its token and is never taken as an argument (other users \
+             can read a process's arguments)",
+            "pass it on stdin: `phux host enroll --link-file - --fingerprint FP < link.txt`, \
+             or in a file only you can read: --link-file FILE",
+        ));
+    }
+    let text = if host.starts_with("ssh://") {
+        host.clone()
     } else {
-        format!("ssh://{}", args.host)
+        format!("ssh://{host}")
     };
     let endpoint = Endpoint::parse(&text).map_err(|e| host_list_failure(e.into()))?;
     let name = args

@@ -1,16 +1,49 @@
-//! `phux host enroll 'https://HOST:PORT/#token=…' --fingerprint FP`: enrolls a host paired
-//! with `phux pair` there. The token is kept in a 0600 file under the state directory, the link
-//! is dialed once over wss (certificate pinned) to check that its server answers, and the host
-//! is added with the token file and fingerprint in its entry.
+//! `phux host enroll --link-file - --fingerprint FP < link`: enrolls a host paired with `phux
+//! pair` there. The link (it holds a token) is read from stdin or a file, never argv. It is
+//! dialed once over wss (certificate pinned) to check that its server answers; only then is
+//! the token kept in a 0600 file under the state directory and the host added with the token
+//! file and fingerprint in its entry. A failed enroll leaves nothing behind.
 
 use std::path::PathBuf;
 
 use phux_core::error_code::ErrorCode;
 use phux_core::hosts::{host_list, Endpoint, HostEntry, HostRole, WssAuth};
 
-use super::{add_and_report, config_path, host_list_failure};
+use super::{add_and_report, host_list_failure};
 use crate::failure::{Failure, VerbResult};
 use crate::output;
+
+/// The longest connect link read (a link is about a hundred bytes).
+const MAX_LINK_BYTES: u64 = 4096;
+
+/// The connect link in `source` (`-`: stdin), trimmed; read with a bound.
+pub fn read_link(source: &std::path::Path) -> Result<String, Failure> {
+    use std::io::Read;
+    let unreadable = |why: String| {
+        Failure::new(
+            ErrorCode::InvalidArgument,
+            format!(
+                "cannot read the connect link from {}: {why}",
+                source.display()
+            ),
+            "give a file holding connect_link from `phux pair --json` there, or - for stdin",
+        )
+    };
+    let mut bytes = Vec::new();
+    let read = if source.as_os_str() == "-" {
+        std::io::stdin()
+            .take(MAX_LINK_BYTES + 1)
+            .read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(source).and_then(|f| f.take(MAX_LINK_BYTES + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| unreadable(e.to_string()))?;
+    if bytes.len() as u64 > MAX_LINK_BYTES {
+        return Err(unreadable(format!("more than {MAX_LINK_BYTES} bytes")));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| unreadable("not UTF-8".into()))?;
+    Ok(text.trim().to_owned())
+}
 
 /// A connect link split: where the listener is and the token.
 pub struct ConnectLink {
@@ -70,6 +103,11 @@ pub fn execute(
             .replace(':', "-")
     });
     host_list::validate_name(&name).map_err(host_list_failure)?;
+    // Dialed with the token in memory: nothing is written unless the far side answers.
+    let first =
+        phux_server::remote::dial::first_link_bytes(&link.endpoint, &link.token, &fingerprint)
+            .map_err(|e| unreachable(&link, e))?;
+    check_hello(&link, &first)?;
     let token_file = token_path(&name);
     phux_server::remote::private_file::write(&token_file, format!("{}\n", link.token).as_bytes())
         .map_err(|e| {
@@ -83,23 +121,10 @@ pub fn execute(
         token_file: token_file.display().to_string(),
         fingerprint,
     };
-    let checked = phux_core::hosts::link::dial(&link.endpoint, Some(&config_path()), Some(&auth));
-    match checked {
-        Ok((session, _stdout)) => session.end(),
-        Err(e) => {
-            let _ = std::fs::remove_file(&token_file);
-            return Err(Failure::new(
-                ErrorCode::Transport,
-                format!("cannot enroll {}: {e}", link.endpoint),
-                "check the link, the fingerprint, and that the host's server listens \
-                 (`phux server --ws-addr HOST:PORT` there)",
-            ));
-        }
-    }
     if !json {
         output::stderr_line(&format!("{} answered over wss", link.endpoint));
     }
-    add_and_report(
+    let added = add_and_report(
         HostEntry {
             name,
             role: HostRole::Satellite,
@@ -110,7 +135,51 @@ pub fn execute(
             session: None,
         },
         json,
+    );
+    if added.is_err() {
+        let _ = std::fs::remove_file(&token_file);
+    }
+    added
+}
+
+fn unreachable(link: &ConnectLink, why: String) -> Failure {
+    Failure::new(
+        ErrorCode::Transport,
+        format!("cannot enroll {}: {why}", link.endpoint),
+        "check the link, the fingerprint, and that the host's server listens \
+         (`phux server --ws-addr HOST:PORT` there)",
     )
+}
+
+/// The far side's first bytes are its proxy hello, of this phux's protocol.
+fn check_hello(link: &ConnectLink, first: &[u8]) -> Result<(), Failure> {
+    use phux_core::hosts::link_frame::{self, LinkFrame, ProxyHello, CONTROL_CHANNEL};
+    let hello = match link_frame::decode(first) {
+        Ok(Some((LinkFrame::Data { channel, bytes }, _))) if channel == CONTROL_CHANNEL => {
+            serde_json::from_slice::<ProxyHello>(&bytes).ok()
+        }
+        _ => None,
+    };
+    let Some(hello) = hello else {
+        return Err(unreachable(
+            link,
+            "its first message is not a proxy hello".into(),
+        ));
+    };
+    if hello.protocol.major != phux_core::wire::PROTOCOL.major {
+        return Err(Failure::new(
+            ErrorCode::ServerTooOld,
+            format!(
+                "{} runs phux {} (protocol {}); this phux speaks protocol {}",
+                link.endpoint,
+                hello.version,
+                hello.protocol,
+                phux_core::wire::PROTOCOL
+            ),
+            "install a phux of the same protocol there, then enroll it again",
+        ));
+    }
+    Ok(())
 }
 
 /// `<state>/hosts/NAME.token`.

@@ -25,6 +25,8 @@ options), and lists its panes as NAME/@N.
 
 Examples:
   phux host enroll me@build-box          check phux runs there, then add it as a satellite
+  phux host enroll --link-file - --fingerprint FP < link.txt
+                                         the same for a connect link from `phux pair` there
   phux host add gpu ssh://me@gpu:2222 --role satellite
   phux ls --json                         terminals include \"gpu/@3\"; unreachable lists links down
   phux snapshot gpu/@3

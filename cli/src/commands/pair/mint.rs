@@ -81,16 +81,16 @@ fn execute(args: Flags) -> VerbResult {
                  remove the broken pair beside the token store so a new one is made",
             )
         })?;
-    let mut store = Store::load(&path).map_err(super::store_failure)?;
-    let minted = store
-        .mint(
+    // Minted and saved under the store's lock: the token is printed only once it is stored.
+    let minted = Store::update(&path, |store| {
+        store.mint(
             &path,
             args.name.clone(),
             args.read_only,
             args.expires_in * 86_400,
         )
-        .map_err(super::store_failure)?;
-    store.save(&path).map_err(super::store_failure)?;
+    })
+    .map_err(super::store_failure)?;
     let document = Paired {
         schema_version: 1,
         connect_link: link_base.map(|base| format!("{base}/#token={}", minted.token)),

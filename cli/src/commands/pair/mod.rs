@@ -1,8 +1,11 @@
 //! `phux pair` (§4.18): mint a bearer token for a browser or a hub that reaches this machine's
 //! remote listener, and `pair rotate`, `pair revoke`, `pair list`. None of them talks to a
-//! server: they edit the token store (`--tokens`, `PHUX_WS_TOKENS`, else
+//! server (but `pair connections`, `pair disconnect` and `pair revoke --disconnect`, which see
+//! and end the running server's admitted connections): they edit the token store (`--tokens`, `PHUX_WS_TOKENS`, else
 //! `~/.local/state/phux/remote-tokens`), which the listener reads at every new connection.
 
+mod connections;
+mod disconnect;
 mod list;
 mod mint;
 mod revoke;
@@ -38,12 +41,18 @@ pub enum Action {
     Revoke(revoke::Args),
     #[command(visible_alias = "ls")]
     List(list::Args),
+    /// The remote connections the running server admitted
+    Connections(connections::Args),
+    /// End every connection the running server admitted with a credential
+    Disconnect(disconnect::Args),
 }
 
-pub fn run(args: Args, _context: &super::Context) -> i32 {
+pub fn run(args: Args, context: &super::Context) -> i32 {
     match args.action {
         Some(Action::Rotate(args)) => rotate::run(args),
-        Some(Action::Revoke(args)) => revoke::run(args),
+        Some(Action::Revoke(args)) => revoke::run(args, context),
+        Some(Action::Connections(args)) => connections::run(args, context),
+        Some(Action::Disconnect(args)) => disconnect::run(args, context),
         Some(Action::List(args)) => list::run(args),
         None => mint::run(args.mint),
     }
@@ -62,7 +71,7 @@ fn store_failure(error: StoreError) -> Failure {
                 path.display()
             )
         }
-        StoreError::Write { path, .. } => {
+        StoreError::Write { path, .. } | StoreError::Lock { path, .. } => {
             format!("make {} writable by you", path.display())
         }
         StoreError::NoSuchCredential { .. } => "`phux pair list` shows the credentials".into(),

@@ -1,5 +1,6 @@
 //! `phux pair revoke ID`: every token of the credential is refused from the next connection
-//! on; a connection already admitted keeps its admission until it ends.
+//! on; a connection already admitted keeps its admission until it ends (§4.18), unless
+//! `--disconnect` ends those too, at once.
 
 use std::path::PathBuf;
 
@@ -17,31 +18,44 @@ pub struct Args {
     /// The token store [default: $PHUX_WS_TOKENS, else ~/.local/state/phux/remote-tokens]
     #[arg(long, value_name = "PATH")]
     pub tokens: Option<PathBuf>,
-    /// Print {schema_version, operation, credential_id, tokens_path}
+    /// Also end, at once, every connection the running server admitted with it
+    #[arg(long)]
+    pub disconnect: bool,
+    /// Print {schema_version, operation, credential_id, tokens_path} (and disconnected, with
+    /// --disconnect)
     #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(args: Args) -> i32 {
-    conclude(args.json, execute(&args))
+pub fn run(args: Args, context: &crate::commands::Context) -> i32 {
+    conclude(args.json, execute(&args, context))
 }
 
-fn execute(args: &Args) -> VerbResult {
+fn execute(args: &Args, context: &crate::commands::Context) -> VerbResult {
     let path = super::store_path(args.tokens.clone());
-    let mut store = Store::load(&path).map_err(super::store_failure)?;
-    store
-        .revoke(&path, &args.id)
-        .map_err(super::store_failure)?;
-    store.save(&path).map_err(super::store_failure)?;
+    Store::update(&path, |store| store.revoke(&path, &args.id)).map_err(super::store_failure)?;
+    // Revoked first, so a connection ended here cannot come back with the same token.
+    let disconnected = if args.disconnect {
+        Some(super::disconnect::end_connections(context, &args.id)?)
+    } else {
+        None
+    };
     if args.json {
-        output::print_json(&serde_json::json!({
+        let mut document = serde_json::json!({
             "schema_version": 1,
             "operation": "revoke",
             "credential_id": args.id,
             "tokens_path": path.display().to_string(),
-        }));
+        });
+        if let Some(n) = disconnected {
+            document["disconnected"] = n.into();
+        }
+        output::print_json(&document);
     } else {
         output::print_line(&format!("revoked credential {}", args.id));
+        if let Some(n) = disconnected {
+            output::print_line(&format!("ended {n} of its connection(s)"));
+        }
     }
     Ok(SUCCESS)
 }

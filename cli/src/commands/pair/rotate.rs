@@ -38,11 +38,8 @@ pub fn run(args: Args) -> i32 {
 
 fn execute(args: &Args) -> VerbResult {
     let path = super::store_path(args.tokens.clone());
-    let mut store = Store::load(&path).map_err(super::store_failure)?;
-    let minted = store
-        .rotate(&path, &args.id, args.overlap)
+    let minted = Store::update(&path, |store| store.rotate(&path, &args.id, args.overlap))
         .map_err(super::store_failure)?;
-    store.save(&path).map_err(super::store_failure)?;
     if args.json {
         output::print_json(&serde_json::json!({
             "schema_version": 1,

@@ -4,93 +4,15 @@
 //! side is `browser.rs`.
 
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
 use phux_tests::listening::Listening;
 use phux_tests::{json, phux, run_with_deadline, stdout, wait_until, TestServer};
 
-/// Runs the Python probe (a real TLS WebSocket client) against `listening` and returns what it
-/// printed.
+/// Runs the Python probe (a real TLS WebSocket client) against `listening`.
 fn probe(listening: &Listening, script: &str, env: &[(&str, &str)]) -> serde_json::Value {
-    let mut command = Command::new("python3");
-    command
-        .arg("-c")
-        .arg(format!("{PROBE}\n{script}"))
-        .env("PORT", listening.port.to_string())
-        .envs(env.iter().copied());
-    let output = run_with_deadline(&mut command, Duration::from_secs(40));
-    assert!(
-        output.status.success(),
-        "the probe failed: {}",
-        phux_tests::stderr(&output)
-    );
-    serde_json::from_str(stdout(&output).trim()).expect("the probe prints one JSON line")
+    listening.probe(script, env)
 }
-
-/// A minimal WebSocket client over Python's ssl module: enough to show what the listener does
-/// with a client that is not a browser, or not well behaved.
-const PROBE: &str = r#"
-import json, os, socket, ssl, struct, time
-PORT = int(os.environ["PORT"])
-def tls():
-    raw = socket.create_connection(("127.0.0.1", PORT), timeout=15)
-    ctx = ssl.create_default_context(); ctx.check_hostname = False; ctx.verify_mode = ssl.CERT_NONE
-    return ctx.wrap_socket(raw, server_hostname="localhost")
-def upgrade(s, path="/wire", headers=""):
-    s.sendall((f"GET {path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n{headers}\r\n").encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(1)
-        if not chunk: break
-        head += chunk
-    return head.decode(errors="replace")
-def send(s, opcode, payload, claimed=None):
-    n = len(payload) if claimed is None else claimed
-    mask = b"\x01\x02\x03\x04"
-    if n < 126: header = struct.pack(">BB", 0x80 | opcode, 0x80 | n)
-    elif n < 65536: header = struct.pack(">BBH", 0x80 | opcode, 0x80 | 126, n)
-    else: header = struct.pack(">BBQ", 0x80 | opcode, 0x80 | 127, n)
-    s.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
-def recv_exact(s, n):
-    data = b""
-    while len(data) < n:
-        chunk = s.recv(n - len(data))
-        if not chunk: raise EOFError("closed")
-        data += chunk
-    return data
-def read_message(s):
-    b0, b1 = recv_exact(s, 2)
-    n = b1 & 0x7f
-    if n == 126: n = struct.unpack(">H", recv_exact(s, 2))[0]
-    elif n == 127: n = struct.unpack(">Q", recv_exact(s, 8))[0]
-    return b0 & 0x0f, recv_exact(s, n)
-def frame(message):
-    body = json.dumps(message).encode()
-    return struct.pack(">I", len(body) + 1) + b"\x01" + body
-def wire_messages(s, count):
-    buf, out = b"", []
-    while len(out) < count:
-        op, payload = read_message(s)
-        if op == 8: out.append({"closed": payload[2:].decode(errors="replace")}); break
-        buf += payload
-        while len(buf) >= 4 and len(buf) >= 4 + struct.unpack(">I", buf[:4])[0]:
-            n = struct.unpack(">I", buf[:4])[0]
-            if buf[4] == 1: out.append(json.loads(buf[5:4 + n]))
-            buf = buf[4 + n:]
-    return out
-def closed_within(s, seconds):
-    s.settimeout(seconds)
-    start = time.time()
-    try:
-        while s.recv(4096): pass
-        return time.time() - start
-    except (ConnectionError, ssl.SSLError, EOFError):
-        return time.time() - start
-    except socket.timeout:
-        return None
-"#;
 
 #[test]
 fn pair_prints_the_contract_document_and_keeps_only_a_hash() {
@@ -476,38 +398,77 @@ fn host_enroll_takes_a_connect_link_and_keeps_the_token_private() {
     let fingerprint = paired["cert_fingerprint"].as_str().unwrap().to_owned();
     let hub = TestServer::start();
     let state = hub.dir.path().join("state");
+    // The link goes on stdin, never in argv (any user reads /proc/PID/cmdline).
     let enroll = |args: &[&str]| {
-        let mut command = hub.phux(&["host", "enroll"]);
-        command.args(args).env("XDG_STATE_HOME", &state);
-        run_with_deadline(&mut command, Duration::from_secs(30))
+        let mut command = hub.phux(&["host", "enroll", "--link-file", "-"]);
+        command
+            .args(args)
+            .env("XDG_STATE_HOME", &state)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = command.spawn().unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), link.as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
     };
+    let token_file = state.join("phux/hosts/linked.token");
+    // In argv: refused before anything is dialed or written.
+    let in_argv = run_with_deadline(
+        hub.phux(&[
+            "host",
+            "enroll",
+            &link,
+            "--fingerprint",
+            &fingerprint,
+            "--json",
+        ])
+        .env("XDG_STATE_HOME", &state),
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        in_argv.status.code(),
+        Some(2),
+        "{}",
+        phux_tests::stderr(&in_argv)
+    );
+    assert!(phux_tests::stderr(&in_argv).contains("--link-file"));
+    assert!(!state.join("phux/hosts").exists(), "nothing was written");
     // Without the fingerprint: refused, nothing kept.
-    let refused = enroll(&[&link, "--name", "linked", "--json"]);
+    let refused = enroll(&["--name", "linked", "--json"]);
     assert_eq!(
         refused.status.code(),
         Some(2),
         "{}",
         phux_tests::stderr(&refused)
     );
-    assert!(!state.join("phux/hosts/linked.token").exists());
-    // A wrong fingerprint: refused after dialing, nothing kept.
+    assert!(!token_file.exists());
+    // A wrong fingerprint: refused after dialing, nothing written at all.
     let wrong = "BB:".repeat(31) + "BB";
-    let refused = enroll(&[&link, "--name", "linked", "--fingerprint", &wrong, "--json"]);
+    let refused = enroll(&["--name", "linked", "--fingerprint", &wrong, "--json"]);
     assert_eq!(
         refused.status.code(),
         Some(1),
         "{}",
         phux_tests::stderr(&refused)
     );
-    assert!(!state.join("phux/hosts/linked.token").exists());
-    let enrolled = enroll(&[
-        &link,
-        "--name",
-        "linked",
-        "--fingerprint",
-        &fingerprint,
-        "--json",
-    ]);
+    assert!(!state.join("phux/hosts").exists(), "nothing was written");
+    // From a file, with a token the listener refuses: nothing written either.
+    let bad_link = state.parent().unwrap().join("bad-link.txt");
+    std::fs::write(&bad_link, link.replace("#token=", "#token=00")).unwrap();
+    let refused = run_with_deadline(
+        hub.phux(&["host", "enroll", "--link-file", bad_link.to_str().unwrap()])
+            .args(["--name", "linked", "--fingerprint", &fingerprint, "--json"])
+            .env("XDG_STATE_HOME", &state),
+        Duration::from_secs(30),
+    );
+    assert_eq!(
+        refused.status.code(),
+        Some(1),
+        "{}",
+        phux_tests::stderr(&refused)
+    );
+    assert!(!state.join("phux/hosts").exists(), "nothing was written");
+    let enrolled = enroll(&["--name", "linked", "--fingerprint", &fingerprint, "--json"]);
     assert!(
         enrolled.status.success(),
         "{}",
@@ -518,7 +479,6 @@ fn host_enroll_takes_a_connect_link_and_keeps_the_token_private() {
         doc["host"]["endpoint"],
         format!("wss://127.0.0.1:{}", satellite.port)
     );
-    let token_file = state.join("phux/hosts/linked.token");
     let mode = std::os::unix::fs::PermissionsExt::mode(
         &std::fs::metadata(&token_file).unwrap().permissions(),
     ) & 0o777;

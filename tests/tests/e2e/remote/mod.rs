@@ -2,4 +2,9 @@
 //! browser (the fleet page and a recording's page) in headless chromium.
 
 mod browser;
+mod eviction;
 mod listener;
+mod pair_races;
+mod read_only_budget;
+mod read_only_size;
+mod unauthenticated;

@@ -3,6 +3,7 @@
 mod acknowledged_input;
 mod crash_recovery;
 mod input_lease;
+mod lease_lifetime;
 mod pane_ends;
 mod process_start;
 mod scheduling;
