@@ -11,6 +11,7 @@ pub mod outer_screen;
 pub mod play;
 pub mod plugins;
 pub mod python_venv;
+pub mod spelling;
 pub mod sshd;
 
 use std::path::PathBuf;
@@ -437,6 +438,17 @@ impl Drop for TestServer {
         if !self.wait_exit(Duration::from_secs(3)) {
             let _ = self.child.kill();
             let _ = self.child.wait();
+        }
+        // Every server of the suite: its log is read by people, in words, not in Rust.
+        if !std::thread::panicking() {
+            let log =
+                std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default();
+            let found = spelling::rust_spellings(&log);
+            assert!(
+                found.is_empty(),
+                "the server's log holds Rust spellings:\n{}",
+                found.join("\n")
+            );
         }
     }
 }
