@@ -31,7 +31,7 @@ pub enum ClientError {
     #[error(
         "the server at {} (pid {pid}) was told to stop, but still runs after {} s",
         socket.display(),
-        waited.as_secs()
+        waited.as_secs_f64()
     )]
     StillRunning {
         socket: PathBuf,

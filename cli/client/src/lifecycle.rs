@@ -16,7 +16,6 @@ use phux_core::wire::{
 
 use crate::connection::Client;
 use crate::error::ClientError;
-use crate::server_exit::SERVER_STOP_LIMIT;
 
 /// What a new session or pane runs, and where.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -225,16 +224,18 @@ fn kill_tagged(client: &mut Client, tag: &str) -> Result<KillScope, ClientError>
 }
 
 /// `kill --server`: returns once the server's process has ended (its socket gone, its lock
-/// free), or fails with `server_still_running` after [`SERVER_STOP_LIMIT`].
+/// free), or fails with `server_still_running` after [`crate::server_exit::stop_limit`].
 pub fn kill_server(client: &mut Client) -> Result<(), ClientError> {
     // The process behind the socket, asked of the kernel (a server in another PID namespace
     // says its own number in its welcome).
     let pid = crate::server_exit::peer_pid(client.stream());
     let Done {} = client.request(ClientMessage::KillServer(IdOnly { id: 0 }))?;
     match pid {
-        Some(pid) if client.is_local() => {
-            crate::server_exit::wait_for_exit(client.socket(), pid, SERVER_STOP_LIMIT)
-        }
+        Some(pid) if client.is_local() => crate::server_exit::wait_for_exit(
+            client.socket(),
+            pid,
+            crate::server_exit::stop_limit(),
+        ),
         _ => Ok(()),
     }
 }

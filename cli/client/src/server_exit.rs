@@ -13,9 +13,18 @@ use rustix::process::{Pid, PidfdFlags};
 
 use crate::error::ClientError;
 
-/// How long a stopping server gets to end: it delivers what it queued (200 ms), hangs its
-/// panes up, and gives plugin hooks still running up to 5 s.
+/// How long a stopping server gets to end by default: it delivers what it queued (200 ms),
+/// hangs its panes up, and gives plugin hooks still running up to 5 s.
 pub const SERVER_STOP_LIMIT: Duration = Duration::from_secs(15);
+
+/// How long `kill --server` waits: `PHUX_STOP_TIMEOUT` seconds, else [`SERVER_STOP_LIMIT`].
+pub fn stop_limit() -> Duration {
+    std::env::var("PHUX_STOP_TIMEOUT")
+        .ok()
+        .and_then(|text| text.parse::<f64>().ok())
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .unwrap_or(SERVER_STOP_LIMIT)
+}
 /// How often a kernel without pidfds is asked whether the process still runs.
 const LOOK_EVERY: Duration = Duration::from_millis(20);
 
