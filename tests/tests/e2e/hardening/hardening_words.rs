@@ -18,7 +18,11 @@ fn what_a_representative_session_prints_and_logs_is_in_words() {
     let server = TestServer::start();
     let pane = server.plain_shell("words", "sh");
     server.send_keys(&pane, &[&format!("echo {FAMILY}"), "Enter"]);
-    server.wait_for_text(&pane, &format!("\n{FAMILY}"));
+    wait_until(
+        "the shell prints the family",
+        Duration::from_secs(10),
+        || server.lines(&pane).iter().any(|line| line.trim() == FAMILY),
+    );
     let hup = server.new_session("hup", &["sh", "-c", "sleep 0.3; kill -HUP $$"]);
     let log_path = server.socket.parent().unwrap().join("server.log");
     wait_until(
