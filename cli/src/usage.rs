@@ -39,8 +39,8 @@ pub fn report(error: &clap::Error, json: bool) -> i32 {
 /// clap's suggestions, without the ones that mislead. An unknown `--flag` with no near match
 /// gets "to pass '--flag' as a value, use '-- --flag'": right for a verb that runs a command
 /// given after `--` (`rec`, `new`), misleading for the others (`snapshot --jsn` is not a pane
-/// named `--jsn`), which lose it. A mistyped verb is not offered a one-letter alias (`a` for
-/// `snapshtot`): only names at least half as long as the word typed.
+/// named `--jsn`), which lose it. A mistyped verb is offered only names that start as it does
+/// and are at least half as long (not `a` for `snapshtot`, nor `logs` for `bogus`).
 pub fn without_misleading_tip(
     mut error: clap::Error,
     command: &clap::Command,
@@ -73,14 +73,14 @@ pub fn without_misleading_tip(
 }
 
 fn without_short_names(mut error: clap::Error) -> clap::Error {
-    let typed = match error.get(ContextKind::InvalidSubcommand) {
-        Some(ContextValue::String(typed)) => typed.chars().count(),
+    let (typed, first) = match error.get(ContextKind::InvalidSubcommand) {
+        Some(ContextValue::String(typed)) => (typed.chars().count(), typed.chars().next()),
         _ => return error,
     };
     if let Some(ContextValue::Strings(names)) = error.remove(ContextKind::SuggestedSubcommand) {
         let kept: Vec<String> = names
             .into_iter()
-            .filter(|name| name.chars().count() * 2 >= typed)
+            .filter(|name| name.chars().count() * 2 >= typed && name.chars().next() == first)
             .collect();
         if !kept.is_empty() {
             error.insert(
@@ -182,6 +182,8 @@ mod tests {
                 .map(|e| e.render().to_string())
                 .unwrap_or_default()
         };
+        let far = parse(&["phux", "bogus"]);
+        assert!(!far.contains("similar"), "{far}");
         let verb = parse(&["phux", "snapshtot"]);
         assert!(
             verb.contains("a similar subcommand exists: 'snapshot'"),

@@ -431,9 +431,11 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
+        // `kill --server` returns once the server has ended, which may take the 5 s it gives
+        // plugin hooks still running; it gives up itself after 15 s.
         let _ = run_with_deadline(
             &mut self.phux(&["kill", "--server"]),
-            Duration::from_secs(5),
+            Duration::from_secs(20),
         );
         if !self.wait_exit(Duration::from_secs(3)) {
             let _ = self.child.kill();
