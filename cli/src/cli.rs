@@ -49,7 +49,12 @@ impl Cli {
             Some(verb) => top_level().subcommand(verb),
             None => <Cli as clap::CommandFactory>::command(),
         };
-        let matches = command.clone().try_get_matches_from(args)?;
+        let matches = command
+            .clone()
+            .try_get_matches_from(&args)
+            .map_err(|error| {
+                crate::usage::without_misleading_tip(error, &command, verb_of(&args))
+            })?;
         if matches.get_one::<String>("rec").is_some() {
             // Listed in `phux --help` for `phux --rec FILE`, which becomes `phux attach`.
             return Err(command.error(

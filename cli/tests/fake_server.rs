@@ -211,8 +211,17 @@ fn kill_picks_pane_window_session_or_tag_by_selector_form() {
         server.last("kill_session"),
         json!({"type": "kill_session", "session": "play"})
     );
-    run(&server, &["kill", "--server"]);
+    // This server answers and runs on (it is the test's own process): `kill --server` waits
+    // for its end, and says it did not come.
+    std::env::set_var("PHUX_STOP_TIMEOUT", "0.2");
+    let still = phux(&server.socket, &["kill", "--server"], None);
     assert_eq!(server.last("kill_server"), json!({"type": "kill_server"}));
+    assert_eq!(still.status.code(), Some(1));
+    let said = stderr(&still);
+    assert!(
+        said.contains("was told to stop, but still runs after 0.2 s"),
+        "{said}"
+    );
 }
 
 #[test]

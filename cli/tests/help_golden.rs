@@ -78,3 +78,48 @@ fn verb_help_texts_are_pinned() {
         .collect();
     phux_golden::assert_none(&drifts);
 }
+
+/// Every command's path under `phux` (`["agent", "start"]`), hidden ones included.
+fn command_paths(command: &clap::Command, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+    for sub in command.get_subcommands() {
+        if sub.get_name() == "help" {
+            continue;
+        }
+        let mut here = path.clone();
+        here.push(sub.get_name().to_owned());
+        command_paths(sub, here.clone(), out);
+        out.push(here);
+    }
+}
+
+/// The help of every command and subcommand, as the binary prints it, is in words: no
+/// `Some(`, `None` or `\u{` (a default shown as `[default: None]` once reached `--help`).
+#[test]
+fn no_help_text_spells_rust() {
+    let mut paths = vec![Vec::new()];
+    command_paths(
+        &<phux_cli::cli::Cli as clap::CommandFactory>::command(),
+        Vec::new(),
+        &mut paths,
+    );
+    assert!(paths.len() > VERBS.len(), "{} commands", paths.len());
+    let mut found = Vec::new();
+    for path in &paths {
+        let out = Command::new(env!("CARGO_BIN_EXE_phux"))
+            .args(path)
+            .arg("--help")
+            .output()
+            .expect("run phux");
+        assert_eq!(out.status.code(), Some(0), "phux {} --help", path.join(" "));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for line in text.lines() {
+            let none = line
+                .split(|c: char| !c.is_alphanumeric() && c != '_')
+                .any(|word| word == "None");
+            if line.contains("Some(") || line.contains("\\u{") || none {
+                found.push(format!("phux {} --help: {line}", path.join(" ")));
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}

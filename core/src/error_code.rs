@@ -42,6 +42,8 @@ error_codes! {
     // transport
     NoServer => "no_server", FAILURE;
     ServerDisconnected => "server_disconnected", FAILURE;
+    // `kill --server`: the server was told to stop but its process still ran at the limit
+    ServerStillRunning => "server_still_running", FAILURE;
     Transport => "transport", FAILURE;
     UntrustedSocket => "untrusted_socket", FAILURE;
     ReplyTooLarge => "reply_too_large", FAILURE;

@@ -26,6 +26,7 @@ pub mod keys;
 pub mod limits;
 pub mod pane_layout;
 pub mod plugin_exec;
+pub mod process_end;
 pub mod process_identity;
 pub mod resolve;
 pub mod sched_slice;

@@ -161,14 +161,17 @@ pub fn check_session_name(name: &str) -> Result<(), InvalidSessionName> {
 
 /// Characters that change how the text around them is shown without showing themselves:
 /// bidirectional overrides and isolates, zero-width joiners and marks.
+/// Zero-width joiners (U+200C, U+200D) are not among them: they only join what surrounds them
+/// (a family emoji is three people and two joiners; Persian needs the non-joiner), so they are
+/// printed as they are.
 fn is_invisible_format(c: char) -> bool {
     matches!(c,
-        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}'
-        | '\u{FEFF}')
+        '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// `text` as it may be printed for a person: control characters (C0, DEL, C1) and invisible
-/// format characters become `\u{..}`-style escapes, so a name or a title can neither forge a
+/// format characters become `<U+202E>`-style escapes (Unicode's own notation), so a name or a title can neither forge a
 /// line nor reorder what follows it. Machine output (`--json`) keeps the exact string.
 pub fn for_display(text: &str) -> Cow<'_, str> {
     if !text
@@ -185,7 +188,7 @@ pub fn for_display(text: &str) -> Cow<'_, str> {
             '\t' => out.push_str("\\t"),
             '\x1b' => out.push_str("\\e"),
             c if c.is_control() || is_invisible_format(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+                let _ = write!(out, "<U+{:04X}>", u32::from(c));
             }
             c => out.push(c),
         }
@@ -241,8 +244,11 @@ mod tests {
     fn display_escapes_controls_and_bidi_but_keeps_plain_text() {
         assert!(matches!(for_display("plain ünïcode"), Cow::Borrowed(_)));
         assert_eq!(for_display("x\ny"), "x\\ny");
-        assert_eq!(for_display("\x1b]0;t\x07"), "\\e]0;t\\u{7}");
-        assert_eq!(for_display("a\u{202E}b"), "a\\u{202e}b");
-        assert_eq!(for_display("\u{9b}"), "\\u{9b}");
+        assert_eq!(for_display("\x1b]0;t\x07"), "\\e]0;t<U+0007>");
+        assert_eq!(for_display("a\u{202E}b"), "a<U+202E>b");
+        assert_eq!(for_display("\u{9b}"), "<U+009B>");
+        // A family emoji is people joined by U+200D: printed as the family, not as escapes.
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}";
+        assert_eq!(for_display(family), family);
     }
 }

@@ -112,13 +112,9 @@ pub struct ExitedPaneView {
 }
 
 impl ExitedPaneView {
-    /// How the program ended, in words: `exited with 42`, `was killed by signal 9`.
+    /// How the program ended, in words: `exited with 42`, `was killed by SIGKILL`.
     pub fn ending(&self) -> String {
-        match (self.exit_code, self.signal) {
-            (_, Some(signal)) => format!("was killed by signal {signal}"),
-            (Some(code), None) => format!("exited with {code}"),
-            (None, None) => "exited".into(),
-        }
+        crate::process_end::ending(self.exit_code, self.signal)
     }
 
     /// The shell-style status: the exit code, or 128 + the signal.

@@ -67,7 +67,9 @@ pub enum CastErrorKind {
     CommentInV2,
     #[error("event is not a [time, code, data] array of a number and two strings")]
     EventShape,
-    #[error("last line is incomplete (no newline at the end and not valid JSON): the recording was probably interrupted")]
+    /// Not an error of the cast as a whole: the reader reports it as a warning
+    /// ([`crate::CastReader::cut`]) and keeps what comes before it.
+    #[error("the last line is incomplete (no newline at its end, not JSON): the recording was cut there, by a crash or while it was written; it is read up to the line before")]
     Truncated,
     #[error("time is negative ({0:.6} s)")]
     NegativeTime(f64),
@@ -118,7 +120,7 @@ impl CastErrorKind {
             }
             Self::CommentInV2 => "delete that line, or convert the cast to v3",
             Self::Truncated => {
-                "the lines before it are intact: delete the last line to keep everything recorded up to it"
+                "nothing to do: the lines before it are read; delete the cut line to silence this"
             }
             Self::NegativeTime(_) | Self::TimeBackwards { .. } | Self::NegativeInterval(_) => {
                 "the event times were edited or the file was concatenated; fix or delete that line"

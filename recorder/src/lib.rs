@@ -24,7 +24,7 @@ pub use error::{CastError, CastErrorKind, RecorderError};
 pub use event::{Event, EventKind};
 pub use header::{CastVersion, Header};
 pub use live::{LiveSink, RecordingSummary};
-pub use reader::{read_cast, Cast, CastReader};
+pub use reader::{read_cast, read_cast_and_cut, Cast, CastReader};
 pub use theme::{format_palette, parse_palette, Rgb, RgbParseError, Theme};
 pub use transcode::{transcode, TranscodeSummary};
 pub use utf8_carry::Utf8Carry;

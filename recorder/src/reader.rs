@@ -6,6 +6,9 @@
 //! * blank lines are skipped, and in v3 lines starting with `#` (never the header line);
 //! * events with a code this crate does not know are skipped (their time still counts);
 //! * a file holding only a header is a valid cast with zero events; an empty file is an error;
+//! * a last line cut short (no newline at its end and not JSON: the recording was cut by a
+//!   crash, or is still being written) ends the cast where the whole lines end, and is
+//!   reported as [`CastReader::cut`], a warning naming the line, not an error;
 //! * the first error ends the iteration: later lines are not read.
 
 use std::fs::File;
@@ -34,14 +37,25 @@ impl Cast {
     }
 }
 
-/// Reads the whole cast at `path`.
+/// Reads the whole cast at `path` (up to a last line cut short: see [`read_cast_and_cut`] for
+/// the warning that says so).
 pub fn read_cast(path: impl AsRef<Path>) -> Result<Cast, CastError> {
+    read_cast_and_cut(path).map(|(cast, _)| cast)
+}
+
+/// Reads the whole cast at `path`, and where its last line was cut short, if it was: a warning
+/// for the person who gave it (`FILE:LINE: the last line is incomplete...`).
+pub fn read_cast_and_cut(path: impl AsRef<Path>) -> Result<(Cast, Option<CastError>), CastError> {
     let mut reader = CastReader::open(path)?;
     let events = reader.by_ref().collect::<Result<Vec<_>, _>>()?;
-    Ok(Cast {
-        header: reader.header,
-        events,
-    })
+    let cut = reader.cut.take();
+    Ok((
+        Cast {
+            header: reader.header,
+            events,
+        },
+        cut,
+    ))
 }
 
 /// A streaming cast reader: the header is read on construction, events by iterating.
@@ -57,6 +71,8 @@ pub struct CastReader<R> {
     /// Absolute time of the last event read, skipped events included.
     clock: f64,
     finished: bool,
+    /// The last line, cut short: what was read ends before it.
+    cut: Option<CastError>,
 }
 
 /// One physical line, newline stripped.
@@ -104,6 +120,7 @@ impl<R: BufRead> CastReader<R> {
             budget,
             clock: 0.0,
             finished: false,
+            cut: None,
         };
         this.header = this.read_header()?;
         Ok(this)
@@ -115,6 +132,12 @@ impl<R: BufRead> CastReader<R> {
 
     pub fn into_header(self) -> Header {
         self.header
+    }
+
+    /// The last line read, when it was cut short (no newline, not JSON) and so ended the cast:
+    /// a warning naming it. A stream still being written ends in such a line too.
+    pub fn cut(&self) -> Option<&CastError> {
+        self.cut.as_ref()
     }
 
     fn error(&self, kind: CastErrorKind) -> CastError {
@@ -184,8 +207,14 @@ impl<R: BufRead> CastReader<R> {
             if self.is_skippable(&line.text) {
                 continue;
             }
-            if let Some(event) = self.parse_event(line).map_err(|kind| self.error(kind))? {
-                return Ok(Some(event));
+            match self.parse_event(line) {
+                Ok(Some(event)) => return Ok(Some(event)),
+                Ok(None) => {}
+                Err(CastErrorKind::Truncated) => {
+                    self.cut = Some(self.error(CastErrorKind::Truncated));
+                    return Ok(None);
+                }
+                Err(kind) => return Err(self.error(kind)),
             }
         }
     }

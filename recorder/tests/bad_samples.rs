@@ -1,7 +1,8 @@
 //! Every `samples/bad/NAME.cast` read against `NAME.expected` (re-bless with `PHUX_BLESS=1`).
 //!
 //! An expected file holds either the error's `Display` line and its remedy, or, for a cast that
-//! reads fine, `ok: N events` and one `TIME CODE DATA` line per event.
+//! reads (a cut last line only warns), its warning, `ok: N events` and one `TIME CODE DATA`
+//! line per event.
 
 #![forbid(unsafe_code)]
 // Test code: a panic is how a failure is reported.
@@ -22,12 +23,18 @@ fn samples_dir() -> PathBuf {
 fn describe(path: &Path) -> String {
     let name = path.file_name().unwrap();
     let file = File::open(path).unwrap();
-    let reader = match CastReader::from_bufread(BufReader::new(file), name) {
+    let mut reader = match CastReader::from_bufread(BufReader::new(file), name) {
         Ok(reader) => reader,
         Err(error) => return describe_error(&error),
     };
-    match reader.collect::<Result<Vec<Event>, _>>() {
-        Ok(events) => describe_events(&events),
+    match reader.by_ref().collect::<Result<Vec<Event>, _>>() {
+        Ok(events) => {
+            let warning = reader
+                .cut()
+                .map(|cut| format!("warning: {cut}\n"))
+                .unwrap_or_default();
+            warning + &describe_events(&events)
+        }
         Err(error) => describe_error(&error),
     }
 }

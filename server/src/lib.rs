@@ -151,9 +151,15 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     wait_for_shutdown(&shared, &shutdown_rx, &terminated);
     shared.mark_stopping();
     shared.hub.stop();
-    // Unlink the socket and release the lock first, so a client arriving now starts a new
-    // server instead of talking to this one; then let connection threads deliver what is
-    // already queued (the `kill --server` answer, a recorder's last output and the exit).
+    // Nothing of this server may look like panes waiting to be taken over: a client that sees
+    // none does not start a server in the middle of this stop.
+    keeper::withdraw(&shared.config.socket);
+    keeper::state_file::remove(&shared.config.socket);
+    // Unlink the socket and release the lock (and the copy kept for an upgrade) first, so a
+    // `phux server` or `phux new` now starts a new server instead of talking to this one; then
+    // let connection threads deliver what is already queued (the `kill --server` answer, a
+    // recorder's last output and the exit).
+    handoff::forget_socket();
     drop(bound);
     std::thread::sleep(SHUTDOWN_GRACE);
     close_everything(&shared);
@@ -229,5 +235,4 @@ fn close_everything(shared: &Shared) {
     }
     // A stop on purpose ends the panes with their keepers: none waits for a next server.
     keeper::hang_up_all();
-    keeper::state_file::remove(&shared.config.socket);
 }

@@ -224,8 +224,8 @@ impl Shared {
             crate::keeper::release(pane);
         }
         crate::log::line(&format!(
-            "pane {pane} exited with {:?} (signal {:?})",
-            end.exit_code, end.signal
+            "pane {pane}: its program {}",
+            phux_core::process_end::ending(end.exit_code, end.signal)
         ));
         tree.panes.is_empty() && tree.ever_had_panes
     }

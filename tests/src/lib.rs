@@ -12,6 +12,7 @@ pub mod owner_ls;
 pub mod play;
 pub mod plugins;
 pub mod python_venv;
+pub mod spelling;
 pub mod sshd;
 
 use std::path::PathBuf;
@@ -431,13 +432,26 @@ impl TestServer {
 
 impl Drop for TestServer {
     fn drop(&mut self) {
+        // `kill --server` returns once the server has ended, which may take the 5 s it gives
+        // plugin hooks still running; it gives up itself after 15 s.
         let _ = run_with_deadline(
             &mut self.phux(&["kill", "--server"]),
-            Duration::from_secs(5),
+            Duration::from_secs(20),
         );
         if !self.wait_exit(Duration::from_secs(3)) {
             let _ = self.child.kill();
             let _ = self.child.wait();
+        }
+        // Every server of the suite: its log is read by people, in words, not in Rust.
+        if !std::thread::panicking() {
+            let log =
+                std::fs::read_to_string(self.dir.path().join("server.log")).unwrap_or_default();
+            let found = spelling::rust_spellings(&log);
+            assert!(
+                found.is_empty(),
+                "the server's log holds Rust spellings:\n{}",
+                found.join("\n")
+            );
         }
     }
 }

@@ -56,6 +56,20 @@ fn was_stopping(error: &ClientError) -> bool {
     )
 }
 
+/// [`ensure_server`], saying on stderr when it started one: for verbs a person may expect to
+/// need a running server (`workspace restore`, `launch`), which instead start one.
+pub fn ensure_server_saying(socket: &Path) -> Result<Client, ClientError> {
+    if let Ok(client) = Client::connect_running(socket) {
+        return Ok(client);
+    }
+    let client = ensure_server(socket)?;
+    crate::output::stderr_line(&format!(
+        "phux: no server was running; started one at {}",
+        socket.display()
+    ));
+    Ok(client)
+}
+
 /// A client of the server at `socket`, starting one first if nothing listens there.
 pub fn ensure_server(socket: &Path) -> Result<Client, ClientError> {
     match Client::connect_running(socket) {

@@ -27,6 +27,17 @@ pub enum ClientError {
     /// The server closed the connection before answering.
     #[error("the server at {} closed the connection mid-request", socket.display())]
     ServerDisconnected { socket: PathBuf },
+    /// `kill --server`: the server answered, but its process still ran at the limit.
+    #[error(
+        "the server at {} (pid {pid}) was told to stop, but still runs after {} s",
+        socket.display(),
+        waited.as_secs_f64()
+    )]
+    StillRunning {
+        socket: PathBuf,
+        pid: u32,
+        waited: std::time::Duration,
+    },
     /// The server speaks another major version of the protocol.
     #[error(
         "protocol major version mismatch: this phux speaks {ours}, the server speaks {theirs}"
@@ -165,6 +176,7 @@ impl ContractError for ClientError {
         match self {
             ClientError::NoServer { .. } => ErrorCode::NoServer,
             ClientError::ServerDisconnected { .. } => ErrorCode::ServerDisconnected,
+            ClientError::StillRunning { .. } => ErrorCode::ServerStillRunning,
             ClientError::UntrustedSocket { .. } => ErrorCode::UntrustedSocket,
             ClientError::VersionMismatch { .. } => ErrorCode::ServerTooOld,
             ClientError::Transport { .. } => ErrorCode::Transport,
@@ -184,6 +196,9 @@ impl ContractError for ClientError {
             ClientError::ServerDisconnected { .. } => {
                 "the server went away; check `phux status`, then retry".to_owned()
             }
+            ClientError::StillRunning { pid, .. } => format!(
+                "`phux logs --server` says what it is busy with; `kill {pid}` stops it the same way (`kill -9 {pid}` ends it at once, and its panes then wait for the next server)"
+            ),
             ClientError::UntrustedSocket { .. } => {
                 "use a socket in a directory only you can enter (mode 700, owned by you), e.g. unset PHUX_SOCKET and --socket to use the default".to_owned()
             }

@@ -30,6 +30,7 @@ pub mod run;
 pub mod run_shell;
 pub mod screen;
 pub mod screen_view;
+pub mod server_exit;
 pub mod stop;
 mod stream;
 pub mod target;

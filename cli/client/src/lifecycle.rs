@@ -223,10 +223,21 @@ fn kill_tagged(client: &mut Client, tag: &str) -> Result<KillScope, ClientError>
     Ok(KillScope::Tagged(killed))
 }
 
-/// `kill --server`.
+/// `kill --server`: returns once the server's process has ended (its socket gone, its lock
+/// free), or fails with `server_still_running` after [`crate::server_exit::stop_limit`].
 pub fn kill_server(client: &mut Client) -> Result<(), ClientError> {
+    // The process behind the socket, asked of the kernel (a server in another PID namespace
+    // says its own number in its welcome).
+    let pid = crate::server_exit::peer_pid(client.stream());
     let Done {} = client.request(ClientMessage::KillServer(IdOnly { id: 0 }))?;
-    Ok(())
+    match pid {
+        Some(pid) if client.is_local() => crate::server_exit::wait_for_exit(
+            client.socket(),
+            pid,
+            crate::server_exit::stop_limit(),
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// `rename SESSION NEW`: the server decides unknown and taken names.

@@ -114,10 +114,10 @@ mod tests {
         screen.title = Some("ab\u{202E}cd\u{9b}2J\u{85}x\x1b]52;c;AA==\x07".into());
         let top = &boxed(&screen)[0];
         assert!(
-            top.contains("\\u{202e}") && top.contains("\\u{9b}"),
+            top.contains("<U+202E>") && top.contains("<U+009B>"),
             "{top}"
         );
-        assert!(top.contains("\\u{85}") && top.contains("\\e]52"), "{top}");
+        assert!(top.contains("<U+0085>") && top.contains("\\e]52"), "{top}");
         assert!(
             !top.chars().any(|c| c.is_control() || c == '\u{202E}'),
             "{top}"

@@ -1,5 +1,6 @@
 //! `phux give TARGET [--as NAME] [--json]`: gives back the pane's input lease. Given by someone
-//! who does not hold it, nothing changes and a note says who does.
+//! who does not hold it, it is refused (`input_lease_held`, exit 2) and nothing changes; a pane
+//! nobody holds is given back already (exit 0, a note says so).
 
 use phux_core::exit_code::SUCCESS;
 

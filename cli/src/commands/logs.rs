@@ -28,7 +28,7 @@ const FOLLOW_POLL: Duration = Duration::from_millis(200);
 /// Show where phux's logs are (bare), or print the server's or a client's log
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Print the server's log (`<socket>.log`)
+    /// Print the server's log (the socket's name with `.log`: `phux.log` beside `phux.sock`)
     #[arg(long, conflicts_with = "client")]
     pub server: bool,
     /// Print a client's log (`client-PID.log` beside the socket; the newest without --pid)
@@ -66,10 +66,18 @@ fn inventory(args: &Args, context: &Context) -> Result<(), Failure> {
         output::print_json(&doc);
         return Ok(());
     }
-    let mut lines = vec![
-        describe("server log", &doc.server),
-        describe("rotated", &doc.server_rotated),
-    ];
+    let server = match &doc.running {
+        Some(running) if running.log.is_none() && !doc.server.exists => {
+            format!("{:<12}{}", "server log", to_stderr(running.pid))
+        }
+        Some(running) if running.log.is_none() => format!(
+            "{}, by an earlier server; {}",
+            describe("server log", &doc.server),
+            to_stderr(running.pid)
+        ),
+        _ => describe("server log", &doc.server),
+    };
+    let mut lines = vec![server, describe("rotated", &doc.server_rotated)];
     if doc.clients.is_empty() {
         lines.push(format!(
             "{:<12}{}/client-PID.log: not created yet",
@@ -84,16 +92,39 @@ fn inventory(args: &Args, context: &Context) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Where the log of a server that writes none beside its socket is.
+fn to_stderr(pid: u32) -> String {
+    format!(
+        "the running server (pid {pid}) writes its log to its own stderr: the terminal it was \
+         started in (`phux server`), or its service's journal (`phux service logs`)"
+    )
+}
+
 fn describe(name: &str, entry: &LogEntry) -> String {
     match (entry.exists, entry.bytes, entry.age_secs) {
         (false, _, _) => format!("{name:<12}{}: not created yet", entry.path),
         (true, bytes, age) => format!(
             "{name:<12}{}: {}, written {}",
             entry.path,
-            phux_core::bounded_read::human(bytes.unwrap_or(0)),
+            size(bytes.unwrap_or(0)),
             age.map(ago).unwrap_or_else(|| "at an unknown time".into())
         ),
     }
+}
+
+/// A size as a person reads it: `69 bytes`, `4.6 KiB`, `10.5 MiB`.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if bytes < 1024 {
+        return format!("{bytes} bytes");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
 }
 
 fn ago(secs: u64) -> String {
@@ -129,14 +160,33 @@ fn chosen_log(args: &Args, socket: &Path) -> Result<PathBuf, Failure> {
 
 fn tail(args: &Args, context: &Context) -> Result<(), Failure> {
     let path = chosen_log(args, &context.socket)?;
-    let not_yet = || {
-        Failure::new(
+    // A server that writes its log to its own stderr: this file is not where its lines are.
+    let elsewhere = args
+        .server
+        .then(|| phux_client::verbs::logs::running_server(&context.socket))
+        .flatten()
+        .filter(|running| running.log.is_none());
+    let not_yet = || match &elsewhere {
+        Some(running) => Failure::new(
+            ErrorCode::NoSuchTarget,
+            format!("{}: none: {}", path.display(), to_stderr(running.pid)),
+            "read it where the server was started; a server started in the background \
+                 (by `phux new`) writes its log to this file",
+        ),
+        None => Failure::new(
             ErrorCode::NoSuchTarget,
             format!("{}: not created yet", path.display()),
             "a server started in the background writes its log beside its socket; \
-             run `phux logs` for the inventory",
-        )
+                 run `phux logs` for the inventory",
+        ),
     };
+    if let Some(running) = elsewhere.as_ref().filter(|_| path.exists()) {
+        output::warn(&format!(
+            "{} is an earlier server's; {}",
+            path.display(),
+            to_stderr(running.pid)
+        ));
+    }
     let mut file = match File::open(&path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_yet()),

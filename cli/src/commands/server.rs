@@ -125,7 +125,7 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
             print_error(&error.to_string(), &remedy(&error));
             return 1;
         }
-        let log_path = socket.with_extension("log");
+        let log_path = phux_client::verbs::logs::server_log(&socket);
         // Without its log the server still runs; its stderr is /dev/null then (not the pipe
         // the client that started it reads until it listens).
         if phux_server::log::to_file(&log_path).is_ok() {

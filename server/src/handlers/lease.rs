@@ -23,13 +23,23 @@ pub fn lease(
     if !request.take {
         let (change, lease) = shared.leases.give(request.pane, &request.holder);
         announce(shared, request.pane, &change);
-        let note = (change == Change::Unchanged).then(|| match &lease {
-            Some(lease) => format!(
-                "{} holds {}'s lease, not {}: nothing changed",
-                lease.holder, request.pane, request.holder
-            ),
-            None => format!("nobody holds {}'s lease: nothing changed", request.pane),
-        });
+        if let Some(held) = lease.as_ref().filter(|_| change == Change::Unchanged) {
+            // Someone else's lease is theirs to give: refused, as a take of it is.
+            return Err(RequestError::refused(
+                ErrorCode::InputLeaseHeld,
+                format!(
+                    "{} holds {}'s lease, not {}: it was not given back",
+                    held.holder, request.pane, request.holder
+                ),
+                format!(
+                    "the holder gives it back (`phux give {} --as {}`), or take it over with `phux take --seize {}`",
+                    request.pane, held.holder, request.pane
+                ),
+            ));
+        }
+        // Nobody held it: giving it back is done already.
+        let note = (change == Change::Unchanged)
+            .then(|| format!("nobody holds {}'s lease: nothing changed", request.pane));
         return Ok(LeaseOk {
             pane: request.pane,
             lease,

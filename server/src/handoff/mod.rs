@@ -35,7 +35,7 @@ use std::collections::HashMap;
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use phux_core::error_code::ErrorCode;
@@ -58,17 +58,24 @@ const WINDOWS_BUDGET: usize = 256 << 20;
 /// for moments: its reader is stopped).
 const HAND_OVER_WAIT: Duration = Duration::from_secs(2);
 
-/// Copies of the listening socket and its lock, kept from start-up for a hand-off.
-static SOCKET: OnceLock<(OwnedFd, OwnedFd)> = OnceLock::new();
+/// Copies of the listening socket and its lock, kept from start-up for a hand-off, and let go
+/// when the server stops (the copy of the lock would otherwise hold it until the process ends,
+/// refusing a `phux server` started meanwhile).
+static SOCKET: Mutex<Option<(OwnedFd, OwnedFd)>> = Mutex::new(None);
 
 /// Keeps what a hand-off passes on of the bound socket.
 pub fn remember_socket(bound: &BoundSocket) {
     match bound.handoff_fds() {
         Ok(fds) => {
-            let _ = SOCKET.set(fds);
+            *SOCKET.lock().unwrap_or_else(PoisonError::into_inner) = Some(fds);
         }
         Err(e) => crate::log::line(&format!("upgrade will be unavailable: {e}")),
     }
+}
+
+/// Closes the copies [`remember_socket`] kept: a stopping server hands nothing over.
+pub fn forget_socket() {
+    drop(SOCKET.lock().unwrap_or_else(PoisonError::into_inner).take());
 }
 
 fn failed(message: String) -> RequestError {
@@ -85,8 +92,9 @@ fn failed(message: String) -> RequestError {
 pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     let binary = shared.config.shim_exe.clone();
     check_binary(&binary)?;
-    let (listener, lock) = SOCKET
-        .get()
+    let kept = SOCKET.lock().unwrap_or_else(PoisonError::into_inner);
+    let (listener, lock) = kept
+        .as_ref()
         .ok_or_else(|| failed("this server kept no copy of its socket to hand over".into()))?;
     let mut early_phases = Phases::start();
     let early = snapshots::early(pane_handles(shared));

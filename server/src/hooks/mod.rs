@@ -239,14 +239,20 @@ fn run_one(job: &Job, socket: &std::path::Path, timeout: Duration) {
         };
         let name = format!("hook {}/{} ({})", hook.plugin_id, hook.hook_id, job.event);
         match plugin_exec::run(&command) {
-            Err(e) => crate::log::line(&format!("{name} could not start {:?}: {e}", hook.argv)),
+            Err(e) => crate::log::line(&format!(
+                "{name} could not start `{}`: {e}",
+                hook.argv.join(" ")
+            )),
             Ok(done) if done.timed_out => crate::log::line(&format!(
                 "{name} was killed after {}s (its time limit)",
                 timeout.as_secs_f64()
             )),
             Ok(done) if done.exit_code != Some(0) => crate::log::line(&format!(
-                "{name} failed with {:?}: {}",
-                done.exit_code,
+                "{name} failed: it {}: {}",
+                match done.exit_code {
+                    Some(code) => format!("exited with {code}"),
+                    None => "was ended by a signal".to_owned(),
+                },
                 String::from_utf8_lossy(&done.stderr).trim()
             )),
             Ok(_) => {}

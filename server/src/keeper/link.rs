@@ -332,3 +332,16 @@ pub fn hang_up_all() {
         }
     }
 }
+
+/// Takes every keeper's socket out of the directory, first thing in a stop on purpose: a
+/// client arriving from now on finds no panes waiting, so it does not start a server to take
+/// over panes that are about to be hung up. (The keepers stay linked to this server until
+/// [`hang_up_all`]; a keeper whose socket is gone and whose server is gone ends by itself.)
+pub fn withdraw(socket: &Path) {
+    let Ok(entries) = std::fs::read_dir(directory(socket)) else {
+        return;
+    };
+    for entry in entries.flatten().take(100_000) {
+        let _ = std::fs::remove_file(entry.path());
+    }
+}

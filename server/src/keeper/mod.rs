@@ -18,6 +18,7 @@ pub mod state_file;
 
 pub use keep::{KeepError, KeepFiles, KeepWriters};
 pub use link::{
-    adopt, directory, hang_up_all, keeper_pids, release, start, Held, KeeperError, KeeperLink,
+    adopt, directory, hang_up_all, keeper_pids, release, start, withdraw, Held, KeeperError,
+    KeeperLink,
 };
 pub use recover::recover;

@@ -60,8 +60,13 @@ pub fn describe(shared: &Shared) -> Manifest {
 /// What was written last (one writer at a time: the temporary file is one per process).
 static WRITTEN: Mutex<Vec<u8>> = Mutex::new(Vec::new());
 
-/// Writes the state if it changed since it was last written.
+/// Writes the state if it changed since it was last written. A stopping server writes it no
+/// more: a stop on purpose removes it, and a pane ending during the stop must not put it back
+/// (a client would take it for panes waiting to be taken over).
 pub fn write_now(shared: &Shared) -> std::io::Result<()> {
+    if shared.is_stopping() {
+        return Ok(());
+    }
     let bytes = serde_json::to_vec(&describe(shared)).map_err(std::io::Error::other)?;
     let mut written = WRITTEN.lock().unwrap_or_else(PoisonError::into_inner);
     if *written == bytes {

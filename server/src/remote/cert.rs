@@ -119,7 +119,7 @@ fn load(paths: &CertPaths) -> Result<Identity, CertError> {
         .map_err(|e| read_error(&paths.cert, e.to_string()))?;
     let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&cert_bytes)
         .collect::<Result<_, _>>()
-        .map_err(|e| read_error(&paths.cert, format!("not PEM certificates: {e:?}")))?;
+        .map_err(|e| read_error(&paths.cert, format!("not PEM certificates: {e}")))?;
     if chain.is_empty() {
         return Err(read_error(&paths.cert, "no certificate in it".into()));
     }
@@ -127,7 +127,7 @@ fn load(paths: &CertPaths) -> Result<Identity, CertError> {
         .map_err(|e| read_error(&paths.key, e.to_string()))?
         .ok_or_else(|| read_error(&paths.key, "it does not exist".into()))?;
     let key = PrivateKeyDer::from_pem_slice(&key_bytes)
-        .map_err(|e| read_error(&paths.key, format!("not a PEM private key: {e:?}")))?;
+        .map_err(|e| read_error(&paths.key, format!("not a PEM private key: {e}")))?;
     Ok(Identity { chain, key })
 }
 

@@ -356,7 +356,10 @@ fn check_and_build(source: &str, staged: &Path) -> Result<ValidManifest, Registr
         })
         .map_err(|e| RegistryError::Install {
             source_ref: source.to_string(),
-            message: format!("build step {id:?} could not start {:?}: {e}", argv.first()),
+            message: format!(
+                "build step `{id}` could not start `{}`: {e}",
+                argv.first().map_or("", String::as_str)
+            ),
         })?;
         if done.timed_out || done.exit_code != Some(0) {
             let how = if done.timed_out {

@@ -15,7 +15,7 @@ use crate::lifecycle::{new_session, spawn, Placement, ProcessSpec};
 use crate::registry::integrations::{self, Prepared};
 use crate::registry::registered;
 use crate::workspace::archive::LAUNCH_METADATA_KEY;
-use crate::{ensure_server, target, Client, ClientError, Context};
+use crate::{target, Client, ClientError, Context};
 
 /// What to launch and where.
 #[derive(Debug, Clone)]
@@ -71,7 +71,7 @@ pub fn document(args: &LaunchOptions, context: &Context) -> Result<Launched, Fai
             argv: prepared.argv.clone(),
         }));
     }
-    let mut client = ensure_server(&context.socket)?;
+    let mut client = crate::autostart::ensure_server_saying(&context.socket)?;
     let pane =
         start(&mut client, args, &prepared).map_err(|e| Failure::from(e).partial_view_exits_1())?;
     declare(&mut client, pane, &prepared)?;

@@ -10,7 +10,7 @@ use phux_core::error_code::ErrorCode;
 use phux_core::ids::PaneId;
 use phux_core::split::{check_ratio, SplitDirection};
 use phux_player::{pass_duration, PlayError, PlayOptions as PlayerOptions, StartPoint};
-use phux_recorder::{Cast, CastErrorKind, CastReader};
+use phux_recorder::{Cast, CastReader};
 
 use crate::failure::Failure;
 use crate::lifecycle::spawn_beside;
@@ -101,20 +101,20 @@ fn total_ms(pass_secs: f64, passes: Option<u32>) -> Option<u64> {
     passes.map(|n| (pass_secs * f64::from(n) * 1000.0).round() as u64)
 }
 
-/// The whole cast. A followed one may end in a line still being written: what comes before it
-/// is what there is so far.
+/// The whole cast. One whose last line was cut short (a recording cut by a crash) is played up
+/// to it, with a warning naming the line; a followed one may end in a line still being
+/// written, which is no news: what comes before it is what there is so far.
 fn read(path: &Path, follow: bool) -> Result<Cast, Failure> {
     let invalid = |e: phux_recorder::CastError| {
         Failure::new(ErrorCode::CastInvalid, e.to_string(), e.remedy())
     };
     let mut reader = CastReader::open(path).map_err(invalid)?;
-    let mut events = Vec::new();
-    for event in reader.by_ref() {
-        match event {
-            Ok(event) => events.push(event),
-            Err(e) if follow && matches!(e.kind, CastErrorKind::Truncated) => break,
-            Err(e) => return Err(invalid(e)),
-        }
+    let events = reader
+        .by_ref()
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(invalid)?;
+    if let Some(cut) = reader.cut().filter(|_| !follow) {
+        output::warn(&cut.to_string());
     }
     Ok(Cast {
         header: reader.into_header(),

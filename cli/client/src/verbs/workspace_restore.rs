@@ -5,7 +5,6 @@ use std::path::Path;
 
 use phux_core::documents::WorkspaceRestoreJson;
 
-use crate::ensure_server;
 use crate::failure::Failure;
 use crate::output;
 use crate::registry::integrations;
@@ -49,6 +48,7 @@ pub fn document(
             Vec::new()
         }
     };
-    let mut client = ensure_server(&context.socket).map_err(WorkspaceError::from)?;
+    let mut client =
+        crate::autostart::ensure_server_saying(&context.socket).map_err(WorkspaceError::from)?;
     Ok(restore::restore(&mut client, &document, &available)?)
 }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use phux_core::documents::{WatchEvent, WatchEventName};
 use phux_core::error_code::ErrorCode;
-use phux_core::exit_code::{SUCCESS, WAIT_TIMEOUT};
+use phux_core::exit_code::SUCCESS;
 use phux_core::ids::{PaneId, TerminalAddr};
 use phux_core::selector::Selector;
 use phux_core::wire::ServerMessage;
@@ -103,6 +103,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
         },
     )?;
     let mut resumes = 0;
+    let mut printed = 0_usize;
     loop {
         match client.next_message_or_stop(deadline, Some(stop.as_fd()))? {
             Pushed::Message(ServerMessage::Event(event)) => {
@@ -120,6 +121,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
                     t: Some(t),
                     ts,
                 };
+                printed += 1;
                 if print(&line, args.json).is_err() {
                     return Ok(SUCCESS);
                 }
@@ -131,7 +133,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             }
             Pushed::Message(_) => {}
             Pushed::Stopped => return Ok(SUCCESS),
-            Pushed::TimedOut => return Ok(WAIT_TIMEOUT),
+            Pushed::TimedOut => return Ok(timed_out(&args, printed).report(args.json)),
             Pushed::Ended if satellite.is_some() => {
                 return Err(link_gone(satellite.as_deref().unwrap_or_default()))
             }
@@ -143,6 +145,23 @@ fn execute(args: Args, context: &Context) -> VerbResult {
             },
         }
     }
+}
+
+/// `--timeout` reached: exit 124 with a typed line on stderr, as `wait` says it (the events
+/// printed so far are the output).
+fn timed_out(args: &Args, printed: usize) -> Failure {
+    let secs = args.timeout.unwrap_or_default().as_secs_f64();
+    let what = if args.until.is_empty() {
+        let plural = if printed == 1 { "" } else { "s" };
+        format!("{printed} event{plural} printed")
+    } else {
+        format!("none of --until {} happened", args.until.join(", "))
+    };
+    Failure::new(
+        ErrorCode::WaitTimedOut,
+        format!("watch timed out after {secs}s ({what})"),
+        "watch again with a longer --timeout (or none), or read the pane with `phux snapshot`",
+    )
 }
 
 /// How many times one watch subscribes again after its stream ended with the panes still there.

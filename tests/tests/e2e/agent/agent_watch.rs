@@ -152,6 +152,14 @@ fn a_timeout_exits_124() {
         &pane,
     ]);
     assert_eq!(output.status.code(), Some(124), "{}", stderr(&output));
+    // The typed line says why it ended, as `wait`'s does (it was silent).
+    let line: serde_json::Value = serde_json::from_str(stderr(&output).trim()).unwrap();
+    assert_eq!(line["error"]["code"], "wait_timed_out", "{line}");
+    assert_eq!(line["exit_code"], 124, "{line}");
+    assert!(
+        line["error"]["message"].as_str().unwrap().contains("bell"),
+        "{line}"
+    );
 }
 
 /// Ctrl-C (and SIGTERM, SIGHUP: how a supervisor or a closed terminal stops it) ends a watch

@@ -62,7 +62,7 @@ fn snapshot_escapes_the_title_in_its_box_header_but_json_keeps_it() {
     let text = stdout(&server.run(&["snapshot", &pane]));
     let top = text.lines().next().unwrap();
     assert!(
-        top.contains("\\u{202e}") && top.contains("\\u{9b}") && top.contains("\\u{85}"),
+        top.contains("<U+202E>") && top.contains("<U+009B>") && top.contains("<U+0085>"),
         "{top}"
     );
     assert_inert("snapshot", &text);

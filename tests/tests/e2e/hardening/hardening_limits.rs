@@ -218,7 +218,7 @@ fn watch_escapes_control_and_bidi_characters_in_titles_but_json_keeps_them() {
     let human = stdout(&human);
     assert!(human.contains("title_changed"), "{human}");
     assert!(
-        human.contains("\\u{202e}") && human.contains("\\u{9b}"),
+        human.contains("<U+202E>") && human.contains("<U+009B>"),
         "{human}"
     );
     assert!(

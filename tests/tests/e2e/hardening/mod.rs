@@ -8,3 +8,4 @@ mod hardening_lockout;
 mod hardening_panes;
 mod hardening_reads;
 mod hardening_socket;
+mod hardening_words;

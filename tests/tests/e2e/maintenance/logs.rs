@@ -125,3 +125,45 @@ fn logs_show_a_real_background_servers_log() {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// The state directory was reported as "0 bytes" though it held the engine and the web assets:
+/// only the files directly in it were counted, and it holds directories.
+#[test]
+fn logs_sizes_the_state_directory_with_its_subdirectories() {
+    let (dir, phux) = fresh();
+    let data = dir.path().join("home/.local/share/phux");
+    std::fs::create_dir_all(data.join("lib/deep")).unwrap();
+    std::fs::create_dir_all(data.join("web")).unwrap();
+    std::fs::write(data.join("lib/deep/libghostty.so"), vec![0u8; 3000]).unwrap();
+    std::fs::write(data.join("web/page.js"), vec![0u8; 2000]).unwrap();
+    std::fs::write(data.join("top.json"), vec![0u8; 24]).unwrap();
+    let doc = json(&run(&mut phux(&["logs", "--json"])));
+    assert_eq!(doc["state_dir"]["bytes"], 5024, "{doc}");
+    let text = stdout(&run(&mut phux(&["logs"])));
+    assert!(text.contains("4.9 KiB"), "{text}");
+}
+
+/// A server in the foreground writes its log to its own stderr: `logs` said "not created yet"
+/// of the file beside the socket as if no server ran. It asks the running server and says so.
+#[test]
+fn logs_says_where_a_foreground_server_writes() {
+    let server = TestServer::start();
+    let doc = server.json(&["logs", "--json"]);
+    assert_eq!(doc["running"]["pid"], server.server_pid(), "{doc}");
+    assert_eq!(doc["running"]["log"], serde_json::Value::Null, "{doc}");
+    let text = stdout(&server.run(&["logs"]));
+    let first = text.lines().next().unwrap();
+    assert!(
+        first.contains("writes its log to its own stderr") && !first.contains("not created yet"),
+        "{text}"
+    );
+    let tail = server.run(&["logs", "--server", "--json"]);
+    let line = error_line(&tail);
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("own stderr"),
+        "{line}"
+    );
+}

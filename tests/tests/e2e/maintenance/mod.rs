@@ -11,7 +11,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use phux_tests::{
-    error_line, golden, json, phux, run, run_with_deadline, stderr, stdout, wait_until,
+    error_line, golden, json, phux, run, run_with_deadline, stderr, stdout, wait_until, TestServer,
 };
 
 const PLATFORM: &str = "x86_64-unknown-linux-gnu";

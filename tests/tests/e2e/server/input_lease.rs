@@ -80,14 +80,20 @@ fn a_taken_pane_takes_input_from_its_holder_only() {
         &as_actor(&server, None, &["take", "--json", "--as", "bob", &pane]),
         "alice",
     );
-    // A give by someone who does not hold it changes nothing, and says so.
+    // A give by someone who does not hold it is refused (it warned and exited 0), and
+    // changes nothing.
     let not_yours = as_actor(&server, None, &["give", "--json", "--as", "bob", &pane]);
-    assert!(not_yours.status.success());
-    let doc = json(&not_yours);
-    assert_eq!(doc["lease"]["holder"], "alice", "{doc}");
+    assert_eq!(not_yours.status.code(), Some(2), "{}", stderr(&not_yours));
+    let line = error_line(&not_yours);
+    assert_eq!(line["error"]["code"], "input_lease_held", "{line}");
     assert!(
-        doc["note"].as_str().unwrap().contains("nothing changed"),
-        "{doc}"
+        line["error"]["message"].as_str().unwrap().contains("alice"),
+        "{line}"
+    );
+    let status = server.json(&["status", "--json"]);
+    assert!(
+        status.to_string().contains("\"holder\":\"alice\""),
+        "{status}"
     );
 
     // Given back, the agent's prompt goes through.

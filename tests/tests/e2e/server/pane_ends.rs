@@ -172,7 +172,7 @@ fn a_pane_killed_by_a_signal_reports_the_signal() {
     let refused = server.run(&["send-keys", "--json", &pane, "x"]);
     assert_eq!(
         error_line(&refused)["error"]["message"],
-        format!("{pane} was killed by signal 9")
+        format!("{pane} was killed by SIGKILL")
     );
 }
 

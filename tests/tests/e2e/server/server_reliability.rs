@@ -282,6 +282,70 @@ fn sigterm_stops_the_server_as_kill_server_does() {
     );
 }
 
+/// `kill --server` returned before the server had stopped: a `phux server` right after it
+/// failed 3 of 3 ("already running"), and a client could start a server mid-stop to take over
+/// panes being hung up. Now it returns once the process has ended and nothing is left behind.
+#[test]
+fn kill_server_returns_once_the_server_is_gone_and_a_new_one_can_start() {
+    let runtime = private_dir();
+    let socket = runtime.path().join("phux.sock");
+    let at = |args: &[&str]| run(phux(args).env("PHUX_SOCKET", &socket));
+    for round in 0..3 {
+        let made = at(&["new", "-d", "-s", "kept"]);
+        assert!(made.status.success(), "{}", stderr(&made));
+        let spawned = at(&["spawn", "--target", "kept"]);
+        assert!(spawned.status.success(), "{}", stderr(&spawned));
+        let status: serde_json::Value =
+            serde_json::from_slice(&at(&["status", "--json"]).stdout).unwrap();
+        let pid = status["pid"].as_u64().unwrap();
+        let killed = at(&["kill", "--server"]);
+        assert!(
+            killed.status.success(),
+            "round {round}: {}",
+            stderr(&killed)
+        );
+        // Gone, not stopping: no process, no socket, no panes waiting, no state file.
+        let proc_status =
+            std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        assert!(
+            proc_status.is_empty() || proc_status.contains("State:\tZ"),
+            "round {round}: the server still runs after `kill --server`:\n{proc_status}"
+        );
+        assert!(!socket.exists(), "round {round}: its socket is left");
+        assert!(
+            !phux_core::socket_path::panes_wait(&socket),
+            "round {round}: panes look as if they waited for a server"
+        );
+        assert!(!runtime.path().join("phux.sock.state").exists());
+        let ls = at(&["ls"]);
+        assert_eq!(
+            ls.status.code(),
+            Some(1),
+            "no server is started: {}",
+            stderr(&ls)
+        );
+        // A server started right after it starts.
+        let mut server = phux(&["server", "--no-seed"])
+            .env("PHUX_SOCKET", &socket)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        wait_until("the new server answers", Duration::from_secs(10), || {
+            if let Ok(Some(_)) = server.try_wait() {
+                let mut said = String::new();
+                let _ =
+                    std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut said);
+                panic!("round {round}: `phux server` right after `kill --server`: {said}");
+            }
+            at(&["status"]).status.success()
+        });
+        let stopped = at(&["kill", "--server"]);
+        assert!(stopped.status.success(), "{}", stderr(&stopped));
+        assert!(server.wait().unwrap().success());
+    }
+}
+
 #[test]
 fn eight_concurrent_cold_starts_make_one_server() {
     let runtime = private_dir();

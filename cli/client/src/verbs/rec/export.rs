@@ -9,7 +9,7 @@ use phux_core::error_code::ErrorCode;
 use phux_encoders::{
     render_cast, render_still, EncodeError, EncodeOptions, OutputFormat, RenderSettings, Theme,
 };
-use phux_recorder::{read_cast, transcode, Cast, CastVersion};
+use phux_recorder::{read_cast, read_cast_and_cut, transcode, Cast, CastVersion};
 
 use super::capture::Captured;
 use super::progress::RenderProgress;
@@ -92,10 +92,13 @@ pub fn from_file(
         );
         return Ok(doc);
     }
-    let cast = read_cast(from).map_err(|e| {
+    let (cast, cut) = read_cast_and_cut(from).map_err(|e| {
         let remedy = e.remedy();
         cast_failure(e, remedy)
     })?;
+    if let Some(cut) = cut {
+        output::warn(&cut.to_string());
+    }
     render(args, &cast, out, format)
 }
 
