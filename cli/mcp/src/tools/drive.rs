@@ -13,14 +13,14 @@ use phux_core::wire::SignalName;
 use serde::Deserialize;
 use serde_json::json;
 
-use crate::schema::{boolean, choice, confirm, integer, object, string, strings};
+use crate::schema::{boolean, choice, confirm, integer, number, object, string, strings};
 use crate::tools::{require_confirm, to_value, Call, Document, Fields, Tool};
 
 pub fn tools() -> Vec<Tool> {
     vec![
         Tool {
             name: "phux_send_keys",
-            description: "Type keys into a pane: tmux key names (Enter, Escape, C-c, M-x, F1..F12, Up, BSpace, ...) or text, typed key by key. `literal` types every item as text. Returns {schema_version, pane, mark} (mark: for phux_wait's `after`).",
+            description: "Type keys into a pane: tmux key names (Enter, Escape, C-c, M-x, F1..F12, Up, BSpace, ...) or text, typed key by key. `literal` types every item as text. Keys that submit several lines are typed line by line, each once the pane answered the one before, and `mark` is from just before the last line. Returns {schema_version, pane, mark} (mark: for phux_wait's `after`). With `wait_until`, `wait_regex` or `wait_idle_ms` it then waits in the same call, as phux_wait with `after: mark` would, and returns phux_wait's document with the delivery under `sent`.",
             schema: || {
                 object(
                     &["target", "keys"],
@@ -28,6 +28,10 @@ pub fn tools() -> Vec<Tool> {
                         ("target", string("The pane")),
                         ("keys", strings("Key names or text, in order")),
                         ("literal", boolean("Type every item as text, with no key-name lookup")),
+                        ("wait_until", string("Then wait until a line of the output after the keys contains this text")),
+                        ("wait_regex", string("Then wait until a line of the output after the keys matches this regex")),
+                        ("wait_idle_ms", integer("Then wait until the pane wrote after the keys and stayed quiet this long (a full-screen program done redrawing)", 1, 3_600_000)),
+                        ("timeout_secs", number("With a wait_*: give up after this many seconds (outcome timed_out) [default: 30]", 0.0, 86_400.0)),
                     ],
                 )
             },
@@ -118,16 +122,54 @@ struct SendKeysArgs {
     keys: Vec<String>,
     #[serde(default)]
     literal: bool,
+    wait_until: Option<String>,
+    wait_regex: Option<String>,
+    wait_idle_ms: Option<u64>,
+    timeout_secs: Option<f64>,
 }
 
 fn send_keys(call: &Call) -> Result<Document, Failure> {
     let args: SendKeysArgs = call.parse()?;
-    to_value(&phux_client::verbs::send_keys::deliver(
+    let waits =
+        args.wait_until.is_some() || args.wait_regex.is_some() || args.wait_idle_ms.is_some();
+    if args.timeout_secs.is_some() && !waits {
+        return Err(phux_client::values::usage(
+            "timeout_secs applies to wait_until, wait_regex or wait_idle_ms",
+        ));
+    }
+    let sent = phux_client::verbs::send_keys::deliver(
         &call.context,
         &args.target,
         args.keys,
         args.literal,
-    )?)
+    )?;
+    if !waits {
+        return to_value(&sent);
+    }
+    let options = phux_client::verbs::wait::WaitOptions {
+        until: args.wait_until,
+        regex: args.wait_regex,
+        idle: args.wait_idle_ms,
+        tail: None,
+        new: false,
+        after: Some(sent.mark),
+        output_only: false,
+        timeout: Some(crate::tools::seconds(
+            args.timeout_secs.unwrap_or(super::read::WAIT_DEFAULT_SECS),
+        )),
+        target: Some(args.target),
+    };
+    let waited =
+        phux_client::verbs::wait::wait_for(options, &call.context, Some(call.stop.clone()))?;
+    let document = super::read::wait_document(&waited, call)?;
+    let mut value = document.value;
+    if let Some(fields) = value.as_object_mut() {
+        fields.insert(
+            "sent".into(),
+            serde_json::to_value(&sent).unwrap_or_default(),
+        );
+    }
+    to_value(&value)
 }
 
 #[derive(Deserialize)]

@@ -33,7 +33,10 @@ const DOCUMENTS: &[(&str, &str)] = &[
     ("phux_wait", "outcome=met/timed_out/cancelled met:boolean matched:boolean schema_version:integer pane:integer cols:integer \
         rows:integer cursor:object? lines:array | match:object tail_lines:array scrollback:array mark:integer title:string"),
     ("phux_watch", "schema_version:integer events:array count:integer ended=max_events/until/timed_out/pane_closed/cancelled cursor:integer"),
-    ("phux_send_keys", INPUT_MARK),
+    // With a wait_*, phux_wait's document with the delivery under `sent`.
+    ("phux_send_keys", "schema_version:integer pane:integer | mark:integer delivery:string operation_id:string \
+        outcome=met/timed_out/cancelled met:boolean matched:boolean match:object sent:object cols:integer rows:integer \
+        lines:array scrollback:array"),
     ("phux_paste", INPUT_MARK),
     // A background run answers with its job instead of the RunResult.
     ("phux_run", "schema_version:integer | command:string exit_code:integer output:string duration_ms:integer truncated:boolean \
@@ -44,7 +47,7 @@ const DOCUMENTS: &[(&str, &str)] = &[
     ("phux_kill", "schema_version:integer target:string killed:object"),
     ("phux_signal", "schema_version:integer signal=interrupt/freeze/resume/terminate/kill panes:array"),
     ("phux_rec", "schema_version:integer path:string format:string bytes:integer duration_ms:integer frames:integer cols:integer rows:integer truncated:boolean \
-        | exit_status:integer"),
+        | exit_status:integer played_ms:integer"),
     ("phux_agent_show", AGENT_STATE),
     ("phux_ask", "schema_version:integer event:string terminal:string id:string question:string suggestions:array elapsed_seconds:integer?"),
     ("phux_agent_list", AGENT_STATE),

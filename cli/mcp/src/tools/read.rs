@@ -210,7 +210,7 @@ fn wait_schema() -> Value {
 }
 
 /// How long a `phux_wait` waits when the call names no timeout: a tool call must end.
-const WAIT_DEFAULT_SECS: f64 = 30.0;
+pub(crate) const WAIT_DEFAULT_SECS: f64 = 30.0;
 
 #[derive(Deserialize)]
 struct WaitArgs {
@@ -241,6 +241,11 @@ fn wait_tool(call: &Call) -> Result<Document, Failure> {
         target: args.target,
     };
     let waited = wait::wait_for(verb_args, &call.context, Some(call.stop.clone()))?;
+    wait_document(&waited, call)
+}
+
+/// What `phux_wait` (and `phux_send_keys` with a wait) returns for a wait that ended.
+pub(crate) fn wait_document(waited: &wait::Waited, call: &Call) -> Result<Document, Failure> {
     to_value(&WaitOutcome {
         outcome: match (waited.met, call.stop.is_pressed()) {
             (true, _) => "met",

@@ -194,8 +194,13 @@ fn mcp_bounds_its_concurrent_calls() {
         })
         .collect();
     for id in &ids[bound..] {
+        // A tool result with a typed code, which a host shows its model (issue 54), not a
+        // JSON-RPC error.
         let reply = mcp.reply(*id, Duration::from_secs(30));
-        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        let error = &reply["result"]["structuredContent"]["error"];
+        assert_eq!(reply["result"]["isError"], true, "{reply}");
+        assert_eq!(error["code"], "too_many_calls", "{reply}");
+        let message = error["message"].as_str().unwrap_or_default();
         assert!(message.contains("in flight already"), "{reply}");
     }
     // The server still answers everyone else.

@@ -450,3 +450,27 @@ fn a_cancelled_run_stops_waiting_and_the_command_goes_on() {
         json!({"target": pane, "signal": "interrupt", "confirm": true}),
     );
 }
+
+/// `phux_send_keys` with `wait_until` types and waits in one call (issue 54), as `send-keys
+/// --wait-until` does: the document is phux_wait's, the delivery under `sent`, and the line
+/// matched is the command's output, never its echo.
+#[test]
+fn send_keys_waits_in_the_same_call() {
+    let server = TestServer::start();
+    let pane = server.plain_shell("p", "sh");
+    let (mut mcp, _) = McpProcess::initialized(&server.socket, NEWEST);
+    let doc = mcp.ok(
+        "phux_send_keys",
+        json!({"target": pane, "keys": ["echo ONE-$((40+2))", "Enter"],
+               "wait_until": "ONE-42", "timeout_secs": 30}),
+    );
+    assert_eq!(doc["outcome"], "met", "{doc}");
+    assert_eq!(doc["match"]["text"], "ONE-42", "{doc}");
+    assert_eq!(doc["sent"]["delivery"], "ok", "{doc}");
+    let doc = mcp.ok(
+        "phux_send_keys",
+        json!({"target": pane, "keys": ["true", "Enter"], "wait_until": "NEVER-SHOWN",
+               "timeout_secs": 1}),
+    );
+    assert_eq!(doc["outcome"], "timed_out", "{doc}");
+}

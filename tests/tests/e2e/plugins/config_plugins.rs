@@ -511,7 +511,8 @@ fn doctor_reports_each_check() {
             "shell integration",
             "git",
             "ssh",
-            "remote"
+            "remote",
+            "emoji font"
         ]
     );
     let server = &doc["checks"][2];
