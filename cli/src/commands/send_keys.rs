@@ -105,7 +105,7 @@ fn execute(args: Args, context: &Context) -> VerbResult {
     };
     let timeout = options.timeout;
     let waited = wait_for(options, context, None)?;
-    let mut sent = serde_json::to_value(&waited.document()).unwrap_or_default();
+    let mut sent = serde_json::to_value(waited.document()).unwrap_or_default();
     if let Some(fields) = sent.as_object_mut() {
         fields.insert(
             "sent".into(),

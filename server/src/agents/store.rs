@@ -378,8 +378,10 @@ mod tests {
     /// it has gone away.
     #[test]
     fn an_ask_is_claimed_once_and_its_dialog_is_not_raised_again_while_it_shows() {
-        let mut entry = PaneAgent::default();
-        entry.ask = Some(ask("t1", false, false));
+        let mut entry = PaneAgent {
+            ask: Some(ask("t1", false, false)),
+            ..PaneAgent::default()
+        };
         assert_eq!(entry.claim_ask("t2"), AskClaim::Other("t1".into()));
         assert_eq!(entry.claim_ask("t1"), AskClaim::Claimed);
         assert_eq!(entry.claim_ask("t1"), AskClaim::NoneActive);
