@@ -180,6 +180,13 @@ fn summary_line(doc: &RecJson, recorded: Option<std::time::Duration>) -> String 
         "frame"
     };
     let plural = if doc.frames == 1 { "" } else { "s" };
+    // `-o x.png` without `--still` is an animation: said, since a `.png` is often taken for
+    // one picture.
+    let kind = if doc.format == RecFormat::Apng && doc.path.to_ascii_lowercase().ends_with(".png") {
+        "animated PNG frame"
+    } else {
+        kind
+    };
     let truncated = if doc.truncated {
         " (stopped at --max-bytes)"
     } else {
@@ -235,5 +242,21 @@ mod tests {
             false,
         );
         assert!(summary_line(&doc, None).contains("12 frames, plays 2.5 s, 80x24)"));
+        // `-o x.png` without `--still` wrote an animation, and says so.
+        let doc = export::document(
+            Path::new("d.png"),
+            RecFormat::Apng,
+            9,
+            2500,
+            12,
+            80,
+            24,
+            false,
+        );
+        assert!(
+            summary_line(&doc, None).contains("12 animated PNG frames"),
+            "{}",
+            summary_line(&doc, None)
+        );
     }
 }
