@@ -20,7 +20,6 @@ use crate::output;
 use release::Tag;
 
 /// Where releases are listed unless `[update] url` or `PHUX_UPDATE_URL` says otherwise.
-pub const DEFAULT_INDEX_URL: &str = concat!(env!("CARGO_PKG_REPOSITORY"), "/releases");
 /// Schema of `phux update --json`.
 pub const UPDATE_SCHEMA_VERSION: u32 = 1;
 
@@ -29,8 +28,8 @@ pub const UPDATE_SCHEMA_VERSION: u32 = 1;
 #[command(
     disable_version_flag = true,
     after_help = "\
-The release index is read from PHUX_UPDATE_URL, else `[update] url` in config.toml, else the
-project's releases. Only installs phux made are replaced (a release archive unpacked into
+The release index is read from PHUX_UPDATE_URL, else `[update] url` in config.toml; with neither,
+update says how to set one (phux has no release host of its own). Only installs phux made are replaced (a release archive unpacked into
 $PHUX_INSTALL_DIR, ~/.local/bin, ~/bin, /usr/local/bin or /opt/phux/bin); Cargo, Nix, Homebrew
 and distribution packages are refused with their own command. PHUX_UPDATE_TARGET names the binary
 to replace instead of this one (for tests and packaging)."
@@ -214,7 +213,8 @@ fn update(args: &Args, context: &Context) -> Result<UpdateJson, Failure> {
     Ok(doc)
 }
 
-/// `$PHUX_UPDATE_URL`, else `[update] url` in config.toml, else the project's releases.
+/// `$PHUX_UPDATE_URL`, else `[update] url` in config.toml; with neither, a refusal that says
+/// how to set one: no release host is published, and a made-up default could only fail.
 fn index_url() -> Result<String, Failure> {
     if let Some(url) = std::env::var("PHUX_UPDATE_URL")
         .ok()
@@ -226,7 +226,7 @@ fn index_url() -> Result<String, Failure> {
     let text = phux_core::config::file::read_text(&path)
         .map_err(|e| Failure::new(ErrorCode::InvalidConfig, e.to_string(), e.remedy()))?;
     let Some(text) = text else {
-        return Ok(DEFAULT_INDEX_URL.to_owned());
+        return Err(no_index());
     };
     let table: toml::Table = toml::from_str(&text).map_err(|e| {
         Failure::new(
@@ -235,12 +235,23 @@ fn index_url() -> Result<String, Failure> {
             "fix the file (`phux config check` shows where)",
         )
     })?;
-    Ok(table
+    table
         .get("update")
         .and_then(|u| u.get("url"))
         .and_then(|u| u.as_str())
-        .unwrap_or(DEFAULT_INDEX_URL)
-        .to_owned())
+        .filter(|u| !u.is_empty())
+        .map(str::to_owned)
+        .ok_or_else(no_index)
+}
+
+fn no_index() -> Failure {
+    Failure::new(
+        ErrorCode::UpdateSourceUnsupported,
+        "no release index is set: phux has no release host of its own",
+        "point it at a release index (GitHub-releases-shaped JSON, see docs/maintenance.md): \
+         `[update] url = \"https://HOST/PATH\"` in config.toml or PHUX_UPDATE_URL; or update from \
+         source (`git pull && scripts/install`)",
+    )
 }
 
 /// Fetches the checksum, then the archive; verifies; unpacks into `staging`; checks the new

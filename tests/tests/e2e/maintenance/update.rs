@@ -207,6 +207,19 @@ fn update_index_url_comes_from_config_and_the_environment_overrides_it() {
         code, "update_fetch_failed",
         "PHUX_UPDATE_URL wins over the config"
     );
+    // With neither, no made-up host is dialled: the refusal says how to set an index.
+    std::fs::write(m.dir.path().join("config.toml"), "").unwrap();
+    let mut unset = m.phux(&["update", "--json", "--check"]);
+    unset.env_remove("PHUX_UPDATE_URL");
+    let out = run(&mut unset);
+    let (code, _, remedy) = failure(&out);
+    assert_eq!(code, "update_source_unsupported", "{}", stderr(&out));
+    assert!(remedy.contains("[update] url"), "{remedy}");
+    assert!(
+        !stderr(&out).contains("example.invalid"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
