@@ -13,3 +13,4 @@ mod server_reliability;
 mod server_verbs;
 mod shell_integration;
 mod upgrade;
+mod upgrade_clients;
