@@ -112,19 +112,7 @@ fn main() {
         || {
             j += 1;
             let mark = format!("MARK{j}T");
-            let start = Instant::now();
-            tmux.ok(&["send-keys", "-t", "bench", &format!("echo {mark}"), "Enter"]);
-            loop {
-                let screen = tmux.output(&["capture-pane", "-p", "-t", "bench"]);
-                if String::from_utf8_lossy(&screen).contains(&mark) {
-                    break;
-                }
-                assert!(
-                    start.elapsed() < Duration::from_secs(10),
-                    "tmux never showed {mark}"
-                );
-            }
-            start.elapsed()
+            tmux.send_until_shown(&mark)
         },
     );
     row(
@@ -157,19 +145,7 @@ fn main() {
         || {
             j += 1;
             let mark = format!("ONE{j}T");
-            let start = Instant::now();
-            tmux.ok(&["send-keys", "-t", "bench", &format!("echo {mark}"), "Enter"]);
-            loop {
-                let screen = tmux.output(&["capture-pane", "-p", "-t", "bench"]);
-                if String::from_utf8_lossy(&screen).contains(&mark) {
-                    break;
-                }
-                assert!(
-                    start.elapsed() < Duration::from_secs(10),
-                    "tmux never showed {mark}"
-                );
-            }
-            start.elapsed()
+            tmux.send_until_shown(&mark)
         },
     );
     row(
@@ -293,6 +269,22 @@ impl Tmux {
     fn ok(&self, args: &[&str]) {
         let status = self.command(args).status().unwrap();
         assert!(status.success(), "tmux {args:?} failed");
+    }
+
+    /// `send-keys 'echo MARK' Enter`, then `capture-pane` until MARK shows: the time it took.
+    fn send_until_shown(&self, mark: &str) -> Duration {
+        let start = Instant::now();
+        self.ok(&["send-keys", "-t", "bench", &format!("echo {mark}"), "Enter"]);
+        loop {
+            let screen = self.output(&["capture-pane", "-p", "-t", "bench"]);
+            if String::from_utf8_lossy(&screen).contains(mark) {
+                return start.elapsed();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "tmux never showed {mark}"
+            );
+        }
     }
 
     fn stop(&self) {
