@@ -11,11 +11,11 @@
 
 use std::time::Duration;
 
-pub use phux_client::verbs::send_keys::{deliver, MarkJson};
+pub use phux_client::verbs::send_keys::{deliver, MarkJson, ThenWait};
 use phux_core::exit_code::SUCCESS;
 
-use crate::commands::values::{parse_seconds, usage};
-use crate::commands::wait::{conclude_wait, wait_for, WaitOptions};
+use crate::commands::values::parse_seconds;
+use crate::commands::wait::{conclude_wait, wait_for};
 use crate::commands::Context;
 use crate::failure::{conclude, VerbResult};
 use crate::output;
@@ -65,44 +65,22 @@ pub fn run(args: Args, context: &Context) -> i32 {
     )
 }
 
-/// The wait `--wait-*` ask for after the keys, if any.
-fn then_wait(args: &Args, mark: u64) -> Option<WaitOptions> {
-    if args.wait_until.is_none() && args.wait_regex.is_none() && args.wait_idle.is_none() {
-        return None;
-    }
-    Some(WaitOptions {
+fn execute(args: Args, context: &Context) -> VerbResult {
+    let then = ThenWait {
         until: args.wait_until.clone(),
         regex: args.wait_regex.clone(),
-        idle: args.wait_idle,
-        tail: None,
-        new: false,
-        after: Some(mark),
-        output_only: false,
-        timeout: Some(args.timeout.unwrap_or(DEFAULT_WAIT)),
-        target: Some(args.target.clone()),
-    })
-}
-
-/// How long `--wait-*` waits when no `--timeout` is given.
-const DEFAULT_WAIT: Duration = Duration::from_secs(30);
-
-fn execute(args: Args, context: &Context) -> VerbResult {
-    if args.timeout.is_some()
-        && args.wait_until.is_none()
-        && args.wait_regex.is_none()
-        && args.wait_idle.is_none()
-    {
-        return Err(usage(
-            "--timeout applies to --wait-until, --wait-regex or --wait-idle",
-        ));
-    }
+        idle_ms: args.wait_idle,
+        timeout: args.timeout,
+    };
+    let waits = then.asked()?;
     let document = deliver(context, &args.target, args.keys.clone(), args.literal)?;
-    let Some(options) = then_wait(&args, document.mark) else {
+    if !waits {
         if args.json {
             output::print_json(&document);
         }
         return Ok(SUCCESS);
-    };
+    }
+    let options = then.options(&args.target, document.mark);
     let timeout = options.timeout;
     let waited = wait_for(options, context, None)?;
     let mut sent = serde_json::to_value(waited.document()).unwrap_or_default();

@@ -182,7 +182,10 @@ pub fn installed_font() -> Option<PathBuf> {
         .find(|path| load_font(path).is_some())
 }
 
-/// Whether `text` holds a character a colour emoji font would draw.
+/// Whether `text` holds an emoji a colour font would draw: the pictograph planes and the two
+/// common emoji of the symbol blocks. Narrower than [`might_be_emoji`] (which decides what to
+/// look up at all) on purpose: the box drawing, arrows and dingbats of every full-screen
+/// program lie in its ranges, and a recording of `top` is not a recording of emoji.
 pub fn has_emoji(text: &str) -> bool {
     text.chars()
         .any(|c| matches!(u32::from(c), 0x1F000..=0x1FAFF) || c == '\u{2764}' || c == '\u{2705}')

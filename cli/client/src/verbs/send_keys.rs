@@ -7,6 +7,7 @@ use phux_core::ids::PaneId;
 
 use crate::failure::Failure;
 use crate::values::{connect, resolve_single_pane};
+use crate::verbs::wait::WaitOptions;
 use crate::wait::{wait, After, WaitSpec};
 use crate::Context;
 use crate::{pane, target};
@@ -82,6 +83,48 @@ pub fn deliver(
         }
     }
     Ok(MarkJson::delivered(pane, mark, operation))
+}
+
+/// What `send-keys` waits for after the keys, in the same call (`--wait-until`,
+/// `--wait-regex`, `--wait-idle`; MCP's `wait_until`, `wait_regex`, `wait_idle_ms`).
+#[derive(Debug, Clone, Default)]
+pub struct ThenWait {
+    pub until: Option<String>,
+    pub regex: Option<String>,
+    pub idle_ms: Option<u64>,
+    /// [default: [`DEFAULT_WAIT`]]
+    pub timeout: Option<Duration>,
+}
+
+/// How long a send-and-wait waits when no timeout is given.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(30);
+
+impl ThenWait {
+    /// Whether a wait was asked for; a timeout without one is a usage error.
+    pub fn asked(&self) -> Result<bool, Failure> {
+        let asked = self.until.is_some() || self.regex.is_some() || self.idle_ms.is_some();
+        if self.timeout.is_some() && !asked {
+            return Err(crate::values::usage(
+                "a timeout applies to a wait after the keys (until a text, a regex, or idle)",
+            ));
+        }
+        Ok(asked)
+    }
+
+    /// The wait on `target` for output after `mark` (the keys' `mark`), as `wait --after`.
+    pub fn options(self, target: &str, mark: u64) -> WaitOptions {
+        WaitOptions {
+            until: self.until,
+            regex: self.regex,
+            idle: self.idle_ms,
+            tail: None,
+            new: false,
+            after: Some(mark),
+            output_only: false,
+            timeout: Some(self.timeout.unwrap_or(DEFAULT_WAIT)),
+            target: Some(target.to_owned()),
+        }
+    }
 }
 
 /// How long a pane must stay quiet after writing for a line to count as answered.

@@ -6,6 +6,7 @@ use phux_client::pane::{self, Ask};
 use phux_client::target;
 use phux_client::values::{connect, resolve_pane};
 use phux_client::verbs::run::{self, RunOptions};
+use phux_client::verbs::send_keys::{self, ThenWait};
 use phux_core::documents::{GridSize, RunResult};
 use phux_core::error_code::ErrorCode;
 use phux_core::limits::check_grid;
@@ -130,39 +131,21 @@ struct SendKeysArgs {
 
 fn send_keys(call: &Call) -> Result<Document, Failure> {
     let args: SendKeysArgs = call.parse()?;
-    let waits =
-        args.wait_until.is_some() || args.wait_regex.is_some() || args.wait_idle_ms.is_some();
-    if args.timeout_secs.is_some() && !waits {
-        return Err(phux_client::values::usage(
-            "timeout_secs applies to wait_until, wait_regex or wait_idle_ms",
-        ));
-    }
-    let sent = phux_client::verbs::send_keys::deliver(
-        &call.context,
-        &args.target,
-        args.keys,
-        args.literal,
-    )?;
+    let then = ThenWait {
+        until: args.wait_until,
+        regex: args.wait_regex,
+        idle_ms: args.wait_idle_ms,
+        timeout: args.timeout_secs.map(crate::tools::seconds),
+    };
+    let waits = then.asked()?;
+    let sent = send_keys::deliver(&call.context, &args.target, args.keys, args.literal)?;
     if !waits {
         return to_value(&sent);
     }
-    let options = phux_client::verbs::wait::WaitOptions {
-        until: args.wait_until,
-        regex: args.wait_regex,
-        idle: args.wait_idle_ms,
-        tail: None,
-        new: false,
-        after: Some(sent.mark),
-        output_only: false,
-        timeout: Some(crate::tools::seconds(
-            args.timeout_secs.unwrap_or(super::read::WAIT_DEFAULT_SECS),
-        )),
-        target: Some(args.target),
-    };
+    let options = then.options(&args.target, sent.mark);
     let waited =
         phux_client::verbs::wait::wait_for(options, &call.context, Some(call.stop.clone()))?;
-    let document = super::read::wait_document(&waited, call)?;
-    let mut value = document.value;
+    let mut value = super::read::wait_document(&waited, call)?.value;
     if let Some(fields) = value.as_object_mut() {
         fields.insert(
             "sent".into(),

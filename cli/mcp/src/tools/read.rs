@@ -210,7 +210,7 @@ fn wait_schema() -> Value {
 }
 
 /// How long a `phux_wait` waits when the call names no timeout: a tool call must end.
-pub(crate) const WAIT_DEFAULT_SECS: f64 = 30.0;
+const WAIT_DEFAULT_SECS: f64 = 30.0;
 
 #[derive(Deserialize)]
 struct WaitArgs {
