@@ -127,6 +127,11 @@ pub fn connect(context: &Context) -> Result<Client, Failure> {
 /// The one pane TARGET names (the focused one when it names several), for the verbs that share
 /// the resolver but keep exit 1 for a partial view; the partial-fleet warning is printed.
 pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, Failure> {
+    resolve_pane_as_found(client, selector).map_err(Failure::partial_view_exits_1)
+}
+
+/// `resolve_pane` with a partial view's own exit status (3).
+fn resolve_pane_as_found(client: &mut Client, selector: &Selector) -> Result<PaneId, Failure> {
     // `@N` names one local pane outright: skip the state round trip (a hot path for agents);
     // the request that follows is refused with `no_such_target` if the pane does not exist.
     if let Selector::Terminal(pane) = selector {
@@ -134,12 +139,10 @@ pub fn resolve_pane(client: &mut Client, selector: &Selector) -> Result<PaneId, 
     }
     // `NAME/@N`: the same shortcut on the satellite's server, reached through the hub.
     if let Selector::Remote { host, pane } = selector {
-        target::enter_satellite(client, host)
-            .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+        target::enter_satellite(client, host).map_err(Failure::from)?;
         return Ok(*pane);
     }
-    let resolved = target::resolve_target(client, selector)
-        .map_err(|e| Failure::from(e).partial_view_exits_1())?;
+    let resolved = target::resolve_target(client, selector).map_err(Failure::from)?;
     warn_if_partial(resolved.partial_warning());
     Ok(resolved.pane())
 }
@@ -155,12 +158,7 @@ pub fn resolve_agent_pane(
     verb: &str,
 ) -> Result<PaneId, Failure> {
     target::refuse_satellite(selector, verb)?;
-    if let Selector::Terminal(pane) = selector {
-        return Ok(*pane);
-    }
-    let resolved = target::resolve_target(client, selector).map_err(Failure::from)?;
-    warn_if_partial(resolved.partial_warning());
-    Ok(resolved.pane())
+    resolve_pane_as_found(client, selector)
 }
 
 /// The one pane TARGET names for the verbs that act on one pane (snapshot, send-keys, paste's
