@@ -160,6 +160,10 @@ error_codes! {
     // pane now), and a call over the adapter's limit of calls in flight (try again shortly)
     ServerRestarted => "server_restarted", FAILURE;
     TooManyCalls => "too_many_calls", FAILURE;
+    // `listen`: the running server already listens on another address; the address could
+    // not be bound (or the certificate made)
+    ListenerRunning => "listener_running", USAGE;
+    ListenerFailed => "listener_failed", FAILURE;
     // `tape`: a tape that does not parse (file:line:col in the message), a `Require`d program
     // (or ffmpeg for video) that is not installed, a `Wait` that never matched
     TapeInvalid => "tape_invalid", USAGE;

@@ -392,6 +392,11 @@ fn documents_are_pinned() {
                 },
             }],
             unplaced: vec![],
+            listener: Some(phux_core::wire::ListenerView {
+                addr: "127.0.0.1:8787".into(),
+                fingerprint: "3F:A2:00:17:5B:C4:9E:01".into(),
+                admitted: 1,
+            }),
         },
     );
     doc(

@@ -122,12 +122,15 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     }
     let shared = Arc::new(shared);
     let mut adopted = inheritance.is_some();
+    let mut listen_at = shared.config.ws_addr.clone();
     if let Some(inheritance) = inheritance {
         handoff::adopt(&shared, inheritance, epoch.is_some());
     } else {
         // Panes a previous server left with their keepers (it crashed, or an upgrade's new
-        // binary never took over) come back before anyone is served.
-        adopted = keeper::recover(&shared) > 0;
+        // binary never took over) come back before anyone is served, and its listener with them.
+        let recovered = keeper::recover(&shared);
+        adopted = recovered.panes > 0;
+        listen_at = listen_at.or(recovered.listener);
     }
     keeper::state_file::start_writer(&shared);
     log::line(&format!("listening on {}", bound.path().display()));
@@ -139,7 +142,9 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
         path: shared.config.socket.clone(),
         source: e,
     })?;
-    if let Some(settings) = remote::Settings::configured(shared.config.ws_addr.clone()) {
+    // A file a crashed server left names no listener of this one until it listens.
+    phux_core::config::listener::RunningListener::remove(&shared.config.socket);
+    if let Some(settings) = remote::Settings::configured(listen_at) {
         // A listener that cannot start is logged; the local socket serves on.
         if let Err(why) = remote::start(&shared, &settings) {
             log::line(&format!("remote: not listening: {why}"));
@@ -155,6 +160,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     // none does not start a server in the middle of this stop.
     keeper::withdraw(&shared.config.socket);
     keeper::state_file::remove(&shared.config.socket);
+    phux_core::config::listener::RunningListener::remove(&shared.config.socket);
     // Unlink the socket and release the lock (and the copy kept for an upgrade) first, so a
     // `phux server` or `phux new` now starts a new server instead of talking to this one; then
     // let connection threads deliver what is already queued (the `kill --server` answer, a
@@ -204,7 +210,10 @@ fn wait_for_shutdown(
         let Some(limit) = shared.config.exit_after_idle else {
             continue;
         };
-        let idle = shared.tree().panes.is_empty() && shared.client_count() == 0;
+        // A server that listens for paired devices waits for them: not idle.
+        let idle = shared.tree().panes.is_empty()
+            && shared.client_count() == 0
+            && remote::bound_addr().is_none();
         idle_since = if idle {
             idle_since.or(Some(Instant::now()))
         } else {

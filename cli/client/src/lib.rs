@@ -42,7 +42,9 @@ pub mod workspace;
 
 use std::path::PathBuf;
 
-pub use autostart::{ensure_server, on_a_server, AUTOSTART_LIMIT, AUTOSTART_POLL};
+pub use autostart::{
+    ensure_server, ensure_server_saying, on_a_server, AUTOSTART_LIMIT, AUTOSTART_POLL,
+};
 pub use connection::{checked_stream, Client, DEFAULT_READ_TIMEOUT};
 pub use error::ClientError;
 pub use stream::{Pushed, SCREEN_CHANGED};

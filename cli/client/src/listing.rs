@@ -104,6 +104,7 @@ pub fn running_status(facts: StatusOk, state: &StateView) -> StatusJson {
         asks: state.asks.clone(),
         leases: state.leases(),
         unplaced: state.unplaced(),
+        listener: facts.listener,
     }
 }
 

@@ -17,6 +17,7 @@ pub mod insert_pane;
 pub mod keeper;
 pub mod kill;
 pub mod launch;
+pub mod listen;
 pub mod logs;
 pub mod ls;
 pub mod mcp;
@@ -114,6 +115,7 @@ pub enum Command {
     #[command(alias = "remote", alias = "satellite")]
     Host(host::Args),
     Pair(pair::Args),
+    Listen(listen::Args),
     Web(web::Args),
     Proxy(proxy::Args),
     Skill(skill::Args),
@@ -177,6 +179,7 @@ const ARGUMENTS: &[Describe] = &[
     server::Args::augment_args,
     host::Args::augment_args,
     pair::Args::augment_args,
+    listen::Args::augment_args,
     web::Args::augment_args,
     proxy::Args::augment_args,
     skill::Args::augment_args,
@@ -255,6 +258,7 @@ pub fn run(command: Command, context: &Context) -> i32 {
         Command::Server(args) => server::run(args, context),
         Command::Host(args) => host::run(args, context),
         Command::Pair(args) => pair::run(args, context),
+        Command::Listen(args) => listen::run(args, context),
         Command::Web(args) => web::run(args),
         Command::RemoteLink(args) => remote_link::run(args),
         Command::Proxy(args) => proxy::run(args, context),

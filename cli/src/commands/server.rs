@@ -84,6 +84,8 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     config.seed_session = !args.no_seed && !args.detach_stdio;
     config.adopt = args.adopt;
     let from_file = config.ws_addr.take();
+    // Asked for on this command line: a server already running is given the listener instead.
+    let join_with = args.ws_addr.clone().filter(|_| !args.detach_stdio);
     config.ws_addr = args
         .ws_addr
         .or_else(|| phux_core::config::listener::configured_addr(|| from_file));
@@ -137,9 +139,41 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
     match phux_server::run(config) {
         Ok(()) => 0,
         Err(ServerError::Socket(SocketError::AlreadyRunning { .. })) if args.detach_stdio => 0,
+        Err(ServerError::Socket(SocketError::AlreadyRunning { .. })) if join_with.is_some() => {
+            join_running(&socket, join_with.as_deref().unwrap_or_default())
+        }
         Err(error) => {
             print_error(&error.to_string(), &remedy(&error));
             1
+        }
+    }
+}
+
+/// `--ws-addr` while a server runs: the running server starts the listener (its panes and
+/// clients stay as they are) and this command ends.
+fn join_running(socket: &std::path::Path, addr: &str) -> i32 {
+    let joined = phux_client::Client::connect_running(socket)
+        .map_err(phux_client::failure::Failure::from)
+        .and_then(|mut client| phux_client::verbs::listen::listen(&mut client, addr));
+    match joined {
+        Ok(document) => {
+            crate::output::print_line(&format!(
+                "a server already runs at {}: {}",
+                socket.display(),
+                if document.started {
+                    "its listener is started (its panes and clients are as they were)"
+                } else {
+                    "it already listens there"
+                }
+            ));
+            for line in phux_client::verbs::listen::describe(&document) {
+                crate::output::print_line(&line);
+            }
+            0
+        }
+        Err(failure) => {
+            print_error(&failure.message, &failure.remedy);
+            failure.exit_code
         }
     }
 }

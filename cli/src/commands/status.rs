@@ -75,6 +75,14 @@ pub fn prose_lines(doc: &StatusJson) -> Vec<String> {
     if let Some(log) = &doc.logs.server {
         lines.push(format!("log: {log}"));
     }
+    if let Some(listener) = &doc.listener {
+        lines.push(format!(
+            "listening on {} (TLS, certificate {}), {}",
+            listener.addr,
+            listener.fingerprint,
+            counted(u64::from(listener.admitted), "admitted connection")
+        ));
+    }
     if !doc.satellite_terminals.is_empty() {
         let names: Vec<String> = doc
             .satellite_terminals

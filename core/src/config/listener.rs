@@ -29,3 +29,49 @@ pub fn configured_addr(from_file: impl FnOnce() -> Option<String>) -> Option<Str
         .filter(|v| !v.trim().is_empty())
         .or_else(from_file)
 }
+
+/// What the running server's listener binds, written beside its socket (`<socket>.listener`,
+/// 0600) when it starts listening and removed when the server stops on purpose: `pair` reads it
+/// to name the address devices dial without contacting the server (§4.18), as it would read
+/// the configuration. A crash leaves it: the next server listens there again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunningListener {
+    /// The bound address (its real port when port 0 was asked for).
+    pub addr: String,
+    /// The certificate's SHA-256 fingerprint.
+    pub fingerprint: String,
+}
+
+/// The most a listener file may hold.
+const MAX_LISTENER_FILE: u64 = 4096;
+
+impl RunningListener {
+    /// Where the server at `socket` writes it.
+    pub fn path_for(socket: &std::path::Path) -> std::path::PathBuf {
+        let mut name = socket.as_os_str().to_os_string();
+        name.push(".listener");
+        std::path::PathBuf::from(name)
+    }
+
+    /// The file of the server at `socket`; `None` when there is none (or it cannot be read).
+    pub fn read(socket: &std::path::Path) -> Option<RunningListener> {
+        let bytes = crate::bounded_read::read_file(
+            &Self::path_for(socket),
+            MAX_LISTENER_FILE,
+            "listener file",
+        )
+        .ok()?;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// Writes it for the server at `socket` (atomically, 0600).
+    pub fn write(&self, socket: &std::path::Path) -> std::io::Result<()> {
+        let bytes = serde_json::to_vec(self).map_err(std::io::Error::other)?;
+        crate::atomic_file::write(&Self::path_for(socket), &bytes, 0o600)
+    }
+
+    /// Removes the file of the server at `socket` (a stop on purpose).
+    pub fn remove(socket: &std::path::Path) {
+        let _ = std::fs::remove_file(Self::path_for(socket));
+    }
+}

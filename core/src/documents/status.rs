@@ -54,6 +54,10 @@ pub struct StatusJson {
     /// absent when there are none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unplaced: Vec<crate::ids::TerminalAddr>,
+    /// The remote listener the server runs (its bound address, certificate fingerprint and
+    /// admitted connections); absent when it runs none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listener: Option<crate::wire::ListenerView>,
 }
 
 impl StatusJson {
@@ -75,6 +79,7 @@ impl StatusJson {
             asks: Vec::new(),
             leases: Vec::new(),
             unplaced: Vec::new(),
+            listener: None,
         }
     }
 }

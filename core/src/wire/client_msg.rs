@@ -71,6 +71,8 @@ pub enum ClientMessage {
     RemoteConnections(IdOnly),
     /// End every admitted remote connection of a credential (the owner's local socket only).
     RemoteDisconnect(crate::wire::remote_connections::RemoteDisconnect),
+    /// Start the remote listener in the running server (the owner's local socket only).
+    Listen(crate::wire::remote_connections::Listen),
     #[serde(other)]
     Unknown,
 }
@@ -81,7 +83,9 @@ impl ClientMessage {
     pub fn is_owner_only(&self) -> bool {
         matches!(
             self,
-            ClientMessage::RemoteConnections(_) | ClientMessage::RemoteDisconnect(_)
+            ClientMessage::RemoteConnections(_)
+                | ClientMessage::RemoteDisconnect(_)
+                | ClientMessage::Listen(_)
         )
     }
 
@@ -118,6 +122,7 @@ impl ClientMessage {
             GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => m.id,
             RemoteConnections(m) => m.id,
             RemoteDisconnect(m) => m.id,
+            Listen(m) => m.id,
             Tunnel(m) => m.id,
             ClaimRun(m) => m.id,
             ReleaseRun(m) => m.id,

@@ -50,6 +50,9 @@ pub struct StatusOk {
     pub protocol: ProtocolVersion,
     pub clients: u32,
     pub log: Option<String>,
+    /// The remote listener, when one runs (absent from servers that predate it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listener: Option<crate::wire::ListenerView>,
 }
 
 /// `shell_state`: whether a shell is listening in the pane, as its process group and its OSC 133

@@ -1,4 +1,5 @@
-//! The owner's view of the remote listener's admitted connections (`phux pair connections`,
+//! The owner's view of the remote listener: starting it on a running server (`phux listen`),
+//! what it binds (in `status`), and its admitted connections (`phux pair connections`,
 //! `pair disconnect`, `pair revoke --disconnect`): asked on the local socket only.
 
 use serde::{Deserialize, Serialize};
@@ -36,4 +37,30 @@ pub struct RemoteConnectionsOk {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RemoteDisconnectOk {
     pub disconnected: u32,
+}
+
+/// `listen`: start the remote listener on `addr` (`HOST:PORT`) in the running server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listen {
+    pub id: u64,
+    pub addr: String,
+}
+
+/// The running listener: what it binds and the certificate a client pins.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListenerView {
+    /// The bound address (its real port when port 0 was asked for).
+    pub addr: String,
+    /// The TLS certificate's SHA-256 fingerprint, as `pair` prints it.
+    pub fingerprint: String,
+    /// Admitted connections open now.
+    pub admitted: u32,
+}
+
+/// The answer to `listen`: the listener, and whether this request started it (`false`: it
+/// already listened on that address).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListenOk {
+    pub listener: ListenerView,
+    pub started: bool,
 }

@@ -467,6 +467,13 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 credential_id: "0123456789abcdef0123456789abcdef".into(),
             }),
         ),
+        (
+            "listen",
+            C::Listen(Listen {
+                id: 36,
+                addr: "127.0.0.1:8787".into(),
+            }),
+        ),
     ]
 }
 

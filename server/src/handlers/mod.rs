@@ -3,6 +3,7 @@
 
 pub mod lease;
 pub mod lifecycle;
+mod listen;
 pub mod pane_ops;
 mod spatial;
 pub mod tui;
@@ -110,6 +111,7 @@ fn changes_what_a_crash_keeps(message: &ClientMessage) -> bool {
             | M::AgentClear(_)
             | M::AgentReportState(_)
             | M::Lease(_)
+            | M::Listen(_)
     )
 }
 
@@ -127,6 +129,7 @@ fn answer(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, Request
             json(Ok(state))
         }
         M::Status(_) => json(Ok(status(shared))),
+        M::Listen(m) => json(listen::listen(shared, &m)),
         M::RemoteConnections(_) => json(Ok(phux_core::wire::RemoteConnectionsOk {
             connections: shared.remote.list(),
         })),
@@ -203,5 +206,6 @@ fn status(shared: &Shared) -> StatusOk {
             .log_path
             .as_ref()
             .map(|p| p.display().to_string()),
+        listener: listen::current(shared),
     }
 }

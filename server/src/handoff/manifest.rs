@@ -46,6 +46,10 @@ pub struct Manifest {
     /// again what this one typed nor refuses a retry of what it never took.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub operations: Vec<crate::delivery::CarriedOperation>,
+    /// The remote listener's bound address, in the state file: a server recovering after a
+    /// crash listens there again (an upgrade passes it as `--ws-addr` instead).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listener: Option<String>,
 }
 
 /// An ended pane as kept: what `ls` says of it and its last terminal.
@@ -327,6 +331,7 @@ mod tests {
 
     fn manifest(blobs: &Blobs) -> Manifest {
         Manifest {
+            listener: None,
             version: MANIFEST_VERSION,
             counters: Counters::default(),
             sessions: vec![SessionState {

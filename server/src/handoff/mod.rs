@@ -328,6 +328,7 @@ fn describe(
         clock: None,
         exited,
         operations: Vec::new(),
+        listener: None,
     };
     Ok((manifest, blobs, masters))
 }

@@ -18,8 +18,18 @@ use crate::session_tree::{Counters, PaneEntry, Session, SessionTree, Window};
 use crate::shared::Shared;
 use crate::split_tree::SplitTree;
 
-/// Takes over the panes whose keepers wait for a server; returns how many came back.
-pub fn recover(shared: &Arc<Shared>) -> usize {
+/// What came back from the keepers and the state file.
+#[derive(Debug, Default)]
+pub struct Recovered {
+    /// Panes taken over.
+    pub panes: usize,
+    /// The address the last server's remote listener bound (started by `phux listen` or
+    /// `--ws-addr`): this server listens there again.
+    pub listener: Option<String>,
+}
+
+/// Takes over the panes whose keepers wait for a server.
+pub fn recover(shared: &Arc<Shared>) -> Recovered {
     let socket = shared.config.socket.clone();
     let stale_manifest = crate::handoff::manifest::path_for(&socket);
     if std::fs::remove_file(&stale_manifest).is_ok() {
@@ -30,9 +40,10 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
     }
     let held = waiting_panes(&link::directory(&socket));
     if held.is_empty() {
-        return 0;
+        return Recovered::default();
     }
     let state = state_file::read(&socket);
+    let listener = state.as_ref().and_then(|s| s.listener.clone());
     let mut known: BTreeMap<PaneId, PaneState> = BTreeMap::new();
     let mut ended: BTreeMap<PaneId, ExitedState> = BTreeMap::new();
     let (mut sessions, mut counters) = (Vec::new(), Counters::default());
@@ -123,7 +134,10 @@ pub fn recover(shared: &Arc<Shared>) -> usize {
     crate::log::line(&format!(
         "recovered {count} panes from their keepers (the previous server ended without handing them over)"
     ));
-    count
+    Recovered {
+        panes: count,
+        listener,
+    }
 }
 
 /// An ended pane the last server kept: readable again for the rest of its time.

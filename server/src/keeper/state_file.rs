@@ -54,6 +54,7 @@ pub fn describe(shared: &Shared) -> Manifest {
         exited,
         // A crash loses the ledger with the server: a retry after it is not known.
         operations: Vec::new(),
+        listener: crate::remote::bound_addr().map(|a| a.to_string()),
     }
 }
 

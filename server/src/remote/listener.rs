@@ -101,38 +101,85 @@ impl Drop for Place {
     }
 }
 
-/// The address the listener bound (its real port when it was given port 0): an upgrade's new
-/// process binds the same one, so pages and hubs find it again.
-static BOUND: std::sync::OnceLock<std::net::SocketAddr> = std::sync::OnceLock::new();
+/// Why the listener did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// One listener per server: it already binds another address.
+    #[error("the server already listens on {running} (asked for {asked})")]
+    AlreadyListening { running: SocketAddr, asked: String },
+    #[error("the certificate: {0}")]
+    Certificate(String),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error("cannot start the listener's thread: {0}")]
+    Thread(std::io::Error),
+}
+
+/// The listener this server runs, once it does: an upgrade's new process binds the same
+/// address (its real port when port 0 was asked for), so pages and hubs find it again.
+#[derive(Debug, Clone)]
+pub struct Running {
+    pub addr: SocketAddr,
+    pub fingerprint: String,
+}
+
+static RUNNING: Mutex<Option<Running>> = Mutex::new(None);
+
+fn running_slot() -> std::sync::MutexGuard<'static, Option<Running>> {
+    RUNNING.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The listener this server runs, if any.
+pub fn running() -> Option<Running> {
+    running_slot().clone()
+}
 
 /// Where the listener listens, once it does.
 pub fn bound_addr() -> Option<std::net::SocketAddr> {
-    BOUND.get().copied()
+    running().map(|r| r.addr)
 }
 
-/// Binds the address and serves it on a thread of its own; returns the bound address.
-pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, String> {
-    let identity = cert::load_or_make(&settings.cert).map_err(|e| e.to_string())?;
+/// Binds the address and serves it on a thread of its own. `Ok(false)`: the listener already
+/// ran on that address (nothing changed). One listener per server: asking for another
+/// address while one runs is [`StartError::AlreadyListening`].
+pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<(Running, bool), StartError> {
+    // Held to the end: two `listen`s at once start one listener.
+    let mut slot = running_slot();
+    if let Some(running) = slot.as_ref() {
+        return if same_address(running.addr, &settings.addr) {
+            Ok((running.clone(), false))
+        } else {
+            Err(StartError::AlreadyListening {
+                running: running.addr,
+                asked: settings.addr.clone(),
+            })
+        };
+    }
+    let identity =
+        cert::load_or_make(&settings.cert).map_err(|e| StartError::Certificate(e.to_string()))?;
     let fingerprint = identity.fingerprint();
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let tls = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| StartError::Certificate(e.to_string()))?
         .with_no_client_auth()
         .with_single_cert(identity.chain, identity.key)
-        .map_err(|e| format!("the certificate {}: {e}", settings.cert.cert.display()))?;
+        .map_err(|e| StartError::Certificate(format!("{}: {e}", settings.cert.cert.display())))?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .enable_time()
         .build()
-        .map_err(|e| e.to_string())?;
-    let std_listener = std::net::TcpListener::bind(&settings.addr)
-        .map_err(|e| format!("cannot listen on {}: {e}", settings.addr))?;
-    std_listener
-        .set_nonblocking(true)
-        .map_err(|e| e.to_string())?;
-    let bound = std_listener.local_addr().map_err(|e| e.to_string())?;
-    let _ = BOUND.set(bound);
+        .map_err(StartError::Thread)?;
+    let bind = |source| StartError::Bind {
+        addr: settings.addr.clone(),
+        source,
+    };
+    let std_listener = std::net::TcpListener::bind(&settings.addr).map_err(bind)?;
+    std_listener.set_nonblocking(true).map_err(bind)?;
+    let bound = std_listener.local_addr().map_err(bind)?;
     let state = Arc::new(State {
         shared: Arc::clone(shared),
         tokens: settings.tokens.clone(),
@@ -141,9 +188,6 @@ pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, St
         unauthenticated: Arc::new(Unauthenticated::default()),
         throttle: LogThrottle::default(),
     });
-    crate::log::line(&format!(
-        "remote: listening on {bound} (TLS, certificate {fingerprint})"
-    ));
     std::thread::Builder::new()
         .name("remote".into())
         .spawn(move || {
@@ -158,8 +202,37 @@ pub fn start(shared: &Arc<Shared>, settings: &Settings) -> Result<SocketAddr, St
                 accept_forever(listener, state).await;
             });
         })
-        .map_err(|e| e.to_string())?;
-    Ok(bound)
+        .map_err(StartError::Thread)?;
+    crate::log::line(&format!(
+        "remote: listening on {bound} (TLS, certificate {fingerprint})"
+    ));
+    let running = Running {
+        addr: bound,
+        fingerprint,
+    };
+    let file = phux_core::config::listener::RunningListener {
+        addr: bound.to_string(),
+        fingerprint: running.fingerprint.clone(),
+    };
+    if let Err(e) = file.write(&shared.config.socket) {
+        crate::log::line(&format!(
+            "remote: cannot write the listener file (`pair` will not know the address): {e}"
+        ));
+    }
+    *slot = Some(running.clone());
+    Ok((running, true))
+}
+
+/// Whether `asked` names the address `running` binds: the same text, or the same IP with
+/// port 0 or the same port, or a host name that resolves to it.
+fn same_address(running: SocketAddr, asked: &str) -> bool {
+    use std::net::ToSocketAddrs;
+    let Ok(candidates) = asked.to_socket_addrs() else {
+        return false;
+    };
+    candidates
+        .into_iter()
+        .any(|a| a.ip() == running.ip() && (a.port() == running.port() || a.port() == 0))
 }
 
 async fn accept_forever(listener: TcpListener, state: Arc<State>) {

@@ -31,7 +31,7 @@ pub fn document(context: &Context) -> DoctorJson {
             CheckStatus::Warn,
             "install OpenSSH's client to reach remote hosts",
         ),
-        remote_listener(),
+        remote_listener(&context.socket),
         emoji_font(),
     ];
     let failed = checks
@@ -166,17 +166,51 @@ fn config() -> DoctorCheck {
     }
 }
 
-/// The remote listener's address: off, loopback only, or open to other machines (the user's
-/// explicit choice, but one to be reminded of).
-fn remote_listener() -> DoctorCheck {
-    let addr = registry::configured_ws_addr();
-    let Some(addr) = addr else {
-        return check(
-            "remote",
-            CheckStatus::Pass,
-            "no remote listener configured (PHUX_WS_ADDR, [listener] ws_addr)".into(),
-            None,
-        );
+/// The remote listener: the running server's own (or, with no server, the configured one):
+/// off, loopback only, or open to other machines (the user's explicit choice, but one to be
+/// reminded of).
+fn remote_listener(socket: &Path) -> DoctorCheck {
+    use super::listen::ListenerWhere;
+    let place = super::listen::listener_at(socket);
+    let (addr, detail) = match &place {
+        ListenerWhere::Running {
+            addr,
+            fingerprint,
+            admitted,
+        } => (
+            addr.clone(),
+            format!(
+                "the running server listens on {addr} (certificate {fingerprint}, {} admitted \
+                 connection(s))",
+                admitted.unwrap_or(0)
+            ),
+        ),
+        ListenerWhere::RunningWithout { configured } => {
+            let remedy = place.remedy();
+            let message = match configured {
+                Some(addr) => format!(
+                    "the running server does not listen ({addr} is configured for servers started \
+                     from now on)"
+                ),
+                None => "the running server does not listen; no listener configured".into(),
+            };
+            return check("remote", CheckStatus::Pass, message, remedy);
+        }
+        ListenerWhere::NotRunning {
+            configured: Some(addr),
+        } => (
+            addr.clone(),
+            format!("a server started now listens on {addr}"),
+        ),
+        ListenerWhere::NotRunning { configured: None } => {
+            return check(
+                "remote",
+                CheckStatus::Pass,
+                "no remote listener configured (PHUX_WS_ADDR, [listener] ws_addr, `phux listen`)"
+                    .into(),
+                None,
+            );
+        }
     };
     let host = addr.rsplit_once(':').map(|(h, _)| h).unwrap_or(&addr);
     let host = host.trim_start_matches('[').trim_end_matches(']');
@@ -188,17 +222,14 @@ fn remote_listener() -> DoctorCheck {
         return check(
             "remote",
             CheckStatus::Pass,
-            format!("the listener binds {addr}: this machine only"),
+            format!("{detail}: this machine only"),
             None,
         );
     }
     check(
         "remote",
         CheckStatus::Warn,
-        format!(
-            "the listener binds {addr}: other machines can reach it (only paired tokens are \
-             admitted)"
-        ),
+        format!("{detail}: other machines can reach it (only paired tokens are admitted)"),
         Some(
             "bind an overlay or loopback address (e.g. 100.64.0.2:8787 or 127.0.0.1:8787) \
              unless every network that reaches this one is yours; `phux pair list` shows who \

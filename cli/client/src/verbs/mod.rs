@@ -7,6 +7,7 @@ pub mod agent;
 pub mod doctor;
 pub mod font;
 pub mod launch;
+pub mod listen;
 pub mod logs;
 pub mod new;
 pub mod paste;

@@ -311,6 +311,10 @@ pub const VERBS: &[Verb] = &[
         mcp: Mcp::NoTool("minting a bearer token is a person's decision about who may reach this machine; a token printed to an agent would be a secret in its transcript"),
     },
     Verb {
+        name: "listen",
+        mcp: Mcp::NoTool("opening this machine to the network is a person's decision, like `pair`"),
+    },
+    Verb {
         name: "web",
         mcp: Mcp::NoTool("installs the browser page's terminal once, an operator's chore"),
     },

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use phux_client::verbs::listen::ListenerWhere;
 use phux_core::error_code::ErrorCode;
 use phux_core::exit_code::SUCCESS;
 use phux_server::remote::cert::{self, CertPaths};
@@ -58,17 +59,20 @@ struct Paired {
     tokens_path: String,
 }
 
-pub fn run(args: Flags) -> i32 {
-    conclude(args.json, execute(args))
+pub fn run(args: Flags, context: &crate::commands::Context) -> i32 {
+    conclude(args.json, execute(args, context))
 }
 
-fn execute(args: Flags) -> VerbResult {
+fn execute(args: Flags, context: &crate::commands::Context) -> VerbResult {
     let path = super::store_path(args.tokens.clone());
     let dir = path
         .parent()
         .map(|p| p.to_path_buf())
         .unwrap_or_else(|| PathBuf::from("."));
-    let ws_addr = crate::registry::configured_ws_addr();
+    // The running server's listener (from the file it keeps beside its socket: `pair` never
+    // contacts a server); else what a server started now would bind.
+    let listener = phux_client::verbs::listen::listener_recorded(&context.socket);
+    let ws_addr = listener.addr();
     let overlay = phux_server::remote::overlay::addresses();
     // Everything that can fail is checked before a token exists.
     let link_base = link_base(args.host.as_deref(), ws_addr.as_deref(), &overlay)?;
@@ -97,7 +101,11 @@ fn execute(args: Flags) -> VerbResult {
         credential_id: minted.credential_id,
         generation: minted.generation,
         token: minted.token,
-        cert_fingerprint: identity.fingerprint(),
+        // The certificate the running listener presents (it may have been made elsewhere).
+        cert_fingerprint: match &listener {
+            ListenerWhere::Running { fingerprint, .. } => fingerprint.clone(),
+            _ => identity.fingerprint(),
+        },
         overlay_addresses: overlay,
         ws_addr,
         quic_addr: None,
@@ -128,12 +136,8 @@ fn execute(args: Flags) -> VerbResult {
                     .to_owned(),
             ),
         }
-        if document.ws_addr.is_none() {
-            lines.push(
-                "the listener is off: start the server with --ws-addr HOST:PORT, PHUX_WS_ADDR or \
-                 [listener] ws_addr"
-                    .to_owned(),
-            );
+        if let Some(remedy) = listener.remedy() {
+            lines.push(remedy);
         }
         output::print_lines(&lines);
     }

@@ -23,8 +23,8 @@ use crate::failure::Failure;
 #[command(
     args_conflicts_with_subcommands = true,
     after_help = "\
-The listener is off until an address is configured: `phux server --ws-addr HOST:PORT`,
-PHUX_WS_ADDR, or `[listener] ws_addr` in config.toml. The token is printed once; only its
+The listener is off until it is started: `phux listen HOST:PORT` (on the running server),
+`phux server --ws-addr HOST:PORT`, PHUX_WS_ADDR, or `[listener] ws_addr` in config.toml. The token is printed once; only its
 hash is kept. Open `connect_link` in a browser to see this machine's sessions, or give the
 token to a hub: `phux host add NAME wss://HOST:PORT --token-file F --cert-fingerprint FP`."
 )]
@@ -54,7 +54,7 @@ pub fn run(args: Args, context: &super::Context) -> i32 {
         Some(Action::Connections(args)) => connections::run(args, context),
         Some(Action::Disconnect(args)) => disconnect::run(args, context),
         Some(Action::List(args)) => list::run(args),
-        None => mint::run(args.mint),
+        None => mint::run(args.mint, context),
     }
 }
 

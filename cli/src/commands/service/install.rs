@@ -24,6 +24,11 @@ pub struct Args {
     /// [default: <data dir>/service-workspace.json]
     #[arg(long, value_name = "PATH", requires = "restore")]
     pub archive: Option<PathBuf>,
+    /// The remote listener the service's server starts with [default: $PHUX_WS_ADDR, else the
+    /// address the running server listens on now (`phux listen`); `[listener] ws_addr` in
+    /// config.toml is read by the server itself]
+    #[arg(long, value_name = "HOST:PORT")]
+    pub ws_addr: Option<String>,
     /// Print the unit (or plist) instead of writing it
     #[arg(long)]
     pub print: bool,
@@ -43,6 +48,8 @@ pub struct InstallJson {
     /// False when the unit already had this text.
     pub changed: bool,
     pub restore: Option<String>,
+    /// The listener's address the unit starts the server with (null: none beyond config.toml's).
+    pub ws_addr: Option<String>,
     /// Whether the manager's tool (systemctl, or launchctl) can be used here.
     pub systemctl: bool,
     /// Whether `systemctl --user enable --now` (or `launchctl bootstrap`) succeeded (null
@@ -63,7 +70,8 @@ fn install(args: &Args, context: &Context) -> Result<(), Failure> {
     let archive = args
         .restore
         .then(|| args.archive.clone().unwrap_or_else(unit::default_archive));
-    let text = manager.text(&binary, &context.socket, archive.as_deref());
+    let env = super::listener_env::listener_env(args.ws_addr.as_deref(), &context.socket);
+    let text = manager.text(&binary, &context.socket, archive.as_deref(), &env);
     if args.print {
         output::print_lines(&[text.trim_end().to_owned()]);
         return Ok(());
@@ -85,6 +93,9 @@ fn install(args: &Args, context: &Context) -> Result<(), Failure> {
         unit: path.display().to_string(),
         changed,
         restore: archive.map(|a| a.display().to_string()),
+        ws_addr: (env.iter())
+            .find(|(name, _)| name == "PHUX_WS_ADDR")
+            .map(|(_, addr)| addr.clone()),
         systemctl,
         enabled,
     };

@@ -50,8 +50,15 @@ pub fn log_path() -> PathBuf {
 
 /// The agent's property list: run at load, started again when it exits with a failure, its
 /// output appended to `log`. `restore`: the workspace is restored from that archive at start
-/// and saved to it at stop (see `RESTORING`).
-pub fn plist(binary: &Path, socket: &Path, restore: Option<&Path>, log: &Path) -> String {
+/// and saved to it at stop (see `RESTORING`). `env`: variables the server starts with (the
+/// listener's settings).
+pub fn plist(
+    binary: &Path,
+    socket: &Path,
+    restore: Option<&Path>,
+    env: &[(String, String)],
+    log: &Path,
+) -> String {
     let (binary, socket) = (binary.display().to_string(), socket.display().to_string());
     let arguments: Vec<String> = match restore {
         None => vec![
@@ -76,6 +83,21 @@ pub fn plist(binary: &Path, socket: &Path, restore: Option<&Path>, log: &Path) -
         .map(|a| format!("\t\t<string>{}</string>\n", escape(a)))
         .collect();
     let log = escape(&log.display().to_string());
+    let environment = if env.is_empty() {
+        String::new()
+    } else {
+        let pairs: String = env
+            .iter()
+            .map(|(name, value)| {
+                format!(
+                    "\t\t<key>{}</key>\n\t\t<string>{}</string>\n",
+                    escape(name),
+                    escape(value)
+                )
+            })
+            .collect();
+        format!("\t<key>EnvironmentVariables</key>\n\t<dict>\n{pairs}\t</dict>\n")
+    };
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
          <!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \
@@ -89,6 +111,7 @@ pub fn plist(binary: &Path, socket: &Path, restore: Option<&Path>, log: &Path) -
          \t<array>\n\
          {arguments}\
          \t</array>\n\
+         {environment}\
          \t<key>RunAtLoad</key>\n\
          \t<true/>\n\
          \t<key>KeepAlive</key>\n\
@@ -152,6 +175,7 @@ mod tests {
             Path::new("/opt/a&b/phux"),
             Path::new("/tmp/<s>.sock"),
             None,
+            &[("PHUX_WS_ADDR".into(), "127.0.0.1:8787".into())],
             Path::new("/l"),
         );
         assert!(
@@ -160,6 +184,13 @@ mod tests {
         );
         assert!(
             text.contains("<string>/tmp/&lt;s&gt;.sock</string>"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "<key>EnvironmentVariables</key>\n\t<dict>\n\t\t<key>PHUX_WS_ADDR</key>\n\
+                 \t\t<string>127.0.0.1:8787</string>\n\t</dict>"
+            ),
             "{text}"
         );
     }

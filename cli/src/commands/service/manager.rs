@@ -65,11 +65,18 @@ impl Manager {
         }
     }
 
-    /// The file's text for a server on `socket` run from `binary`, restoring from `restore`.
-    pub fn text(self, binary: &Path, socket: &Path, restore: Option<&Path>) -> String {
+    /// The file's text for a server on `socket` run from `binary` with `env` (the listener's
+    /// settings), restoring from `restore`.
+    pub fn text(
+        self,
+        binary: &Path,
+        socket: &Path,
+        restore: Option<&Path>,
+        env: &[(String, String)],
+    ) -> String {
         match self {
-            Manager::Systemd => unit::text(binary, socket, restore),
-            Manager::Launchd => launchd::plist(binary, socket, restore, &launchd::log_path()),
+            Manager::Systemd => unit::text(binary, socket, restore, env),
+            Manager::Launchd => launchd::plist(binary, socket, restore, env, &launchd::log_path()),
         }
     }
 

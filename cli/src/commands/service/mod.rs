@@ -5,6 +5,7 @@
 
 pub mod install;
 pub mod launchd;
+mod listener_env;
 pub mod logs;
 pub mod manager;
 pub mod status;

@@ -26,20 +26,29 @@ pub fn default_archive() -> PathBuf {
     phux_core::config::paths::data_dir().join("service-workspace.json")
 }
 
-/// The unit's text. `restore`: the archive saved at the last stop (`workspace save`) is restored
-/// once the server is up (`status` never starts one, so it is asked until it answers; `$$` is
-/// systemd's escape for `$`); the `-` lets a first start, with no archive yet, succeed.
-pub fn text(binary: &Path, socket: &Path, restore: Option<&Path>) -> String {
+/// The unit's text. `env`: variables the server starts with (the listener's settings).
+/// `restore`: the archive saved at the last stop (`workspace save`) is restored once the server
+/// is up (`status` never starts one, so it is asked until it answers; `$$` is systemd's escape
+/// for `$`); the `-` lets a first start, with no archive yet, succeed.
+pub fn text(
+    binary: &Path,
+    socket: &Path,
+    restore: Option<&Path>,
+    env: &[(String, String)],
+) -> String {
     let phux = format!("{} --socket {}", quote(binary), quote(socket));
-    let mut unit = format!(
+    let mut unit = String::from(
         "# Written by `phux service install`; `phux service uninstall` removes it.\n\
          [Unit]\n\
          Description=phux terminal multiplexer server\n\
          \n\
          [Service]\n\
-         Type=simple\n\
-         ExecStart={phux} server --no-seed\n"
+         Type=simple\n",
     );
+    for (name, value) in env {
+        unit.push_str(&format!("Environment={}\n", environment_value(name, value)));
+    }
+    unit.push_str(&format!("ExecStart={phux} server --no-seed\n"));
     if let Some(archive) = restore {
         let archive = quote(archive);
         unit.push_str(&format!(
@@ -55,6 +64,16 @@ pub fn text(binary: &Path, socket: &Path, restore: Option<&Path>) -> String {
          WantedBy=default.target\n",
     );
     unit
+}
+
+/// `"NAME=VALUE"` as systemd reads an `Environment=` assignment: quoted, with `\` and `"` escaped
+/// and `%` (a specifier) doubled.
+fn environment_value(name: &str, value: &str) -> String {
+    let assignment = format!("{name}={value}")
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('%', "%%");
+    format!("\"{assignment}\"")
 }
 
 /// A path as systemd reads it: quoted when it holds a space.
@@ -103,5 +122,34 @@ pub fn systemctl(args: &[&str]) -> (bool, String) {
             (out.status.success(), text)
         }
         Err(e) => (false, e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_listener_s_settings_are_the_server_s_environment() {
+        let env = [
+            ("PHUX_WS_ADDR".to_owned(), "127.0.0.1:8787".to_owned()),
+            ("PHUX_WS_TOKENS".to_owned(), "/home/a \"b\"/100%".to_owned()),
+        ];
+        let text = text(Path::new("/bin/phux"), Path::new("/run/p.sock"), None, &env);
+        let lines: Vec<&str> = text.lines().collect();
+        let exec = lines
+            .iter()
+            .position(|l| l.starts_with("ExecStart="))
+            .unwrap();
+        assert_eq!(
+            lines[exec - 2],
+            "Environment=\"PHUX_WS_ADDR=127.0.0.1:8787\""
+        );
+        assert_eq!(
+            lines[exec - 1],
+            "Environment=\"PHUX_WS_TOKENS=/home/a \\\"b\\\"/100%%\""
+        );
+        let none = super::text(Path::new("/bin/phux"), Path::new("/run/p.sock"), None, &[]);
+        assert!(!none.contains("Environment="), "{none}");
     }
 }

@@ -71,6 +71,51 @@ fn service_install_writes_an_idempotent_unit_and_status_reports_without_systemd(
     assert_eq!(status["installed"], false);
 }
 
+#[test]
+fn the_service_s_server_starts_with_the_listener_the_running_server_has() {
+    let (dir, phux) = fresh();
+    let tokens = dir.path().join("state/remote-tokens");
+    let with_store = |args: &[&str]| {
+        let mut command = phux(args);
+        command
+            .env("PHUX_WS_TOKENS", &tokens)
+            .env_remove("PHUX_WS_ADDR");
+        command
+    };
+    // Without a listener: no environment beyond what the server reads itself.
+    let printed = stdout(&run(&mut with_store(&["service", "install", "--print"])));
+    assert!(!printed.contains("PHUX_WS_ADDR"), "{printed}");
+    assert!(
+        printed.contains(&format!(
+            "Environment=\"PHUX_WS_TOKENS={}\"\n",
+            tokens.display()
+        )),
+        "{printed}"
+    );
+    // A listener started on the running server is carried into the unit.
+    let started = json(&run(&mut with_store(&["listen", "127.0.0.1:0", "--json"])));
+    let addr = started["addr"].as_str().unwrap().to_owned();
+    let printed = stdout(&run(&mut with_store(&["service", "install", "--print"])));
+    let environment = format!("Environment=\"PHUX_WS_ADDR={addr}\"\n");
+    let exec = printed.find("ExecStart=").unwrap();
+    assert!(printed[..exec].contains(&environment), "{printed}");
+    // `--ws-addr` outranks it; the document says what the unit starts.
+    let doc = json(&run(&mut with_store(&[
+        "service",
+        "install",
+        "--ws-addr",
+        "127.0.0.1:8799",
+        "--json",
+    ])));
+    assert_eq!(doc["ws_addr"], "127.0.0.1:8799", "{doc}");
+    let unit = std::fs::read_to_string(doc["unit"].as_str().unwrap()).unwrap();
+    assert!(
+        unit.contains("Environment=\"PHUX_WS_ADDR=127.0.0.1:8799\"\n"),
+        "{unit}"
+    );
+    let _ = run(&mut with_store(&["kill", "--server"]));
+}
+
 /// A plist's text with this run's paths named: `$TMP` the test's directory, `$PHUX` the binary.
 fn pinned_plist(text: &str, dir: &Path) -> String {
     text.replace(&phux_tests::phux_bin().display().to_string(), "$PHUX")

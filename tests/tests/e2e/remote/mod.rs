@@ -3,6 +3,7 @@
 
 mod browser;
 mod eviction;
+mod listen;
 mod listener;
 mod pair_races;
 mod read_only_budget;
