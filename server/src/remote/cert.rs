@@ -97,10 +97,20 @@ pub fn normalized_fingerprint(text: &str) -> String {
         .collect()
 }
 
-/// Loads the certificate, making the self-signed pair first when it is missing.
+/// Loads the certificate, making the self-signed pair first when it is missing. Made under a
+/// lock beside it: two first `pair`s at once (or a `pair` and a starting listener) make one
+/// pair, and each prints the fingerprint of the certificate that stays.
 pub fn load_or_make(paths: &CertPaths) -> Result<Identity, CertError> {
     if paths.self_signed && !paths.cert.exists() {
-        make(paths)?;
+        let _locked =
+            private_file::lock_beside(&paths.cert).map_err(|source| CertError::Write {
+                path: private_file::lock_path(&paths.cert),
+                source,
+            })?;
+        // Another process may have made it while this one waited.
+        if !paths.cert.exists() {
+            make(paths)?;
+        }
     }
     load(paths)
 }

@@ -1,6 +1,7 @@
 //! Files only their owner may read: the token store, the certificate's key. Written whole and
 //! 0600 by `phux_core::atomic_file` (in a directory made 0700); read with a bound, refusing a
-//! link or a file others can read.
+//! link or a file others can read. Changes that must not interleave (the token store's
+//! read-modify-write, making the certificate) hold an exclusive lock on a file beside.
 
 use std::fs::OpenOptions;
 use std::io::Read;
@@ -59,4 +60,37 @@ pub fn read(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
 
 fn libc_nofollow() -> i32 {
     rustix::fs::OFlags::NOFOLLOW.bits() as i32
+}
+
+/// An exclusive `flock` on a lock file, held while this lives (the kernel lets go when the file
+/// closes, so a process that dies holds nothing).
+pub struct Locked {
+    _file: std::fs::File,
+}
+
+/// `<path>.lock`.
+pub fn lock_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".lock");
+    std::path::PathBuf::from(name)
+}
+
+/// Waits for the exclusive lock on `<path>.lock`, making it (0600, its directory 0700) first.
+pub fn lock_beside(path: &Path) -> std::io::Result<Locked> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
+        .open(lock_path(path))?;
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
+    Ok(Locked { _file: file })
 }

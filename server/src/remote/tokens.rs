@@ -360,41 +360,16 @@ impl Store {
     }
 }
 
-/// The store's exclusive lock, held while it lives (the kernel lets go when the file closes).
-struct StoreLock {
-    _file: std::fs::File,
-}
+/// The store's exclusive lock, on `<store>.lock` (a file of its own: the store itself is
+/// replaced whole by each save, so a lock on it would be a lock on a file no longer there).
+struct StoreLock;
 
 impl StoreLock {
-    /// Waits for the lock on `<path>.lock` (a file of its own: the store itself is replaced
-    /// whole by each save, so a lock on it would be a lock on a file no longer there).
-    fn take(path: &Path) -> Result<StoreLock, StoreError> {
-        use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-        let mut name = path.as_os_str().to_owned();
-        name.push(".lock");
-        let lock_path = PathBuf::from(name);
-        let failed = |source: std::io::Error| StoreError::Lock {
-            path: lock_path.clone(),
+    fn take(path: &Path) -> Result<private_file::Locked, StoreError> {
+        private_file::lock_beside(path).map_err(|source| StoreError::Lock {
+            path: private_file::lock_path(path),
             source,
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(dir)
-                .map_err(failed)?;
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .mode(0o600)
-            .custom_flags(rustix::fs::OFlags::NOFOLLOW.bits() as i32)
-            .open(&lock_path)
-            .map_err(failed)?;
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)
-            .map_err(|e| failed(e.into()))?;
-        Ok(StoreLock { _file: file })
+        })
     }
 }
 

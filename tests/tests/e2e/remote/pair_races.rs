@@ -147,3 +147,40 @@ fn concurrent_pair_revoke_and_rotate_lose_nothing_they_printed() {
         "inside its overlap"
     );
 }
+
+/// Two first `pair`s at once on a machine with no certificate yet used to make two, the
+/// second replacing the first: one printed a fingerprint no listener would ever present. Now
+/// the certificate is made once, under a lock; 8 first pairs at once, 5 times over, all print
+/// the fingerprint of the certificate that stays.
+#[test]
+fn first_pairs_at_once_print_the_one_certificate_that_stays() {
+    for _ in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let tokens = dir.path().join("state/remote-tokens");
+        let printed: Vec<String> = std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..8)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut command = phux_tests::phux(&["pair", "--json"]);
+                        command
+                            .env("PHUX_WS_TOKENS", &tokens)
+                            .env("PHUX_SOCKET", dir.path().join("none.sock"))
+                            .env("PHUX_CONFIG", dir.path().join("config.toml"));
+                        let output = run_with_deadline(&mut command, Duration::from_secs(30));
+                        assert!(output.status.success(), "{}", stderr(&output));
+                        json(&output)["cert_fingerprint"]
+                            .as_str()
+                            .unwrap()
+                            .to_owned()
+                    })
+                })
+                .collect();
+            runs.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        let paths = phux_server::remote::cert::CertPaths::resolve(tokens.parent().unwrap(), None);
+        let kept = phux_server::remote::cert::load_or_make(&paths)
+            .unwrap()
+            .fingerprint();
+        assert!(printed.iter().all(|p| *p == kept), "{printed:?} vs {kept}");
+    }
+}
