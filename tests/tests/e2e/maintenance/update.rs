@@ -279,3 +279,47 @@ fn update_no_backup_when_nothing_was_replaced() {
     assert_eq!((code.as_str(), exit), ("update_no_backup", 1));
     m.assert_untouched();
 }
+
+/// The project's own release script packs what `update` installs: its archive, checksum and
+/// index, served over HTTP, update a machine to this very binary (stripped of debug info).
+#[test]
+fn a_release_packed_by_scripts_release_is_what_update_installs() {
+    let m = Machine::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let base = m.http.url("");
+    let packed = run(Command::new(root.join("scripts/release"))
+        .arg("--binary")
+        .arg(phux_tests::phux_bin())
+        .args(["--version", "v9.9.7", "--base-url", base.trim_end_matches('/')])
+        .arg("--out")
+        .arg(m.dir.path().join("www")));
+    assert!(packed.status.success(), "{}", stderr(&packed));
+    let name = format!("phux-v9.9.7-{PLATFORM}.tar.gz");
+    let sum = std::fs::read_to_string(m.dir.path().join(format!("www/{name}.sha256"))).unwrap();
+    assert_eq!(
+        sum,
+        format!("{}  {name}\n", sha256_hex(&m.dir.path().join("www").join(&name)))
+    );
+    let out = m.update(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let doc = json(&out);
+    assert_eq!(doc["action"], "installed", "{doc}");
+    assert_eq!(doc["version"], "v9.9.7");
+    let ran = run(Command::new(m.installed()).arg("--version"));
+    assert_eq!(
+        stdout(&ran).trim(),
+        concat!("phux ", env!("CARGO_PKG_VERSION")),
+        "the installed binary is this build's"
+    );
+    // Bad inputs are refused before anything is written.
+    for bad in [&["--version", "9.9"][..], &["--base-url", "ftp://x"], &["--nope"]] {
+        let refused = run(Command::new(root.join("scripts/release"))
+            .arg("--binary")
+            .arg(phux_tests::phux_bin())
+            .args(bad)
+            .arg("--out")
+            .arg(m.dir.path().join("refused")));
+        assert_eq!(refused.status.code(), Some(2), "{bad:?}: {}", stderr(&refused));
+        assert!(!m.dir.path().join("refused").exists(), "{bad:?}");
+    }
+}
