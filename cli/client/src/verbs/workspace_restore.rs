@@ -48,6 +48,9 @@ pub fn document(
             Vec::new()
         }
     };
+    // A first run installs the engine here (quietly: a document may follow on stdout), not in
+    // a server the client gives up waiting for.
+    crate::engine_setup::prepare_for_server(&context.socket, true)?;
     let mut client =
         crate::autostart::ensure_server_saying(&context.socket).map_err(WorkspaceError::from)?;
     Ok(restore::restore(&mut client, &document, &available)?)
