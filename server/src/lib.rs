@@ -83,7 +83,7 @@ pub fn run(config: ServerConfig) -> Result<(), ServerError> {
     // A server started by `phux upgrade` inherits its socket (and the lock) instead.
     let (bound, inheritance) = match config.adopt.clone() {
         Some(manifest) => {
-            let phases = handoff::Phases::start();
+            let phases = handoff::Phases::start("new");
             // Loaded while the manifest is read and the descriptors received; the terminals'
             // restores wait for it.
             let loading = std::thread::Builder::new()

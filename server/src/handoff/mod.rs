@@ -19,6 +19,7 @@
 //! streams (their connections close: they reconnect; the browser page dials again).
 
 mod adopt;
+mod fault;
 mod fds;
 pub mod flight_window;
 pub(crate) mod in_parallel;
@@ -96,14 +97,14 @@ pub fn upgrade(shared: &Arc<Shared>) -> Result<(), RequestError> {
     let (listener, lock) = kept
         .as_ref()
         .ok_or_else(|| failed("this server kept no copy of its socket to hand over".into()))?;
-    let mut early_phases = Phases::start();
+    let mut early_phases = Phases::start("old");
     let early = snapshots::early(pane_handles(shared));
     early_phases.lap("snapshots");
     crate::log::line(&early_phases.line("before the freeze"));
     let gate = crate::pane::io::READ_GATE
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut phases = Phases::start();
+    let mut phases = Phases::start("old");
     let frozen_at = phases.started_unix_ns;
     let epoch_age_ns = crate::bus::now_ns(shared.epoch);
     // Before the tree is locked: a pane's core may need it to finish what it is doing.

@@ -1,11 +1,15 @@
 //! Where a hand-off's frozen time goes: each phase on either side of the exec, timed and
 //! written to the server log as one line per process (`upgrade_bench` reads them back and
-//! prints the split).
+//! prints the split). Each phase's end is also where a fault can be injected for real
+//! (`PHUX_FAULT_AT=SIDE:PHASE`, see `fault`): the process kills itself there, as a crash
+//! mid-hand-off would.
 
 use std::time::Instant;
 
 /// The phases timed so far, each from the end of the one before.
 pub struct Phases {
+    /// `old` (the process handing over) or `new` (the one adopting).
+    side: &'static str,
     /// When timing began, on the wall clock (the only one that crosses the exec).
     pub started_unix_ns: u64,
     last: Instant,
@@ -13,8 +17,10 @@ pub struct Phases {
 }
 
 impl Phases {
-    pub fn start() -> Self {
+    /// Timing on `side` (`old` or `new`) begins.
+    pub fn start(side: &'static str) -> Self {
         Self {
+            side,
             started_unix_ns: super::manifest::unix_ns(),
             last: Instant::now(),
             done: Vec::new(),
@@ -26,6 +32,7 @@ impl Phases {
         let now = Instant::now();
         self.add(name, (now - self.last).as_secs_f64() * 1e3);
         self.last = now;
+        super::fault::at(self.side, name);
     }
 
     /// Starts the next phase now (what passed since the last is counted by `add`).

@@ -290,7 +290,12 @@ fn a_release_packed_by_scripts_release_is_what_update_installs() {
     let packed = run(Command::new(root.join("scripts/release"))
         .arg("--binary")
         .arg(phux_tests::phux_bin())
-        .args(["--version", "v9.9.7", "--base-url", base.trim_end_matches('/')])
+        .args([
+            "--version",
+            "v9.9.7",
+            "--base-url",
+            base.trim_end_matches('/'),
+        ])
         .arg("--out")
         .arg(m.dir.path().join("www")));
     assert!(packed.status.success(), "{}", stderr(&packed));
@@ -298,7 +303,10 @@ fn a_release_packed_by_scripts_release_is_what_update_installs() {
     let sum = std::fs::read_to_string(m.dir.path().join(format!("www/{name}.sha256"))).unwrap();
     assert_eq!(
         sum,
-        format!("{}  {name}\n", sha256_hex(&m.dir.path().join("www").join(&name)))
+        format!(
+            "{}  {name}\n",
+            sha256_hex(&m.dir.path().join("www").join(&name))
+        )
     );
     let out = m.update(&[]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -312,14 +320,23 @@ fn a_release_packed_by_scripts_release_is_what_update_installs() {
         "the installed binary is this build's"
     );
     // Bad inputs are refused before anything is written.
-    for bad in [&["--version", "9.9"][..], &["--base-url", "ftp://x"], &["--nope"]] {
+    for bad in [
+        &["--version", "9.9"][..],
+        &["--base-url", "ftp://x"],
+        &["--nope"],
+    ] {
         let refused = run(Command::new(root.join("scripts/release"))
             .arg("--binary")
             .arg(phux_tests::phux_bin())
             .args(bad)
             .arg("--out")
             .arg(m.dir.path().join("refused")));
-        assert_eq!(refused.status.code(), Some(2), "{bad:?}: {}", stderr(&refused));
+        assert_eq!(
+            refused.status.code(),
+            Some(2),
+            "{bad:?}: {}",
+            stderr(&refused)
+        );
         assert!(!m.dir.path().join("refused").exists(), "{bad:?}");
     }
 }

@@ -14,3 +14,4 @@ mod server_verbs;
 mod shell_integration;
 mod upgrade;
 mod upgrade_clients;
+mod upgrade_faults;
