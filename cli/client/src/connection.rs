@@ -464,6 +464,7 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => &mut m.id,
         RemoteConnections(m) => &mut m.id,
         RemoteDisconnect(m) => &mut m.id,
+        TapInput(m) => &mut m.id,
         Tunnel(m) => &mut m.id,
         ClaimRun(m) => &mut m.id,
         ReleaseRun(m) => &mut m.id,

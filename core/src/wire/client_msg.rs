@@ -71,17 +71,22 @@ pub enum ClientMessage {
     RemoteConnections(IdOnly),
     /// End every admitted remote connection of a credential (the owner's local socket only).
     RemoteDisconnect(crate::wire::remote_connections::RemoteDisconnect),
+    /// A stream of what clients type into a pane (the owner's local socket only).
+    TapInput(crate::wire::input_tap::TapInput),
     #[serde(other)]
     Unknown,
 }
 
 impl ClientMessage {
     /// Whether only the owner's local connections may ask it (the remote listener's own
-    /// connections: who is connected, and ending them).
+    /// connections: who is connected, and ending them; and what is typed into a pane, which
+    /// may be a secret).
     pub fn is_owner_only(&self) -> bool {
         matches!(
             self,
-            ClientMessage::RemoteConnections(_) | ClientMessage::RemoteDisconnect(_)
+            ClientMessage::RemoteConnections(_)
+                | ClientMessage::RemoteDisconnect(_)
+                | ClientMessage::TapInput(_)
         )
     }
 
@@ -106,6 +111,7 @@ impl ClientMessage {
                 | AttachClient(_)
                 | ClientResize(_)
                 | RemoteConnections(_)
+                | TapInput(_)
                 | Unknown
         )
     }
@@ -118,6 +124,7 @@ impl ClientMessage {
             GetState(m) | Status(m) | KillServer(m) | GetFleet(m) | Upgrade(m) => m.id,
             RemoteConnections(m) => m.id,
             RemoteDisconnect(m) => m.id,
+            TapInput(m) => m.id,
             Tunnel(m) => m.id,
             ClaimRun(m) => m.id,
             ReleaseRun(m) => m.id,
