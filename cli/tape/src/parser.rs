@@ -578,7 +578,7 @@ pub fn parse_time(text: &str) -> Option<f64> {
 /// spec that can be sent. Modifiers come in any order, as in VHS. Shift on a character is the
 /// character as shifted (`Shift+a` is `A`); with Ctrl it changes nothing, since a terminal
 /// sends the same control byte for Ctrl+Shift+X as for Ctrl+X.
-fn key_spec(word: &str) -> Option<String> {
+pub(crate) fn key_spec(word: &str) -> Option<String> {
     let parts: Vec<&str> = word.split('+').collect();
     let (key, mods) = parts.split_last()?;
     let (mut ctrl, mut alt, mut shift) = (false, false, false);
