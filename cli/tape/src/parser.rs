@@ -118,8 +118,7 @@ pub fn parse_file(path: &Path) -> Result<Vec<Step>, TapeError> {
     parse_nested(path, &mut Expansion::default(), None)
 }
 
-/// Parses `text` as if read from `file`.
-#[cfg(test)]
+/// Parses `text` as if read from `file` (a tape `tape record` wrote, say).
 pub fn parse_text(file: &Path, text: &str) -> Result<Vec<Step>, TapeError> {
     let mut expansion = Expansion {
         stack: vec![file.to_path_buf()],
