@@ -13,10 +13,13 @@ use crate::commands::Context;
 use crate::failure::conclude;
 use crate::output;
 
-/// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video (`tape record`
-/// writes one of what is typed into a pane)
+/// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video
 #[derive(clap::Args)]
-#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "`phux tape record` writes a tape of what is typed into a pane (see its --help)."
+)]
 pub struct Args {
     #[command(subcommand)]
     action: Option<Action>,

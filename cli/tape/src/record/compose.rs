@@ -42,8 +42,9 @@ impl Body {
 }
 
 /// Composes the body from `strokes` typed between `start_ns` and `end_ns`; a pause of at least
-/// `idle_ms` becomes a `Sleep`, and so does the time after the last key (at least `idle_ms`,
-/// so the tape's last screen has time to be drawn).
+/// `idle_ms` becomes a `Sleep`, and so does the wait after an Enter longer than two keys'
+/// time, and the time after the last key (at least `idle_ms`, so the tape's last screen has
+/// time to be drawn).
 pub fn compose(strokes: &[Timed], start_ns: u64, end_ns: u64, idle_ms: u64) -> Body {
     let idle_ns = idle_ms.saturating_mul(1_000_000);
     let typing_ms = typing_speed(strokes, idle_ns);
@@ -55,7 +56,10 @@ pub fn compose(strokes: &[Timed], start_ns: u64, end_ns: u64, idle_ms: u64) -> B
     let mut last_key: Option<&str> = None;
     for timed in strokes {
         let gap = timed.t_ns.saturating_sub(last.unwrap_or(start_ns));
-        if gap >= idle_ns.max(1) {
+        // The wait after Enter is a command's answer, not typing: kept whenever it is longer
+        // than two keys' time, so the replay does not type into a command still running.
+        let answered = last_key == Some("Enter") && gap > 2 * typing_ms * 1_000_000;
+        if gap >= idle_ns.max(1) || answered {
             out.flush();
             // After a key the runner already waits TypingSpeed: the Sleep is the rest.
             let waited = if last.is_some() { typing_ms } else { 0 };

@@ -40,6 +40,22 @@ fn text_runs_keys_repeats_and_pauses() {
 }
 
 #[test]
+fn the_wait_after_enter_is_kept_but_not_a_typing_gap() {
+    // Keys 100 ms apart; Enter answered for 300 ms (less than the idle threshold).
+    let mut strokes = chars(0, 100, "ab");
+    strokes.push(key(200, "Enter"));
+    strokes.extend(chars(500, 100, "cd"));
+    strokes.push(key(700, "Enter"));
+    strokes.extend(chars(850, 100, "e"));
+    let body = compose(&strokes, 0, 2000 * MS, 500);
+    assert_eq!(body.typing_ms, 100);
+    assert_eq!(
+        render(&body.lines),
+        "Type \"ab\"\nEnter\nSleep 200ms\nType \"cd\"\nEnter\nType \"e\"\nSleep 1.05s\n"
+    );
+}
+
+#[test]
 fn a_key_pressed_again_after_a_pause_is_a_new_command() {
     let strokes = vec![key(0, "Up"), key(50, "Up"), key(2000, "Up")];
     let body = compose(&strokes, 0, 2000 * MS, 500);

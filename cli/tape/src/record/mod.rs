@@ -395,3 +395,36 @@ fn unwritable_size(problem: &str) -> Failure {
     )
     .with_exit_code(2)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `tape record --json`'s document, pinned (`tests/golden/docs/tape_record.json`).
+    #[test]
+    fn the_document_is_pinned() {
+        let doc = TapeRecordJson {
+            schema_version: 1,
+            path: "demo.tape".into(),
+            pane: "@3".into(),
+            cols: 80,
+            rows: 24,
+            width_px: 1160,
+            height_px: 648,
+            commands: 11,
+            keys: 23,
+            typing_speed_ms: 120,
+            duration_ms: 6412,
+            ended: Ended::Interrupted,
+            notes: vec![
+                "@3 was 80x20 when the recording began and 80x24 at its end: the tape \
+                         plays on a 80x24 grid"
+                    .into(),
+            ],
+        };
+        let golden =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/golden/docs/tape_record.json");
+        let text = serde_json::to_string(&doc).unwrap() + "\n";
+        phux_golden::check(&golden, &text);
+    }
+}

@@ -209,13 +209,13 @@ fn the_recording_ends_at_its_duration_and_when_the_pane_exits() {
             "3s",
             "--output-format",
             "txt",
-            "--json",
             &pane,
         ],
     );
     server.send_keys(&pane, &["echo hi", "Enter"]);
     let (said, code) = recorder.finish();
     assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("its time was up"), "{said}");
     let text = std::fs::read_to_string(&tape).unwrap();
     assert!(text.contains("Output timed.txt\n"), "{text}");
     assert!(text.contains("Type \"echo hi\"\nEnter\n"), "{text}");
