@@ -59,7 +59,7 @@ impl Recorder {
     }
 
     /// Ctrl-C, then what it printed on stderr and its exit status.
-    fn stop(mut self) -> (String, Option<i32>) {
+    fn stop(self) -> (String, Option<i32>) {
         let pid = rustix::process::Pid::from_raw(self.child.id() as i32).unwrap();
         rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
         self.finish()
