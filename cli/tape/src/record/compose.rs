@@ -23,6 +23,9 @@ pub enum Line {
 
 /// The typing speed when too few keys were typed to measure one (the tape's default).
 pub const DEFAULT_TYPING_MS: u64 = 50;
+/// The longest `Sleep` before the first key (the tape runner waits for the shell's first
+/// output itself; a recorder started long before the typing began need not make a tape wait).
+pub const MAX_LEADING_MS: u64 = 1000;
 
 /// The body of the tape and the typing speed it assumes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,11 +64,13 @@ pub fn compose(strokes: &[Timed], start_ns: u64, end_ns: u64, idle_ms: u64) -> B
         let answered = last_key == Some("Enter") && gap > 2 * typing_ms * 1_000_000;
         if gap >= idle_ns.max(1) || answered {
             out.flush();
-            // After a key the runner already waits TypingSpeed: the Sleep is the rest.
-            let waited = if last.is_some() { typing_ms } else { 0 };
-            out.lines.push(Line::Sleep {
-                ms: (gap / 1_000_000).saturating_sub(waited).max(1),
-            });
+            // After a key the runner already waits TypingSpeed: the Sleep is the rest. Before
+            // the first key, the time it took to reach the pane is not the demo's.
+            let ms = match last {
+                Some(_) => (gap / 1_000_000).saturating_sub(typing_ms),
+                None => (gap / 1_000_000).min(MAX_LEADING_MS),
+            };
+            out.lines.push(Line::Sleep { ms: ms.max(1) });
             last_key = None;
         }
         last = Some(timed.t_ns);

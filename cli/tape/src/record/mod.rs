@@ -360,7 +360,13 @@ fn header_of(
         typing_ms,
         comments: vec![
             format!("Recorded by `phux tape record` from {pane} ({cols}x{rows})."),
-            "Play it with `phux tape FILE.tape`.".into(),
+            format!(
+                "Play it with `phux tape {}`.",
+                options
+                    .out
+                    .file_name()
+                    .map_or_else(|| "FILE.tape".into(), |n| n.to_string_lossy())
+            ),
         ],
     }
 }
