@@ -72,7 +72,11 @@ impl Recorder {
             status = self.child.try_wait().unwrap();
             status.is_some()
         });
-        let said: Vec<String> = self.lines.try_iter().collect();
+        // Every line, to the end of its stderr (the reader may still be handing the last on).
+        let mut said = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(15)) {
+            said.push(line);
+        }
         (said.join("\n"), status.and_then(|s| s.code()))
     }
 }
