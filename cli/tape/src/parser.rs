@@ -578,7 +578,15 @@ pub fn parse_time(text: &str) -> Option<f64> {
 /// character as shifted (`Shift+a` is `A`); with Ctrl it changes nothing, since a terminal
 /// sends the same control byte for Ctrl+Shift+X as for Ctrl+X.
 pub(crate) fn key_spec(word: &str) -> Option<String> {
-    let parts: Vec<&str> = word.split('+').collect();
+    // `Alt++` is Alt and the `+` key: the last `+` is the key, not a separator.
+    let (head, plus) = match word.strip_suffix("++") {
+        Some(head) => (head, true),
+        None => (word, false),
+    };
+    let mut parts: Vec<&str> = head.split('+').collect();
+    if plus {
+        parts.push("+");
+    }
     let (key, mods) = parts.split_last()?;
     let (mut ctrl, mut alt, mut shift) = (false, false, false);
     for m in mods {
@@ -605,10 +613,6 @@ pub(crate) fn key_spec(word: &str) -> Option<String> {
             };
             shift = false;
             shifted
-        }
-        None if !mods.is_empty() && key.is_empty() && word.ends_with("++") => {
-            shift = false;
-            "+".to_owned()
         }
         None => return None,
     };

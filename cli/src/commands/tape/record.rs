@@ -103,6 +103,7 @@ fn report(json: bool, doc: &TapeRecordJson) {
         Ended::Interrupted => "stopped",
         Ended::Duration => "its time was up",
         Ended::PaneExited => "the pane exited",
+        Ended::KeyLimit => "it holds the most keys a tape keeps",
         Ended::ServerEnded => "the server ended it",
     };
     output::stderr_line(&format!(

@@ -45,7 +45,7 @@ fn bytes_become_the_tape_s_keys() {
             b"\x1bx\x1b.\x1b\r\x1b\x7f",
             &["Alt+x", "Alt+.", "Alt+Enter", "Alt+Backspace"],
         ),
-        (b"\x1b\x03\x1b ", &["Alt+Ctrl+C", "Alt+Space"]),
+        (b"\x1b\x03\x1b \x1b+", &["Alt+Ctrl+C", "Alt+Space", "Alt++"]),
         (b"\x1b\x1b", &["Alt+Escape"]),
         ("é€😀".as_bytes(), &["'é'", "'€'", "'😀'"]),
         (b"\x1b[200~a\nb\x1b[201~", &["'a'", "Enter", "'b'"]),
@@ -101,5 +101,41 @@ fn every_decoded_key_encodes_back_to_its_bytes() {
             }
         }
         assert_eq!(sent, bytes, "{bytes:?} decoded as {strokes:?}");
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever a client sends, decoding ends, and every key it names is one the tape's
+        /// parser reads back; every byte is accounted for (text, a key, or a comment).
+        #[test]
+        fn any_bytes_decode_into_keys_the_parser_reads(
+            bytes in prop::collection::vec(
+                prop_oneof![any::<u8>(), Just(0x1b), Just(b'['), Just(b'~'), Just(b';')],
+                0..256,
+            )
+        ) {
+            for stroke in decode(&bytes) {
+                if let Stroke::Key(name) = stroke {
+                    prop_assert!(crate::parser::key_spec(&name).is_some(), "{name}");
+                }
+            }
+        }
+
+        /// Typed text comes back as the same characters.
+        #[test]
+        fn printable_text_is_typed_as_it_is(text in "[ -~é€😀]{0,64}") {
+            let typed: String = decode(text.as_bytes())
+                .into_iter()
+                .map(|s| match s {
+                    Stroke::Char(c) => c,
+                    other => panic!("{other:?}"),
+                })
+                .collect();
+            prop_assert_eq!(typed, text);
+        }
     }
 }

@@ -65,6 +65,8 @@ pub enum Ended {
     Interrupted,
     Duration,
     PaneExited,
+    /// It holds the most keys one tape keeps (`MAX_STROKES`).
+    KeyLimit,
     /// The server ended the stream (it stopped, or dropped the recorder for falling behind).
     ServerEnded,
 }
@@ -269,7 +271,7 @@ fn listen(
                     notes.push(format!(
                         "the recording stopped at {MAX_STROKES} keys, the most one tape keeps"
                     ));
-                    break Ended::Duration;
+                    break Ended::KeyLimit;
                 }
                 strokes.extend(decoded.into_iter().map(|stroke| Timed {
                     t_ns: input.t_ns,
