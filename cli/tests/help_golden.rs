@@ -48,19 +48,24 @@ const VERBS: [&str; 38] = [
     "proxy",
 ];
 
+/// Sub-verbs whose help is pinned too (`tape-record.txt` for `phux tape record --help`).
+const SUB_VERBS: [&str; 1] = ["tape record"];
+
 fn golden_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/help")
 }
 
-/// `phux VERB --help`, or `phux --help` for the verb "phux".
+/// `phux VERB --help` (`phux VERB SUB --help` for a sub-verb), or `phux --help` for the verb
+/// "phux".
 fn help_of(verb: &str) -> String {
-    let args: &[&str] = if verb == "phux" {
-        &["--help"]
+    let mut args: Vec<&str> = if verb == "phux" {
+        Vec::new()
     } else {
-        &[verb, "--help"]
+        verb.split(' ').collect()
     };
+    args.push("--help");
     let out = Command::new(env!("CARGO_BIN_EXE_phux"))
-        .args(args)
+        .args(&args)
         .env("COLUMNS", "100")
         .output()
         .expect("run phux");
@@ -72,8 +77,10 @@ fn help_of(verb: &str) -> String {
 fn verb_help_texts_are_pinned() {
     let drifts: Vec<String> = std::iter::once("phux")
         .chain(VERBS)
+        .chain(SUB_VERBS)
         .filter_map(|verb| {
-            phux_golden::compare(&golden_dir().join(format!("{verb}.txt")), &help_of(verb)).err()
+            let file = format!("{}.txt", verb.replace(' ', "-"));
+            phux_golden::compare(&golden_dir().join(file), &help_of(verb)).err()
         })
         .collect();
     phux_golden::assert_none(&drifts);

@@ -54,6 +54,14 @@ pub enum BusEvent {
     /// The observer fell behind and was dropped; `dropped` is the size of the first chunk it
     /// did not get (everything after it is lost to it too).
     Lagged { pane: PaneId, dropped: u64 },
+    /// A write to the pane (typed bytes, or a paste's text), for its input taps only: never
+    /// published on a bus, so no watcher or observer sees it.
+    Input {
+        pane: PaneId,
+        t_ns: u64,
+        bytes: Arc<[u8]>,
+        paste: Option<Arc<str>>,
+    },
 }
 
 /// What a subscriber wants.

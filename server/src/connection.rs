@@ -176,12 +176,20 @@ fn converse(
             );
         }
         if origin != Origin::Local && message.is_owner_only() {
-            let body = phux_core::wire::WireErrorBody::new(
-                phux_core::error_code::ErrorCode::PermissionDenied,
-                "only the owner's local connections see and end remote connections; nothing \
-                 was changed",
-                "run it on the server's own machine (`phux pair connections`)",
-            );
+            let body = if matches!(message, ClientMessage::TapInput(_)) {
+                phux_core::wire::WireErrorBody::new(
+                    phux_core::error_code::ErrorCode::PermissionDenied,
+                    "only the owner's local connections may record what is typed into a pane",
+                    "run `phux tape record` on the server's own machine",
+                )
+            } else {
+                phux_core::wire::WireErrorBody::new(
+                    phux_core::error_code::ErrorCode::PermissionDenied,
+                    "only the owner's local connections see and end remote connections; \
+                     nothing was changed",
+                    "run it on the server's own machine (`phux pair connections`)",
+                )
+            };
             writer.write_frame(&answer_frame(id, Response::error(id, body))?)?;
             continue;
         }
@@ -211,6 +219,10 @@ fn converse(
                 // Where a watcher that sees nothing resumes (`after_ns`).
                 let now_ns = crate::bus::now_ns(shared.epoch);
                 let started = started.map(|s| (serde_json::json!({ "now_ns": now_ns }), s));
+                return stream_after(&mut writer, stream, shared, id, started);
+            }
+            ClientMessage::TapInput(request) => {
+                let started = streams::tap_input(shared, &request);
                 return stream_after(&mut writer, stream, shared, id, started);
             }
             ClientMessage::Observe(request) => {
@@ -405,6 +417,17 @@ fn encode_event(out: &mut Vec<u8>, event: BusEvent) -> Result<(), WireError> {
         BusEvent::Lagged { pane, dropped } => ServerMessage::ObserverLagged(ObserverLagged {
             pane,
             dropped_bytes: dropped,
+        }),
+        BusEvent::Input {
+            pane,
+            t_ns,
+            bytes,
+            paste,
+        } => ServerMessage::InputTapped(wire::InputTapped {
+            pane,
+            t_ns,
+            bytes: bytes.to_vec(),
+            paste: paste.map(|text| text.to_string()),
         }),
     };
     Frame::json(&message)?.encode_into(out)

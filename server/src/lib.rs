@@ -25,6 +25,7 @@ mod handlers;
 mod handoff;
 pub mod hooks;
 pub mod hub;
+pub mod input_tap;
 pub mod keeper;
 pub mod leases;
 pub mod log;

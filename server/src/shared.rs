@@ -48,6 +48,8 @@ pub struct Shared {
     pub leases: crate::leases::Leases,
     /// The remote listener's admitted connections (for the owner to see and end).
     pub remote: crate::remote::sessions::RemoteSessions,
+    /// Who is recording what each pane is typed (`tap_input`).
+    pub input_taps: crate::input_tap::InputTaps,
     stopping: std::sync::atomic::AtomicBool,
     shutdown: Sender<()>,
 }
@@ -80,6 +82,7 @@ impl Shared {
             run_slots: crate::run_slots::RunSlots::default(),
             leases: crate::leases::Leases::default(),
             remote: crate::remote::sessions::RemoteSessions::default(),
+            input_taps: crate::input_tap::InputTaps::default(),
             stopping: std::sync::atomic::AtomicBool::new(false),
             shutdown,
             config,

@@ -33,6 +33,8 @@ pub struct Stream {
     /// A viewer's stream (the TUI's): during a flood its output is coalesced into keyframes
     /// taken from this pane (see `viewer_stream`).
     pub keyframes: Option<crate::viewer_stream::Keyframes>,
+    /// An input tap's token: the tap lasts as long as the stream holds it.
+    pub _tap: Option<Arc<()>>,
 }
 
 pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, RequestError> {
@@ -65,6 +67,7 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
             past,
             only: request.pane,
             keyframes: None,
+            _tap: None,
         });
     }
     match request.pane {
@@ -81,6 +84,7 @@ pub fn subscribe(shared: &Shared, request: &wire::Subscribe) -> Result<Stream, R
         past: Vec::new(),
         only: None,
         keyframes: None,
+        _tap: None,
     })
 }
 
@@ -161,6 +165,7 @@ fn started(
         past: Vec::new(),
         only: None,
         keyframes: None,
+        _tap: None,
     };
     (first, stream)
 }
@@ -174,6 +179,40 @@ pub fn observe_new_session(
     let (ok, start) = lifecycle::new_session_observed(shared, request, Some(subscriber))?;
     let start = start.ok_or_else(|| RequestError::Spawn("the pane started unobserved".into()))?;
     Ok(started(ok.pane, start, rx))
+}
+
+/// `tap_input`: what clients type into the pane from now on, and the pane's end. The end
+/// comes through the pane's own bus (a watch of `pane_closed` alone) into the same queue.
+pub fn tap_input(
+    shared: &Shared,
+    request: &wire::TapInput,
+) -> Result<(wire::TapInputStart, Stream), RequestError> {
+    // Recording what a person types is a read: the pane stays as active as it was.
+    let pane = pane_ops::handle_for_read(shared, request.pane)?;
+    let (tx, rx) = watch_channel();
+    let closed = Subscriber {
+        interest: Interest::Watch(vec![WatchEventName::PaneClosed]),
+        tx: tx.clone(),
+    };
+    pane.send(PaneCommand::Subscribe(closed))?;
+    let tap = shared.input_taps.add(request.pane, tx);
+    let (cols, rows) = pane.size();
+    let start = wire::TapInputStart {
+        pane: request.pane,
+        cols,
+        rows,
+        now_ns: crate::bus::now_ns(shared.epoch),
+    };
+    let stream = Stream {
+        rx,
+        first_output: None,
+        history: Vec::new(),
+        past: Vec::new(),
+        only: None,
+        keyframes: None,
+        _tap: Some(tap),
+    };
+    Ok((start, stream))
 }
 
 pub fn report_asked(shared: &Shared, request: wire::ReportAsked) -> Result<Done, RequestError> {

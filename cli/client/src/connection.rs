@@ -465,6 +465,7 @@ fn with_id(mut message: ClientMessage, id: u64) -> Option<ClientMessage> {
         RemoteConnections(m) => &mut m.id,
         RemoteDisconnect(m) => &mut m.id,
         Listen(m) => &mut m.id,
+        TapInput(m) => &mut m.id,
         Tunnel(m) => &mut m.id,
         ClaimRun(m) => &mut m.id,
         ReleaseRun(m) => &mut m.id,

@@ -11,6 +11,7 @@ mod outputs;
 mod parser;
 mod plan;
 mod progress;
+pub mod record;
 mod runner;
 mod session;
 mod set_command;

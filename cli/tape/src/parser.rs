@@ -118,8 +118,7 @@ pub fn parse_file(path: &Path) -> Result<Vec<Step>, TapeError> {
     parse_nested(path, &mut Expansion::default(), None)
 }
 
-/// Parses `text` as if read from `file`.
-#[cfg(test)]
+/// Parses `text` as if read from `file` (a tape `tape record` wrote, say).
 pub fn parse_text(file: &Path, text: &str) -> Result<Vec<Step>, TapeError> {
     let mut expansion = Expansion {
         stack: vec![file.to_path_buf()],
@@ -578,8 +577,16 @@ pub fn parse_time(text: &str) -> Option<f64> {
 /// spec that can be sent. Modifiers come in any order, as in VHS. Shift on a character is the
 /// character as shifted (`Shift+a` is `A`); with Ctrl it changes nothing, since a terminal
 /// sends the same control byte for Ctrl+Shift+X as for Ctrl+X.
-fn key_spec(word: &str) -> Option<String> {
-    let parts: Vec<&str> = word.split('+').collect();
+pub(crate) fn key_spec(word: &str) -> Option<String> {
+    // `Alt++` is Alt and the `+` key: the last `+` is the key, not a separator.
+    let (head, plus) = match word.strip_suffix("++") {
+        Some(head) => (head, true),
+        None => (word, false),
+    };
+    let mut parts: Vec<&str> = head.split('+').collect();
+    if plus {
+        parts.push("+");
+    }
     let (key, mods) = parts.split_last()?;
     let (mut ctrl, mut alt, mut shift) = (false, false, false);
     for m in mods {
@@ -606,10 +613,6 @@ fn key_spec(word: &str) -> Option<String> {
             };
             shift = false;
             shifted
-        }
-        None if !mods.is_empty() && key.is_empty() && word.ends_with("++") => {
-            shift = false;
-            "+".to_owned()
         }
         None => return None,
     };

@@ -177,6 +177,14 @@ fn modifiers_stack_in_any_order() {
     assert!(error("Ctrl+1").starts_with("t.tape:1:1: unknown command `Ctrl+1`"));
 }
 
+// Regression: `Alt++` (Alt and the `+` key, which `tape record` writes) was no key: the word
+// split into an empty modifier.
+#[test]
+fn the_plus_key_takes_modifiers() {
+    assert_eq!(commands("Alt++\nShift++"), vec![key("M-+"), key("+")]);
+    assert!(error("Ctrl++").starts_with("t.tape:1:1: unknown command `Ctrl++`"));
+}
+
 #[test]
 fn every_form_of_wait() {
     let wait = |scope, timeout, pattern: Option<&str>| Command::Wait {

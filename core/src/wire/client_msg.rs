@@ -73,19 +73,23 @@ pub enum ClientMessage {
     RemoteDisconnect(crate::wire::remote_connections::RemoteDisconnect),
     /// Start the remote listener in the running server (the owner's local socket only).
     Listen(crate::wire::remote_connections::Listen),
+    /// A stream of what clients type into a pane (the owner's local socket only).
+    TapInput(crate::wire::input_tap::TapInput),
     #[serde(other)]
     Unknown,
 }
 
 impl ClientMessage {
     /// Whether only the owner's local connections may ask it (the remote listener's own
-    /// connections: who is connected, and ending them).
+    /// connections: who is connected, and ending them; and what is typed into a pane, which
+    /// may be a secret).
     pub fn is_owner_only(&self) -> bool {
         matches!(
             self,
             ClientMessage::RemoteConnections(_)
                 | ClientMessage::RemoteDisconnect(_)
                 | ClientMessage::Listen(_)
+                | ClientMessage::TapInput(_)
         )
     }
 
@@ -110,6 +114,7 @@ impl ClientMessage {
                 | AttachClient(_)
                 | ClientResize(_)
                 | RemoteConnections(_)
+                | TapInput(_)
                 | Unknown
         )
     }
@@ -123,6 +128,7 @@ impl ClientMessage {
             RemoteConnections(m) => m.id,
             RemoteDisconnect(m) => m.id,
             Listen(m) => m.id,
+            TapInput(m) => m.id,
             Tunnel(m) => m.id,
             ClaimRun(m) => m.id,
             ReleaseRun(m) => m.id,

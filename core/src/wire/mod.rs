@@ -6,6 +6,7 @@ pub mod error;
 pub mod frame;
 pub mod frame_budget;
 pub mod handshake;
+pub mod input_tap;
 pub mod payloads;
 pub mod remote_connections;
 pub mod server_msg;
@@ -18,6 +19,7 @@ pub use frame::{
 };
 pub use frame_budget::{FrameHead, FrameTooLarge, HeadVerdict, RequestSize};
 pub use handshake::{check_welcome, negotiate, Hello, ProtocolVersion, Refused, Welcome, PROTOCOL};
+pub use input_tap::*;
 pub use payloads::*;
 pub use remote_connections::*;
 pub use server_msg::*;

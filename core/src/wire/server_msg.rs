@@ -21,6 +21,8 @@ pub enum ServerMessage {
     Resized(Resized),
     ScreenChanged(ScreenChanged),
     ClientNotice(ClientNotice),
+    /// On a `tap_input` stream: one write to the pane.
+    InputTapped(crate::wire::input_tap::InputTapped),
     #[serde(other)]
     Unknown,
 }

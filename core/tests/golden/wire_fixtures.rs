@@ -292,6 +292,13 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
             }),
         ),
         (
+            "tap_input",
+            C::TapInput(TapInput {
+                id: 23,
+                pane: PaneId(3),
+            }),
+        ),
+        (
             "observe",
             C::Observe(Observe {
                 id: 22,
@@ -525,6 +532,21 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
             ),
         ),
         (
+            "response_tap_input",
+            S::Response(
+                Response::ok(
+                    23,
+                    &TapInputStart {
+                        pane: PaneId(3),
+                        cols: 80,
+                        rows: 24,
+                        now_ns: 1_000_000_000,
+                    },
+                )
+                .unwrap(),
+            ),
+        ),
+        (
             "response_error",
             S::Response(Response::error(
                 12,
@@ -553,6 +575,24 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                 event: WatchEventKind::PaneSpawned,
                 t_ns: 5,
                 ts_ns: None,
+            }),
+        ),
+        (
+            "input_tapped",
+            S::InputTapped(InputTapped {
+                pane: PaneId(3),
+                t_ns: 1_500_000_000,
+                bytes: b"ls\r".to_vec(),
+                paste: None,
+            }),
+        ),
+        (
+            "input_tapped_paste",
+            S::InputTapped(InputTapped {
+                pane: PaneId(3),
+                t_ns: 1_600_000_000,
+                bytes: Vec::new(),
+                paste: Some("echo \"pasted\"\n".into()),
             }),
         ),
         (

@@ -185,6 +185,7 @@ fn answer(shared: &Arc<Shared>, message: ClientMessage) -> Result<Value, Request
         M::Hello(_)
         | M::Subscribe(_)
         | M::Observe(_)
+        | M::TapInput(_)
         | M::AttachClient(_)
         | M::Tunnel(_)
         | M::ClaimRun(_)

@@ -1,6 +1,7 @@
 //! Requests aimed at one pane's core: `get_screen`, `input`, `paste`, `resize`, `signal`, and
 //! the tag requests, which only touch the session tree.
 
+use crate::input_tap::Written;
 use crate::pane::{PaneCommand, PaneHandle};
 use crate::request_error::RequestError;
 use crate::shared::Shared;
@@ -74,13 +75,21 @@ pub fn input(shared: &Shared, request: wire::Input) -> Result<wire::Marked, Requ
     let mark = pane.output().mark();
     let bytes = pane.input_bytes(request.actions, &request.keys)?;
     pane.check_line_length(&bytes)?;
-    write(
+    // A copy only for a pane someone taps: a 16 MiB input is not copied for nothing.
+    let tapped = shared.input_taps.taps(request.pane).then(|| bytes.clone());
+    let typed_now = write(
         shared,
         &pane,
         bytes,
         request.operation_id.as_deref(),
         request.retry,
     )?;
+    if let (true, Some(bytes)) = (typed_now, tapped) {
+        let now = crate::bus::now_ns(shared.epoch);
+        shared
+            .input_taps
+            .publish(request.pane, now, Written::Typed(&bytes));
+    }
     Ok(wire::Marked {
         mark,
         bracketed: None,
@@ -97,13 +106,19 @@ pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, Requ
     // A program reading lines would keep only the first 4095 bytes of a longer one.
     pane.check_line_length(&bytes)?;
     let bracketed = bytes.starts_with(b"\x1b[200~");
-    write(
+    let typed_now = write(
         shared,
         &pane,
         bytes,
         request.operation_id.as_deref(),
         request.retry,
     )?;
+    if typed_now {
+        let now = crate::bus::now_ns(shared.epoch);
+        shared
+            .input_taps
+            .publish(request.pane, now, Written::Pasted(&request.text));
+    }
     Ok(wire::Marked {
         mark,
         bracketed: Some(bracketed),
@@ -111,18 +126,22 @@ pub fn paste(shared: &Shared, request: wire::Paste) -> Result<wire::Marked, Requ
 }
 
 /// Queues `bytes` for `pane`; acknowledged (and written at most once) under `operation_id`.
+/// True when they were queued now (not for an operation typed before): what the pane's input
+/// taps hear of.
 fn write(
     shared: &Shared,
     pane: &PaneHandle,
     bytes: Vec<u8>,
     operation_id: Option<&str>,
     retry: bool,
-) -> Result<(), RequestError> {
+) -> Result<bool, RequestError> {
     let Some(id) = operation_id else {
         pane.output().note_typed(&bytes);
-        return Ok(pane.write(bytes)?);
+        pane.write(bytes)?;
+        return Ok(true);
     };
     let len = bytes.len();
+    let mut typed_now = false;
     shared.deliveries.deliver(
         id,
         || {
@@ -130,11 +149,13 @@ fn write(
                 return Ok(None);
             }
             pane.output().note_typed(&bytes);
+            typed_now = true;
             pane.write_acked(bytes).map(Some)
         },
         len,
         retry,
-    )
+    )?;
+    Ok(typed_now)
 }
 
 /// `shell_state`: the pane's foreground process group and what its shell's marks said.

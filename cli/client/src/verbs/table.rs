@@ -124,6 +124,12 @@ pub const VERBS: &[Verb] = &[
         ),
     },
     Verb {
+        name: "tape record",
+        mcp: Mcp::NoTool(
+            "records what a person types until they stop it; an agent writes a tape's text itself",
+        ),
+    },
+    Verb {
         name: "snapshot",
         mcp: Mcp::Tool("phux_snapshot"),
     },

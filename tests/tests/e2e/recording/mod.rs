@@ -7,3 +7,4 @@ mod rec_decoded;
 mod rec_font;
 mod rec_window;
 mod tape;
+mod tape_record;

@@ -1,6 +1,9 @@
 //! `phux tape FILE.tape`: runs a VHS-style tape in a fresh headless pane, in real time, and
 //! writes every `Output` it names (and each `-o`) from the one recording (`phux_tape`), then
-//! prints the result document or says what was written.
+//! prints the result document or says what was written. `phux tape record` writes a tape of
+//! what is typed into a pane (`record.rs`).
+
+mod record;
 
 use std::path::PathBuf;
 
@@ -12,10 +15,17 @@ use crate::output;
 
 /// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video
 #[derive(clap::Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    after_help = "`phux tape record` writes a tape of what is typed into a pane (see its --help)."
+)]
 pub struct Args {
+    #[command(subcommand)]
+    action: Option<Action>,
     /// The tape to run
-    #[arg(value_name = "FILE.tape")]
-    tape: PathBuf,
+    #[arg(value_name = "FILE.tape", required = true)]
+    tape: Option<PathBuf>,
     /// Also write this output (repeatable; same kinds as the tape's Output lines)
     #[arg(short = 'o', long = "out", value_name = "PATH")]
     out: Vec<PathBuf>,
@@ -24,10 +34,18 @@ pub struct Args {
     json: bool,
 }
 
+#[derive(clap::Subcommand)]
+enum Action {
+    Record(record::Args),
+}
+
 pub fn run(args: Args, context: &Context) -> i32 {
+    if let Some(Action::Record(args)) = args.action {
+        return record::run(args, context);
+    }
     let json = args.json;
     let options = TapeOptions {
-        tape: args.tape,
+        tape: args.tape.unwrap_or_default(),
         out: args.out,
         quiet: json,
     };
