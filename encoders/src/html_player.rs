@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use phux_recorder::{Cast, EventKind};
+use phux_recorder::{Cast, EventKind, Timeline};
 use serde_json::json;
 
 use crate::error::EncodeError;
@@ -55,7 +55,7 @@ pub fn write_html(
     let theme = crate::replay::cast_theme(cast)
         .filter(|_| options.prefer_cast_theme)
         .unwrap_or(options.theme);
-    let (events, duration) = timeline(cast, options.idle_limit, options.speed);
+    let (events, duration) = timeline(cast, options.idle_limit, options.speed)?;
     let event_count = events.len() as u64;
     let data = json!({
         "cols": cast.header.cols,
@@ -88,20 +88,19 @@ pub fn write_html(
     })
 }
 
-/// The output and resize events with idle gaps clamped and the speed applied, and the end.
-fn timeline(cast: &Cast, idle_limit: Option<f64>, speed: f64) -> (Vec<serde_json::Value>, f64) {
-    let speed = if speed.is_finite() && speed > 0.0 {
-        speed
-    } else {
-        1.0
-    };
+/// The output and resize events at their playback times, and the end: the recorder's one
+/// `Timeline` (idle clamp, then speed), as every other format and `play` time them.
+fn timeline(
+    cast: &Cast,
+    idle_limit: Option<f64>,
+    speed: f64,
+) -> Result<(Vec<serde_json::Value>, f64), EncodeError> {
+    let mut timeline =
+        Timeline::new(idle_limit, speed).map_err(|e| EncodeError::Timing(e.to_string()))?;
     let mut events = Vec::new();
-    let mut previous = 0.0_f64;
     let mut at = 0.0_f64;
     for event in &cast.events {
-        let gap = (event.time - previous).max(0.0);
-        previous = event.time;
-        at += idle_limit.map_or(gap, |limit| gap.min(limit)) / speed;
+        at = timeline.playback_time(event.time);
         let t = (at * 1000.0).round() / 1000.0;
         match &event.kind {
             EventKind::Output(data) => events.push(json!([t, "o", data])),
@@ -111,7 +110,7 @@ fn timeline(cast: &Cast, idle_limit: Option<f64>, speed: f64) -> (Vec<serde_json
             _ => {}
         }
     }
-    (events, at)
+    Ok((events, at))
 }
 
 fn theme_json(theme: &Theme) -> serde_json::Value {
@@ -197,5 +196,29 @@ mod tests {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)));
         assert!(packed.len() < text.len());
+    }
+
+    #[test]
+    fn the_page_times_events_as_the_gif_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gaps.cast");
+        std::fs::write(
+            &path,
+            "{\"version\":2,\"width\":10,\"height\":2}\n[1.0,\"o\",\"a\"]\n[5.0,\"o\",\"b\"]\n",
+        )
+        .unwrap();
+        let cast = phux_recorder::read_cast(&path).unwrap();
+        let times = |limit, speed| -> Vec<f64> {
+            let (events, _) = timeline(&cast, limit, speed).unwrap();
+            events.iter().map(|e| e[0].as_f64().unwrap()).collect()
+        };
+        assert_eq!(times(Some(2.0), 1.0), [1.0, 3.0]);
+        assert_eq!(times(Some(2.0), 2.0), [0.5, 1.5]);
+        // A limit of 0 clamps nothing (it used to put every event at 0 in the page).
+        assert_eq!(times(Some(0.0), 1.0), [1.0, 5.0]);
+        // A speed that is no speed is refused, not silently 1.
+        for bad in [0.0, -1.0, f64::NAN] {
+            assert!(timeline(&cast, None, bad).is_err(), "{bad}");
+        }
     }
 }
