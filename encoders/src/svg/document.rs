@@ -2,7 +2,8 @@
 //! per animated part), the defs, the chrome, then the grid — each row a `<use>` of its one look,
 //! or a strip of its looks slid by its animation — and the cursor on top. Every animation runs
 //! the whole length with `step-end` timing, so a look holds until the next keyframe, and loops
-//! as the GIF does. No script.
+//! as the GIF does. The animated property is CSS `translate` (shorter than `transform`, and
+//! kept apart from the `transform` attributes that place rows). No script.
 
 use std::fmt::Write as _;
 
@@ -61,7 +62,7 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
             }
         }
         for (place, times) in by_place {
-            let _ = write!(out, "{}{{transform:{}}}", times.join(","), value(place));
+            let _ = write!(out, "{}{{translate:{}}}", times.join(","), value(place));
         }
         out.push('}');
     };
@@ -83,7 +84,7 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
             keyframes(&mut out, "p", film.cursor_place.changes(), &|place| {
                 let (x, y) = places.get(place).copied().unwrap_or_default();
                 format!(
-                    "translate({}px,{}px)",
+                    "{}px {}px",
                     u32::from(x) * m.cell_w,
                     u32::from(y) * m.cell_h
                 )
@@ -98,8 +99,8 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
     out.push_str(&super::chrome::chrome(frame.chrome, &frame.layout, &film.theme));
     let _ = write!(
         out,
-        "<svg x=\"{}\" y=\"{}\" width=\"{grid_w}\" height=\"{grid_h}\" shape-rendering=\"crispEdges\">",
-        frame.layout.grid_x, frame.layout.grid_y
+        "<svg x=\"{}\" y=\"{}\" width=\"{grid_w}\" height=\"{grid_h}\" data-cols=\"{}\" data-rows=\"{}\" shape-rendering=\"crispEdges\">",
+        frame.layout.grid_x, frame.layout.grid_y, frame.cols, frame.rows
     );
     for (y, layer) in film.rows.iter().enumerate() {
         let top = y as u32 * m.cell_h;
@@ -180,9 +181,9 @@ fn cursor(out: &mut String, film: &Film, animated: bool) {
 fn strip_shift(place: usize, step: u32) -> String {
     let x = place as u64 * u64::from(step);
     if x == 0 {
-        "translateX(0)".into()
+        "0".into()
     } else {
-        format!("translateX(-{x}px)")
+        format!("-{x}px")
     }
 }
 

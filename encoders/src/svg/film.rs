@@ -15,10 +15,13 @@ use super::style_sheet::StyleSheet;
 /// A def's number; `None` in a layer is "nothing drawn" (a blank row, a hidden cursor).
 pub(crate) type Def = Option<usize>;
 
+/// The most defs a look's chain of `<use>`s goes through (each extends the one before).
+const LONGEST_CHAIN: u8 = 12;
+
 /// Upper bounds of what the document spends on each kind of change, in bytes, for the byte
-/// limit: a keyframe (`99.9999%{transform:translateX(-99999999px)}`), a strip's `<use>`, a def's
+/// limit: a keyframe (`99.9999%{translate:-99999999px}`), a strip's `<use>`, a def's
 /// wrapper, a layer's animation (its wrapper, `style` and `@keyframes` head).
-pub(crate) const KEYFRAME_BYTES: u64 = 52;
+pub(crate) const KEYFRAME_BYTES: u64 = 44;
 pub(crate) const USE_BYTES: u64 = 40;
 pub(crate) const DEF_WRAPPER_BYTES: u64 = 20;
 pub(crate) const ANIMATION_BYTES: u64 = 110;
@@ -29,7 +32,13 @@ pub(crate) struct Film {
     pub theme: Theme,
     pub metrics: SvgMetrics,
     pub sheet: StyleSheet,
+    /// Each look's full elements → its def.
     defs: HashMap<String, usize>,
+    /// Each def's elements as written: the look, or a `<use>` of the look it extends and
+    /// what it adds.
+    bodies: Vec<String>,
+    /// How many defs each def's chain of `<use>`s goes through.
+    depths: Vec<u8>,
     /// Each row's timeline of looks.
     pub rows: Vec<Layer<Def>>,
     /// The cursor's look (the cell under it, inverted) and its place (column, row).
@@ -46,6 +55,8 @@ impl Film {
             theme,
             metrics,
             defs: HashMap::new(),
+            bodies: Vec::new(),
+            depths: Vec::new(),
             rows: (0..rows).map(|_| Layer::new()).collect(),
             cursor_look: Layer::new(),
             cursor_place: Layer::new(),
@@ -67,7 +78,8 @@ impl Film {
                 continue;
             }
             let look = fragment(&cells, &self.metrics, &mut self.sheet, Some(self.theme.bg));
-            let (def, def_bytes) = self.def(look);
+            let base = self.rows[y].current().copied().flatten();
+            let (def, def_bytes) = self.row_def(look, base, y, &cells);
             self.last_cells[y] = cells;
             let change = self.rows[y].show(tick, &def);
             bytes += def_bytes + cost(&self.rows[y], change);
@@ -81,7 +93,7 @@ impl Film {
                     ..cell.clone()
                 };
                 let look = fragment(&[at_origin], &self.metrics, &mut self.sheet, None);
-                let (def, def_bytes) = self.def(look);
+                let (def, def_bytes) = self.def(look, None);
                 bytes += def_bytes;
                 def
             }
@@ -114,6 +126,8 @@ impl Film {
     pub fn rollback(&mut self, mark: &FilmMark) {
         self.sheet.truncate(mark.rules);
         self.defs.retain(|_, n| *n < mark.defs);
+        self.bodies.truncate(mark.defs);
+        self.depths.truncate(mark.defs);
         for (layer, row_mark) in self.rows.iter_mut().zip(&mark.rows) {
             layer.truncate(*row_mark);
         }
@@ -121,8 +135,34 @@ impl Film {
         self.cursor_place.truncate(mark.cursor_place);
     }
 
-    /// The def drawing `look` (made now when new, with its bytes); `None` for an empty look.
-    fn def(&mut self, look: String) -> (Def, u64) {
+    /// The def of row `y`'s new look (`cells`, drawn as `look`). A look that only adds to the
+    /// right of the row's look before (`base`) — a command being typed — is written as a
+    /// `<use>` of that look and the cells added, not copied whole, up to [`LONGEST_CHAIN`].
+    fn row_def(&mut self, look: String, base: Def, y: usize, cells: &[PaintedCell]) -> (Def, u64) {
+        if look.is_empty() || self.defs.contains_key(&look) {
+            return self.def(look, None);
+        }
+        let Some(base) = base.filter(|b| self.depths.get(*b).is_some_and(|d| *d < LONGEST_CHAIN))
+        else {
+            return self.def(look, None);
+        };
+        let before = &self.last_cells[y];
+        let same = before.iter().zip(cells).take_while(|(a, b)| a == b).count();
+        let bg = self.theme.bg;
+        if same == 0 || !before[same..].iter().all(|c| c.is_empty_on(bg)) {
+            return self.def(look, None);
+        }
+        let added = fragment(&cells[same..], &self.metrics, &mut self.sheet, Some(bg));
+        let body = format!("<use href=\"#{}\"/>{added}", def_name(base));
+        if body.len() >= look.len() {
+            return self.def(look, None);
+        }
+        self.def(look, Some((base, body)))
+    }
+
+    /// The def drawing `look` (made now when new, with its bytes), written as `extends` says
+    /// when given; `None` for an empty look.
+    fn def(&mut self, look: String, extends: Option<(usize, String)>) -> (Def, u64) {
         if look.is_empty() {
             return (None, 0);
         }
@@ -130,16 +170,20 @@ impl Film {
         if let Some(&n) = self.defs.get(&look) {
             return (Some(n), 0);
         }
-        let bytes = look.len() as u64 + DEF_WRAPPER_BYTES;
+        let (body, depth) = match extends {
+            Some((base, body)) => (body, self.depths.get(base).map_or(1, |d| d + 1)),
+            None => (look.clone(), 0),
+        };
+        let bytes = body.len() as u64 + DEF_WRAPPER_BYTES;
         self.defs.insert(look, next);
+        self.bodies.push(body);
+        self.depths.push(depth);
         (Some(next), bytes)
     }
 
     /// Every def's elements, by number.
-    pub fn defs(&self) -> Vec<&str> {
-        let mut defs: Vec<(&str, usize)> = self.defs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        defs.sort_unstable_by_key(|(_, n)| *n);
-        defs.into_iter().map(|(look, _)| look).collect()
+    pub fn defs(&self) -> &[String] {
+        &self.bodies
     }
 }
 

@@ -70,6 +70,12 @@ impl<K: Clone + Eq + Hash> Layer<K> {
         self.changes.truncate(changes);
     }
 
+    /// The state shown last.
+    pub fn current(&self) -> Option<&K> {
+        let (_, place) = self.changes.last()?;
+        self.states.get(*place)
+    }
+
     /// The distinct states, by place on the strip.
     pub fn states(&self) -> &[K] {
         &self.states

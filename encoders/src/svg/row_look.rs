@@ -28,6 +28,11 @@ pub(crate) struct PaintedCell {
 }
 
 impl PaintedCell {
+    /// Nothing is drawn for this cell on a window of background `bg`.
+    pub fn is_empty_on(&self, bg: Rgb) -> bool {
+        self.is_blank() && self.bg == bg && self.drawn_char().is_none()
+    }
+
     /// A space no line crosses: it joins a run of any style.
     fn is_blank(&self) -> bool {
         self.text == " "
