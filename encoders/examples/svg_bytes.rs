@@ -88,7 +88,11 @@ fn main() {
         svg_total += svg.bytes;
         saved.push_str(&format!("{name}\t{}\n", svg.bytes));
         let then = before.get(&name).map_or(String::new(), |b| {
-            format!("   {b} → {} ({:.2}x)", svg.bytes, svg.bytes as f64 / *b as f64)
+            format!(
+                "   {b} → {} ({:.2}x)",
+                svg.bytes,
+                svg.bytes as f64 / *b as f64
+            )
         });
         println!(
             "{name:<26} {:>8} {:>10} {:>10} {:>8.2}x{then}",

@@ -109,7 +109,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("mp4") && err.contains(".gif") && err.contains(".apng") && err.contains(".svg"),
+            err.contains("mp4")
+                && err.contains(".gif")
+                && err.contains(".apng")
+                && err.contains(".svg"),
             "{err}"
         );
     }

@@ -35,7 +35,8 @@ try {
         for (const el of def.children) {
           if (el.tagName === 'use') text(document.querySelector(el.getAttribute('href')), cells);
           if (el.tagName !== 'text') continue;
-          for (const span of el.children) {
+          // One run is the <text> itself; more are its <tspan>s.
+          for (const span of (el.children.length ? el.children : [el])) {
             const col = Math.round(Number(span.getAttribute('x')) / cw);
             const chars = [...span.textContent];
             const length = span.getAttribute('textLength');

@@ -50,11 +50,19 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
         out.push_str(rule);
     }
     let decimals = percent_decimals(frame.end_tick);
-    let keyframes = |out: &mut String, name: &str, layer_changes: &[(u64, usize)], value: &dyn Fn(usize) -> String| {
+    let keyframes = |out: &mut String,
+                     name: &str,
+                     layer_changes: &[(u64, usize)],
+                     implicit_start: bool,
+                     value: &dyn Fn(usize) -> String| {
         let _ = write!(out, "@keyframes {name}{{");
         // Places shown more than once share one rule: `10%,40%{...}`.
         let mut by_place: Vec<(usize, Vec<String>)> = Vec::new();
         for &(tick, place) in layer_changes {
+            // A strip starts at its first look: the implicit 0% (no translate) shows it.
+            if implicit_start && (tick, place) == (0, 0) {
+                continue;
+            }
             let at = percent(tick, frame.end_tick, decimals);
             match by_place.iter_mut().find(|(p, _)| *p == place) {
                 Some((_, times)) => times.push(at),
@@ -69,26 +77,36 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
     if animated {
         for (y, layer) in film.rows.iter().enumerate() {
             if layer.is_animated() {
-                keyframes(&mut out, &format!("r{y}"), layer.changes(), &|place| {
-                    strip_shift(place, grid_w)
-                });
+                keyframes(
+                    &mut out,
+                    &format!("r{y}"),
+                    layer.changes(),
+                    true,
+                    &|place| strip_shift(place, grid_w),
+                );
             }
         }
         if film.cursor_look.is_animated() {
-            keyframes(&mut out, "c", film.cursor_look.changes(), &|place| {
+            keyframes(&mut out, "c", film.cursor_look.changes(), true, &|place| {
                 strip_shift(place, 2 * m.cell_w)
             });
         }
         let places = film.cursor_place.states();
         if film.cursor_place.is_animated() {
-            keyframes(&mut out, "p", film.cursor_place.changes(), &|place| {
-                let (x, y) = places.get(place).copied().unwrap_or_default();
-                format!(
-                    "{}px {}px",
-                    u32::from(x) * m.cell_w,
-                    u32::from(y) * m.cell_h
-                )
-            });
+            keyframes(
+                &mut out,
+                "p",
+                film.cursor_place.changes(),
+                false,
+                &|place| {
+                    let (x, y) = places.get(place).copied().unwrap_or_default();
+                    format!(
+                        "{}px {}px",
+                        u32::from(x) * m.cell_w,
+                        u32::from(y) * m.cell_h
+                    )
+                },
+            );
         }
     }
     out.push_str("</style><defs>");
@@ -96,7 +114,11 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
         let _ = write!(out, "<g id=\"{}\">{look}</g>", def_name(n));
     }
     out.push_str("</defs>");
-    out.push_str(&super::chrome::chrome(frame.chrome, &frame.layout, &film.theme));
+    out.push_str(&super::chrome::chrome(
+        frame.chrome,
+        &frame.layout,
+        &film.theme,
+    ));
     let _ = write!(
         out,
         "<svg x=\"{}\" y=\"{}\" width=\"{grid_w}\" height=\"{grid_h}\" data-cols=\"{}\" data-rows=\"{}\" shape-rendering=\"crispEdges\">",
@@ -119,7 +141,11 @@ fn strip(out: &mut String, layer: &Layer<Def>, animated: bool, name: &str, step:
         String::new()
     };
     if !(animated && layer.is_animated()) {
-        if let Some(Some(def)) = layer.changes().first().and_then(|(_, p)| layer.states().get(*p)) {
+        if let Some(Some(def)) = layer
+            .changes()
+            .first()
+            .and_then(|(_, p)| layer.states().get(*p))
+        {
             let _ = write!(out, "<use href=\"#{}\"{y}/>", def_name(*def));
         }
         return;
@@ -166,14 +192,7 @@ fn cursor(out: &mut String, film: &Film, animated: bool) {
         2 * m.cell_w,
         m.cell_h
     );
-    strip(
-        out,
-        &film.cursor_look,
-        animated,
-        "c",
-        2 * m.cell_w,
-        0,
-    );
+    strip(out, &film.cursor_look, animated, "c", 2 * m.cell_w, 0);
     out.push_str("</svg></g>");
 }
 
@@ -193,11 +212,12 @@ fn seconds(ticks: u64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// Decimals that place every hundredth of an `end`-hundredths animation exactly.
+/// Decimals that place every hundredth of an `end`-hundredths animation unmistakably.
 fn percent_decimals(end: u64) -> usize {
     let mut decimals = 0;
     let mut span = 100u64;
-    while span < end.saturating_mul(10) && decimals < 8 {
+    // An offset then lands within a quarter of a hundredth of its tick.
+    while span < end.saturating_mul(4) && decimals < 8 {
         span = span.saturating_mul(10);
         decimals += 1;
     }
@@ -232,7 +252,7 @@ mod tests {
                 let text = percent(tick, end, decimals);
                 let value: f64 = text.trim_end_matches('%').parse().unwrap();
                 let back = value * end as f64 / 100.0;
-                assert!((back - tick as f64).abs() < 0.5, "{end} {tick} {text}");
+                assert!((back - tick as f64).abs() <= 0.25, "{end} {tick} {text}");
             }
         }
         assert_eq!(percent(50, 200, percent_decimals(200)), "25%");

@@ -155,14 +155,9 @@ mod tests {
             ..EncodeOptions::default()
         };
         let m = SvgMetrics::of(&options, 10, 2).unwrap();
-        let raster = crate::raster::Rasterizer::with_font(
-            10,
-            2,
-            options.theme,
-            1,
-            &FontOptions::smooth(),
-        )
-        .unwrap();
+        let raster =
+            crate::raster::Rasterizer::with_font(10, 2, options.theme, 1, &FontOptions::smooth())
+                .unwrap();
         assert_eq!((m.cell_w, m.cell_h), raster.cell_size());
         assert!(
             m.font_family().starts_with("'JetBrains Mono'"),

@@ -12,8 +12,9 @@ use super::drawn_glyphs::{is_drawn, DrawnRow};
 use super::metrics::{number, SvgMetrics};
 use super::style_sheet::{StyleSheet, TextStyle, TEXT_ATTRS};
 
-/// Blank cells a run of text spans before a new run (placed at its column) is cheaper.
-const LONGEST_GAP: u16 = 3;
+/// Blank cells a run of text spans before a new run (placed at its column) is cheaper: a
+/// run costs some 30 bytes of attributes, a blank cell one.
+const LONGEST_GAP: u16 = 30;
 
 /// A cell as it is painted: its grapheme, columns and resolved colours.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -132,7 +133,8 @@ pub(crate) fn fragment(
 ) -> String {
     let mut out = backgrounds(cells, metrics, sheet, skip_bg);
     let mut drawn = DrawnRow::default();
-    let mut spans = String::new();
+    // Each run's attributes and escaped text.
+    let mut spans: Vec<(String, String)> = Vec::new();
     let mut run: Option<Run> = None;
     for cell in cells {
         if let Some(ch) = cell.drawn_char() {
@@ -152,7 +154,10 @@ pub(crate) fn fragment(
             continue;
         }
         let joins = run.as_ref().is_some_and(|r| {
-            !r.single && cell.is_simple() && r.style == cell.style() && r.col + r.cells + r.gap == cell.col
+            !r.single
+                && cell.is_simple()
+                && r.style == cell.style()
+                && r.col + r.cells + r.gap == cell.col
         });
         if joins {
             if let Some(r) = run.as_mut() {
@@ -174,11 +179,18 @@ pub(crate) fn fragment(
         });
     }
     flush(&mut run, &mut spans, metrics, sheet);
-    if !spans.is_empty() {
-        out.push_str(&format!(
-            "<text y=\"{}\">{spans}</text>",
-            number(metrics.baseline)
-        ));
+    let y = number(metrics.baseline);
+    match spans.as_slice() {
+        [] => {}
+        // One run is the text element itself: `<text x=.. y=..>`, no `<tspan>`.
+        [(attrs, text)] => out.push_str(&format!("<text{attrs} y=\"{y}\">{text}</text>")),
+        runs => {
+            out.push_str(&format!("<text y=\"{y}\">"));
+            for (attrs, text) in runs {
+                out.push_str(&format!("<tspan{attrs}>{text}</tspan>"));
+            }
+            out.push_str("</text>");
+        }
     }
     if !drawn.is_empty() {
         out.push_str(&drawn.paths(metrics.cell_w, metrics.cell_h));
@@ -222,23 +234,27 @@ fn backgrounds(
     out
 }
 
-fn flush(run: &mut Option<Run>, spans: &mut String, metrics: &SvgMetrics, sheet: &mut StyleSheet) {
+fn flush(
+    run: &mut Option<Run>,
+    spans: &mut Vec<(String, String)>,
+    metrics: &SvgMetrics,
+    sheet: &mut StyleSheet,
+) {
     let Some(r) = run.take() else {
         return;
     };
-    let x = u32::from(r.col) * metrics.cell_w;
-    spans.push_str(&format!("<tspan x=\"{x}\""));
+    let mut attrs = format!(" x=\"{}\"", u32::from(r.col) * metrics.cell_w);
     // One narrow character needs no stretching (and a reader counts it as one cell).
     if r.cells > 1 || r.text.chars().nth(1).is_some() {
         let length = u32::from(r.cells) * metrics.cell_w;
-        spans.push_str(&format!(" textLength=\"{length}\""));
+        attrs.push_str(&format!(" textLength=\"{length}\""));
     }
     if let Some(class) = sheet.text(r.style) {
-        spans.push_str(&format!(" class=\"{class}\""));
+        attrs.push_str(&format!(" class=\"{class}\""));
     }
-    spans.push('>');
-    escape_into(&r.text, spans);
-    spans.push_str("</tspan>");
+    let mut text = String::new();
+    escape_into(&r.text, &mut text);
+    spans.push((attrs, text));
 }
 
 /// `text` as XML character data: markup escaped, and characters XML 1.0 forbids (C0 controls
@@ -275,7 +291,10 @@ mod tests {
         let theme = Theme::default();
         let mut sheet = StyleSheet::new(theme.fg);
         let cells = row_cells(screen, 0, &theme);
-        (fragment(&cells, &metrics(), &mut sheet, Some(theme.bg)), sheet)
+        (
+            fragment(&cells, &metrics(), &mut sheet, Some(theme.bg)),
+            sheet,
+        )
     }
 
     #[test]
@@ -288,6 +307,12 @@ mod tests {
             svg,
             "<text y=\"13\"><tspan x=\"0\" textLength=\"72\">$ ls  -la</tspan>\
              <tspan x=\"160\" textLength=\"24\" class=\"t0\">red</tspan></text>"
+        );
+        let mut one = RenderScreen::blank(30, 1);
+        one.put_str(3, 0, "a<b", CellColor::Palette(1), CellColor::Default);
+        assert_eq!(
+            row(&one).0,
+            "<text x=\"24\" textLength=\"24\" class=\"t0\" y=\"13\">a&lt;b</text>"
         );
         assert_eq!(sheet.rules(), [".t0{fill:#dd3c69}"]);
     }

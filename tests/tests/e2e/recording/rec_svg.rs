@@ -46,7 +46,8 @@ def text(look, cells):
             text(defs[element.get('href')[1:]], cells)
         if element.tag != NS + 'text':
             continue
-        for span in element:
+        # One run is the <text> itself; more are its <tspan>s.
+        for span in (list(element) or [element]):
             col = round(float(span.get('x')) / cw)
             chars = list(span.text or '')
             length = span.get('textLength')
@@ -230,7 +231,11 @@ fn every_sample_cast_as_svg_parses_and_shows_the_engines_screen_on_every_row() {
         let doc = rec_svg(&cast, &svg, &[]);
         assert_eq!(doc["format"], "svg", "{doc}");
         assert_eq!(doc["truncated"], false, "{doc}");
-        assert_eq!(doc["bytes"], std::fs::metadata(&svg).unwrap().len(), "{doc}");
+        assert_eq!(
+            doc["bytes"],
+            std::fs::metadata(&svg).unwrap().len(),
+            "{doc}"
+        );
         let text = std::fs::read_to_string(&svg).unwrap();
         assert!(!text.contains("<script"), "no script in {name}");
         let expected = expected(&cast);
@@ -249,10 +254,19 @@ fn a_still_svg_is_the_last_screen_without_animation() {
     let cast = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/vim.cast");
     let svg = dir.path().join("vim.svg");
     let doc = rec_svg(&cast, &svg, &["--still"]);
-    assert_eq!((doc["format"].as_str(), doc["frames"].as_u64()), (Some("svg"), Some(1)));
-    assert!(doc.get("played_ms").is_none_or(serde_json::Value::is_null), "{doc}");
+    assert_eq!(
+        (doc["format"].as_str(), doc["frames"].as_u64()),
+        (Some("svg"), Some(1))
+    );
+    assert!(
+        doc.get("played_ms").is_none_or(serde_json::Value::is_null),
+        "{doc}"
+    );
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(!text.contains("@keyframes") && !text.contains("animation"), "{text}");
+    assert!(
+        !text.contains("@keyframes") && !text.contains("animation"),
+        "{text}"
+    );
     let last = expected(&cast).pop().unwrap().1;
     assert_eq!(python_reads(&svg, &[0])[0], last);
 }

@@ -265,7 +265,9 @@ pub fn record_to_file_timed(
             "e.g. --speed 2 --idle-limit 1.5",
         ));
     }
-    if args.still_frame().is_some() && !matches!(output.format, OutputFormat::Apng | OutputFormat::Svg) {
+    if args.still_frame().is_some()
+        && !matches!(output.format, OutputFormat::Apng | OutputFormat::Svg)
+    {
         return Err(Failure::new(
             ErrorCode::InvalidArgument,
             "--still and --frame write one PNG or SVG image",
