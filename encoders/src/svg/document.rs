@@ -34,82 +34,10 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" xml:space=\"preserve\"><style>text{{font-family:{};font-size:{}px;fill:{};white-space:pre}}",
-        film.metrics.font_family(),
-        number(m.font_size),
-        hex(film.theme.fg)
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" xml:space=\"preserve\">"
     );
-    if animated {
-        let _ = write!(
-            out,
-            "g[style]{{animation:{}s step-end infinite}}",
-            seconds(frame.end_tick)
-        );
-    }
-    for rule in film.sheet.rules() {
-        out.push_str(rule);
-    }
-    let decimals = percent_decimals(frame.end_tick);
-    let keyframes = |out: &mut String,
-                     name: &str,
-                     layer_changes: &[(u64, usize)],
-                     implicit_start: bool,
-                     value: &dyn Fn(usize) -> String| {
-        let _ = write!(out, "@keyframes {name}{{");
-        // Places shown more than once share one rule: `10%,40%{...}`.
-        let mut by_place: Vec<(usize, Vec<String>)> = Vec::new();
-        for &(tick, place) in layer_changes {
-            // A strip starts at its first look: the implicit 0% (no translate) shows it.
-            if implicit_start && (tick, place) == (0, 0) {
-                continue;
-            }
-            let at = percent(tick, frame.end_tick, decimals);
-            match by_place.iter_mut().find(|(p, _)| *p == place) {
-                Some((_, times)) => times.push(at),
-                None => by_place.push((place, vec![at])),
-            }
-        }
-        for (place, times) in by_place {
-            let _ = write!(out, "{}{{translate:{}}}", times.join(","), value(place));
-        }
-        out.push('}');
-    };
-    if animated {
-        for (y, layer) in film.rows.iter().enumerate() {
-            if layer.is_animated() {
-                keyframes(
-                    &mut out,
-                    &format!("r{y}"),
-                    layer.changes(),
-                    true,
-                    &|place| strip_shift(place, grid_w),
-                );
-            }
-        }
-        if film.cursor_look.is_animated() {
-            keyframes(&mut out, "c", film.cursor_look.changes(), true, &|place| {
-                strip_shift(place, 2 * m.cell_w)
-            });
-        }
-        let places = film.cursor_place.states();
-        if film.cursor_place.is_animated() {
-            keyframes(
-                &mut out,
-                "p",
-                film.cursor_place.changes(),
-                false,
-                &|place| {
-                    let (x, y) = places.get(place).copied().unwrap_or_default();
-                    format!(
-                        "{}px {}px",
-                        u32::from(x) * m.cell_w,
-                        u32::from(y) * m.cell_h
-                    )
-                },
-            );
-        }
-    }
-    out.push_str("</style><defs>");
+    style_sheet(&mut out, film, frame);
+    out.push_str("<defs>");
     for (n, look) in film.defs().iter().enumerate() {
         let _ = write!(out, "<g id=\"{}\">{look}</g>", def_name(n));
     }
@@ -131,6 +59,93 @@ pub(crate) fn render(film: &Film, frame: &Frame<'_>) -> String {
     cursor(&mut out, film, animated);
     out.push_str("</svg></svg>\n");
     out
+}
+
+/// The `<style>` element: the font, the animation every strip runs, the classes and each
+/// animated part's `@keyframes`.
+fn style_sheet(out: &mut String, film: &Film, frame: &Frame<'_>) {
+    let m = &film.metrics;
+    let _ = write!(
+        out,
+        "<style>text{{font-family:{};font-size:{}px;fill:{};white-space:pre}}",
+        m.font_family(),
+        number(m.font_size),
+        hex(film.theme.fg)
+    );
+    let animated = frame.end_tick > 0;
+    if animated {
+        let _ = write!(
+            out,
+            "g[style]{{animation:{}s step-end infinite}}",
+            seconds(frame.end_tick)
+        );
+    }
+    for rule in film.sheet.rules() {
+        out.push_str(rule);
+    }
+    if animated {
+        let grid_w = u32::from(frame.cols) * m.cell_w;
+        for (y, layer) in film.rows.iter().enumerate() {
+            if layer.is_animated() {
+                keyframes(
+                    out,
+                    &format!("r{y}"),
+                    layer.changes(),
+                    true,
+                    frame,
+                    &|place| strip_shift(place, grid_w),
+                );
+            }
+        }
+        if film.cursor_look.is_animated() {
+            let changes = film.cursor_look.changes();
+            keyframes(out, "c", changes, true, frame, &|place| {
+                strip_shift(place, 2 * m.cell_w)
+            });
+        }
+        let places = film.cursor_place.states();
+        if film.cursor_place.is_animated() {
+            let changes = film.cursor_place.changes();
+            keyframes(out, "p", changes, false, frame, &|place| {
+                let (x, y) = places.get(place).copied().unwrap_or_default();
+                let (x, y) = (u32::from(x) * m.cell_w, u32::from(y) * m.cell_h);
+                format!("{x}px {y}px")
+            });
+        }
+    }
+    out.push_str("</style>");
+}
+
+/// `@keyframes name`: at each change, the `translate` of the place shown (`value`); with
+/// `implicit_start`, a start at place 0 is left to the implicit 0% (no translate).
+fn keyframes(
+    out: &mut String,
+    name: &str,
+    changes: &[(u64, usize)],
+    implicit_start: bool,
+    frame: &Frame<'_>,
+    value: &dyn Fn(usize) -> String,
+) {
+    let decimals = percent_decimals(frame.end_tick);
+    let _ = write!(out, "@keyframes {name}{{");
+    // Places shown more than once share one rule: `10%,40%{...}`.
+    let mut by_place: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut index: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    for &(tick, place) in changes {
+        if implicit_start && (tick, place) == (0, 0) {
+            continue;
+        }
+        let at = percent(tick, frame.end_tick, decimals);
+        let i = *index.entry(place).or_insert_with(|| {
+            by_place.push((place, Vec::new()));
+            by_place.len() - 1
+        });
+        by_place[i].1.push(at);
+    }
+    for (place, times) in by_place {
+        let _ = write!(out, "{}{{translate:{}}}", times.join(","), value(place));
+    }
+    out.push('}');
 }
 
 /// A row: its one look placed at `top`, or a strip of its looks slid by animation `name`.

@@ -14,7 +14,7 @@ use phux_encoders::{
     render_cast_into, CellWidth, EncodeError, EncodeOptions, EncodeSummary, FrameSink,
     OutputFormat, RenderScreen, RenderSettings, SinkStatus,
 };
-use phux_tests::{json, missing, phux, run, run_with_deadline, stderr, stdout};
+use phux_tests::{json, missing, phux, run, run_with_deadline, stderr, stdout, TestServer};
 
 /// Reads an SVG of `rec` with Python's XML parser and prints, for each time (ms) given, the
 /// text of every row: per animated row, the last keyframe at or before the time (`step-end`)
@@ -355,4 +355,33 @@ fn chromium_paused_at_each_frame_shows_the_engines_screen() {
             assert_eq!(&shown, rows, "{name} at {ms} ms in chromium");
         }
     }
+}
+
+/// A tape's `Output demo.svg` is the tape's recording: it ends on the screen `Output demo.txt`
+/// writes.
+#[test]
+fn a_tapes_output_svg_ends_on_the_tapes_last_screen() {
+    let server = TestServer::start();
+    let dir = server.dir.path().join("svg-tape");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("demo.tape"),
+        "Output demo.svg\nOutput demo.txt\nType \"echo svg-$((6*7))\"\nEnter\nSleep 500ms\n",
+    )
+    .unwrap();
+    let mut tape = server.phux(&["tape", "demo.tape", "--json"]);
+    tape.current_dir(&dir);
+    let output = run_with_deadline(&mut tape, Duration::from_secs(90));
+    assert!(output.status.success(), "{}", stderr(&output));
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let svg = (doc["outputs"].as_array().unwrap().iter())
+        .find(|o| o["format"] == "svg")
+        .unwrap_or_else(|| panic!("no svg output: {doc}"));
+    let end = svg["duration_ms"].as_u64().unwrap();
+    let rows = python_reads(&dir.join("demo.svg"), &[end.saturating_sub(50)]).remove(0);
+    let mut shown = rows.join("\n").trim_end().to_owned();
+    shown.push('\n');
+    let expected = std::fs::read_to_string(dir.join("demo.txt")).unwrap();
+    assert_eq!(shown, expected);
+    assert!(shown.contains("svg-42"), "{shown}");
 }
