@@ -10,7 +10,7 @@ use crate::commands::Context;
 use crate::failure::conclude;
 use crate::output;
 
-/// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video
+/// Run a VHS tape in a headless pane and write its GIF, PNG, SVG, cast, text or video
 #[derive(clap::Args)]
 pub struct Args {
     /// The tape to run
