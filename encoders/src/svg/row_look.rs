@@ -1,7 +1,8 @@
 //! One row of the grid as SVG, drawn at the origin: rectangles for backgrounds other than the
 //! theme's, text as `<tspan>` runs (one per style, each placed at its column and stretched to
 //! its cells with `textLength`, so no font's advance makes the text drift off the grid), wide
-//! glyphs and emoji each in a run of their own on their two columns, and box drawing as paths.
+//! glyphs and emoji each in a run of their own on their two columns (an emoji sequence printed
+//! as parts, in one run over all of them), and box drawing as paths.
 //! The cursor's cell is drawn the same way, on its own.
 
 use crate::raster::{cell_colors, cursor_head};
@@ -69,13 +70,26 @@ pub(crate) fn row_cells(screen: &RenderScreen, y: u16, theme: &Theme) -> Vec<Pai
         let Some(cell) = screen.cell(x, y) else {
             break;
         };
+        // An emoji sequence printed as parts (a flag's letters, a ZWJ family) is set as one
+        // run over the parts' columns, so the browser shapes it as the raster's colour font
+        // draws it: one glyph in the first part's place.
+        let joined = crate::emoji_join::may_start(cell)
+            .then(|| crate::emoji_join::candidates(screen, x, y))
+            .and_then(|found| found.into_iter().next())
+            .filter(|(_, span)| x.checked_add(*span).is_some_and(|end| end <= screen.cols));
         let wide = cell.wide == CellWidth::Wide && x + 1 < screen.cols;
         let mut painted = painted(screen, x, y, theme, false);
-        if wide {
-            painted.cols = 2;
-        }
+        let span = match joined {
+            Some((text, span)) => {
+                painted.text = text;
+                span
+            }
+            None if wide => 2,
+            None => 1,
+        };
+        painted.cols = span;
         cells.push(painted);
-        x += if wide { 2 } else { 1 };
+        x += span;
     }
     cells
 }
@@ -338,6 +352,21 @@ mod tests {
             svg.contains("<tspan x=\"32\" textLength=\"16\">世</tspan><tspan x=\"48\">x</tspan>"),
             "{svg}"
         );
+    }
+
+    #[test]
+    fn an_emoji_sequence_printed_as_parts_is_one_run_over_their_columns() {
+        let mut screen = RenderScreen::blank(10, 1);
+        for (x, letter) in [(0, '🇯'), (2, '🇵')] {
+            *screen.cell_mut(x, 0).unwrap() = RenderCell {
+                text: letter,
+                wide: CellWidth::Wide,
+                ..RenderCell::blank()
+            };
+            screen.cell_mut(x + 1, 0).unwrap().wide = CellWidth::SpacerTail;
+        }
+        let (svg, _) = row(&screen);
+        assert_eq!(svg, "<text x=\"0\" textLength=\"32\" y=\"13\">🇯🇵</text>");
     }
 
     #[test]
