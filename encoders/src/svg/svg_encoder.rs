@@ -164,3 +164,94 @@ impl FrameSink for SvgEncoder {
         self.write(end)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::animator::Animator;
+    use crate::screen::CellColor;
+
+    fn screen(text: &str) -> RenderScreen {
+        let mut s = RenderScreen::blank(20, 3);
+        s.put_str(0, 1, text, CellColor::Palette(2), CellColor::Default);
+        s
+    }
+
+    #[test]
+    fn frames_become_keyframes_of_the_rows_that_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.svg");
+        let encoder = SvgEncoder::create(&path, 20, 3, &EncodeOptions::default()).unwrap();
+        let mut animator = Animator::new(encoder, 30);
+        animator.push(0.0, &screen("one")).unwrap();
+        animator.push(1.0, &screen("two")).unwrap();
+        animator.push(2.0, &screen("one")).unwrap();
+        let summary = animator.finish(1.0).unwrap();
+        assert_eq!((summary.frames, summary.duration_ms), (3, 3000));
+        assert_eq!(summary.format, OutputFormat::Svg);
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(summary.bytes, svg.len() as u64);
+        // Row 1 is animated (its two looks, back to the first at 2 s); rows 0 and 2 are not.
+        assert!(
+            svg.contains("@keyframes r1{33.33%{translate:-160px}66.67%{translate:0}}"),
+            "{svg}"
+        );
+        assert!(!svg.contains("@keyframes r0") && !svg.contains("<script"));
+        assert!(
+            svg.contains("g[style]{animation:3s step-end infinite}"),
+            "{svg}"
+        );
+        assert_eq!(
+            svg.matches(">one<").count(),
+            1,
+            "one look, drawn once: {svg}"
+        );
+    }
+
+    #[test]
+    fn a_limit_too_small_for_one_frame_says_what_it_needs() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = EncodeOptions {
+            max_bytes: 100,
+            ..EncodeOptions::default()
+        };
+        let mut encoder = SvgEncoder::create(&dir.path().join("a.svg"), 20, 3, &options).unwrap();
+        let e = encoder.add_frame(0.0, &screen("one")).unwrap_err();
+        assert!(
+            matches!(e, EncodeError::MaxBytesTooSmall { needed, .. } if needed > 100),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_frame_past_the_limit_ends_the_animation_where_it_would_have_begun() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.svg");
+        let first = {
+            let mut e = SvgEncoder::create(&path, 20, 3, &EncodeOptions::default()).unwrap();
+            e.add_frame(0.0, &screen("one")).unwrap();
+            e.bytes
+        };
+        let options = EncodeOptions {
+            max_bytes: first + 10,
+            ..EncodeOptions::default()
+        };
+        let mut encoder = SvgEncoder::create(&path, 20, 3, &options).unwrap();
+        assert_eq!(
+            encoder.add_frame(0.0, &screen("one")).unwrap(),
+            SinkStatus::Accepting
+        );
+        assert_eq!(
+            encoder
+                .add_frame(1.5, &screen("a much longer line"))
+                .unwrap(),
+            SinkStatus::Full
+        );
+        let summary = encoder.finish(9.0).unwrap();
+        assert!(summary.truncated);
+        assert_eq!((summary.frames, summary.duration_ms), (1, 1500));
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(summary.bytes <= options.max_bytes, "{}", summary.bytes);
+        assert!(!svg.contains("longer"), "{svg}");
+    }
+}
