@@ -9,14 +9,17 @@ use crate::format::{resolve_output, OutputFormat};
 use crate::gif_encoder::GifEncoder;
 use crate::screen::RenderScreen;
 use crate::summary::{EncodeOptions, EncodeSummary};
+use crate::svg::SvgEncoder;
 
-/// A GIF or APNG encoder chosen from the output path.
+/// A GIF, APNG or SVG encoder chosen from the output path.
 #[derive(Debug)]
 pub enum AnimationEncoder {
     /// `.gif` (or no extension: `.gif` is appended).
     Gif(GifEncoder),
     /// `.png` or `.apng`.
     Apng(ApngEncoder),
+    /// `.svg`.
+    Svg(SvgEncoder),
 }
 
 impl AnimationEncoder {
@@ -33,6 +36,7 @@ impl AnimationEncoder {
             OutputFormat::Apng => {
                 ApngEncoder::create(&out.path, cols, rows, options).map(Self::Apng)
             }
+            OutputFormat::Svg => SvgEncoder::create(&out.path, cols, rows, options).map(Self::Svg),
             OutputFormat::Cast | OutputFormat::Html => Err(EncodeError::NotAnAnimation(out.path)),
         }
     }
@@ -43,6 +47,7 @@ impl FrameSink for AnimationEncoder {
         match self {
             Self::Gif(e) => e.max_fps(),
             Self::Apng(e) => e.max_fps(),
+            Self::Svg(e) => e.max_fps(),
         }
     }
 
@@ -50,6 +55,7 @@ impl FrameSink for AnimationEncoder {
         match self {
             Self::Gif(e) => e.ticks_per_second(),
             Self::Apng(e) => e.ticks_per_second(),
+            Self::Svg(e) => e.ticks_per_second(),
         }
     }
 
@@ -61,6 +67,7 @@ impl FrameSink for AnimationEncoder {
         match self {
             Self::Gif(e) => e.add_frame(start_secs, screen),
             Self::Apng(e) => e.add_frame(start_secs, screen),
+            Self::Svg(e) => e.add_frame(start_secs, screen),
         }
     }
 
@@ -68,6 +75,7 @@ impl FrameSink for AnimationEncoder {
         match self {
             Self::Gif(e) => e.finish(end_secs),
             Self::Apng(e) => e.finish(end_secs),
+            Self::Svg(e) => e.finish(end_secs),
         }
     }
 }

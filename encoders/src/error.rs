@@ -18,7 +18,7 @@ pub enum EncodeError {
     },
     /// The output path's extension names no format we write.
     #[error(
-        "unknown output extension {extension:?} in {path}: supported are .gif, .png, .apng, .html, .cast"
+        "unknown output extension {extension:?} in {path}: supported are .gif, .png, .apng, .svg, .html, .cast"
     )]
     UnknownExtension {
         /// The extension as given.

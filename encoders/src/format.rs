@@ -15,16 +15,19 @@ pub enum OutputFormat {
     Apng,
     /// A self-contained web page that plays the recording.
     Html,
+    /// An animated SVG: text as text, frames as CSS keyframes.
+    Svg,
 }
 
 impl OutputFormat {
-    /// The name used in `--json` documents: `cast`, `gif` or `apng`.
+    /// The name used in `--json` documents: `cast`, `gif`, `apng`, `html` or `svg`.
     pub const fn as_str(self) -> &'static str {
         match self {
             OutputFormat::Cast => "cast",
             OutputFormat::Gif => "gif",
             OutputFormat::Apng => "apng",
             OutputFormat::Html => "html",
+            OutputFormat::Svg => "svg",
         }
     }
 }
@@ -45,7 +48,7 @@ pub struct ResolvedOutput {
 }
 
 /// Classifies `path`: `.gif` → GIF, `.png`/`.apng` → APNG, `.cast` → cast, `.html`/`.htm` →
-/// a page that plays it (case-insensitive);
+/// a page that plays it, `.svg` → an animated SVG (case-insensitive);
 /// no extension → `.gif` is appended; anything else is an error naming the supported ones.
 pub fn resolve_output(path: &Path) -> Result<ResolvedOutput, EncodeError> {
     let Some(ext) = path.extension() else {
@@ -61,6 +64,7 @@ pub fn resolve_output(path: &Path) -> Result<ResolvedOutput, EncodeError> {
         "png" | "apng" => OutputFormat::Apng,
         "cast" => OutputFormat::Cast,
         "html" | "htm" => OutputFormat::Html,
+        "svg" => OutputFormat::Svg,
         _ => {
             return Err(EncodeError::UnknownExtension {
                 extension: ext.to_string_lossy().into_owned(),
@@ -89,6 +93,7 @@ mod tests {
         assert_eq!(format_of("a.png"), OutputFormat::Apng);
         assert_eq!(format_of("a.apng"), OutputFormat::Apng);
         assert_eq!(format_of("a.cast"), OutputFormat::Cast);
+        assert_eq!(format_of("a.SVG"), OutputFormat::Svg);
     }
 
     #[test]
@@ -104,7 +109,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("mp4") && err.contains(".gif") && err.contains(".apng"),
+            err.contains("mp4")
+                && err.contains(".gif")
+                && err.contains(".apng")
+                && err.contains(".svg"),
             "{err}"
         );
     }

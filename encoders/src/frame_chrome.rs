@@ -89,7 +89,7 @@ impl Default for FrameChrome {
 }
 
 /// The colour of a margin nobody chose.
-const DEFAULT_MARGIN_FILL: Rgb = Rgb(0x17, 0x17, 0x17);
+pub(crate) const DEFAULT_MARGIN_FILL: Rgb = Rgb(0x17, 0x17, 0x17);
 /// The three dots of a colourful bar.
 const DOTS: [Rgb; 3] = [
     Rgb(0xFF, 0x5F, 0x58),
@@ -286,8 +286,7 @@ impl Compositor {
     fn paint_bar(&mut self, bar: WindowBar, theme: &Theme) {
         let w = self.layout.window;
         let height = self.layout.bar;
-        // The bar is the background nudged a little toward the foreground.
-        let tint = mix(theme.bg, theme.fg, 0.08).packed();
+        let tint = bar_tint(theme).packed();
         for y in w.y..w.y + height {
             for x in w.x..w.x + w.width {
                 if self.inside_window(x, y) {
@@ -295,23 +294,8 @@ impl Compositor {
                 }
             }
         }
-        let r = (height / 5).max(2);
-        let step = r * 3 + r / 2;
-        let cy = w.y + height / 2;
-        let first = height / 2 + r;
-        for (i, dot) in DOTS.iter().enumerate() {
-            let offset = first + step * i as u32 - r;
-            let cx = if bar.on_the_right() {
-                (w.x + w.width).saturating_sub(offset + 1)
-            } else {
-                w.x + offset
-            };
-            let color = if bar.rings() {
-                mix(theme.bg, theme.fg, 0.45)
-            } else {
-                *dot
-            };
-            self.disc(cx, cy, r, color.packed(), bar.rings());
+        for dot in bar_dots(&self.layout, bar, theme) {
+            self.disc(dot.cx, dot.cy, dot.r, dot.color.packed(), dot.ring);
         }
     }
 
@@ -374,6 +358,52 @@ impl Compositor {
             changed,
         }
     }
+}
+
+/// The bar's colour: the background nudged a little toward the foreground.
+pub(crate) fn bar_tint(theme: &Theme) -> Rgb {
+    mix(theme.bg, theme.fg, 0.08)
+}
+
+/// One of the window bar's three dots (or rings), in image pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BarDot {
+    pub cx: u32,
+    pub cy: u32,
+    pub r: u32,
+    pub color: Rgb,
+    /// A one-pixel ring rather than a filled disc.
+    pub ring: bool,
+}
+
+/// Where the bar's dots go in `layout`: every format draws them here.
+pub(crate) fn bar_dots(layout: &Layout, bar: WindowBar, theme: &Theme) -> [BarDot; 3] {
+    let w = layout.window;
+    let height = layout.bar;
+    let r = (height / 5).max(2);
+    let step = r * 3 + r / 2;
+    let cy = w.y + height / 2;
+    let first = height / 2 + r;
+    std::array::from_fn(|i| {
+        let offset = first + step * i as u32 - r;
+        let cx = if bar.on_the_right() {
+            (w.x + w.width).saturating_sub(offset + 1)
+        } else {
+            w.x + offset
+        };
+        let color = if bar.rings() {
+            mix(theme.bg, theme.fg, 0.45)
+        } else {
+            DOTS[i]
+        };
+        BarDot {
+            cx,
+            cy,
+            r,
+            color,
+            ring: bar.rings(),
+        }
+    })
 }
 
 /// `a` moved `t` of the way toward `b`.

@@ -1,8 +1,9 @@
-//! phux-encoders: terminal screens → 1-bit raster → animated GIF / APNG.
+//! phux-encoders: terminal screens → 1-bit raster → animated GIF / APNG, or → animated SVG.
 //!
 //! The flow is [`RenderScreen`] (filled from the engine by the caller) → [`Animator`] (frame
-//! rate and timing) → a [`FrameSink`] ([`GifEncoder`], [`ApngEncoder`] or
-//! [`AnimationEncoder`]), which rasterizes with [`Rasterizer`] and compresses on the other cores.
+//! rate and timing) → a [`FrameSink`] ([`GifEncoder`], [`ApngEncoder`], [`SvgEncoder`] or
+//! [`AnimationEncoder`]); the raster formats rasterize with [`Rasterizer`] and compress on the
+//! other cores, the SVG keeps text as text.
 //!
 //! ```no_run
 //! use phux_encoders::{AnimationEncoder, Animator, EncodeOptions, RenderScreen, CellColor};
@@ -49,6 +50,7 @@ mod screen;
 mod screen_reader;
 mod still;
 mod summary;
+mod svg;
 #[cfg(test)]
 mod test_support;
 mod theme;
@@ -76,4 +78,5 @@ pub use screen::{CellAttrs, CellColor, CellWidth, RenderCell, RenderCursor, Rend
 pub use screen_reader::{screen_of, ScreenReader};
 pub use still::{render_still, StillFrame};
 pub use summary::{EncodeOptions, EncodeSummary, DEFAULT_MAX_BYTES};
+pub use svg::{write_still_svg, SvgEncoder};
 pub use theme::{Rgb, Theme};

@@ -326,21 +326,7 @@ impl Rasterizer {
 
     /// Resolves colours and attributes: inverse and the cursor swap, faint blends, invisible hides.
     fn look(&self, cell: &RenderCell, wide: bool, cursor: bool) -> CellLook {
-        let mut fg = self.theme.resolve_fg(cell.fg);
-        let mut bg = self.theme.resolve_bg(cell.bg);
-        match self.theme.cursor.filter(|_| cursor) {
-            Some(block) => (fg, bg) = (bg, block),
-            None if cell.attrs.contains(CellAttrs::INVERSE) != cursor => {
-                std::mem::swap(&mut fg, &mut bg);
-            }
-            None => {}
-        }
-        if cell.attrs.contains(CellAttrs::FAINT) {
-            fg = fg.midpoint(bg);
-        }
-        if cell.attrs.contains(CellAttrs::INVISIBLE) {
-            fg = bg;
-        }
+        let (fg, bg) = cell_colors(&self.theme, cell, cursor);
         let text = match cell.wide {
             CellWidth::SpacerTail => ' ',
             _ => cell.text,
@@ -434,8 +420,30 @@ impl Rasterizer {
     }
 }
 
+/// A cell's foreground and background as drawn: inverse and the cursor swap them (a theme's
+/// cursor colour fills the block instead), faint blends the foreground halfway to the
+/// background, invisible hides it. Every image format resolves a cell's colours here.
+pub(crate) fn cell_colors(theme: &Theme, cell: &RenderCell, cursor: bool) -> (Rgb, Rgb) {
+    let mut fg = theme.resolve_fg(cell.fg);
+    let mut bg = theme.resolve_bg(cell.bg);
+    match theme.cursor.filter(|_| cursor) {
+        Some(block) => (fg, bg) = (bg, block),
+        None if cell.attrs.contains(CellAttrs::INVERSE) != cursor => {
+            std::mem::swap(&mut fg, &mut bg);
+        }
+        None => {}
+    }
+    if cell.attrs.contains(CellAttrs::FAINT) {
+        fg = fg.midpoint(bg);
+    }
+    if cell.attrs.contains(CellAttrs::INVISIBLE) {
+        fg = bg;
+    }
+    (fg, bg)
+}
+
 /// The cell the cursor is drawn on: the head of a wide glyph when it sits on the spacer.
-fn cursor_head(screen: &RenderScreen) -> Option<(u16, u16)> {
+pub(crate) fn cursor_head(screen: &RenderScreen) -> Option<(u16, u16)> {
     let c = screen.cursor.filter(|c| c.visible)?;
     let on_tail = screen
         .cell(c.x, c.y)

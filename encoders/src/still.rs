@@ -1,6 +1,7 @@
 //! One still image of a recording: the cast replayed through the engine up to the frame asked
-//! for (its last screen, or the screen after its first N events) and written as a plain PNG,
-//! not an animation, drawn as the animation's frames are (font, padding, window bar, margin).
+//! for (its last screen, or the screen after its first N events) and written as a plain PNG
+//! (or a static SVG), not an animation, drawn as the animation's frames are (font, padding,
+//! window bar, margin).
 
 use std::path::Path;
 
@@ -8,7 +9,7 @@ use phux_core::engine::Terminal;
 use phux_recorder::{Cast, EventKind};
 
 use crate::error::EncodeError;
-use crate::format::OutputFormat;
+use crate::format::{resolve_output, OutputFormat};
 use crate::pipeline::WholeImage;
 use crate::replay::{canvas_size, cast_theme, engine_error};
 use crate::screen_reader::screen_of;
@@ -25,8 +26,9 @@ pub enum StillFrame {
     At(f64),
 }
 
-/// Writes `frame` of `cast` to `output` as one PNG. `Event(N)` past the cast's screen events
-/// is `FrameOutOfRange`, naming how many there are.
+/// Writes `frame` of `cast` to `output` as one PNG, or a static SVG when `output` ends in
+/// `.svg`. `Event(N)` past the cast's screen events is `FrameOutOfRange`, naming how many
+/// there are.
 pub fn render_still(
     cast: &Cast,
     output: &Path,
@@ -44,9 +46,46 @@ pub fn render_still(
         theme,
         ..options.clone()
     };
+    let svg = resolve_output(output).is_ok_and(|o| o.format == OutputFormat::Svg);
     // The canvas is checked before the cast is replayed, as for an animation: a 72-byte cast
     // declaring a huge grid took the engine past 4 GB before the size was refused.
-    let mut image = WholeImage::new(cols, rows, &options)?;
+    let mut image = if svg {
+        crate::svg::check_grid(cols, rows, &options)?;
+        None
+    } else {
+        Some(WholeImage::new(cols, rows, &options)?)
+    };
+    let (screen, time) = screen_at(cast, frame, cols, rows)?;
+    let mut summary = match image.as_mut() {
+        None => crate::svg::write_still_svg(&screen, &options, output)?,
+        Some(image) => {
+            image.draw(&screen);
+            let image = image.image();
+            let (width_px, height_px) = (image.width, image.height);
+            let bytes = crate::png_frames::write_still(image, output, options.overwrite)?;
+            EncodeSummary {
+                path: output.to_path_buf(),
+                format: OutputFormat::Apng,
+                bytes,
+                frames: 1,
+                duration_ms: 0,
+                width_px,
+                height_px,
+                truncated: false,
+            }
+        }
+    };
+    summary.duration_ms = (time * 1000.0).round() as u64;
+    Ok(summary)
+}
+
+/// The screen `frame` names, and its time in seconds (the cast's own).
+fn screen_at(
+    cast: &Cast,
+    frame: StillFrame,
+    cols: u16,
+    rows: u16,
+) -> Result<(crate::screen::RenderScreen, f64), EncodeError> {
     let mut terminal =
         Terminal::new(cast.header.cols, cast.header.rows, 0).map_err(engine_error)?;
     let screen_events = cast
@@ -82,22 +121,8 @@ pub fn render_still(
             });
         }
     }
-    image.draw(&screen_of(&terminal, cols, rows));
-    let image = image.image();
-    let (width_px, height_px) = (image.width, image.height);
-    let bytes = crate::png_frames::write_still(image, output, options.overwrite)?;
-    Ok(EncodeSummary {
-        path: output.to_path_buf(),
-        format: OutputFormat::Apng,
-        bytes,
-        frames: 1,
-        duration_ms: (time
-            .max(0.0)
-            .max(if until.is_finite() { until } else { 0.0 })
-            * 1000.0)
-            .round() as u64,
-        width_px,
-        height_px,
-        truncated: false,
-    })
+    let time = time
+        .max(0.0)
+        .max(if until.is_finite() { until } else { 0.0 });
+    Ok((screen_of(&terminal, cols, rows), time))
 }

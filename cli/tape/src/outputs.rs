@@ -23,13 +23,14 @@ pub enum OutputKind {
     Frames,
     Video(&'static str),
     Html,
+    Svg,
 }
 
 impl OutputKind {
     /// The kind `path` asks for, and the path written: a path ending in `/` (or naming a
     /// directory) is a directory of PNG frames; `.txt`, `.mp4` and `.webm` are the tape's own;
     /// every other path is classified as `phux rec -o` classifies it
-    /// (`phux_encoders::resolve_output`): `.gif`, `.png`/`.apng`, `.cast`, `.html`, and a path
+    /// (`phux_encoders::resolve_output`): `.gif`, `.png`/`.apng`, `.svg`, `.cast`, `.html`, and a path
     /// without an extension is a GIF with `.gif` added.
     pub fn of(path: &Path) -> Result<(PathBuf, OutputKind), String> {
         if path.as_os_str().to_string_lossy().ends_with('/') || path.is_dir() {
@@ -55,11 +56,12 @@ impl OutputKind {
                     OutputFormat::Apng => OutputKind::Apng,
                     OutputFormat::Cast => OutputKind::Cast,
                     OutputFormat::Html => OutputKind::Html,
+                    OutputFormat::Svg => OutputKind::Svg,
                 },
             )),
             Err(_) => Err(format!(
-                "unknown output type .{}: expected .gif, .png, .apng, .cast, .txt, .mp4, .webm, \
-                 .html or a directory/",
+                "unknown output type .{}: expected .gif, .png, .apng, .svg, .cast, .txt, .mp4, \
+                 .webm, .html or a directory/",
                 extension.unwrap_or_default()
             )),
         }
@@ -74,6 +76,7 @@ impl OutputKind {
             OutputKind::Frames => "frames",
             OutputKind::Video(ext) => ext,
             OutputKind::Html => "html",
+            OutputKind::Svg => "svg",
         }
     }
 }
@@ -370,7 +373,7 @@ pub fn write(
     };
     let secs = recording.shown_end / settings.speed;
     match kind {
-        OutputKind::Gif | OutputKind::Apng => {
+        OutputKind::Gif | OutputKind::Apng | OutputKind::Svg => {
             let summary = render_cast(cast, path, settings, &mut |_, _| {}).map_err(encode)?;
             Ok(written(path, kind.name(), Some(&summary), 0, secs))
         }

@@ -14,6 +14,8 @@ pub enum RecFormat {
     Png,
     /// A self-contained page that plays the recording (`-o demo.html`).
     Html,
+    /// An SVG (`-o demo.svg`): animated, or one screen with `--still`/`--frame`.
+    Svg,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -116,6 +116,21 @@ impl SmoothFont {
         (self.cell_width, self.cell_height)
     }
 
+    /// The baseline's distance from the cell's top, in pixels.
+    pub fn baseline(&self) -> f32 {
+        self.baseline
+    }
+
+    /// The font size in pixels (the em square).
+    pub fn size_px(&self) -> f32 {
+        self.size_px
+    }
+
+    /// The fonts of the fallback chain as they were asked for (names or files), in order.
+    pub fn family_names(&self) -> impl Iterator<Item = &str> {
+        self.chain.iter().map(|f| f.name.as_str())
+    }
+
     /// The highest coverage level (full foreground).
     pub fn max_level(&self) -> u8 {
         self.max_level

@@ -17,7 +17,7 @@ pub fn tools() -> Vec<Tool> {
     vec![
         Tool {
             name: "phux_rec",
-            description: "Record a pane (or a command in a new headless pane) to a file: .cast (asciicast), .gif, .png/.apng by the out path's extension. Live for duration_secs; or with `since` alone, the pane's past up to now from its flight recorder (no duration needed). Returns RecJson {schema_version, path (absolute), format, bytes, duration_ms (the timeline after the idle clamp), frames (as a decoder shows them), cols, rows, truncated, played_ms (a GIF/APNG: how long the file plays, its last-frame hold included)}. A cancelled call stops the recording.",
+            description: "Record a pane (or a command in a new headless pane) to a file: .cast (asciicast), .gif, .png/.apng, .svg (animated SVG) by the out path's extension. Live for duration_secs; or with `since` alone, the pane's past up to now from its flight recorder (no duration needed). Returns RecJson {schema_version, path (absolute), format, bytes, duration_ms (the timeline after the idle clamp), frames (as a decoder shows them), cols, rows, truncated, played_ms (a GIF/APNG: how long the file plays, its last-frame hold included)}. A cancelled call stops the recording.",
             schema: || {
                 object(
                     &["out"],

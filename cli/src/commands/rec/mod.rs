@@ -1,7 +1,7 @@
 //! `phux rec`: record a pane (live, or its past up to now with `--since`, then live with
 //! `--follow`), a command in a new headless pane (`-- COMMAND`), or re-render an existing
-//! recording (`--from`), to `.cast`, `.gif`, `.png`/`.apng` or a `.html` page that plays it, or
-//! one still `.png` of a screen (`--still`, `--frame`). The recording itself is
+//! recording (`--from`), to `.cast`, `.gif`, `.png`/`.apng`, an animated `.svg` or a `.html`
+//! page that plays it, or one still `.png`/`.svg` of a screen (`--still`, `--frame`). The recording itself is
 //! `phux_client::verbs::rec`'s.
 
 use std::path::PathBuf;
@@ -16,14 +16,14 @@ use crate::commands::Context;
 use crate::failure::{conclude, Failure};
 use crate::output;
 
-/// Record a pane, a command or a recording to .cast, .gif or .png
+/// Record a pane, a command or a recording to .cast, .gif, .png, .svg or .html
 #[derive(clap::Args)]
 pub struct Args {
     /// The pane to record (default: the most recently active one)
     #[arg(value_name = "TARGET")]
     target: Option<String>,
     /// Output file; its extension picks the format (.cast, .gif, .png: animated unless --still,
-    /// .apng, .html: a page that plays it; none: .gif). Its
+    /// .apng, .svg: animated unless --still, .html: a page that plays it; none: .gif). Its
     /// directory must exist and be writable: checked before anything is recorded
     #[arg(short = 'o', long = "out", value_name = "PATH")]
     out: PathBuf,
@@ -94,11 +94,11 @@ pub struct Args {
     /// without it nothing at the path is ever replaced
     #[arg(long)]
     overwrite: bool,
-    /// Write one PNG of the final screen instead of an animation (same as --frame last); of a
-    /// live pane without --duration or --since, its screen now
+    /// Write one PNG (or SVG) of the final screen instead of an animation (same as --frame
+    /// last); of a live pane without --duration or --since, its screen now
     #[arg(long, conflicts_with = "frame")]
     still: bool,
-    /// Write one PNG of this screen instead of an animation: `last`, N for the screen after
+    /// Write one PNG (or SVG) of this screen instead of an animation: `last`, N for the screen after
     /// the recording's first N screen events (output or resize), or a time (`3.5s`, `1m`) for
     /// the screen as it stood then
     #[arg(long, value_name = "last|N|TIME", value_parser = rec::parse_frame)]

@@ -13,7 +13,7 @@ use crate::commands::Context;
 use crate::failure::conclude;
 use crate::output;
 
-/// Run a VHS tape in a headless pane and write its GIF, PNG, cast, text or video
+/// Run a VHS tape in a headless pane and write its GIF, PNG, SVG, cast, text or video
 #[derive(clap::Args)]
 #[command(
     args_conflicts_with_subcommands = true,

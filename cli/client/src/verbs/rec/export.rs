@@ -282,7 +282,9 @@ fn render(
         };
         Failure::new(code, e.to_string(), remedy)
     })?;
-    let format = if args.still_frame().is_some() {
+    let format = if format == OutputFormat::Svg {
+        RecFormat::Svg
+    } else if args.still_frame().is_some() {
         RecFormat::Png
     } else if format == OutputFormat::Gif {
         RecFormat::Gif
@@ -309,7 +311,7 @@ fn render(
         rows,
         summary.truncated,
     );
-    if format != RecFormat::Png {
+    if args.still_frame().is_none() {
         doc.played_ms = Some(summary.duration_ms);
     }
     Ok(doc)

@@ -1,7 +1,7 @@
 //! `rec`'s operation: record a pane (live, or its past up to now with `since`, then live with
 //! `follow`), a command in a new headless pane, or re-render an existing recording (`from`),
-//! to `.cast`, `.gif`, `.png`/`.apng` or a `.html` page that plays it, or one still `.png` of
-//! a screen. The checks of its
+//! to `.cast`, `.gif`, `.png`/`.apng`, an animated `.svg` or a `.html` page that plays it, or
+//! one still `.png`/`.svg` of a screen. The checks of its
 //! values are plain functions here, which `phux rec`'s flags and the MCP tool both call.
 
 mod capture;
@@ -35,7 +35,7 @@ pub struct RecOptions {
     /// The pane to record (default: the most recently active one)
     pub target: Option<String>,
     /// Output file; its extension picks the format (.cast, .gif, .png: animated unless --still,
-    /// .apng, .html: a page that plays it; none: .gif). Its
+    /// .apng, .svg: animated unless --still, .html: a page that plays it; none: .gif). Its
     /// directory must exist and be writable: checked before anything is recorded
     pub out: PathBuf,
     /// Re-render (or transcode) this recording instead of recording; never touches the server
@@ -86,10 +86,10 @@ pub struct RecOptions {
     /// Replace whatever is at the output path (a symlink there is replaced, never followed);
     /// without it nothing at the path is ever replaced
     pub overwrite: bool,
-    /// Write one PNG of the final screen instead of an animation (same as --frame last); of a
-    /// live pane without --duration or --since, its screen now
+    /// Write one PNG (or SVG) of the final screen instead of an animation (same as --frame
+    /// last); of a live pane without --duration or --since, its screen now
     pub still: bool,
-    /// Write one PNG of this screen instead of an animation: `last`, N for the screen after
+    /// Write one PNG (or SVG) of this screen instead of an animation: `last`, N for the screen after
     /// the recording's first N screen events (output or resize), or a time (`3.5s`, `1m`) for
     /// the screen as it stood then
     pub frame: Option<phux_encoders::StillFrame>,
@@ -245,7 +245,7 @@ pub fn record_to_file_timed(
         Failure::new(
             ErrorCode::UnsupportedFormat,
             e.to_string(),
-            "name the output .cast, .gif, .png (animated unless --still), .apng or .html",
+            "name the output .cast, .gif, .png (animated unless --still), .apng, .svg or .html",
         )
     })?;
     // symlink_metadata: a dangling symlink is something at the path too.
@@ -265,11 +265,13 @@ pub fn record_to_file_timed(
             "e.g. --speed 2 --idle-limit 1.5",
         ));
     }
-    if args.still_frame().is_some() && output.format != OutputFormat::Apng {
+    if args.still_frame().is_some()
+        && !matches!(output.format, OutputFormat::Apng | OutputFormat::Svg)
+    {
         return Err(Failure::new(
             ErrorCode::InvalidArgument,
-            "--still and --frame write one PNG image",
-            "name the output .png",
+            "--still and --frame write one PNG or SVG image",
+            "name the output .png or .svg",
         )
         .with_exit_code(2));
     }
