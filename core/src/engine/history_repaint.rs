@@ -23,8 +23,7 @@ impl Terminal {
         let last_row = u32::try_from(total - 1).unwrap_or(u32::MAX);
         // Soft-wrapped rows joined: the viewer's engine, at the same width, wraps them again
         // where this one did.
-        let mut history =
-            self.format_rows(Region::History, first, last_row, abi::format::VT, true);
+        let mut history = self.format_rows(Region::History, first, last_row, abi::format::VT, true);
         history.retain(|&b| b != 0);
         let (_, rows) = self.size();
         let mut bytes = Vec::with_capacity(history.len() + screen.len() + 64);
@@ -32,7 +31,10 @@ impl Terminal {
         // Every history row ends in a line feed, and rows - 1 more scroll the last of them
         // off the screen: the screen is then blank, its rows all in scrollback.
         bytes.extend_from_slice(b"\x1b[0m\r\n");
-        bytes.extend(std::iter::repeat_n(b'\n', usize::from(rows.saturating_sub(1))));
+        bytes.extend(std::iter::repeat_n(
+            b'\n',
+            usize::from(rows.saturating_sub(1)),
+        ));
         // The screen's repaint expects the cursor home, as after a reset.
         bytes.extend_from_slice(b"\r\x1b[H");
         bytes.extend_from_slice(&screen);
