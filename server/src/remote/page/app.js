@@ -1,21 +1,27 @@
 // phux in a browser: a fleet view (sessions, panes, agent states and asks) and one pane live,
-// drawn by ghostty-web. It speaks phux's own client protocol over a WebSocket: frames of a
-// u32 big-endian length, a kind byte (1: JSON message, 2: pane output) and the body.
-import { init, Terminal, FitAddon } from '/ghostty-web.js';
+// drawn by ghostty-web at the pane's own size (see view.js), with its history.
+import { Conn } from '/conn.js';
+import { PaneView, HISTORY_ROWS } from '/view.js';
+import { keyRow, takeInsertedText } from '/keys.js';
 
 const $ = (id) => document.getElementById(id);
-const PROTOCOL = { major: 1, minor: 0 };
-const KIND_JSON = 1, KIND_OUTPUT = 2;
 const POLL_MS = 1000;
-// Redialing after the connection dropped: soon at first (an upgrade or a server taking the
-// panes over is back in a fraction of a second), then less often, up to every 2 s.
-const RECONNECT_FIRST_MS = 100;
-const RECONNECT_MAX_MS = 2000;
+// Redialing after the connection dropped: at once nearly (an upgrade's new server listens
+// again within a fraction of a second), doubling up to every second.
+const RECONNECT_FIRST_MS = 50;
+const RECONNECT_MAX_MS = 1000;
+// A drop shorter than this (an orderly upgrade) is told quietly, not as an error.
+const QUIET_DROP_MS = 3000;
 let reconnectDelay = RECONNECT_FIRST_MS;
+let droppedAt = 0;
 
 function redialSoon() {
   setTimeout(reconnect, reconnectDelay);
-  reconnectDelay = Math.min(Math.round(reconnectDelay * 1.5), RECONNECT_MAX_MS);
+  reconnectDelay = Math.min(reconnectDelay * 2, RECONNECT_MAX_MS);
+  // Still down after the quiet spell: now it is worth the red.
+  if (droppedAt && Date.now() - droppedAt > QUIET_DROP_MS) {
+    ui.notice(`Disconnected: ${app.dropReason}. Reconnecting…`, true);
+  }
 }
 
 function takeToken() {
@@ -27,99 +33,6 @@ function takeToken() {
     history.replaceState(null, '', location.pathname);
   }
   return sessionStorage.getItem('phux-token');
-}
-
-// One client connection: hello, then requests answered in order, or a stream.
-class Conn {
-  constructor(token, { onOutput, onMessage, onClose } = {}) {
-    this.token = token;
-    this.nextId = 1;
-    this.pending = new Map();
-    this.buffer = new Uint8Array(0);
-    this.onOutput = onOutput || (() => {});
-    this.onMessage = onMessage || (() => {});
-    this.onClose = onClose || (() => {});
-    this.closed = false;
-  }
-
-  open() {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`wss://${location.host}/wire`);
-      ws.binaryType = 'arraybuffer';
-      this.ws = ws;
-      this.welcomed = { resolve, reject };
-      ws.onopen = () => {
-        ws.send(JSON.stringify({ token: this.token }));
-        this.sendJson({ type: 'hello', protocol: PROTOCOL, client: 'phux-web' });
-      };
-      ws.onmessage = (event) => this.receive(new Uint8Array(event.data));
-      ws.onclose = (event) => {
-        this.closed = true;
-        const reason = event.reason || `the connection closed (code ${event.code})`;
-        if (this.welcomed) { this.welcomed.reject(new Error(reason)); this.welcomed = null; }
-        for (const { reject: fail } of this.pending.values()) fail(new Error(reason));
-        this.pending.clear();
-        this.onClose(reason);
-      };
-    });
-  }
-
-  close() { if (this.ws) this.ws.close(); }
-
-  sendJson(message) {
-    const body = new TextEncoder().encode(JSON.stringify(message));
-    const frame = new Uint8Array(5 + body.length);
-    new DataView(frame.buffer).setUint32(0, body.length + 1);
-    frame[4] = KIND_JSON;
-    frame.set(body, 5);
-    this.ws.send(frame);
-  }
-
-  request(message) {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.sendJson({ ...message, id });
-    });
-  }
-
-  receive(bytes) {
-    const joined = new Uint8Array(this.buffer.length + bytes.length);
-    joined.set(this.buffer);
-    joined.set(bytes, this.buffer.length);
-    let at = 0;
-    while (joined.length - at >= 4) {
-      const len = new DataView(joined.buffer, at).getUint32(0);
-      if (joined.length - at - 4 < len) break;
-      const kind = joined[at + 4];
-      const body = joined.subarray(at + 5, at + 4 + len);
-      at += 4 + len;
-      if (kind === KIND_OUTPUT) {
-        const view = new DataView(body.buffer, body.byteOffset);
-        this.onOutput(view.getUint32(0), body.slice(20));
-      } else if (kind === KIND_JSON) {
-        this.dispatch(JSON.parse(new TextDecoder().decode(body)));
-      }
-    }
-    this.buffer = joined.slice(at);
-  }
-
-  dispatch(message) {
-    if (message.type === 'welcome' && this.welcomed) {
-      this.welcomed.resolve(message); this.welcomed = null; return;
-    }
-    if (message.type === 'refused' && this.welcomed) {
-      this.welcomed.reject(new Error(message.reason)); this.welcomed = null; return;
-    }
-    if (message.type === 'response' && this.pending.has(message.id)) {
-      const { resolve, reject } = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (message.error) reject(Object.assign(new Error(message.error.message), message.error));
-      else resolve(message.ok);
-      return;
-    }
-    this.onMessage(message);
-  }
 }
 
 const ui = {
@@ -134,18 +47,21 @@ const ui = {
     el.textContent = text || '';
     el.hidden = !text;
   },
+  size(text) { $('size').textContent = text || ''; },
 };
 
 const app = {
   token: null,
+  Terminal: null,
   control: null,
   viewer: null,
-  term: null,
-  fit: null,
+  view: null,
   pane: null,
   readOnly: false,
   state: null,
   agents: new Map(),
+  dropReason: '',
+  typed: (data) => data,
 };
 
 function paneLabel(pane, report) {
@@ -191,7 +107,7 @@ function renderFleet() {
         a.textContent = `asks: ${ask.question || ask.prompt || ''}`;
         button.append(a);
       }
-      button.onclick = () => showPane(pane.id);
+      button.onclick = () => { document.body.classList.remove('fleet-open'); showPane(pane.id); };
       list.append(button);
     }
   }
@@ -212,7 +128,7 @@ async function poll() {
       else ui.notice('No panes yet.');
     }
   } catch (error) {
-    ui.notice(`The fleet could not be read: ${error.message}`, true);
+    if (!app.control.closed) ui.notice(`The fleet could not be read: ${error.message}`, true);
   }
 }
 
@@ -221,13 +137,14 @@ function sendInput(data) {
   // ghostty-web also reports its own answers to the output's queries through onData; the
   // server's engine answers those already, so only what a person types is sent.
   if (/^\x1b(\[[?>=]?[\d;]*[cRnyt]|\]|P)/.test(data)) return;
+  data = app.typed(data);
   const bytes = Array.from(new TextEncoder().encode(data));
   app.control
     .request({ type: 'input', pane: app.pane, actions: [{ kind: 'bytes', data: bytes }], actor: 'web' })
     .then(() => { if (!app.readOnly) ui.badge(''); })
     .catch((error) => {
       if (error.code === 'permission_denied') {
-        app.readOnly = true;
+        setReadOnly(true);
         ui.badge('read-only: typing refused');
       } else {
         ui.badge(`not typed: ${error.message}`);
@@ -235,86 +152,105 @@ function sendInput(data) {
     });
 }
 
-function fitPane() {
-  if (!app.fit || app.pane === null || app.readOnly) return;
-  const size = app.fit.proposeDimensions();
-  if (!size || !size.cols || !size.rows) return;
-  if (size.cols === app.term.cols && size.rows === app.term.rows) return;
-  app.control
-    .request({ type: 'resize', pane: app.pane, cols: size.cols, rows: size.rows })
-    .catch((error) => {
-      if (error.code === 'permission_denied') { app.readOnly = true; ui.badge('read-only: watching'); }
-    });
+function setReadOnly(readOnly) {
+  app.readOnly = readOnly;
+  document.body.classList.toggle('read-only', readOnly);
+  $('fit').hidden = readOnly;
+}
+
+function layout() {
+  if (!app.view) return;
+  ui.size(app.view.layout());
+  document.body.dataset.scale = String(app.view.scale);
+  document.body.dataset.cropped = String(app.view.cropped);
+}
+
+// "Fit": the pane takes this window's size, as `phux resize` would make it. Refused (and
+// hidden) for a read-only credential.
+async function fitPane() {
+  if (!app.view || app.pane === null || app.readOnly) return;
+  const size = app.view.fittingSize();
+  if (!size) return;
+  try {
+    await app.control.request({ type: 'resize', pane: app.pane, cols: size.cols, rows: size.rows });
+  } catch (error) {
+    if (error.code === 'permission_denied') { setReadOnly(true); ui.badge('read-only: watching'); }
+    else ui.badge(`not resized: ${error.message}`);
+  }
 }
 
 async function showPane(id) {
   if (app.viewer) app.viewer.close();
   app.pane = id;
   renderFleet();
-  $('where').innerHTML = '';
+  $('where').replaceChildren();
   const b = document.createElement('b');
   b.textContent = `@${id}`;
   $('where').append('Pane ', b);
   // The pane's repaint can arrive in the same message as the answer to `observe`, before the
   // terminal exists: it is kept until then.
   let early = [];
-  let term = null;
+  let view = null;
   const viewer = new Conn(app.token, {
     onOutput: (pane, bytes) => {
       if (pane !== id) return;
-      if (term) term.write(bytes);
+      if (view) view.write(bytes);
       else early.push(bytes);
     },
     onMessage: (message) => {
-      if (message.type === 'resized' && message.pane === id && term) {
-        term.resize(message.cols, message.rows);
+      if (message.type === 'resized' && message.pane === id && view) {
+        view.resize(message.cols, message.rows);
+        layout();
       }
     },
-    onClose: (reason) => { if (app.viewer === viewer) ui.notice(`The pane's stream ended: ${reason}`, true); },
+    onClose: (reason) => {
+      if (app.viewer !== viewer || app.control?.closed) return;
+      ui.notice(`The pane's stream ended: ${reason}`, true);
+    },
   });
   app.viewer = viewer;
   try {
     await viewer.open();
-    const start = await viewer.request({ type: 'observe', pane: id, viewer: true });
-    if (app.term) app.term.dispose();
-    $('terminal').replaceChildren();
-    $('terminal').hidden = false;
+    const start = await viewer.request({ type: 'observe', pane: id, viewer: true,
+                                         history_rows: HISTORY_ROWS });
+    if (app.view) app.view.dispose();
+    $('stage').hidden = false;
     ui.notice('');
-    const made = new Terminal({ cols: start.cols, rows: start.rows, fontSize: 14, cursorBlink: false,
-                                theme: { background: '#16181d', foreground: '#d7dae0' } });
-    const fit = new FitAddon();
-    made.loadAddon(fit);
-    made.open($('terminal'));
-    for (const bytes of early) made.write(bytes);
+    view = new PaneView(app.Terminal, $('stage'), { cols: start.cols, rows: start.rows, onData: sendInput });
+    takeInsertedText(view.screen, sendInput);
+    for (const bytes of early) view.write(bytes);
     early = [];
-    term = made;
-    term.onData(sendInput);
-    app.term = term;
-    app.fit = fit;
-    window.phuxTerminal = made;
+    app.view = view;
+    window.phuxTerminal = view.term;
+    window.phuxView = view;
     // For measurements (tests/browser/echo.mjs): type as the keyboard would.
     window.phuxType = sendInput;
-    term.focus();
-    setTimeout(fitPane, 50);
+    layout();
+    // The canvas is sized once its font is measured: lay out again when it has been.
+    requestAnimationFrame(layout);
+    view.focus();
   } catch (error) {
     ui.notice(`Pane @${id} could not be shown: ${error.message}`, true);
   }
 }
 
 // The control connection; when it drops (the server restarted, `phux upgrade`, the network),
-// it is dialed again (after 100 ms, then less often, up to every 2 s), and the pane shown
-// again, until a token refusal.
+// it is dialed again (after 50 ms, doubling up to every second), and the pane shown again,
+// until a token refusal.
 async function connect() {
   const control = new Conn(app.token, {
     onClose: (reason) => {
       if (app.control !== control) return;
-      ui.notice(`Disconnected: ${reason}. Reconnecting…`, true);
+      droppedAt = Date.now();
+      app.dropReason = reason;
+      ui.badge('reconnecting…');
       document.body.dataset.state = 'closed';
       redialSoon();
     },
   });
-  await control.open();
+  const welcome = await control.open();
   app.control = control;
+  setReadOnly(Boolean(welcome.read_only));
 }
 
 async function reconnect() {
@@ -330,25 +266,53 @@ async function reconnect() {
     return;
   }
   reconnectDelay = RECONNECT_FIRST_MS;
+  droppedAt = 0;
   document.body.dataset.state = 'connected';
   ui.notice('');
+  ui.badge('');
   await poll();
   if (app.pane !== null) showPane(app.pane);
 }
 
+// The terminal's script, or what is missing and the command that installs it.
+async function loadTerminal() {
+  try {
+    return await import('/ghostty-web.js');
+  } catch (error) {
+    let why = error.message;
+    try {
+      const answer = await fetch('/ghostty-web.js');
+      if (!answer.ok) why = (await answer.text()).slice(0, 2000);
+    } catch (_) { /* the message from the import stands */ }
+    ui.notice(`The web terminal could not be loaded. ${why}`, true);
+    document.body.dataset.state = 'missing';
+    return null;
+  }
+}
+
 async function main() {
   $('host').textContent = location.host;
+  $('fleet-toggle').onclick = () => document.body.classList.toggle('fleet-open');
+  $('fit').onclick = fitPane;
+  app.typed = keyRow($('keys'), {
+    send: sendInput,
+    scroll: (pages) => app.view && app.view.scrollPages(pages),
+    focus: () => app.view && app.view.focus(),
+  });
   app.token = takeToken();
   if (!app.token) {
     ui.notice('No token: open the connect link that `phux pair` printed.', true);
     return;
   }
+  const ghostty = await loadTerminal();
+  if (!ghostty) return;
   try {
-    await init();
+    await ghostty.init();
   } catch (error) {
-    ui.notice(`The web terminal did not load: ${error.message}`, true);
+    ui.notice(`The web terminal did not start: ${error.message}`, true);
     return;
   }
+  app.Terminal = ghostty.Terminal;
   try {
     await connect();
   } catch (error) {
@@ -360,7 +324,8 @@ async function main() {
   await poll();
   setInterval(poll, POLL_MS);
   let timer = null;
-  window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(fitPane, 150); });
+  // A window that changes size shows the pane scaled anew; the pane keeps its size.
+  window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(layout, 100); });
 }
 
 main();
