@@ -52,7 +52,7 @@ const ui = {
 
 const app = {
   token: null,
-  Terminal: null,
+  ghostty: null,
   control: null,
   viewer: null,
   view: null,
@@ -190,6 +190,7 @@ async function showPane(id) {
   // The pane's repaint can arrive in the same message as the answer to `observe`, before the
   // terminal exists: it is kept until then.
   let early = [];
+  let earlySize = null;
   let view = null;
   const viewer = new Conn(app.token, {
     onOutput: (pane, bytes) => {
@@ -198,9 +199,9 @@ async function showPane(id) {
       else early.push(bytes);
     },
     onMessage: (message) => {
-      if (message.type === 'resized' && message.pane === id && view) {
-        view.resize(message.cols, message.rows);
-        layout();
+      if (message.type === 'resized' && message.pane === id) {
+        if (view) view.resize(message.cols, message.rows);
+        else earlySize = [message.cols, message.rows];
       }
     },
     onClose: (reason) => {
@@ -216,19 +217,23 @@ async function showPane(id) {
     if (app.view) app.view.dispose();
     $('stage').hidden = false;
     ui.notice('');
-    view = new PaneView(app.Terminal, $('stage'), { cols: start.cols, rows: start.rows, onData: sendInput });
-    takeInsertedText(view.screen, sendInput);
-    for (const bytes of early) view.write(bytes);
+    const made = new PaneView(app.ghostty, $('stage'), {
+      cols: start.cols, rows: start.rows, onData: sendInput,
+      // A new terminal after each resize: laid out anew, the scale told again.
+      onReplaced: () => { layout(); requestAnimationFrame(layout); },
+    });
+    takeInsertedText(made.screen, sendInput);
+    if (earlySize) made.resize(...earlySize);
+    for (const bytes of early) made.write(bytes);
     early = [];
-    app.view = view;
-    window.phuxTerminal = view.term;
-    window.phuxView = view;
-    // For measurements (tests/browser/echo.mjs): type as the keyboard would.
+    view = made;
+    app.view = made;
+    await made.start();
+    // For tests and measurements (tests/browser/): the terminal shown, and typing as the
+    // keyboard would.
+    window.phuxView = made;
     window.phuxType = sendInput;
-    layout();
-    // The canvas is sized once its font is measured: lay out again when it has been.
-    requestAnimationFrame(layout);
-    view.focus();
+    made.focus();
   } catch (error) {
     ui.notice(`Pane @${id} could not be shown: ${error.message}`, true);
   }
@@ -312,7 +317,8 @@ async function main() {
     ui.notice(`The web terminal did not start: ${error.message}`, true);
     return;
   }
-  app.Terminal = ghostty.Terminal;
+  app.ghostty = ghostty;
+  Object.defineProperty(window, 'phuxTerminal', { get: () => app.view && app.view.term });
   try {
     await connect();
   } catch (error) {
