@@ -12,6 +12,8 @@ const RECONNECT_FIRST_MS = 50;
 const RECONNECT_MAX_MS = 1000;
 // A drop shorter than this (an orderly upgrade) is told quietly, not as an error.
 const QUIET_DROP_MS = 3000;
+// A pane's stream that ended while the control connection stays is opened again after this.
+const VIEWER_REOPEN_MS = 250;
 let reconnectDelay = RECONNECT_FIRST_MS;
 let droppedAt = 0;
 
@@ -204,9 +206,15 @@ async function showPane(id) {
         else earlySize = [message.cols, message.rows];
       }
     },
-    onClose: (reason) => {
-      if (app.viewer !== viewer || app.control?.closed) return;
-      ui.notice(`The pane's stream ended: ${reason}`, true);
+    // The stream ends before the control connection does in an upgrade: not an error. The
+    // pane is opened again soon (by `reconnect` when the control connection dropped too);
+    // a pane that is gone says so then.
+    onClose: () => {
+      if (app.viewer !== viewer) return;
+      ui.badge('reconnecting…');
+      setTimeout(() => {
+        if (app.viewer === viewer && app.control && !app.control.closed) showPane(id);
+      }, VIEWER_REOPEN_MS);
     },
   });
   app.viewer = viewer;
@@ -229,6 +237,7 @@ async function showPane(id) {
     view = made;
     app.view = made;
     await made.start();
+    if (!app.readOnly) ui.badge('');
     // For tests and measurements (tests/browser/): the terminal shown, and typing as the
     // keyboard would.
     window.phuxView = made;
