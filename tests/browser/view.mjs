@@ -73,6 +73,18 @@ await run(async (browser) => {
   await page.keyboard.press('Shift+PageDown');
   await page.evaluate(() => window.phuxTerminal.scrollToBottom());
 
+  // Text inserted without key events (an emoji picker, dictation) and an IME's composition
+  // arrive as typed text.
+  await page.locator('#stage').click();
+  for (const piece of plan.inserted) await page.keyboard.insertText(piece);
+  const cdp = await laptop.newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'にほ', selectionStart: 2, selectionEnd: 2 });
+  await cdp.send('Input.imeSetComposition', { text: 'にほん', selectionStart: 3, selectionEnd: 3 });
+  await cdp.send('Input.insertText', { text: plan.composed });
+  await page.keyboard.press('Enter');
+  await waitForText(page, plan.inserted_echo);
+  report('inserted', { screen: (await rows(page, 'screen')).join('\n') });
+
   // A phone: 390 px wide, touch.
   const phone = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 390, height: 844 },
                                            isMobile: true, hasTouch: true, deviceScaleFactor: 2 });

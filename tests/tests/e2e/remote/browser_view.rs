@@ -53,6 +53,9 @@ fn the_page_never_resizes_by_looking_holds_history_and_stays_exact_after_resizes
         "pane": pane,
         "lines": lines,
         "last_line": format!("hist-{LINES}"),
+        "inserted": ["echo A", "日本語", "B", "🚀"],
+        "composed": "日本",
+        "inserted_echo": "A日本語B🚀日本",
         "phux": phux_bin(),
         "shots": shots,
     });
@@ -140,6 +143,14 @@ fn the_page_never_resizes_by_looking_holds_history_and_stays_exact_after_resizes
     assert!(
         scrolled[1].as_f64() > scrolled[0].as_f64() && scrolled[2].as_f64() > scrolled[1].as_f64(),
         "Shift+PageUp, then the wheel, scroll back: {history}"
+    );
+
+    // Inserted text and a composition arrived whole, once.
+    let inserted = step("inserted");
+    let screen = inserted["screen"].as_str().unwrap();
+    assert!(
+        screen.contains("$ echo A日本語B🚀日本\nA日本語B🚀日本"),
+        "{screen}"
     );
 
     // Fit resized the pane (the writer's), to the window's size.
