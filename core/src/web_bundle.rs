@@ -143,7 +143,15 @@ fn download(target: &Path) -> Result<(), WebError> {
         why,
     };
     let output = Command::new("curl")
-        .args(["-fsSL", "--proto", "=https", "--max-time", "120"])
+        .args([
+            "-fsSL",
+            "--proto",
+            "=https",
+            "--connect-timeout",
+            "10",
+            "--max-time",
+            "120",
+        ])
         .arg("--max-filesize")
         .arg(MAX_TARBALL.to_string())
         .arg("-o")

@@ -18,12 +18,16 @@ pub struct Listening {
 
 impl Listening {
     pub fn start() -> Listening {
+        Self::start_with_env(&[])
+    }
+
+    /// A listening server with `env` added to its environment.
+    pub fn start_with_env(env: &[(&str, &std::ffi::OsStr)]) -> Listening {
         let store = tempfile::tempdir().expect("tempdir");
         let tokens = store.path().join("remote-tokens");
-        let server = TestServer::start_with_env(
-            &["--ws-addr", "127.0.0.1:0"],
-            &[("PHUX_WS_TOKENS", tokens.as_os_str())],
-        );
+        let mut all = vec![("PHUX_WS_TOKENS", tokens.as_os_str())];
+        all.extend_from_slice(env);
+        let server = TestServer::start_with_env(&["--ws-addr", "127.0.0.1:0"], &all);
         let log = server.dir.path().join("server.log");
         let mut port = 0;
         wait_until(

@@ -2,6 +2,7 @@
 //! browser (the fleet page and a recording's page) in headless chromium.
 
 mod browser;
+mod browser_offline;
 mod browser_view;
 mod eviction;
 mod listener;
