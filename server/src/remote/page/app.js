@@ -7,9 +7,10 @@ import { keyRow, takeInsertedText } from '/keys.js';
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 1000;
 // Redialing after the connection dropped: at once nearly (an upgrade's new server listens
-// again within a fraction of a second), doubling up to every second.
+// again within a fraction of a second), doubling up to every 250 ms, so a server back after
+// an outage has the page again within half a second.
 const RECONNECT_FIRST_MS = 50;
-const RECONNECT_MAX_MS = 1000;
+const RECONNECT_MAX_MS = 250;
 // A drop shorter than this (an orderly upgrade) is told quietly, not as an error.
 const QUIET_DROP_MS = 3000;
 // A pane's stream that ended while the control connection stays is opened again after this.
@@ -249,7 +250,7 @@ async function showPane(id) {
 }
 
 // The control connection; when it drops (the server restarted, `phux upgrade`, the network),
-// it is dialed again (after 50 ms, doubling up to every second), and the pane shown again,
+// it is dialed again (after 50 ms, doubling up to every 250 ms), and the pane shown again,
 // until a token refusal.
 async function connect() {
   const control = new Conn(app.token, {
@@ -265,6 +266,19 @@ async function connect() {
   const welcome = await control.open();
   app.control = control;
   setReadOnly(Boolean(welcome.read_only));
+  // A server started afresh (not an upgrade) numbers its panes anew: the @N shown before is
+  // not the pane of that name now, so the page starts from the list again.
+  if (app.instance !== undefined && welcome.instance !== app.instance) {
+    if (app.viewer) app.viewer.close();
+    if (app.view) app.view.dispose();
+    app.viewer = null;
+    app.view = null;
+    app.pane = null;
+    $('stage').hidden = true;
+    $('where').textContent = 'Choose a pane';
+    ui.size('');
+  }
+  app.instance = welcome.instance;
 }
 
 async function reconnect() {

@@ -3,6 +3,7 @@
 
 mod browser;
 mod browser_offline;
+mod browser_reconnect;
 mod browser_view;
 mod eviction;
 mod listener;
