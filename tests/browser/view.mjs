@@ -106,7 +106,7 @@ await run(async (browser) => {
   const listShown = await onPhone.evaluate(
     () => getComputedStyle(document.getElementById('fleet')).display !== 'none');
   await onPhone.screenshot({ path: `${plan.shots}/phone-list.png` });
-  report('phone', { ...phoneBar, list_after_toggle: listShown });
+  report('phone', { ...phoneBar, list_after_toggle: listShown, shell: snapshot().lines.join('\n') });
   await phone.close();
 
   // A read-only credential: no Fit, and clicking the hidden button changes nothing.
@@ -157,6 +157,14 @@ await run(async (browser) => {
     if (pageHistory[pageHistory.length - k] !== serverHistory[serverHistory.length - k]) historyDiffer++;
   }
   await page.screenshot({ path: `${plan.shots}/after-50-resizes.png` });
+
+  // A flood: the server sends keyframes in place of most of it (each a new terminal here),
+  // then one with history; the page ends on the server's rows.
+  phux('send-keys', plan.pane, 'seq 1 200000; echo flood-$((1+1))-done', 'Enter');
+  await waitForText(page, 'flood-2-done', 60000);
+  const flooded = await settle(page);
+  const heap = await page.evaluate(() => performance.memory ? performance.memory.usedJSHeapSize : 0);
+  report('flood', { differ: flooded.differ, same_size: flooded.same_size, heap_bytes: heap });
   report('resizes', { resizes: 50, differ_after_each: differ, unsettled, differ_last: last.differ,
                       rows: last.shown.length, history_rows_page: pageHistory.length,
                       history_rows_server: serverHistory.length, history_differ: historyDiffer,
