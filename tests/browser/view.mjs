@@ -126,6 +126,24 @@ await run(async (browser) => {
   await page.screenshot({ path: `${plan.shots}/fitted-800x600.png` });
   report('fit', { ...(await bar(page)), differ: fitted.differ });
 
+  // The input lease: Take holds it as `web` (the CLI's typing is refused meanwhile), Give
+  // back ends it.
+  const leases = () => JSON.parse(phux('ls', '--json')).leases || [];
+  await page.locator('#lease').click();
+  await page.waitForFunction(() => document.getElementById('lease-holder').textContent.includes('held by web'),
+                             null, { timeout: 10000 });
+  const held = leases();
+  const holderShown = await page.locator('#lease-holder').innerText();
+  let cliTyped;
+  try { phux('send-keys', plan.pane, 'echo not-while-held', 'Enter'); cliTyped = true; }
+  catch (_) { cliTyped = false; }
+  await page.screenshot({ path: `${plan.shots}/lease-held.png` });
+  await page.locator('#lease').click();
+  await page.waitForFunction(() => document.getElementById('lease-holder').textContent === '',
+                             null, { timeout: 10000 });
+  report('lease', { held, holder_shown: holderShown, cli_typed_while_held: cliTyped,
+                    after_give: leases() });
+
   // 50 resizes, by Fit in windows of other sizes and by `phux resize`, with output between;
   // after each the page must hold the server's screen.
   let differ = 0, unsettled = 0;

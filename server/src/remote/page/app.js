@@ -95,7 +95,8 @@ function renderFleet() {
       meta.className = 'meta';
       const agent = report && (report.record?.kind || report.occupant?.kind);
       const stateName = report && report.state;
-      meta.textContent = `${pane.cols}x${pane.rows}` + (agent ? ` · ${agent}` : '');
+      meta.textContent = `${pane.cols}x${pane.rows}` + (agent ? ` · ${agent}` : '')
+        + (pane.lease ? ` · held by ${pane.lease.holder}` : '');
       if (stateName) {
         const s = document.createElement('span');
         s.className = `state-${stateName}`;
@@ -125,6 +126,7 @@ async function poll() {
       app.agents = new Map((inspected.panes || []).map((r) => [r.pane, r]));
     } catch (_) { /* detection may be off: the list still shows */ }
     renderFleet();
+    renderLease();
     if (app.pane === null) {
       const first = app.state.sessions.flatMap((s) => s.windows.flatMap((w) => w.panes))[0];
       if (first) showPane(first.id);
@@ -159,6 +161,7 @@ function setReadOnly(readOnly) {
   app.readOnly = readOnly;
   document.body.classList.toggle('read-only', readOnly);
   $('fit').hidden = readOnly;
+  renderLease();
 }
 
 function layout() {
@@ -166,6 +169,42 @@ function layout() {
   ui.size(app.view.layout());
   document.body.dataset.scale = String(app.view.scale);
   document.body.dataset.cropped = String(app.view.cropped);
+}
+
+// The pane's input lease (`phux take`): who holds it, and Take / Give back for a credential
+// that may write. The page holds it as `web`, with its control connection: closing the page
+// gives it back.
+const LEASE_HOLDER = 'web';
+
+function paneOf(id) {
+  for (const session of (app.state && app.state.sessions) || []) {
+    for (const pane of session.windows.flatMap((w) => w.panes).concat(session.unplaced || [])) {
+      if (pane.id === id) return pane;
+    }
+  }
+  return null;
+}
+
+function renderLease() {
+  const pane = app.pane === null ? null : paneOf(app.pane);
+  const holder = pane && pane.lease ? pane.lease.holder : null;
+  $('lease-holder').textContent = holder ? `held by ${holder}` : '';
+  const button = $('lease');
+  button.hidden = app.readOnly || app.pane === null;
+  button.textContent = holder === LEASE_HOLDER ? 'Give back' : 'Take';
+  button.dataset.held = String(holder === LEASE_HOLDER);
+}
+
+async function toggleLease() {
+  if (app.readOnly || app.pane === null) return;
+  const give = $('lease').dataset.held === 'true';
+  try {
+    await app.control.request({ type: 'lease', pane: app.pane, take: !give, holder: LEASE_HOLDER,
+                                with_connection: true });
+    await poll();
+  } catch (error) {
+    ui.badge(`${give ? 'not given back' : 'not taken'}: ${error.message}`);
+  }
 }
 
 // "Fit": the pane takes this window's size, as `phux resize` would make it. Refused (and
@@ -186,6 +225,7 @@ async function showPane(id) {
   if (app.viewer) app.viewer.close();
   app.pane = id;
   renderFleet();
+  renderLease();
   $('where').replaceChildren();
   const b = document.createElement('b');
   b.textContent = `@${id}`;
@@ -322,6 +362,7 @@ async function main() {
   $('host').textContent = location.host;
   $('fleet-toggle').onclick = () => document.body.classList.toggle('fleet-open');
   $('fit').onclick = fitPane;
+  $('lease').onclick = toggleLease;
   app.typed = keyRow($('keys'), {
     send: sendInput,
     scroll: (pages) => app.view && app.view.scrollPages(pages),

@@ -159,6 +159,13 @@ fn the_page_never_resizes_by_looking_holds_history_and_stays_exact_after_resizes
     assert_eq!(fit["scale"].as_f64(), Some(1.0), "{fit}");
     assert_eq!(fit["differ"].as_u64(), Some(0), "{fit}");
 
+    // The lease, taken and given back from the page.
+    let lease = step("lease");
+    assert_eq!(lease["held"][0]["holder"], "web", "{lease}");
+    assert_eq!(lease["holder_shown"], "held by web", "{lease}");
+    assert_eq!(lease["cli_typed_while_held"], false, "{lease}");
+    assert_eq!(lease["after_give"], serde_json::json!([]), "{lease}");
+
     // Exact after every resize.
     let resizes = step("resizes");
     println!(
