@@ -63,13 +63,23 @@ pub fn script() -> Result<Vec<u8>, WebError> {
 /// Installs the pinned release (from `PHUX_WEB_BUNDLE` when set, else the registry) and
 /// returns the script's path. Nothing is kept unless the hash matches.
 pub fn install() -> Result<PathBuf, WebError> {
+    let from = std::env::var_os("PHUX_WEB_BUNDLE")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    install_from(from.as_deref())
+}
+
+/// Installs the pinned release from `tarball` (one `npm pack ghostty-web@VERSION` wrote), or
+/// from the registry when `None`, and returns the script's path. Nothing is kept unless the
+/// hash matches.
+pub fn install_from(tarball: Option<&Path>) -> Result<PathBuf, WebError> {
     let dir = bundle_dir();
     let parent = dir.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent)?;
     let work = tempfile_dir(parent)?;
     let result = (|| {
-        let tarball = match std::env::var_os("PHUX_WEB_BUNDLE").filter(|v| !v.is_empty()) {
-            Some(file) => PathBuf::from(file),
+        let tarball = match tarball {
+            Some(file) => file.to_path_buf(),
             None => {
                 let target = work.join("package.tgz");
                 download(&target)?;
@@ -133,7 +143,15 @@ fn download(target: &Path) -> Result<(), WebError> {
         why,
     };
     let output = Command::new("curl")
-        .args(["-fsSL", "--proto", "=https", "--max-time", "120"])
+        .args([
+            "-fsSL",
+            "--proto",
+            "=https",
+            "--connect-timeout",
+            "10",
+            "--max-time",
+            "120",
+        ])
         .arg("--max-filesize")
         .arg(MAX_TARBALL.to_string())
         .arg("-o")

@@ -174,6 +174,7 @@ fn handshake_accepts_same_major_and_refuses_another() {
         server_version: "9".into(),
         pid: 1,
         instance: 1,
+        read_only: false,
     });
     let err = check_welcome(foreign).unwrap_err();
     assert!(matches!(err, WireError::VersionMismatch { .. }));

@@ -134,6 +134,7 @@ fn converse(
     let mut answer = negotiate(&hello, env!("CARGO_PKG_VERSION"), std::process::id());
     if let ServerMessage::Welcome(welcome) = &mut answer {
         welcome.instance = shared.tree().instance();
+        welcome.read_only = read_only;
     }
     let refused = matches!(answer, ServerMessage::Refused(_));
     send(&mut writer, &answer)?;

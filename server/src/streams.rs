@@ -115,9 +115,15 @@ pub fn observe(
         pane_ops::handle(shared, request.pane)?
     };
     let since_ms = request.since_ms;
+    let history_rows = request.history_rows.map_or(0, |rows| {
+        usize::try_from(rows).map_or(phux_core::engine::MAX_HISTORY_ROWS, |rows| {
+            rows.min(phux_core::engine::MAX_HISTORY_ROWS)
+        })
+    });
     let start = pane.ask(|reply| PaneCommand::Observe {
         subscriber,
         since_ms,
+        history_rows,
         reply,
     })?;
     let (first, mut stream) = started(request.pane, start, rx);
@@ -125,6 +131,7 @@ pub fn observe(
         stream.keyframes = Some(crate::viewer_stream::Keyframes {
             pane: request.pane,
             commands: pane.commands(),
+            history_rows: request.history_rows.map(|_| history_rows),
         });
     }
     Ok((first, stream))

@@ -31,6 +31,12 @@ const VIEW_BUDGET: usize = 16 * 1024;
 /// screens. An interval that ends within it ends the flood.
 const FLOOD_BUDGET: usize = 1024;
 
+/// How long a quiet stream waits before it checks whether its client hung up.
+const QUIET_WAIT: Duration = Duration::from_millis(500);
+
+/// How long a flood must have stopped before the keyframe with history it owes is sent.
+const OWED_WAIT: Duration = Duration::from_millis(100);
+
 /// RIS: the keyframe's repaint starts from a reset terminal, as a new stream's does.
 const RESET: &[u8] = b"\x1bc";
 
@@ -38,6 +44,10 @@ const RESET: &[u8] = b"\x1bc";
 pub struct Keyframes {
     pub pane: PaneId,
     pub commands: Sender<PaneCommand>,
+    /// A viewer that keeps its own history (the browser page): its keyframes carry this many
+    /// rows of history, and every resize of the pane is followed by one in place of the
+    /// output after it, so the viewer's rows are the server's whatever its reflow does.
+    pub history_rows: Option<usize>,
 }
 
 /// What the last keyframe covered: output up to `seq`, resizes up to `t_ns`.
@@ -58,9 +68,22 @@ pub fn serve(
     let mut sent = 0usize;
     let mut flooding = false;
     let mut covered = Covered::default();
+    // A flood's keyframes carry no history (a repaint of thousands of rows 30 times a
+    // second); a viewer that keeps history is owed one that does once the flood is over.
+    let mut owed_history = false;
+    let history = keyframes.history_rows.unwrap_or(0);
     loop {
-        let event = match rx.recv_timeout(Duration::from_millis(500)) {
+        let wait = if owed_history { OWED_WAIT } else { QUIET_WAIT };
+        let event = match rx.recv_timeout(wait) {
             Ok(event) => event,
+            Err(RecvTimeoutError::Timeout) if owed_history => {
+                owed_history = false;
+                match send_keyframe(writer, keyframes, history)? {
+                    Some(now) => covered = now,
+                    None => return Ok(()),
+                }
+                continue;
+            }
             Err(RecvTimeoutError::Timeout) if super::connection::client_gone(socket) => {
                 return Ok(())
             }
@@ -70,12 +93,30 @@ pub fn serve(
         let len = match &event {
             BusEvent::Output { seq, .. } if *seq <= covered.seq => continue,
             BusEvent::Resized { t_ns, .. } if *t_ns <= covered.t_ns => continue,
+            BusEvent::Resized { .. } if keyframes.history_rows.is_some() => {
+                owed_history = false;
+                match send_keyframe(writer, keyframes, history)? {
+                    Some(now) => covered = now,
+                    None => return Ok(()),
+                }
+                continue;
+            }
             BusEvent::Output { bytes, .. } => bytes.len(),
             _ => 0,
         };
         if window.elapsed() >= interval(flooding).0 {
             // The last interval stayed within its budget: whatever flood there was is over.
             (window, sent, flooding) = (Instant::now(), 0, false);
+            if owed_history {
+                owed_history = false;
+                match send_keyframe(writer, keyframes, history)? {
+                    Some(now) => covered = now,
+                    None => return Ok(()),
+                }
+                if matches!(&event, BusEvent::Output { seq, .. } if *seq <= covered.seq) {
+                    continue;
+                }
+            }
         }
         let (frame, budget) = interval(flooding);
         if sent + len <= budget {
@@ -91,11 +132,12 @@ pub fn serve(
                 super::connection::forward(writer, event)?;
             }
         }
-        match send_keyframe(writer, keyframes)? {
+        match send_keyframe(writer, keyframes, 0)? {
             Some(now) => covered = now,
             // The pane is gone: its stream ends with the bus.
             None => return Ok(()),
         }
+        owed_history = keyframes.history_rows.is_some();
         (window, sent, flooding) = (Instant::now(), 0, true);
     }
 }
@@ -114,11 +156,12 @@ fn interval(flooding: bool) -> (Duration, usize) {
 fn send_keyframe(
     writer: &mut super::connection::Writer,
     keyframes: &Keyframes,
+    history_rows: usize,
 ) -> Result<Option<Covered>, WireError> {
     let (reply, answer) = bounded(1);
     if keyframes
         .commands
-        .send(PaneCommand::Keyframe(reply))
+        .send(PaneCommand::Keyframe(reply, history_rows))
         .is_err()
     {
         return Ok(None);

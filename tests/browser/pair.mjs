@@ -1,57 +1,10 @@
 // Drives Debian's chromium (headless, through playwright-core) against a phux listener that
 // tests/tests/e2e/remote/browser.rs started. Reads its plan from PHUX_BROWSER_PLAN (JSON), prints one JSON
 // line per step on stdout; the Rust test asserts on them. Exits 1 on a step that threw.
-import { chromium } from 'playwright-core';
 import { execFileSync } from 'node:child_process';
+import { plan, report, screenText, waitForText, open, run } from './lib.mjs';
 
-const plan = JSON.parse(process.env.PHUX_BROWSER_PLAN);
-const report = (step, fields) => console.log(JSON.stringify({ step, ...fields }));
-
-const browser = await chromium.launch({
-  executablePath: plan.chromium || '/usr/bin/chromium',
-  headless: true,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
-
-// The text the page's terminal shows, row by row.
-async function screenText(page) {
-  return page.evaluate(() => {
-    const term = window.phuxTerminal;
-    if (!term) return '';
-    const buffer = term.buffer.active;
-    const rows = [];
-    for (let y = 0; y < buffer.length; y++) {
-      const line = buffer.getLine(y);
-      rows.push(line ? line.translateToString(true) : '');
-    }
-    return rows.join('\n');
-  });
-}
-
-async function waitForText(page, text, ms = 15000) {
-  const end = Date.now() + ms;
-  let seen = '';
-  while (Date.now() < end) {
-    seen = await screenText(page);
-    if (seen.includes(text)) return seen;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`the page's terminal never showed ${JSON.stringify(text)}; it shows:\n${seen}`);
-}
-
-async function open(context, token) {
-  const page = await context.newPage();
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
-  await page.goto(`${plan.base}/#token=${token}`);
-  await page.waitForFunction(() => ['connected', 'refused', 'closed'].includes(document.body.dataset.state),
-                             null, { timeout: 20000 });
-  return { page, requests };
-}
-
-let failed = false;
-try {
+await run(async (browser) => {
   const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1100, height: 640 } });
 
   // A full credential: the fleet lists the pane, the pane shows what it printed, typing works.
@@ -63,7 +16,7 @@ try {
   report('open', { state, fleet, shown, url: page.url(),
                    token_in_requests: requests.some((u) => u.includes(plan.token)) });
 
-  await page.locator('#terminal').click();
+  await page.locator('#stage').click();
   await page.keyboard.type(plan.typed);
   await page.keyboard.press('Enter');
   const afterTyping = await waitForText(page, plan.expect_after_typing);
@@ -75,6 +28,12 @@ try {
     window.phuxStates = [];
     new MutationObserver(() => window.phuxStates.push([document.body.dataset.state, Date.now()]))
       .observe(document.body, { attributes: true, attributeFilter: ['data-state'] });
+    // Every error the page shows while the upgrade runs (an orderly one should show none).
+    window.phuxRed = [];
+    const notice = document.getElementById('notice');
+    new MutationObserver(() => {
+      if (notice.className === 'error' && !notice.hidden) window.phuxRed.push(notice.textContent);
+    }).observe(notice, { attributes: true, childList: true, characterData: true, subtree: true });
   });
   const upgradeStarted = Date.now();
   execFileSync(plan.phux, ['upgrade'], { env: process.env });
@@ -91,17 +50,18 @@ try {
   }
   const states = await page.evaluate(() => window.phuxStates);
   const back = states[states.length - 1][1];
-  await page.locator('#terminal').click();
+  await page.locator('#stage').click();
   await page.keyboard.type(plan.typed_after_upgrade);
   await page.keyboard.press('Enter');
-  report('upgraded', { upgrade_ms: upgraded - upgradeStarted, back_after_ms: back - upgraded,
+  const red = await page.evaluate(() => window.phuxRed);
+  report('upgraded', { upgrade_ms: upgraded - upgradeStarted, back_after_ms: back - upgraded, red,
                        shown: await waitForText(page, plan.expect_after_upgrade) });
 
   // A read-only credential watches the same pane but its typing is refused.
   const watcher = await browser.newContext({ ignoreHTTPSErrors: true });
   const ro = await open(watcher, plan.read_only_token);
   await waitForText(ro.page, plan.marker);
-  await ro.page.locator('#terminal').click();
+  await ro.page.locator('#stage').click();
   await ro.page.keyboard.type(plan.read_only_typed);
   await ro.page.waitForFunction(() => document.getElementById('badge').textContent.includes('typing refused'),
                                 null, { timeout: 10000 });
@@ -119,15 +79,9 @@ try {
                       notice: await refused.page.locator('#notice').innerText() });
   await refused.page.screenshot({ path: `${plan.shots}/revoked.png` });
   await again.close();
-  await page.locator('#terminal').click();
+  await page.locator('#stage').click();
   await page.keyboard.type(plan.typed_after_revoke);
   await page.keyboard.press('Enter');
   report('kept', { shown: await waitForText(page, plan.expect_after_revoke) });
   await context.close();
-} catch (error) {
-  failed = true;
-  report('error', { message: String(error && error.stack || error) });
-} finally {
-  await browser.close();
-}
-process.exit(failed ? 1 : 0);
+});

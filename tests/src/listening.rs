@@ -18,12 +18,16 @@ pub struct Listening {
 
 impl Listening {
     pub fn start() -> Listening {
+        Self::start_with_env(&[])
+    }
+
+    /// A listening server with `env` added to its environment.
+    pub fn start_with_env(env: &[(&str, &std::ffi::OsStr)]) -> Listening {
         let store = tempfile::tempdir().expect("tempdir");
         let tokens = store.path().join("remote-tokens");
-        let server = TestServer::start_with_env(
-            &["--ws-addr", "127.0.0.1:0"],
-            &[("PHUX_WS_TOKENS", tokens.as_os_str())],
-        );
+        let mut all = vec![("PHUX_WS_TOKENS", tokens.as_os_str())];
+        all.extend_from_slice(env);
+        let server = TestServer::start_with_env(&["--ws-addr", "127.0.0.1:0"], &all);
         let log = server.dir.path().join("server.log");
         let mut port = 0;
         wait_until(
@@ -46,6 +50,37 @@ impl Listening {
             port,
             _store: store,
         }
+    }
+
+    /// Stops the server, and `pause` later starts another listening on the same port with the
+    /// same token store (an outage: a crash and a restart, not an upgrade). Returns when its
+    /// listener said it listens, with the wall-clock time it did.
+    pub fn restart(&mut self, pause: Duration) -> std::time::SystemTime {
+        let _ = run_with_deadline(
+            &mut self.server.phux(&["kill", "--server"]),
+            Duration::from_secs(20),
+        );
+        std::thread::sleep(pause);
+        let addr = format!("127.0.0.1:{}", self.port);
+        let next = TestServer::start_with_env(
+            &["--ws-addr", &addr],
+            &[("PHUX_WS_TOKENS", self.tokens.as_os_str())],
+        );
+        let log = next.dir.path().join("server.log");
+        let said = format!("remote: listening on {addr}");
+        let mut listening_at = std::time::SystemTime::now();
+        wait_until(
+            "the listener listens again",
+            Duration::from_secs(10),
+            || {
+                listening_at = std::time::SystemTime::now();
+                std::fs::read_to_string(&log)
+                    .unwrap_or_default()
+                    .contains(&said)
+            },
+        );
+        drop(std::mem::replace(&mut self.server, next));
+        listening_at
     }
 
     /// `https://127.0.0.1:PORT`.

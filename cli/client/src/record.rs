@@ -86,6 +86,7 @@ pub fn record(
         pane: request.pane,
         since_ms: request.since_ms,
         viewer: false,
+        history_rows: None,
     }))?;
     record_stream(client, start, request, on_progress)
 }
@@ -270,6 +271,7 @@ impl Resumption {
                             pane: self.pane,
                             since_ms: Some(reach + RESUME_MARGIN_MS),
                             viewer: false,
+                            history_rows: None,
                         }))
                         .ok()?;
                     client.set_read_timeout(None).ok()?;

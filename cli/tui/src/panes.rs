@@ -327,6 +327,7 @@ pub fn screen_cells(origin: &Client, pane: PaneId) -> Result<Vec<Vec<CellData>>,
         pane,
         since_ms: None,
         viewer: true,
+        history_rows: None,
     }))?;
     let transport = |message: String| ClientError::Transport {
         socket: socket.clone(),
@@ -360,6 +361,7 @@ fn open(
         pane,
         since_ms: None,
         viewer: true,
+        history_rows: None,
     }))?;
     client.set_read_timeout(None)?;
     let terminal = Terminal::new(start.cols, start.rows, CLIENT_SCROLLBACK).map_err(|e| {

@@ -431,6 +431,12 @@ pub struct Observe {
     /// A front end showing the pane, not a recorder: the pane is not marked as recorded.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub viewer: bool,
+    /// A viewer that keeps its own scrollback (the browser page): the first repaint, and the
+    /// repaint after every resize of the pane, carry this many rows of the pane's history
+    /// above the screen (at most 10,000). The repaint after a resize replaces the output in
+    /// between, so the viewer's rows equal the server's whatever its engine's reflow does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history_rows: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

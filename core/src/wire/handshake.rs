@@ -46,6 +46,10 @@ pub struct Welcome {
     /// may name another pane). 0 from a server that does not say.
     #[serde(default)]
     pub instance: u64,
+    /// This connection may watch but not type or change anything (a read-only remote
+    /// credential, or a hello that asked for it): a front end hides what it would refuse.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
 }
 
 /// The server turned the client down.
@@ -62,6 +66,7 @@ pub fn negotiate(hello: &Hello, server_version: &str, pid: u32) -> ServerMessage
             server_version: server_version.to_owned(),
             pid,
             instance: 0,
+            read_only: false,
         })
     } else {
         ServerMessage::Refused(Refused {

@@ -305,6 +305,7 @@ pub fn client_messages() -> Vec<(&'static str, ClientMessage)> {
                 pane: PaneId(3),
                 since_ms: Some(60_000),
                 viewer: false,
+                history_rows: None,
             }),
         ),
         (
@@ -494,6 +495,7 @@ pub fn server_messages() -> Vec<(&'static str, ServerMessage)> {
                 server_version: "0.1.0".into(),
                 pid: 4242,
                 instance: 7,
+                read_only: false,
             }),
         ),
         (

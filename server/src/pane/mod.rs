@@ -100,11 +100,13 @@ pub enum PaneCommand {
     Observe {
         subscriber: Subscriber,
         since_ms: Option<u64>,
+        /// Rows of history the first repaint carries above the screen (0: none).
+        history_rows: usize,
         reply: Sender<ObserveStart>,
     },
-    /// The screen as it is now, as a repaint, and the sequence number it stands at: a viewer's
-    /// stream skips a flood's output to it.
-    Keyframe(Sender<ObserveStart>),
+    /// The screen as it is now, as a repaint (with this many rows of history above it), and
+    /// the sequence number it stands at: a viewer's stream skips a flood's output to it.
+    Keyframe(Sender<ObserveStart>, usize),
     /// The flight recorder's window and the sequence number, for `phux upgrade`.
     HandOver(Sender<crate::flight::CarriedWindow>),
     /// Publish an event raised from outside the pane (an ask reported with `phux ask`).

@@ -114,7 +114,7 @@ impl PaneCore {
     pub fn born(&mut self) {
         self.watch(WatchEventKind::PaneSpawned);
         if self.flight.is_enabled() {
-            let (cols, rows, repaint) = self.repaint();
+            let (cols, rows, repaint) = self.repaint(0);
             self.flight
                 .keyframe(self.seq, now_ns(self.shared.epoch), cols, rows, repaint);
         }
@@ -260,7 +260,7 @@ impl PaneCore {
         }
         self.flight.output(self.seq, t_ns, Arc::clone(bytes));
         if self.flight.wants_keyframe(t_ns) {
-            let (cols, rows, repaint) = self.repaint();
+            let (cols, rows, repaint) = self.repaint(0);
             self.flight.keyframe(self.seq, t_ns, cols, rows, repaint);
         }
     }
@@ -368,10 +368,11 @@ impl PaneCore {
             PaneCommand::Observe {
                 subscriber,
                 since_ms,
+                history_rows,
                 reply,
-            } => self.observe(subscriber, since_ms, &reply),
-            PaneCommand::Keyframe(reply) => {
-                let _ = reply.send(self.start_now(now_ns(self.shared.epoch)));
+            } => self.observe(subscriber, (since_ms, history_rows), &reply),
+            PaneCommand::Keyframe(reply, history_rows) => {
+                let _ = reply.send(self.start_now(now_ns(self.shared.epoch), history_rows));
             }
             PaneCommand::HandOver(reply) => {
                 let _ = reply.send(crate::flight::CarriedWindow {
@@ -438,7 +439,7 @@ impl PaneCore {
     /// byte the program ever writes.
     pub fn observe_from_birth(&mut self, subscriber: Subscriber) -> ObserveStart {
         self.bus.add(subscriber);
-        self.start_now(now_ns(self.shared.epoch))
+        self.start_now(now_ns(self.shared.epoch), 0)
     }
 
     /// Starts an observer at the current screen, or `since_ms` in the past from the flight
@@ -446,7 +447,7 @@ impl PaneCore {
     fn observe(
         &mut self,
         subscriber: Subscriber,
-        since_ms: Option<u64>,
+        (since_ms, history_rows): (Option<u64>, usize),
         reply: &Sender<ObserveStart>,
     ) {
         let now = now_ns(self.shared.epoch);
@@ -476,16 +477,16 @@ impl PaneCore {
                     history: self.replayed(history),
                 }
             }
-            _ => self.start_now(now),
+            _ => self.start_now(now, history_rows),
         };
         if reply.send(start).is_ok() {
             self.bus.add(subscriber);
         }
     }
 
-    /// An observer's start at the screen as it is now.
-    fn start_now(&self, t_ns: u64) -> ObserveStart {
-        let (cols, rows, repaint) = self.repaint();
+    /// An observer's start at the screen as it is now, with `history_rows` of history above.
+    fn start_now(&self, t_ns: u64, history_rows: usize) -> ObserveStart {
+        let (cols, rows, repaint) = self.repaint(history_rows);
         ObserveStart {
             cols,
             rows,
@@ -498,11 +499,12 @@ impl PaneCore {
         }
     }
 
-    /// The grid size and the engine's repaint of the screen, read under one lock.
-    fn repaint(&self) -> (u16, u16, Vec<u8>) {
+    /// The grid size and the engine's repaint of the screen (with `history_rows` of history
+    /// above it), read under one lock.
+    fn repaint(&self, history_rows: usize) -> (u16, u16, Vec<u8>) {
         let terminal = self.terminal();
         let (cols, rows) = terminal.size();
-        (cols, rows, terminal.vt_repaint())
+        (cols, rows, terminal.vt_repaint_with_history(history_rows))
     }
 
     fn replayed(&self, entries: Vec<FlightEntry>) -> Vec<BusEvent> {

@@ -9,6 +9,9 @@ use phux_core::web_bundle;
 
 const INDEX: &str = include_str!("page/index.html");
 const APP: &str = include_str!("page/app.js");
+const CONN: &str = include_str!("page/conn.js");
+const VIEW: &str = include_str!("page/view.js");
+const KEYS: &str = include_str!("page/keys.js");
 
 /// What the page may load: itself, its WebAssembly (a `data:` URL inside ghostty-web), and
 /// WebSockets to this same host.
@@ -31,12 +34,18 @@ pub async fn serve<S: AsyncWrite + Unpin>(
             )
             .await
         }
-        "/app.js" => {
+        "/app.js" | "/conn.js" | "/view.js" | "/keys.js" => {
+            let script = match request.path.as_str() {
+                "/conn.js" => CONN,
+                "/view.js" => VIEW,
+                "/keys.js" => KEYS,
+                _ => APP,
+            };
             http::respond(
                 stream,
                 "200 OK",
                 "text/javascript; charset=utf-8",
-                APP.as_bytes(),
+                script.as_bytes(),
                 &[],
             )
             .await
@@ -66,11 +75,7 @@ pub async fn serve<S: AsyncWrite + Unpin>(
             }
             Err(why) => {
                 crate::log::line(&format!("remote: the web terminal is missing: {why}"));
-                let body = format!(
-                    "the web terminal (ghostty-web {}) is not installed and could not be \
-                     fetched: {why}\nrun `phux web install` on the server's machine\n",
-                    web_bundle::VERSION
-                );
+                let body = missing_bundle(&why);
                 http::respond(
                     stream,
                     "503 Service Unavailable",
@@ -90,4 +95,17 @@ async fn bundle() -> Result<Vec<u8>, String> {
     tokio::task::spawn_blocking(|| web_bundle::script().map_err(|e| e.to_string()))
         .await
         .map_err(|e| e.to_string())?
+}
+
+/// What the page shows when the terminal's script cannot be had: what is missing, why, and
+/// the commands that install it (from the registry, or from a tarball carried in).
+fn missing_bundle(why: &str) -> String {
+    format!(
+        "The server has no ghostty-web {version} (the terminal the page draws with), and \
+         could not fetch it: {why}\n\
+         On the server's machine run `phux web install`, or where there is no registry, \
+         `phux web install --from ghostty-web-{version}.tgz` with the tarball from \
+         `npm pack ghostty-web@{version}` on a machine that has one. Then reload this page.\n",
+        version = web_bundle::VERSION
+    )
 }

@@ -33,6 +33,7 @@ pub fn document(context: &Context) -> DoctorJson {
         ),
         remote_listener(&context.socket),
         emoji_font(),
+        super::doctor_web::web_assets(),
     ];
     let failed = checks
         .iter()

@@ -5,6 +5,7 @@
 
 pub mod agent;
 pub mod doctor;
+pub mod doctor_web;
 pub mod font;
 pub mod launch;
 pub mod listen;

@@ -1,21 +1,30 @@
 // phux in a browser: a fleet view (sessions, panes, agent states and asks) and one pane live,
-// drawn by ghostty-web. It speaks phux's own client protocol over a WebSocket: frames of a
-// u32 big-endian length, a kind byte (1: JSON message, 2: pane output) and the body.
-import { init, Terminal, FitAddon } from '/ghostty-web.js';
+// drawn by ghostty-web at the pane's own size (see view.js), with its history.
+import { Conn } from '/conn.js';
+import { PaneView, HISTORY_ROWS } from '/view.js';
+import { keyRow, takeInsertedText } from '/keys.js';
 
 const $ = (id) => document.getElementById(id);
-const PROTOCOL = { major: 1, minor: 0 };
-const KIND_JSON = 1, KIND_OUTPUT = 2;
 const POLL_MS = 1000;
-// Redialing after the connection dropped: soon at first (an upgrade or a server taking the
-// panes over is back in a fraction of a second), then less often, up to every 2 s.
-const RECONNECT_FIRST_MS = 100;
-const RECONNECT_MAX_MS = 2000;
+// Redialing after the connection dropped: at once nearly (an upgrade's new server listens
+// again within a fraction of a second), doubling up to every 250 ms, so a server back after
+// an outage has the page again within half a second.
+const RECONNECT_FIRST_MS = 50;
+const RECONNECT_MAX_MS = 250;
+// A drop shorter than this (an orderly upgrade) is told quietly, not as an error.
+const QUIET_DROP_MS = 3000;
+// A pane's stream that ended while the control connection stays is opened again after this.
+const VIEWER_REOPEN_MS = 250;
 let reconnectDelay = RECONNECT_FIRST_MS;
+let droppedAt = 0;
 
 function redialSoon() {
   setTimeout(reconnect, reconnectDelay);
-  reconnectDelay = Math.min(Math.round(reconnectDelay * 1.5), RECONNECT_MAX_MS);
+  reconnectDelay = Math.min(reconnectDelay * 2, RECONNECT_MAX_MS);
+  // Still down after the quiet spell: now it is worth the red.
+  if (droppedAt && Date.now() - droppedAt > QUIET_DROP_MS) {
+    ui.notice(`Disconnected: ${app.dropReason}. Reconnecting…`, true);
+  }
 }
 
 function takeToken() {
@@ -27,99 +36,6 @@ function takeToken() {
     history.replaceState(null, '', location.pathname);
   }
   return sessionStorage.getItem('phux-token');
-}
-
-// One client connection: hello, then requests answered in order, or a stream.
-class Conn {
-  constructor(token, { onOutput, onMessage, onClose } = {}) {
-    this.token = token;
-    this.nextId = 1;
-    this.pending = new Map();
-    this.buffer = new Uint8Array(0);
-    this.onOutput = onOutput || (() => {});
-    this.onMessage = onMessage || (() => {});
-    this.onClose = onClose || (() => {});
-    this.closed = false;
-  }
-
-  open() {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`wss://${location.host}/wire`);
-      ws.binaryType = 'arraybuffer';
-      this.ws = ws;
-      this.welcomed = { resolve, reject };
-      ws.onopen = () => {
-        ws.send(JSON.stringify({ token: this.token }));
-        this.sendJson({ type: 'hello', protocol: PROTOCOL, client: 'phux-web' });
-      };
-      ws.onmessage = (event) => this.receive(new Uint8Array(event.data));
-      ws.onclose = (event) => {
-        this.closed = true;
-        const reason = event.reason || `the connection closed (code ${event.code})`;
-        if (this.welcomed) { this.welcomed.reject(new Error(reason)); this.welcomed = null; }
-        for (const { reject: fail } of this.pending.values()) fail(new Error(reason));
-        this.pending.clear();
-        this.onClose(reason);
-      };
-    });
-  }
-
-  close() { if (this.ws) this.ws.close(); }
-
-  sendJson(message) {
-    const body = new TextEncoder().encode(JSON.stringify(message));
-    const frame = new Uint8Array(5 + body.length);
-    new DataView(frame.buffer).setUint32(0, body.length + 1);
-    frame[4] = KIND_JSON;
-    frame.set(body, 5);
-    this.ws.send(frame);
-  }
-
-  request(message) {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.sendJson({ ...message, id });
-    });
-  }
-
-  receive(bytes) {
-    const joined = new Uint8Array(this.buffer.length + bytes.length);
-    joined.set(this.buffer);
-    joined.set(bytes, this.buffer.length);
-    let at = 0;
-    while (joined.length - at >= 4) {
-      const len = new DataView(joined.buffer, at).getUint32(0);
-      if (joined.length - at - 4 < len) break;
-      const kind = joined[at + 4];
-      const body = joined.subarray(at + 5, at + 4 + len);
-      at += 4 + len;
-      if (kind === KIND_OUTPUT) {
-        const view = new DataView(body.buffer, body.byteOffset);
-        this.onOutput(view.getUint32(0), body.slice(20));
-      } else if (kind === KIND_JSON) {
-        this.dispatch(JSON.parse(new TextDecoder().decode(body)));
-      }
-    }
-    this.buffer = joined.slice(at);
-  }
-
-  dispatch(message) {
-    if (message.type === 'welcome' && this.welcomed) {
-      this.welcomed.resolve(message); this.welcomed = null; return;
-    }
-    if (message.type === 'refused' && this.welcomed) {
-      this.welcomed.reject(new Error(message.reason)); this.welcomed = null; return;
-    }
-    if (message.type === 'response' && this.pending.has(message.id)) {
-      const { resolve, reject } = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      if (message.error) reject(Object.assign(new Error(message.error.message), message.error));
-      else resolve(message.ok);
-      return;
-    }
-    this.onMessage(message);
-  }
 }
 
 const ui = {
@@ -134,18 +50,21 @@ const ui = {
     el.textContent = text || '';
     el.hidden = !text;
   },
+  size(text) { $('size').textContent = text || ''; },
 };
 
 const app = {
   token: null,
+  ghostty: null,
   control: null,
   viewer: null,
-  term: null,
-  fit: null,
+  view: null,
   pane: null,
   readOnly: false,
   state: null,
   agents: new Map(),
+  dropReason: '',
+  typed: (data) => data,
 };
 
 function paneLabel(pane, report) {
@@ -176,7 +95,8 @@ function renderFleet() {
       meta.className = 'meta';
       const agent = report && (report.record?.kind || report.occupant?.kind);
       const stateName = report && report.state;
-      meta.textContent = `${pane.cols}x${pane.rows}` + (agent ? ` · ${agent}` : '');
+      meta.textContent = `${pane.cols}x${pane.rows}` + (agent ? ` · ${agent}` : '')
+        + (pane.lease ? ` · held by ${pane.lease.holder}` : '');
       if (stateName) {
         const s = document.createElement('span');
         s.className = `state-${stateName}`;
@@ -191,7 +111,7 @@ function renderFleet() {
         a.textContent = `asks: ${ask.question || ask.prompt || ''}`;
         button.append(a);
       }
-      button.onclick = () => showPane(pane.id);
+      button.onclick = () => { document.body.classList.remove('fleet-open'); showPane(pane.id); };
       list.append(button);
     }
   }
@@ -206,13 +126,14 @@ async function poll() {
       app.agents = new Map((inspected.panes || []).map((r) => [r.pane, r]));
     } catch (_) { /* detection may be off: the list still shows */ }
     renderFleet();
+    renderLease();
     if (app.pane === null) {
       const first = app.state.sessions.flatMap((s) => s.windows.flatMap((w) => w.panes))[0];
       if (first) showPane(first.id);
       else ui.notice('No panes yet.');
     }
   } catch (error) {
-    ui.notice(`The fleet could not be read: ${error.message}`, true);
+    if (!app.control.closed) ui.notice(`The fleet could not be read: ${error.message}`, true);
   }
 }
 
@@ -221,13 +142,14 @@ function sendInput(data) {
   // ghostty-web also reports its own answers to the output's queries through onData; the
   // server's engine answers those already, so only what a person types is sent.
   if (/^\x1b(\[[?>=]?[\d;]*[cRnyt]|\]|P)/.test(data)) return;
+  data = app.typed(data);
   const bytes = Array.from(new TextEncoder().encode(data));
   app.control
     .request({ type: 'input', pane: app.pane, actions: [{ kind: 'bytes', data: bytes }], actor: 'web' })
     .then(() => { if (!app.readOnly) ui.badge(''); })
     .catch((error) => {
       if (error.code === 'permission_denied') {
-        app.readOnly = true;
+        setReadOnly(true);
         ui.badge('read-only: typing refused');
       } else {
         ui.badge(`not typed: ${error.message}`);
@@ -235,86 +157,168 @@ function sendInput(data) {
     });
 }
 
-function fitPane() {
-  if (!app.fit || app.pane === null || app.readOnly) return;
-  const size = app.fit.proposeDimensions();
-  if (!size || !size.cols || !size.rows) return;
-  if (size.cols === app.term.cols && size.rows === app.term.rows) return;
-  app.control
-    .request({ type: 'resize', pane: app.pane, cols: size.cols, rows: size.rows })
-    .catch((error) => {
-      if (error.code === 'permission_denied') { app.readOnly = true; ui.badge('read-only: watching'); }
-    });
+function setReadOnly(readOnly) {
+  app.readOnly = readOnly;
+  document.body.classList.toggle('read-only', readOnly);
+  $('fit').hidden = readOnly;
+  renderLease();
+}
+
+function layout() {
+  if (!app.view) return;
+  ui.size(app.view.layout());
+  document.body.dataset.scale = String(app.view.scale);
+  document.body.dataset.cropped = String(app.view.cropped);
+}
+
+// The pane's input lease (`phux take`): who holds it, and Take / Give back for a credential
+// that may write. The page holds it as `web`, with its control connection: closing the page
+// gives it back.
+const LEASE_HOLDER = 'web';
+
+function paneOf(id) {
+  for (const session of (app.state && app.state.sessions) || []) {
+    for (const pane of session.windows.flatMap((w) => w.panes).concat(session.unplaced || [])) {
+      if (pane.id === id) return pane;
+    }
+  }
+  return null;
+}
+
+function renderLease() {
+  const pane = app.pane === null ? null : paneOf(app.pane);
+  const holder = pane && pane.lease ? pane.lease.holder : null;
+  $('lease-holder').textContent = holder ? `held by ${holder}` : '';
+  const button = $('lease');
+  button.hidden = app.readOnly || app.pane === null;
+  button.textContent = holder === LEASE_HOLDER ? 'Give back' : 'Take';
+  button.dataset.held = String(holder === LEASE_HOLDER);
+}
+
+async function toggleLease() {
+  if (app.readOnly || app.pane === null) return;
+  const give = $('lease').dataset.held === 'true';
+  try {
+    await app.control.request({ type: 'lease', pane: app.pane, take: !give, holder: LEASE_HOLDER,
+                                with_connection: true });
+    await poll();
+  } catch (error) {
+    ui.badge(`${give ? 'not given back' : 'not taken'}: ${error.message}`);
+  }
+}
+
+// "Fit": the pane takes this window's size, as `phux resize` would make it. Refused (and
+// hidden) for a read-only credential.
+async function fitPane() {
+  if (!app.view || app.pane === null || app.readOnly) return;
+  const size = app.view.fittingSize();
+  if (!size) return;
+  try {
+    await app.control.request({ type: 'resize', pane: app.pane, cols: size.cols, rows: size.rows });
+  } catch (error) {
+    if (error.code === 'permission_denied') { setReadOnly(true); ui.badge('read-only: watching'); }
+    else ui.badge(`not resized: ${error.message}`);
+  }
 }
 
 async function showPane(id) {
   if (app.viewer) app.viewer.close();
   app.pane = id;
   renderFleet();
-  $('where').innerHTML = '';
+  renderLease();
+  $('where').replaceChildren();
   const b = document.createElement('b');
   b.textContent = `@${id}`;
   $('where').append('Pane ', b);
   // The pane's repaint can arrive in the same message as the answer to `observe`, before the
   // terminal exists: it is kept until then.
   let early = [];
-  let term = null;
+  let earlySize = null;
+  let view = null;
   const viewer = new Conn(app.token, {
     onOutput: (pane, bytes) => {
       if (pane !== id) return;
-      if (term) term.write(bytes);
+      if (view) view.write(bytes);
       else early.push(bytes);
     },
     onMessage: (message) => {
-      if (message.type === 'resized' && message.pane === id && term) {
-        term.resize(message.cols, message.rows);
+      if (message.type === 'resized' && message.pane === id) {
+        if (view) view.resize(message.cols, message.rows);
+        else earlySize = [message.cols, message.rows];
       }
     },
-    onClose: (reason) => { if (app.viewer === viewer) ui.notice(`The pane's stream ended: ${reason}`, true); },
+    // The stream ends before the control connection does in an upgrade: not an error. The
+    // pane is opened again soon (by `reconnect` when the control connection dropped too);
+    // a pane that is gone says so then.
+    onClose: () => {
+      if (app.viewer !== viewer) return;
+      ui.badge('reconnecting…');
+      setTimeout(() => {
+        if (app.viewer === viewer && app.control && !app.control.closed) showPane(id);
+      }, VIEWER_REOPEN_MS);
+    },
   });
   app.viewer = viewer;
   try {
     await viewer.open();
-    const start = await viewer.request({ type: 'observe', pane: id, viewer: true });
-    if (app.term) app.term.dispose();
-    $('terminal').replaceChildren();
-    $('terminal').hidden = false;
+    const start = await viewer.request({ type: 'observe', pane: id, viewer: true,
+                                         history_rows: HISTORY_ROWS });
+    if (app.view) app.view.dispose();
+    $('stage').hidden = false;
     ui.notice('');
-    const made = new Terminal({ cols: start.cols, rows: start.rows, fontSize: 14, cursorBlink: false,
-                                theme: { background: '#16181d', foreground: '#d7dae0' } });
-    const fit = new FitAddon();
-    made.loadAddon(fit);
-    made.open($('terminal'));
+    const made = new PaneView(app.ghostty, $('stage'), {
+      cols: start.cols, rows: start.rows, onData: sendInput,
+      // A new terminal after each resize: laid out anew, the scale told again.
+      onReplaced: () => { layout(); requestAnimationFrame(layout); },
+    });
+    takeInsertedText(made.screen, sendInput);
+    if (earlySize) made.resize(...earlySize);
     for (const bytes of early) made.write(bytes);
     early = [];
-    term = made;
-    term.onData(sendInput);
-    app.term = term;
-    app.fit = fit;
-    window.phuxTerminal = made;
-    // For measurements (tests/browser/echo.mjs): type as the keyboard would.
+    view = made;
+    app.view = made;
+    await made.start();
+    if (!app.readOnly) ui.badge('');
+    // For tests and measurements (tests/browser/): the terminal shown, and typing as the
+    // keyboard would.
+    window.phuxView = made;
     window.phuxType = sendInput;
-    term.focus();
-    setTimeout(fitPane, 50);
+    made.focus();
   } catch (error) {
     ui.notice(`Pane @${id} could not be shown: ${error.message}`, true);
   }
 }
 
 // The control connection; when it drops (the server restarted, `phux upgrade`, the network),
-// it is dialed again (after 100 ms, then less often, up to every 2 s), and the pane shown
-// again, until a token refusal.
+// it is dialed again (after 50 ms, doubling up to every 250 ms), and the pane shown again,
+// until a token refusal.
 async function connect() {
   const control = new Conn(app.token, {
     onClose: (reason) => {
       if (app.control !== control) return;
-      ui.notice(`Disconnected: ${reason}. Reconnecting…`, true);
+      droppedAt = Date.now();
+      app.dropReason = reason;
+      ui.badge('reconnecting…');
       document.body.dataset.state = 'closed';
       redialSoon();
     },
   });
-  await control.open();
+  const welcome = await control.open();
   app.control = control;
+  setReadOnly(Boolean(welcome.read_only));
+  // A server started afresh (not an upgrade) numbers its panes anew: the @N shown before is
+  // not the pane of that name now, so the page starts from the list again.
+  if (app.instance !== undefined && welcome.instance !== app.instance) {
+    if (app.viewer) app.viewer.close();
+    if (app.view) app.view.dispose();
+    app.viewer = null;
+    app.view = null;
+    app.pane = null;
+    $('stage').hidden = true;
+    $('where').textContent = 'Choose a pane';
+    ui.size('');
+  }
+  app.instance = welcome.instance;
 }
 
 async function reconnect() {
@@ -330,25 +334,55 @@ async function reconnect() {
     return;
   }
   reconnectDelay = RECONNECT_FIRST_MS;
+  droppedAt = 0;
   document.body.dataset.state = 'connected';
   ui.notice('');
+  ui.badge('');
   await poll();
   if (app.pane !== null) showPane(app.pane);
 }
 
+// The terminal's script, or what is missing and the command that installs it.
+async function loadTerminal() {
+  try {
+    return await import('/ghostty-web.js');
+  } catch (error) {
+    let why = error.message;
+    try {
+      const answer = await fetch('/ghostty-web.js');
+      if (!answer.ok) why = (await answer.text()).slice(0, 2000);
+    } catch (_) { /* the message from the import stands */ }
+    ui.notice(`The web terminal could not be loaded. ${why}`, true);
+    document.body.dataset.state = 'missing';
+    return null;
+  }
+}
+
 async function main() {
   $('host').textContent = location.host;
+  $('fleet-toggle').onclick = () => document.body.classList.toggle('fleet-open');
+  $('fit').onclick = fitPane;
+  $('lease').onclick = toggleLease;
+  app.typed = keyRow($('keys'), {
+    send: sendInput,
+    scroll: (pages) => app.view && app.view.scrollPages(pages),
+    focus: () => app.view && app.view.focus(),
+  });
   app.token = takeToken();
   if (!app.token) {
     ui.notice('No token: open the connect link that `phux pair` printed.', true);
     return;
   }
+  const ghostty = await loadTerminal();
+  if (!ghostty) return;
   try {
-    await init();
+    await ghostty.init();
   } catch (error) {
-    ui.notice(`The web terminal did not load: ${error.message}`, true);
+    ui.notice(`The web terminal did not start: ${error.message}`, true);
     return;
   }
+  app.ghostty = ghostty;
+  Object.defineProperty(window, 'phuxTerminal', { get: () => app.view && app.view.term });
   try {
     await connect();
   } catch (error) {
@@ -360,7 +394,8 @@ async function main() {
   await poll();
   setInterval(poll, POLL_MS);
   let timer = null;
-  window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(fitPane, 150); });
+  // A window that changes size shows the pane scaled anew; the pane keeps its size.
+  window.addEventListener('resize', () => { clearTimeout(timer); timer = setTimeout(layout, 100); });
 }
 
 main();

@@ -512,7 +512,8 @@ fn doctor_reports_each_check() {
             "git",
             "ssh",
             "remote",
-            "emoji font"
+            "emoji font",
+            "web assets"
         ]
     );
     let server = &doc["checks"][2];

@@ -11,12 +11,12 @@ use std::time::Duration;
 use phux_tests::listening::Listening;
 use phux_tests::{missing, phux_bin, run_with_deadline, stdout, TestServer};
 
-fn browser_dir() -> PathBuf {
+pub(super) fn browser_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("browser")
 }
 
 /// What the browser test needs, or the first thing missing.
-fn ready() -> Result<(), String> {
+pub(super) fn ready() -> Result<(), String> {
     if Command::new("node").arg("--version").output().is_err() {
         return Err("node (Node.js)".into());
     }
@@ -113,6 +113,11 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
     println!(
         "the page was back {} ms after `phux upgrade` returned (the upgrade took {} ms)",
         upgraded["back_after_ms"], upgraded["upgrade_ms"]
+    );
+    assert_eq!(
+        upgraded["red"],
+        serde_json::json!([]),
+        "an orderly upgrade shows no error: {upgraded}"
     );
     assert!(step("read_only")["badge"]
         .as_str()

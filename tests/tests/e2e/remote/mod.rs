@@ -2,6 +2,9 @@
 //! browser (the fleet page and a recording's page) in headless chromium.
 
 mod browser;
+mod browser_offline;
+mod browser_reconnect;
+mod browser_view;
 mod eviction;
 mod listen;
 mod listener;

@@ -328,6 +328,7 @@ fn a_sustained_flood_reaches_a_viewer_as_one_keyframe_per_frame() {
             pane,
             since_ms: None,
             viewer: true,
+            history_rows: None,
         }))
         .unwrap();
     let stream = client.into_stream();
