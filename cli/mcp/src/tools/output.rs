@@ -28,7 +28,7 @@ const DOCUMENTS: &[(&str, &str)] = &[
     ("phux_ls", "schema_version:integer sessions:array terminals:array unreachable:array panes:array | exited:array leases:array"),
     ("phux_status", "schema_version:integer running:boolean pid:integer? socket:string since_unix_secs:integer? protocol:object? \
         clients:integer sessions:array satellite_terminals:array unreachable:array logs:object \
-        | exited:array asks:array leases:array unplaced:array"),
+        | exited:array asks:array leases:array unplaced:array listener:object"),
     ("phux_snapshot", SCREEN),
     ("phux_wait", "outcome=met/timed_out/cancelled met:boolean matched:boolean schema_version:integer pane:integer cols:integer \
         rows:integer cursor:object? lines:array | match:object tail_lines:array scrollback:array mark:integer title:string"),
