@@ -9,8 +9,8 @@ use std::time::Duration;
 use phux_core::state_view::StateView;
 use phux_core::wire;
 use phux_core::wire::{
-    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, ServerMessage, Tunnel,
-    Welcome, WireError, PROTOCOL,
+    check_welcome, ClientMessage, Frame, FrameReader, Hello, IdOnly, Outcome, ServerMessage,
+    Tunnel, Welcome, WireError, PROTOCOL,
 };
 use serde::de::DeserializeOwned;
 
@@ -277,7 +277,13 @@ impl Client {
             let frame = reader.read_frame().map_err(wire)?;
             let Frame::Json(_) = frame else { continue };
             match frame.decode::<ServerMessage>().map_err(wire)? {
-                ServerMessage::Response(response) if response.id == id => {
+                // Id 0 is the server's answer to a request whose id it could not read: one it
+                // does not know (a server older than this client: `server_too_old`), or a
+                // frame it could not take. Requests here go one at a time, so it is ours.
+                ServerMessage::Response(response)
+                    if response.id == id
+                        || (response.id == 0 && matches!(response.outcome, Outcome::Error(_))) =>
+                {
                     let route = self.route.as_deref();
                     return response
                         .into_result::<T>()
@@ -542,5 +548,64 @@ mod tests {
         drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
         let err = Client::connect(&path).unwrap_err();
         assert!(matches!(err, ClientError::NoServer { .. }), "{err:?}");
+    }
+
+    /// A server older than this client answers a request it does not know with id 0 (it
+    /// could not read the id): that answer is this request's, at once, not a wait until the
+    /// read timeout. The server here speaks the protocol as such a server would.
+    #[test]
+    fn an_unknown_request_s_answer_without_an_id_is_server_too_old() {
+        use phux_core::wire::{negotiate, FrameWriter, Response, WireErrorBody};
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )
+        .unwrap();
+        let path = dir.path().join("old.sock");
+        let listener = std::os::unix::net::UnixListener::bind(&path).unwrap();
+        let server = std::thread::spawn(move || {
+            let (stream, _) = listener.accept().unwrap();
+            let mut reader = FrameReader::new(&stream);
+            let mut writer = FrameWriter::new(&stream);
+            let hello: ClientMessage = reader.read_frame().unwrap().decode().unwrap();
+            let ClientMessage::Hello(hello) = hello else {
+                panic!("not a hello")
+            };
+            writer.send(&negotiate(&hello, "0.0.1", 1)).unwrap();
+            let _request = reader.read_frame().unwrap();
+            let body = WireErrorBody::new(
+                phux_core::error_code::ErrorCode::ServerTooOld,
+                "the server does not understand this request",
+                "upgrade the server",
+            );
+            writer
+                .send(&ServerMessage::Response(Response::error(0, body)))
+                .unwrap();
+            // Held open: the client must not wait for more.
+            std::thread::sleep(Duration::from_secs(3));
+        });
+        let mut client = Client::connect_running(&path).unwrap();
+        client
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let started = std::time::Instant::now();
+        let answer = client.request::<serde_json::Value>(ClientMessage::GetState(IdOnly { id: 0 }));
+        let err = answer.unwrap_err();
+        assert!(
+            matches!(
+                &err,
+                ClientError::Server {
+                    code: phux_core::error_code::ErrorCode::ServerTooOld,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "answered, not timed out"
+        );
+        server.join().unwrap();
     }
 }
