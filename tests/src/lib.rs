@@ -277,6 +277,31 @@ impl TestServer {
             .unwrap_or_default()
     }
 
+    /// A session whose program prints `tick-N` every 10 ms until the file `stop` exists, then
+    /// `done-N` and sleeps: for tests that every line is kept once, in order (see [`ticks`]).
+    /// Returns the pane, `@N`, once it has printed `tick-5`.
+    pub fn ticker(&self, name: &str, stop: &std::path::Path) -> String {
+        let script = format!(
+            "i=0; while [ ! -e {} ]; do i=$((i+1)); echo tick-$i; sleep 0.01; done; echo done-$i; sleep 600",
+            stop.display()
+        );
+        let pane = self.new_session(name, &["sh", "-c", &script]);
+        self.wait_for_text(&pane, "tick-5");
+        pane
+    }
+
+    /// Every line of the pane's history and screen, wrapped lines joined.
+    pub fn all_lines(&self, pane: &str) -> Vec<String> {
+        let doc = self.json(&["snapshot", "--json", "--scrollback", "--unwrap", pane]);
+        doc["scrollback"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .chain(doc["lines"].as_array().into_iter().flatten())
+            .filter_map(|l| l.as_str().map(str::to_owned))
+            .collect()
+    }
+
     /// Creates a session running an interactive bash without the machine's rc files, whose
     /// prompt is `$ ` wrapped in OSC 133 marks (A prompt, B input, C output, D;$? finished),
     /// and waits for its first prompt. Returns the pane, `@N`.
@@ -679,4 +704,18 @@ impl WireClient {
             .flat_map(|w| w.panes)
             .collect()
     }
+}
+
+/// What a [`TestServer::ticker`] printed in `lines`: its `tick-N` numbers in the order they
+/// appear, and the `N` of its `done-N` line.
+pub fn ticks<S: AsRef<str>>(lines: &[S]) -> (Vec<u64>, u64) {
+    let numbers = lines
+        .iter()
+        .filter_map(|l| l.as_ref().strip_prefix("tick-")?.trim().parse().ok())
+        .collect();
+    let last = lines
+        .iter()
+        .find_map(|l| l.as_ref().strip_prefix("done-")?.trim().parse().ok())
+        .expect("the ticker's done- line");
+    (numbers, last)
 }

@@ -44,18 +44,6 @@ fn state(server: &TestServer, ending: &str, ended: &str) -> serde_json::Value {
     state
 }
 
-/// Every line of the pane's history and screen.
-fn all_lines(server: &TestServer, pane: &str) -> Vec<String> {
-    let doc = server.json(&["snapshot", "--json", "--scrollback", "--unwrap", pane]);
-    doc["scrollback"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .chain(doc["lines"].as_array().into_iter().flatten())
-        .filter_map(|l| l.as_str().map(str::to_owned))
-        .collect()
-}
-
 #[test]
 fn a_killed_server_loses_no_pane() {
     let mut server = TestServer::start();
@@ -92,17 +80,7 @@ fn a_killed_server_loses_no_pane() {
     let top = server.new_session("top", &["top", "-d", "0.5"]);
     server.wait_for_text(&top, "load average");
     let stop = server.dir.path().join("stop");
-    let ticks = server.new_session(
-        "ticks",
-        &[
-            "sh",
-            "-c",
-            &format!(
-                "i=0; while [ ! -e {} ]; do i=$((i+1)); echo tick-$i; sleep 0.01; done; echo done-$i; sleep 600",
-                stop.display()
-            ),
-        ],
-    );
+    let ticks = server.ticker("ticks", &stop);
     server.wait_for_text(&ticks, "tick-20");
     let ending = server.new_session(
         "ending",
@@ -166,16 +144,7 @@ fn a_killed_server_loses_no_pane() {
     // Every tick once, in order, across the crash.
     std::fs::write(&stop, "").unwrap();
     server.wait_for_text(&ticks, "done-");
-    let lines = all_lines(&server, &ticks);
-    let last: u64 = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("done-"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("the ticker's last line");
-    let numbers: Vec<u64> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("tick-")?.trim().parse().ok())
-        .collect();
+    let (numbers, last) = phux_tests::ticks(&server.all_lines(&ticks));
     assert_eq!(
         numbers,
         (1..=last).collect::<Vec<_>>(),

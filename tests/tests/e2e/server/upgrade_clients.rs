@@ -89,12 +89,7 @@ fn reads_in_flight_across_upgrades_are_all_answered() {
 fn rec_keeps_recording_across_an_upgrade() {
     let server = TestServer::start();
     let stop = server.dir.path().join("stop");
-    let script = format!(
-        "i=0; while [ ! -e {} ]; do i=$((i+1)); echo tick-$i; sleep 0.01; done; echo done-$i; sleep 600",
-        stop.display()
-    );
-    let pane = server.new_session("ticks", &["sh", "-c", &script]);
-    server.wait_for_text(&pane, "tick-5");
+    let pane = server.ticker("ticks", &stop);
     let cast = server.dir.path().join("through.cast");
     let cast_arg = cast.display().to_string();
     let rec = server
@@ -126,14 +121,7 @@ fn rec_keeps_recording_across_an_upgrade() {
     // After the first output, the screen's repaint as the recording began.
     let text: String = phux_tests::cast_outputs(&recorded)[1..].concat();
     let lines: Vec<&str> = text.split("\r\n").collect();
-    let last: u64 = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("done-")?.trim().parse().ok())
-        .expect("the last line");
-    let ticks: Vec<u64> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("tick-")?.trim().parse().ok())
-        .collect();
+    let (ticks, last) = phux_tests::ticks(&lines);
     let first = *ticks.first().unwrap();
     assert_eq!(
         ticks,

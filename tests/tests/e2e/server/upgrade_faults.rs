@@ -14,18 +14,6 @@ use std::time::Duration;
 
 use phux_tests::{error_line, kept_programs, stderr, wait_until, TestServer};
 
-/// Every line of the pane's history and screen.
-fn all_lines(server: &TestServer, pane: &str) -> Vec<String> {
-    let doc = server.json(&["snapshot", "--json", "--scrollback", "--unwrap", pane]);
-    doc["scrollback"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .chain(doc["lines"].as_array().into_iter().flatten())
-        .filter_map(|l| l.as_str().map(str::to_owned))
-        .collect()
-}
-
 fn fault_at(phase: &str) {
     let mut server = TestServer::start_with_env(&[], &[("PHUX_FAULT_AT", OsStr::new(phase))]);
     let bash = server.marked_bash("work");
@@ -38,17 +26,7 @@ fn fault_at(phase: &str) {
     );
     server.wait_for_text(&bash, "history 50");
     let stop = server.dir.path().join("stop");
-    let ticks = server.new_session(
-        "ticks",
-        &[
-            "sh",
-            "-c",
-            &format!(
-                "i=0; while [ ! -e {} ]; do i=$((i+1)); echo tick-$i; sleep 0.01; done; echo done-$i; sleep 600",
-                stop.display()
-            ),
-        ],
-    );
+    let ticks = server.ticker("ticks", &stop);
     server.wait_for_text(&ticks, "tick-20");
     let before = server.json(&["snapshot", "--json", "--scrollback", &bash]);
     let pids = kept_programs(&server.socket);
@@ -82,16 +60,7 @@ fn fault_at(phase: &str) {
     server.wait_for_text(&bash, "state=kept-42");
     std::fs::write(&stop, "").unwrap();
     server.wait_for_text(&ticks, "done-");
-    let lines = all_lines(&server, &ticks);
-    let last: u64 = lines
-        .iter()
-        .find_map(|l| l.strip_prefix("done-"))
-        .and_then(|n| n.trim().parse().ok())
-        .expect("the ticker's last line");
-    let numbers: Vec<u64> = lines
-        .iter()
-        .filter_map(|l| l.strip_prefix("tick-")?.trim().parse().ok())
-        .collect();
+    let (numbers, last) = phux_tests::ticks(&server.all_lines(&ticks));
     assert_eq!(
         numbers,
         (1..=last).collect::<Vec<_>>(),
