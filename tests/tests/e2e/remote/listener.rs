@@ -305,14 +305,9 @@ print(json.dumps({"welcome": welcome, "screen": screen, "typed": typed, "tunnel"
     );
 }
 
-#[test]
-fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
-    let satellite = Listening::start();
-    let pane = satellite.server.marked_bash("far");
-    satellite
-        .server
-        .run(&["send-keys", &pane, "echo FAR-$((6*7))", "Enter"]);
-    satellite.server.wait_for_text(&pane, "FAR-42");
+/// A hub that dials `satellite` over `wss://` as `far`, pinning its certificate, with a token
+/// `pair` minted; returns the hub once it lists `far/PANE`, and the hub's token file.
+fn hub_of(satellite: &Listening, pane: &str) -> (TestServer, std::path::PathBuf) {
     let paired = satellite.pair(&[]);
     let token_file = satellite.token_file("hub.token", paired["token"].as_str().unwrap());
     let hub = TestServer::start();
@@ -335,6 +330,19 @@ fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
         Duration::from_secs(20),
         || stdout(&hub.run(&["ls"])).contains(&target),
     );
+    (hub, token_file)
+}
+
+#[test]
+fn a_hub_reaches_a_satellite_over_wss_with_its_certificate_pinned() {
+    let satellite = Listening::start();
+    let pane = satellite.server.marked_bash("far");
+    satellite
+        .server
+        .run(&["send-keys", &pane, "echo FAR-$((6*7))", "Enter"]);
+    satellite.server.wait_for_text(&pane, "FAR-42");
+    let (hub, token_file) = hub_of(&satellite, &pane);
+    let target = format!("far/{pane}");
     let snapshot = hub.json(&["snapshot", &target, "--json"]);
     assert!(snapshot.to_string().contains("FAR-42"), "{snapshot}");
     // A wrong fingerprint is a link that never comes up, with the reason.
@@ -507,22 +515,7 @@ fn host_enroll_takes_a_connect_link_and_keeps_the_token_private() {
 fn a_wss_satellite_that_upgrades_comes_back_to_its_hub() {
     let satellite = Listening::start();
     let pane = satellite.server.marked_bash("far");
-    let paired = satellite.pair(&[]);
-    let token_file = satellite.token_file("hub.token", paired["token"].as_str().unwrap());
-    let hub = TestServer::start();
-    let add = hub.run(&[
-        "host",
-        "add",
-        "far",
-        &format!("wss://127.0.0.1:{}", satellite.port),
-        "--role",
-        "satellite",
-        "--token-file",
-        token_file.to_str().unwrap(),
-        "--fingerprint",
-        paired["cert_fingerprint"].as_str().unwrap(),
-    ]);
-    assert!(add.status.success(), "{}", phux_tests::stderr(&add));
+    let (hub, _) = hub_of(&satellite, &pane);
     let target = format!("far/{pane}");
     let listed = || {
         let doc = hub.json(&["ls", "--json"]);
