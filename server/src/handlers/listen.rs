@@ -11,21 +11,15 @@ use crate::request_error::RequestError;
 use crate::shared::Shared;
 
 pub fn listen(shared: &Arc<Shared>, request: &Listen) -> Result<ListenOk, RequestError> {
-    let addr = request.addr.trim();
-    if addr.is_empty() {
-        return Err(RequestError::refused(
-            ErrorCode::InvalidArgument,
-            "listen needs an address",
-            "give HOST:PORT, e.g. `phux listen 127.0.0.1:8787`",
-        ));
-    }
-    let settings = listener::Settings::configured(Some(addr.to_owned())).ok_or_else(|| {
-        RequestError::refused(
-            ErrorCode::InvalidArgument,
-            "an empty address",
-            "give HOST:PORT",
-        )
-    })?;
+    // `None` only for an empty address: the one check of it.
+    let settings = listener::Settings::configured(Some(request.addr.trim().to_owned()))
+        .ok_or_else(|| {
+            RequestError::refused(
+                ErrorCode::InvalidArgument,
+                "listen needs an address",
+                "give HOST:PORT, e.g. `phux listen 127.0.0.1:8787`",
+            )
+        })?;
     match listener::start(shared, &settings) {
         Ok((running, started)) => Ok(ListenOk {
             listener: view(shared, &running),

@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use phux_core::documents::{CheckStatus, DoctorCheck, DoctorJson, DOCTOR_SCHEMA_VERSION};
+use phux_core::documents::{
+    CheckStatus, DoctorCheck, DoctorJson, StatusJson, DOCTOR_SCHEMA_VERSION,
+};
 
 use crate::listing;
 use crate::registry;
@@ -12,10 +14,12 @@ use crate::Context;
 
 /// Every check, as the DoctorJson document (the `phux_doctor` tool's result too).
 pub fn document(context: &Context) -> DoctorJson {
+    // Asked once: the server check and the listener check read the same answer.
+    let status = listing::status(&context.socket).ok().filter(|s| s.running);
     let checks = vec![
         engine(),
         socket_dir(&context.socket),
-        server(&context.socket),
+        server(&context.socket, status.as_ref()),
         config(),
         plugins(),
         shell_integration(),
@@ -31,7 +35,7 @@ pub fn document(context: &Context) -> DoctorJson {
             CheckStatus::Warn,
             "install OpenSSH's client to reach remote hosts",
         ),
-        remote_listener(&context.socket),
+        remote_listener(status.as_ref()),
         emoji_font(),
         super::doctor_web::web_assets(),
     ];
@@ -115,9 +119,9 @@ fn socket_dir(socket: &Path) -> DoctorCheck {
     }
 }
 
-fn server(socket: &Path) -> DoctorCheck {
-    match listing::status(socket) {
-        Ok(status) if status.running => check(
+fn server(socket: &Path, status: Option<&StatusJson>) -> DoctorCheck {
+    match status {
+        Some(status) => check(
             "server",
             CheckStatus::Pass,
             match status.pid {
@@ -126,7 +130,7 @@ fn server(socket: &Path) -> DoctorCheck {
             },
             None,
         ),
-        Ok(_) | Err(_) => check(
+        None => check(
             "server",
             CheckStatus::Warn,
             format!("no server at {}", socket.display()),
@@ -170,9 +174,9 @@ fn config() -> DoctorCheck {
 /// The remote listener: the running server's own (or, with no server, the configured one):
 /// off, loopback only, or open to other machines (the user's explicit choice, but one to be
 /// reminded of).
-fn remote_listener(socket: &Path) -> DoctorCheck {
+fn remote_listener(status: Option<&StatusJson>) -> DoctorCheck {
     use super::listen::ListenerWhere;
-    let place = super::listen::listener_at(socket);
+    let place = super::listen::listener_of(status);
     let (addr, detail) = match &place {
         ListenerWhere::Running {
             addr,

@@ -114,20 +114,20 @@ pub fn listener_recorded(socket: &std::path::Path) -> ListenerWhere {
     }
 }
 
-/// Asks the server at `socket` (never starting one) for its listener.
-pub fn listener_at(socket: &std::path::Path) -> ListenerWhere {
-    let configured = crate::registry::configured_ws_addr();
-    let Ok(mut client) = Client::connect_running(socket) else {
-        return ListenerWhere::NotRunning { configured };
-    };
-    let status: Result<phux_core::wire::StatusOk, _> =
-        client.request(ClientMessage::Status(phux_core::wire::IdOnly { id: 0 }));
-    match status.ok().and_then(|s| s.listener) {
-        Some(view) => ListenerWhere::Running {
+/// The listener as the server's `status` tells it (`None`: no server runs); the configured
+/// address is read only when the server runs none.
+pub fn listener_of(status: Option<&phux_core::documents::StatusJson>) -> ListenerWhere {
+    match status.map(|s| s.listener.clone()) {
+        Some(Some(view)) => ListenerWhere::Running {
             addr: view.addr,
             fingerprint: view.fingerprint,
             admitted: Some(view.admitted),
         },
-        None => ListenerWhere::RunningWithout { configured },
+        Some(None) => ListenerWhere::RunningWithout {
+            configured: crate::registry::configured_ws_addr(),
+        },
+        None => ListenerWhere::NotRunning {
+            configured: crate::registry::configured_ws_addr(),
+        },
     }
 }
