@@ -57,11 +57,14 @@ fn was_stopping(error: &ClientError) -> bool {
 }
 
 /// [`ensure_server`], saying on stderr when it started one: for verbs a person may expect to
-/// need a running server (`workspace restore`, `launch`), which instead start one.
-pub fn ensure_server_saying(socket: &Path) -> Result<Client, ClientError> {
+/// need a running server (`workspace restore`, `launch`, `listen`), which instead start one.
+/// On a first run the engine is installed here first, in view unless `quiet` (see
+/// `engine_setup`), not inside a server the client gives up waiting for.
+pub fn ensure_server_saying(socket: &Path, quiet: bool) -> Result<Client, crate::failure::Failure> {
     if let Ok(client) = Client::connect_running(socket) {
         return Ok(client);
     }
+    crate::engine_setup::prepare_for_server(socket, quiet)?;
     let client = ensure_server(socket)?;
     crate::output::stderr_line(&format!(
         "phux: no server was running; started one at {}",

@@ -31,10 +31,7 @@ pub fn run(args: Args, context: &Context) -> i32 {
 fn execute(args: &Args, context: &Context) -> VerbResult {
     // A server is started when none runs (said on stderr), as `phux listen` is how a person
     // opens this machine to paired devices whether or not a server ran.
-    // On a first run the engine is installed here, on the user's terminal, before the server.
-    phux_client::engine_setup::prepare_for_server(&context.socket, args.json)?;
-    let mut client = phux_client::ensure_server_saying(&context.socket)
-        .map_err(phux_client::failure::Failure::from)?;
+    let mut client = phux_client::ensure_server_saying(&context.socket, args.json)?;
     let document = phux_client::verbs::listen::listen(&mut client, &args.addr)?;
     if args.json {
         output::print_json(&document);

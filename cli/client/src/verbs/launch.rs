@@ -71,10 +71,8 @@ pub fn document(args: &LaunchOptions, context: &Context) -> Result<Launched, Fai
             argv: prepared.argv.clone(),
         }));
     }
-    // A first run installs the engine here (quietly: a document may follow on stdout), not in
-    // a server the client gives up waiting for.
-    crate::engine_setup::prepare_for_server(&context.socket, true)?;
-    let mut client = crate::autostart::ensure_server_saying(&context.socket)?;
+    // Quiet: a document may follow on stdout.
+    let mut client = crate::autostart::ensure_server_saying(&context.socket, true)?;
     let pane =
         start(&mut client, args, &prepared).map_err(|e| Failure::from(e).partial_view_exits_1())?;
     declare(&mut client, pane, &prepared)?;

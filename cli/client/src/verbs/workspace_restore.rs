@@ -48,10 +48,7 @@ pub fn document(
             Vec::new()
         }
     };
-    // A first run installs the engine here (quietly: a document may follow on stdout), not in
-    // a server the client gives up waiting for.
-    crate::engine_setup::prepare_for_server(&context.socket, true)?;
-    let mut client =
-        crate::autostart::ensure_server_saying(&context.socket).map_err(WorkspaceError::from)?;
+    // Quiet: a document may follow on stdout.
+    let mut client = crate::autostart::ensure_server_saying(&context.socket, true)?;
     Ok(restore::restore(&mut client, &document, &available)?)
 }
