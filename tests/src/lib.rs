@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 #![allow(clippy::expect_used, clippy::unwrap_used)] // the testkit fails loudly by design
 
+pub mod browser;
 pub mod fleet;
 pub mod listening;
 pub mod mcp;

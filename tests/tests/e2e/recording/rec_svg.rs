@@ -304,29 +304,11 @@ fn max_bytes_cuts_the_svg_short_and_it_still_plays() {
     assert_eq!(python_reads(&svg, &[first.0])[0], first.1);
 }
 
-fn browser_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("browser")
-}
-
-/// Chromium, playwright-core and node, or the first one missing.
-fn browser_ready() -> Result<(), String> {
-    if Command::new("node").arg("--version").output().is_err() {
-        return Err("node (Node.js)".into());
-    }
-    if !Path::new("/usr/bin/chromium").exists() {
-        return Err("chromium (Debian's package)".into());
-    }
-    if !browser_dir().join("node_modules/playwright-core").exists() {
-        return Err("playwright-core (`npm ci` in tests/browser)".into());
-    }
-    Ok(())
-}
-
 /// In chromium, with every animation paused at a time inside a frame, each row's look that
 /// the browser placed inside the grid reads as the engine's screen of that frame.
 #[test]
 fn chromium_paused_at_each_frame_shows_the_engines_screen() {
-    if let Err(what) = browser_ready() {
+    if let Err(what) = phux_tests::browser::ready() {
         missing(&what);
         return;
     }
@@ -341,10 +323,7 @@ fn chromium_paused_at_each_frame_shows_the_engines_screen() {
             "svg": svg,
             "times_ms": expected.iter().map(|(ms, _)| *ms).collect::<Vec<_>>(),
         });
-        let mut node = Command::new("node");
-        node.arg(browser_dir().join("svg.mjs"))
-            .current_dir(browser_dir())
-            .env("PHUX_BROWSER_PLAN", plan.to_string());
+        let mut node = phux_tests::browser::script("svg.mjs", &plan);
         let output = run_with_deadline(&mut node, Duration::from_secs(120));
         let printed = stdout(&output);
         assert!(output.status.success(), "{printed}{}", stderr(&output));

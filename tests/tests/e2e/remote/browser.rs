@@ -4,34 +4,15 @@
 //! the next connection refused while the open page keeps its admission. Screenshots of the
 //! fleet view and the refusal land in the test's directory (`PHUX_BROWSER_SHOTS` keeps them).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use phux_tests::listening::Listening;
 use phux_tests::{missing, phux_bin, run_with_deadline, stdout, TestServer};
 
-pub(super) fn browser_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("browser")
-}
-
-/// What the browser test needs, or the first thing missing.
-pub(super) fn ready() -> Result<(), String> {
-    if Command::new("node").arg("--version").output().is_err() {
-        return Err("node (Node.js)".into());
-    }
-    if !Path::new("/usr/bin/chromium").exists() {
-        return Err("chromium (Debian's package)".into());
-    }
-    if !browser_dir().join("node_modules/playwright-core").exists() {
-        return Err("playwright-core (`npm ci` in tests/browser)".into());
-    }
-    Ok(())
-}
-
 #[test]
 fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
-    if let Err(what) = ready() {
+    if let Err(what) = phux_tests::browser::ready() {
         missing(&what);
         return;
     }
@@ -64,11 +45,8 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
         "phux": phux_bin(),
         "shots": shots,
     });
-    let mut node = Command::new("node");
-    node.arg(browser_dir().join("pair.mjs"))
-        .current_dir(browser_dir())
-        .env("PHUX_BROWSER_PLAN", plan.to_string())
-        .env("PHUX_SOCKET", &server.socket)
+    let mut node = phux_tests::browser::script("pair.mjs", &plan);
+    node.env("PHUX_SOCKET", &server.socket)
         .env("PHUX_WS_TOKENS", &listening.tokens);
     let output = run_with_deadline(&mut node, Duration::from_secs(120));
     let printed = stdout(&output);
@@ -146,7 +124,7 @@ fn a_browser_pairs_watches_types_and_is_refused_once_revoked() {
 /// page, opened from a file with the network off, plays to its end and shows those rows.
 #[test]
 fn a_recording_page_plays_offline_to_the_screen_the_engine_ends_on() {
-    if let Err(what) = ready() {
+    if let Err(what) = phux_tests::browser::ready() {
         missing(&what);
         return;
     }
@@ -174,10 +152,7 @@ fn a_recording_page_plays_offline_to_the_screen_the_engine_ends_on() {
             "shot": dir.join("page.png"),
             "seek_to_end": seek_to_end,
         });
-        let mut node = Command::new("node");
-        node.arg(browser_dir().join("player.mjs"))
-            .current_dir(browser_dir())
-            .env("PHUX_BROWSER_PLAN", plan.to_string());
+        let mut node = phux_tests::browser::script("player.mjs", &plan);
         let output = run_with_deadline(&mut node, Duration::from_secs(120));
         let printed = stdout(&output);
         assert!(

@@ -13,7 +13,7 @@ use phux_core::web_bundle;
 use phux_tests::listening::Listening;
 use phux_tests::{missing, run_with_deadline, stderr, stdout};
 
-use super::browser::{browser_dir, ready};
+use phux_tests::browser::ready;
 
 /// `npm pack ghostty-web@VERSION` into `dir`: the tarball a machine without the registry is
 /// given. None when npm cannot reach the registry here either.
@@ -86,10 +86,7 @@ fn offline_the_page_says_what_is_missing_and_web_install_from_a_file_mends_it() 
     std::fs::create_dir_all(&shots).unwrap();
     let plan =
         serde_json::json!({ "base": listening.base(), "token": full["token"], "shots": shots });
-    let mut node = Command::new("node")
-        .arg(browser_dir().join("offline.mjs"))
-        .current_dir(browser_dir())
-        .env("PHUX_BROWSER_PLAN", plan.to_string())
+    let mut node = phux_tests::browser::script("offline.mjs", &plan)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

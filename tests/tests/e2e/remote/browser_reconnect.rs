@@ -5,12 +5,12 @@
 //! log is read every 10 ms, so the figure may be short by that much).
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use phux_tests::listening::Listening;
 use phux_tests::missing;
 
-use super::browser::{browser_dir, ready};
+use phux_tests::browser::ready;
 
 #[test]
 fn the_page_is_back_soon_after_the_server_listens_again() {
@@ -22,10 +22,7 @@ fn the_page_is_back_soon_after_the_server_listens_again() {
     listening.server.marked_bash("outage");
     let full = listening.pair(&[]);
     let plan = serde_json::json!({ "base": listening.base(), "token": full["token"] });
-    let mut node = Command::new("node")
-        .arg(browser_dir().join("reconnect.mjs"))
-        .current_dir(browser_dir())
-        .env("PHUX_BROWSER_PLAN", plan.to_string())
+    let mut node = phux_tests::browser::script("reconnect.mjs", &plan)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

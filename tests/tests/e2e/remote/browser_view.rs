@@ -6,13 +6,12 @@
 //! directory (`PHUX_BROWSER_SHOTS` keeps them).
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Duration;
 
 use phux_tests::listening::Listening;
 use phux_tests::{missing, phux_bin, run_with_deadline, stdout};
 
-use super::browser::{browser_dir, ready};
+use phux_tests::browser::ready;
 
 const LINES: usize = 300;
 
@@ -59,11 +58,8 @@ fn the_page_never_resizes_by_looking_holds_history_and_stays_exact_after_resizes
         "phux": phux_bin(),
         "shots": shots,
     });
-    let mut node = Command::new("node");
-    node.arg(browser_dir().join("view.mjs"))
-        .current_dir(browser_dir())
-        .env("PHUX_BROWSER_PLAN", plan.to_string())
-        .env("PHUX_SOCKET", &server.socket);
+    let mut node = phux_tests::browser::script("view.mjs", &plan);
+    node.env("PHUX_SOCKET", &server.socket);
     let output = run_with_deadline(&mut node, Duration::from_secs(300));
     let printed = stdout(&output);
     assert!(
